@@ -1,0 +1,25 @@
+"""The simplest bot: any legal action, uniformly, from its own seeded generator."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from horserace.core.actions import Action
+
+
+class RandomBot:
+    """Sees only its view and the legal actions, like every driver."""
+
+    kind = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action:
+        if not legal:
+            raise ValueError("a bot was asked to move with no legal action")
+        if len(legal) == 1:
+            return legal[0]
+        return legal[self._rng.randrange(len(legal))]

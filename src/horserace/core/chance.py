@@ -1,0 +1,85 @@
+"""Where chance outcomes come from: a seeded generator, a script, or a person at a real board."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
+
+from horserace.core.actions import Action
+from horserace.core.errors import HorseraceError, IllegalAction, InvalidAction
+from horserace.core.rules import Rules
+
+
+class ChanceSource(Protocol):
+    """Picks the next chance action for `state`."""
+
+    def choose(self, rules: Rules[Any, Any], state: Any) -> Action: ...
+
+
+def sample_weighted(rng: random.Random, outcomes: Sequence[Action], weights: Sequence[int]) -> Action:
+    """Exact integer sampling: P(outcome i) = weights[i] / sum(weights), no float rounding."""
+    pick = rng.randrange(sum(weights))
+    for outcome, weight in zip(outcomes, weights, strict=True):
+        if pick < weight:
+            return outcome
+        pick -= weight
+    raise AssertionError("unreachable: pick < total")
+
+
+class SeededChance:
+    """Outcomes drawn from an explicit generator built from the table's seed."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def choose(self, rules: Rules[Any, Any], state: Any) -> Action:
+        outcomes, weights = rules.chance_weights(state)
+        return sample_weighted(self._rng, outcomes, weights)
+
+
+class ScriptExhausted(HorseraceError):
+    """A scripted game asked for more chance outcomes than the script holds."""
+
+
+class ScriptedChance:
+    """Outcomes given in advance as text ("3+4", "deal 7"); each must be possible when used."""
+
+    def __init__(self, script: Iterable[str]) -> None:
+        self._script = list(script)
+        self._next = 0
+
+    @property
+    def remaining(self) -> int:
+        return len(self._script) - self._next
+
+    def choose(self, rules: Rules[Any, Any], state: Any) -> Action:
+        if self._next >= len(self._script):
+            raise ScriptExhausted(f"the script ran out after {len(self._script)} outcomes")
+        text = self._script[self._next]
+        self._next += 1
+        action = rules.parse_action(state, text)
+        rules.verify(state, action)
+        return action
+
+
+class TypedChance:
+    """Companion mode: a person reads the real dice (or card) and types it; retried until legal."""
+
+    def __init__(self, ask: Callable[[str], str], tell: Callable[[str], None]) -> None:
+        self._ask = ask
+        self._tell = tell
+
+    def choose(self, rules: Rules[Any, Any], state: Any) -> Action:
+        outcomes, _ = rules.chance_weights(state)
+        example = outcomes[0].text if outcomes else ""
+        while True:
+            text = self._ask(f"what came up? (e.g. {example})")
+            try:
+                action = rules.parse_action(state, text)
+                rules.verify(state, action)
+            except (InvalidAction, IllegalAction) as error:
+                self._tell(f"not accepted: {error}")
+                continue
+            return action

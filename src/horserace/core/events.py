@@ -1,0 +1,58 @@
+"""Events say what happened; each decides who may see it, and nobody sees by default."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of every event. Subclasses that are public say so by inheriting PublicEvent."""
+
+    kind: ClassVar[str] = "event"
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Deny by default: a seat (None = spectator) sees an event only if it is opened up."""
+        return False
+
+    def redacted(self) -> Event | None:
+        """What others see in place of this event (None: nothing at all)."""
+        return None
+
+    def describe(self, names: Sequence[str]) -> str:
+        return self.kind
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.kind}
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            data[field.name] = list(value) if isinstance(value, tuple) else value
+        return data
+
+
+@dataclass(frozen=True)
+class PublicEvent(Event):
+    """An event every seat and every spectator sees."""
+
+    def visible_to(self, seat: int | None) -> bool:
+        return True
+
+
+def redact(events: Iterable[Event], seat: int | None) -> list[Event]:
+    """The events as `seat` may see them (None = a spectator)."""
+    shown: list[Event] = []
+    for event in events:
+        if event.visible_to(seat):
+            shown.append(event)
+            continue
+        stand_in = event.redacted()
+        if stand_in is not None and stand_in.visible_to(seat):
+            shown.append(stand_in)
+    return shown
+
+
+def seat_name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"

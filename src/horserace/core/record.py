@@ -1,0 +1,106 @@
+"""A game record: preset, config, seed and every action (chance included) with its events.
+
+Stored as JSON lines so a long game can be read, diffed and appended to line by line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from horserace.core.errors import RecordError
+
+FORMAT = "horserace-record"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class RecordedStep:
+    actor: str
+    action: str
+    events: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    preset: str
+    config: dict[str, Any]
+    seed: int | None
+    chance: str  # "seeded", "scripted" or "typed": how chance actions were produced
+    steps: tuple[RecordedStep, ...] = ()
+    result: dict[str, Any] | None = field(default=None)
+
+    def lines(self) -> Iterator[str]:
+        header = {
+            "format": FORMAT,
+            "version": VERSION,
+            "preset": self.preset,
+            "config": self.config,
+            "seed": self.seed,
+            "chance": self.chance,
+        }
+        yield json.dumps(header, sort_keys=True)
+        for index, step in enumerate(self.steps):
+            row = {"step": index, "actor": step.actor, "action": step.action}
+            yield json.dumps({**row, "events": list(step.events)}, sort_keys=True)
+        if self.result is not None:
+            yield json.dumps({"result": self.result}, sort_keys=True)
+
+    def write(self, path: str | Path) -> None:
+        Path(path).write_text("".join(line + "\n" for line in self.lines()), encoding="utf-8")
+
+
+def _require(condition: bool, line_number: int, message: str) -> None:
+    if not condition:
+        raise RecordError(f"line {line_number}: {message}")
+
+
+def parse_record(text: str, source: str = "record") -> GameRecord:
+    """Read JSON lines; any damage becomes a RecordError naming the line."""
+    rows: list[tuple[int, dict[str, Any]]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise RecordError(f"{source} line {number}: not JSON ({error.msg})") from None
+        _require(isinstance(row, dict), number, "each line must be a JSON object")
+        rows.append((number, row))
+    _require(bool(rows), 1, f"{source} is empty")
+    number, header = rows[0]
+    _require(header.get("format") == FORMAT, number, f"not a {FORMAT} file")
+    _require(header.get("version") == VERSION, number, f"unsupported version {header.get('version')}")
+    preset, config, seed, chance = (header.get(k) for k in ("preset", "config", "seed", "chance"))
+    _require(isinstance(preset, str), number, "header lacks the preset name")
+    _require(isinstance(config, dict), number, "header lacks the config object")
+    _require(seed is None or type(seed) is int, number, "seed must be a whole number or null")
+    _require(isinstance(chance, str), number, "header lacks the chance mode")
+    steps: list[RecordedStep] = []
+    result: dict[str, Any] | None = None
+    for number, row in rows[1:]:
+        _require(result is None, number, "nothing may follow the result line")
+        if "result" in row:
+            _require(isinstance(row["result"], dict), number, "result must be an object")
+            result = row["result"]
+            continue
+        _require(row.get("step") == len(steps), number, f"expected step {len(steps)}")
+        actor, action, events = row.get("actor"), row.get("action"), row.get("events")
+        _require(isinstance(actor, str) and isinstance(action, str), number, "bad actor/action")
+        _require(isinstance(events, list), number, "events must be a list")
+        steps.append(RecordedStep(str(actor), str(action), tuple(events)))  # type: ignore[arg-type]
+    return GameRecord(str(preset), dict(config), seed, str(chance), tuple(steps), result)  # type: ignore[arg-type]
+
+
+def read_record(path: str | Path) -> GameRecord:
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot read {file}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{file} is not a text file") from None
+    return parse_record(text, source=str(file))

@@ -1,0 +1,118 @@
+"""The contract every rule family honours; drivers (engine, CLI, bots, server) speak only this."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Generic, TypeVar
+
+from horserace.core.actions import Action
+from horserace.core.errors import IllegalAction
+from horserace.core.events import Event
+from horserace.core.ledger import Ledger
+from horserace.core.types import Actor
+
+ConfigT = TypeVar("ConfigT")
+StateT = TypeVar("StateT")
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One seat's final place: most chips first, equal chips share a place."""
+
+    seat: int
+    chips: int
+    place: int
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended."""
+
+    standings: tuple[Standing, ...]
+    winners: tuple[int, ...]
+    unclaimed: int  # chips left in pots, reported, not awarded
+
+
+class Rules(ABC, Generic[ConfigT, StateT]):
+    """One rule family. `apply` is pure: it never mutates its input."""
+
+    family: str = "game"
+
+    # --- configuration -------------------------------------------------
+    @abstractmethod
+    def make_config(self, options: Mapping[str, Any]) -> ConfigT:
+        """Validate table options (a ConfigError names the first bad one)."""
+
+    @abstractmethod
+    def config_to_dict(self, config: ConfigT) -> dict[str, Any]:
+        """Plain data that `make_config` turns back into the same config."""
+
+    @abstractmethod
+    def players(self, config: ConfigT) -> int: ...
+
+    # --- the game tree ---------------------------------------------------
+    @abstractmethod
+    def initial_state(self, config: ConfigT) -> StateT: ...
+
+    @abstractmethod
+    def actor(self, state: StateT) -> Actor: ...
+
+    @abstractmethod
+    def legal_actions(self, state: StateT, seat: int) -> Sequence[Action]: ...
+
+    @abstractmethod
+    def chance_weights(self, state: StateT) -> tuple[Sequence[Action], Sequence[int]]:
+        """Every chance outcome with a positive whole weight; P(outcome) = weight / sum."""
+
+    def chance_outcomes(self, state: StateT) -> list[tuple[Action, Fraction]]:
+        """Every chance outcome with its exact probability (they sum to exactly 1)."""
+        outcomes, weights = self.chance_weights(state)
+        total = sum(weights)
+        return [(o, Fraction(w, total)) for o, w in zip(outcomes, weights, strict=True)]
+
+    @abstractmethod
+    def verify(self, state: StateT, action: Action) -> None:
+        """Raise IllegalAction, with a reason a person can read, unless `action` is allowed now."""
+
+    def can(self, state: StateT, action: Action) -> bool:
+        try:
+            self.verify(state, action)
+        except IllegalAction:
+            return False
+        return True
+
+    @abstractmethod
+    def apply(self, state: StateT, action: Action) -> tuple[StateT, tuple[Event, ...]]:
+        """Verify, then return the next state and the events it produced."""
+
+    @abstractmethod
+    def parse_action(self, state: StateT, text: str) -> Action:
+        """The action whose text form is `text`, for whoever moves now (InvalidAction if none)."""
+
+    # --- what leaves the core -----------------------------------------------
+    @abstractmethod
+    def view(self, state: StateT, seat: int | None) -> Any:
+        """What `seat` may know (None = a spectator); deny by default."""
+
+    @abstractmethod
+    def ledger(self, state: StateT) -> Ledger: ...
+
+    @abstractmethod
+    def result(self, state: StateT) -> Result:
+        """Final standings; only for a terminal state."""
+
+
+def rank_standings(chips: Sequence[int], unclaimed: int) -> Result:
+    """Most chips first; equal chips share the place (and a shared top is a shared win)."""
+    order = sorted(range(len(chips)), key=lambda seat: (-chips[seat], seat))
+    standings: list[Standing] = []
+    for index, seat in enumerate(order):
+        place = index + 1
+        if index and chips[seat] == chips[order[index - 1]]:
+            place = standings[-1].place
+        standings.append(Standing(seat=seat, chips=chips[seat], place=place))
+    winners = tuple(s.seat for s in standings if s.place == 1)
+    return Result(standings=tuple(standings), winners=winners, unclaimed=unclaimed)

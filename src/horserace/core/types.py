@@ -1,0 +1,37 @@
+"""Who moves next is data: a seat number, CHANCE, or TERMINAL."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Final
+
+
+class Pseudo(Enum):
+    """The actors that are not seats."""
+
+    CHANCE = "chance"
+    TERMINAL = "terminal"
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+CHANCE: Final = Pseudo.CHANCE
+TERMINAL: Final = Pseudo.TERMINAL
+
+Seat = int
+Actor = Seat | Pseudo
+
+
+def actor_text(actor: Actor) -> str:
+    """The text form used in records: a seat number or 'chance'/'terminal'."""
+    return actor.value if isinstance(actor, Pseudo) else str(actor)
+
+
+def parse_actor(text: str) -> Actor:
+    for pseudo in Pseudo:
+        if text == pseudo.value:
+            return pseudo
+    if text.isdigit():
+        return int(text)
+    raise ValueError(f"{text!r} is not an actor (a seat number, 'chance' or 'terminal')")

@@ -1,0 +1,172 @@
+"""The one play loop every driver uses, and replay, which re-runs a record through the same rules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from horserace.core.actions import Action
+from horserace.core.chance import ChanceSource, SeededChance
+from horserace.core.errors import HorseraceError, IllegalAction, RecordError
+from horserace.core.events import Event
+from horserace.core.record import GameRecord, RecordedStep
+from horserace.core.rules import Result, Rules
+from horserace.core.types import CHANCE, TERMINAL, Actor, actor_text
+
+
+class Agent(Protocol):
+    """A seat's decision maker (bot or person): sees its view and the legal actions only."""
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action: ...
+
+
+@dataclass(frozen=True)
+class Step:
+    """One applied action, as observers (renderers, statistics) receive it."""
+
+    index: int
+    actor: Actor
+    action: Action
+    before: Any
+    after: Any
+    events: tuple[Event, ...]
+
+
+def result_to_json(result: Result) -> dict[str, Any]:
+    return {
+        "winners": list(result.winners),
+        "standings": [{"seat": s.seat, "chips": s.chips, "place": s.place} for s in result.standings],
+        "unclaimed": result.unclaimed,
+    }
+
+
+@dataclass
+class Game:
+    """A table in progress: rules, config and the current state, with its record so far."""
+
+    preset: str
+    rules: Rules[Any, Any]
+    config: Any
+    seed: int | None
+    chance_mode: str
+    state: Any = None
+    steps: list[RecordedStep] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.state is None:
+            self.state = self.rules.initial_state(self.config)
+
+    @property
+    def actor(self) -> Actor:
+        return self.rules.actor(self.state)
+
+    @property
+    def over(self) -> bool:
+        return self.actor is TERMINAL
+
+    def apply(self, action: Action) -> Step:
+        """Apply through the rules (which verify first) and append to the record."""
+        before = self.state
+        actor = self.rules.actor(before)
+        after, events = self.rules.apply(before, action)
+        self.state = after
+        index = len(self.steps)
+        self.steps.append(RecordedStep(actor_text(actor), action.text, tuple(e.to_json() for e in events)))
+        return Step(index, actor, action, before, after, events)
+
+    def record(self) -> GameRecord:
+        result = result_to_json(self.rules.result(self.state)) if self.over else None
+        return GameRecord(
+            preset=self.preset,
+            config=self.rules.config_to_dict(self.config),
+            seed=self.seed,
+            chance=self.chance_mode,
+            steps=tuple(self.steps),
+            result=result,
+        )
+
+
+def play(
+    game: Game,
+    agents: Mapping[int, Agent],
+    chance: ChanceSource,
+    observe: Callable[[Step], None] | None = None,
+    max_steps: int = 1_000_000,
+) -> Game:
+    """Run `game` to its end: chance from `chance`, every seat's move from its agent."""
+    rules = game.rules
+    for _ in range(max_steps):
+        actor = game.actor
+        if actor is TERMINAL:
+            return game
+        if actor is CHANCE:
+            action = chance.choose(rules, game.state)
+        else:
+            legal = rules.legal_actions(game.state, actor)
+            action = agents[actor].choose(rules.view(game.state, actor), legal)
+        step = game.apply(action)
+        if observe is not None:
+            observe(step)
+    raise HorseraceError(f"the game did not end within {max_steps} steps")
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    """What replaying a record found: `problems` is empty when every step checked out."""
+
+    steps_checked: int
+    problems: tuple[str, ...]
+    game: Game | None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def replay(record: GameRecord, resolve: Callable[[str], Any]) -> ReplayReport:
+    """Re-run `record`; report the first step whose actor, legality, events or dice differ.
+
+    `resolve` maps a preset name to its Preset (kept as a parameter so the core does not
+    import the registry). Seeded chance is re-drawn from the seed and must match.
+    """
+    try:
+        preset = resolve(record.preset)
+        config = preset.rules.make_config(record.config)
+    except HorseraceError as error:
+        return ReplayReport(0, (f"header: {error}",), None)
+    game = Game(record.preset, preset.rules, config, record.seed, record.chance)
+    redraw = SeededChance(record.seed) if record.chance == "seeded" and record.seed is not None else None
+    for index, recorded in enumerate(record.steps):
+        where = f"step {index} ({recorded.actor}: {recorded.action!r})"
+        actor = game.actor
+        if actor_text(actor) != recorded.actor:
+            return ReplayReport(index, (f"{where}: it is {actor_text(actor)}'s turn",), game)
+        try:
+            action = game.rules.parse_action(game.state, recorded.action)
+            if redraw is not None and actor is CHANCE:
+                expected = redraw.choose(game.rules, game.state)
+                if expected.text != action.text:
+                    problem = f"{where}: the seed gives {expected.text!r} here"
+                    return ReplayReport(index, (problem,), game)
+            step = game.apply(action)
+        except (HorseraceError, IllegalAction) as error:
+            return ReplayReport(index, (f"{where}: {error}",), game)
+        if tuple(e.to_json() for e in step.events) != tuple(recorded.events):
+            return ReplayReport(index, (f"{where}: the events differ from the record",), game)
+    steps = len(record.steps)
+    if record.result is not None:
+        if not game.over:
+            return ReplayReport(steps, ("the record claims a result but the game is not over",), game)
+        actual = result_to_json(game.rules.result(game.state))
+        if actual != record.result:
+            return ReplayReport(steps, ("the recorded result differs from the replayed one",), game)
+    return ReplayReport(steps, (), game)
+
+
+def require_replays(record: GameRecord, resolve: Callable[[str], Any]) -> Game:
+    """Replay or raise RecordError: for callers that want the game or an exception."""
+    report = replay(record, resolve)
+    if not report.ok or report.game is None:
+        raise RecordError("; ".join(report.problems))
+    return report.game

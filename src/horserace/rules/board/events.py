@@ -1,0 +1,190 @@
+"""What happens at the dice board, in words a table would use."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from horserace.components.cards import rank_text
+from horserace.core.events import Event, PublicEvent, seat_name
+
+
+def _chips(amount: int) -> str:
+    return f"{amount} chip" if amount == 1 else f"{amount} chips"
+
+
+@dataclass(frozen=True)
+class CardDealt(Event):
+    """Seen by its receiver, and by everyone when hands lie open."""
+
+    kind: ClassVar[str] = "card-dealt"
+    seat: int
+    rank: int
+    open: bool
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.open or seat == self.seat
+
+    def redacted(self) -> Event:
+        return CardDealtFaceDown(self.seat)
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} is dealt {rank_text(self.rank)}"
+
+
+@dataclass(frozen=True)
+class CardDealtFaceDown(PublicEvent):
+    kind: ClassVar[str] = "card-dealt-face-down"
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} is dealt a card"
+
+
+@dataclass(frozen=True)
+class RoundStarted(PublicEvent):
+    kind: ClassVar[str] = "round-started"
+    round: int
+    dealer: int
+    cards_to_deal: int
+    stub: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return (
+            f"Round {self.round}: {seat_name(names, self.dealer)} deals {self.cards_to_deal} cards"
+            f" ({self.stub} left in the stub)"
+        )
+
+
+@dataclass(frozen=True)
+class DiceRolled(PublicEvent):
+    kind: ClassVar[str] = "dice-rolled"
+    seat: int
+    dice: tuple[int, int]
+    phase: str
+
+    def describe(self, names: Sequence[str]) -> str:
+        low, high = self.dice
+        return f"{seat_name(names, self.seat)} rolls {low}+{high} = {low + high}"
+
+
+@dataclass(frozen=True)
+class HorseScratched(PublicEvent):
+    """A horse put on scratch line `line`; `from_line` is set when it was already scratched."""
+
+    kind: ClassVar[str] = "horse-scratched"
+    horse: int
+    line: int
+    from_line: int | None
+
+    def describe(self, names: Sequence[str]) -> str:
+        if self.from_line is None:
+            return f"Horse {self.horse} is scratched to line {self.line}"
+        return f"Horse {self.horse} moves from scratch line {self.from_line} to line {self.line}"
+
+
+@dataclass(frozen=True)
+class RepeatRerolled(PublicEvent):
+    kind: ClassVar[str] = "repeat-rerolled"
+    seat: int
+    horse: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"Horse {self.horse} is already scratched: {seat_name(names, self.seat)} rolls again"
+
+
+@dataclass(frozen=True)
+class CardsDiscarded(PublicEvent):
+    kind: ClassVar[str] = "cards-discarded"
+    seat: int
+    rank: int
+    count: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} discards {self.count} × {rank_text(self.rank)}"
+
+
+@dataclass(frozen=True)
+class ChipsPaid(PublicEvent):
+    """A penalty into the pot; `paid` < `owed` when the payer ran short."""
+
+    kind: ClassVar[str] = "chips-paid"
+    seat: int
+    owed: int
+    paid: int
+    reason: str
+
+    def describe(self, names: Sequence[str]) -> str:
+        who = seat_name(names, self.seat)
+        if self.paid == self.owed:
+            return f"{who} pays {_chips(self.paid)} ({self.reason})"
+        return f"{who} owes {_chips(self.owed)} but can pay only {self.paid} ({self.reason})"
+
+
+@dataclass(frozen=True)
+class HorseAdvanced(PublicEvent):
+    kind: ClassVar[str] = "horse-advanced"
+    horse: int
+    position: int
+    finish: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        if self.position >= self.finish:
+            return f"Horse {self.horse} crosses the finish line"
+        return f"Horse {self.horse} advances to slot {self.position} of {self.finish - 1}"
+
+
+@dataclass(frozen=True)
+class RaceWon(PublicEvent):
+    kind: ClassVar[str] = "race-won"
+    horse: int
+    rolls: int
+    pot: int
+    share: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return (
+            f"Horse {self.horse} wins after {self.rolls} race rolls; the pot of {self.pot}"
+            f" pays {_chips(self.share)} per winning card"
+        )
+
+
+@dataclass(frozen=True)
+class PayoutMade(PublicEvent):
+    kind: ClassVar[str] = "payout"
+    seat: int
+    cards: int
+    amount: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} collects {_chips(self.amount)} for {self.cards} card(s)"
+
+
+@dataclass(frozen=True)
+class PotCarried(PublicEvent):
+    kind: ClassVar[str] = "pot-carried"
+    amount: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{_chips(self.amount)} stay in the pot"
+
+
+@dataclass(frozen=True)
+class HandsPassed(PublicEvent):
+    kind: ClassVar[str] = "hands-passed"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return "Every player passes their hand to the left"
+
+
+@dataclass(frozen=True)
+class GameOver(PublicEvent):
+    kind: ClassVar[str] = "game-over"
+    winners: tuple[int, ...]
+    unclaimed: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        who = " and ".join(seat_name(names, s) for s in self.winners)
+        verb = "share the win" if len(self.winners) > 1 else "wins"
+        return f"Game over: {who} {verb}; {_chips(self.unclaimed)} left in the pot"

@@ -1,0 +1,39 @@
+"""The named presets: each is a rule family plus default options. Later families register here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from horserace.core.errors import ConfigError
+from horserace.core.rules import Rules
+from horserace.rules.board.classic import ClassicRules
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    summary: str
+    rules: Rules[Any, Any]
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+
+    def config(self, options: Mapping[str, Any]) -> Any:
+        """Preset defaults under the user's options, validated by the family."""
+        return self.rules.make_config({**self.defaults, **options})
+
+
+PRESETS: Mapping[str, Preset] = {
+    "classic": Preset(
+        name="classic",
+        summary="The dice board game, Classic Mode: 2-12 players, no decisions, pure luck",
+        rules=ClassicRules(),
+    ),
+}
+
+
+def get_preset(name: str) -> Preset:
+    preset = PRESETS.get(name)
+    if preset is None:
+        raise ConfigError(f"unknown preset {name!r}; known: {', '.join(sorted(PRESETS))}")
+    return preset
