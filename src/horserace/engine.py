@@ -1,4 +1,4 @@
-"""The one play loop every driver uses, and replay, which re-runs a record through the same rules."""
+"""The one play loop every driver uses, and replay, which re-runs a record through the rules."""
 
 from __future__ import annotations
 
@@ -36,7 +36,9 @@ class Step:
 def result_to_json(result: Result) -> dict[str, Any]:
     return {
         "winners": list(result.winners),
-        "standings": [{"seat": s.seat, "chips": s.chips, "place": s.place} for s in result.standings],
+        "standings": [
+            {"seat": s.seat, "chips": s.chips, "place": s.place} for s in result.standings
+        ],
         "unclaimed": result.unclaimed,
     }
 
@@ -72,7 +74,9 @@ class Game:
         after, events = self.rules.apply(before, action)
         self.state = after
         index = len(self.steps)
-        self.steps.append(RecordedStep(actor_text(actor), action.text, tuple(e.to_json() for e in events)))
+        self.steps.append(
+            RecordedStep(actor_text(actor), action.text, tuple(e.to_json() for e in events))
+        )
         return Step(index, actor, action, before, after, events)
 
     def record(self) -> GameRecord:
@@ -124,7 +128,11 @@ class ReplayReport:
         return not self.problems
 
 
-def replay(record: GameRecord, resolve: Callable[[str], Any]) -> ReplayReport:
+def replay(
+    record: GameRecord,
+    resolve: Callable[[str], Any],
+    observe: Callable[[Step], None] | None = None,
+) -> ReplayReport:
     """Re-run `record`; report the first step whose actor, legality, events or dice differ.
 
     `resolve` maps a preset name to its Preset (kept as a parameter so the core does not
@@ -136,7 +144,9 @@ def replay(record: GameRecord, resolve: Callable[[str], Any]) -> ReplayReport:
     except HorseraceError as error:
         return ReplayReport(0, (f"header: {error}",), None)
     game = Game(record.preset, preset.rules, config, record.seed, record.chance)
-    redraw = SeededChance(record.seed) if record.chance == "seeded" and record.seed is not None else None
+    redraw = (
+        SeededChance(record.seed) if record.chance == "seeded" and record.seed is not None else None
+    )
     for index, recorded in enumerate(record.steps):
         where = f"step {index} ({recorded.actor}: {recorded.action!r})"
         actor = game.actor
@@ -154,10 +164,14 @@ def replay(record: GameRecord, resolve: Callable[[str], Any]) -> ReplayReport:
             return ReplayReport(index, (f"{where}: {error}",), game)
         if tuple(e.to_json() for e in step.events) != tuple(recorded.events):
             return ReplayReport(index, (f"{where}: the events differ from the record",), game)
+        if observe is not None:
+            observe(step)
     steps = len(record.steps)
     if record.result is not None:
         if not game.over:
-            return ReplayReport(steps, ("the record claims a result but the game is not over",), game)
+            return ReplayReport(
+                steps, ("the record claims a result but the game is not over",), game
+            )
         actual = result_to_json(game.rules.result(game.state))
         if actual != record.result:
             return ReplayReport(steps, ("the recorded result differs from the replayed one",), game)

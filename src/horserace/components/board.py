@@ -22,7 +22,9 @@ class Board:
 
     def __post_init__(self) -> None:
         if len(self.slots) != len(HORSES):
-            raise ConfigError(f"a board has {len(HORSES)} lanes (horses 2..12), not {len(self.slots)}")
+            raise ConfigError(
+                f"a board has {len(HORSES)} lanes (horses 2..12), not {len(self.slots)}"
+            )
         for horse, count in zip(HORSES, self.slots, strict=True):
             if isinstance(count, bool) or not isinstance(count, int):
                 raise ConfigError(f"lane {horse}: slot count must be a whole number, not {count!r}")
@@ -37,13 +39,18 @@ class Board:
         return self.slots[horse - 2] + 1
 
     def to_dict(self) -> dict[str, object]:
-        return {"name": self.name, "lanes": {str(h): n for h, n in zip(HORSES, self.slots, strict=True)}}
+        return {
+            "name": self.name,
+            "lanes": {str(h): n for h, n in zip(HORSES, self.slots, strict=True)},
+        }
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, object], *, source: str = "board") -> Board:
         lanes = data.get("lanes")
         if not isinstance(lanes, Mapping):
-            raise ConfigError(f"{source}: needs a [lanes] table mapping horses 2..12 to slot counts")
+            raise ConfigError(
+                f"{source}: needs a [lanes] table mapping horses 2..12 to slot counts"
+            )
         unknown = sorted(str(k) for k in lanes if str(k) not in {str(h) for h in HORSES})
         if unknown:
             raise ConfigError(f"{source}: unknown lane(s) {', '.join(unknown)}; horses are 2..12")
@@ -56,7 +63,7 @@ class Board:
             raise ConfigError(f"{source}: 'name' must be a non-empty string")
         slots = tuple(by_key[str(h)] for h in HORSES)
         try:
-            return cls(name=name, slots=slots)  # type: ignore[arg-type]
+            return cls(name=name, slots=slots)
         except ConfigError as error:
             raise ConfigError(f"{source}: {error}") from None
 

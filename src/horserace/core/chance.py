@@ -17,7 +17,9 @@ class ChanceSource(Protocol):
     def choose(self, rules: Rules[Any, Any], state: Any) -> Action: ...
 
 
-def sample_weighted(rng: random.Random, outcomes: Sequence[Action], weights: Sequence[int]) -> Action:
+def sample_weighted(
+    rng: random.Random, outcomes: Sequence[Action], weights: Sequence[int]
+) -> Action:
     """Exact integer sampling: P(outcome i) = weights[i] / sum(weights), no float rounding."""
     pick = rng.randrange(sum(weights))
     for outcome, weight in zip(outcomes, weights, strict=True):

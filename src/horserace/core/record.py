@@ -73,7 +73,9 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
     _require(bool(rows), 1, f"{source} is empty")
     number, header = rows[0]
     _require(header.get("format") == FORMAT, number, f"not a {FORMAT} file")
-    _require(header.get("version") == VERSION, number, f"unsupported version {header.get('version')}")
+    _require(
+        header.get("version") == VERSION, number, f"unsupported version {header.get('version')}"
+    )
     preset, config, seed, chance = (header.get(k) for k in ("preset", "config", "seed", "chance"))
     _require(isinstance(preset, str), number, "header lacks the preset name")
     _require(isinstance(config, dict), number, "header lacks the config object")

@@ -181,7 +181,7 @@ class ClassicRules(Rules[ClassicConfig, ClassicState]):
         state = replace(state, scratch_rolls=line, roller=(state.roller + 1) % n)
         if line == SCRATCH_LINES:
             state = replace(state, phase=Phase.RACE)
-        return state, events
+        return state, tuple(events)
 
     def _first_scratch(
         self, state: ClassicState, horse: int, line: int
@@ -201,7 +201,10 @@ class ClassicRules(Rules[ClassicConfig, ClassicState]):
             discards = with_count(discards, horse, cards)
             ledger, paid = ledger.pay_what_you_can(seat, pot, line * cards)
             reason = f"{cards} × {horse} at scratch line {line}"
-            events += [ev.CardsDiscarded(seat, horse, cards), ev.ChipsPaid(seat, line * cards, paid, reason)]
+            events += [
+                ev.CardsDiscarded(seat, horse, cards),
+                ev.ChipsPaid(seat, line * cards, paid, reason),
+            ]
         after = replace(
             state,
             lines=tuple(lines),
@@ -269,7 +272,9 @@ class ClassicRules(Rules[ClassicConfig, ClassicState]):
             return replace(state, phase=Phase.OVER), events
         return self._next_round(state, events)
 
-    def _next_round(self, state: ClassicState, events: list[Event]) -> tuple[ClassicState, list[Event]]:
+    def _next_round(
+        self, state: ClassicState, events: list[Event]
+    ) -> tuple[ClassicState, list[Event]]:
         """Hands pass left; discards and stub are re-dealt; the dealer moves left."""
         config = state.config
         n = config.players
@@ -293,7 +298,10 @@ class ClassicRules(Rules[ClassicConfig, ClassicState]):
             positions=AT_GATE,
             race_rolls=0,
         )
-        events += [ev.HandsPassed(), ev.RoundStarted(after.round, dealer, to_deal, total(deck) - to_deal)]
+        events += [
+            ev.HandsPassed(),
+            ev.RoundStarted(after.round, dealer, to_deal, total(deck) - to_deal),
+        ]
         return (after if to_deal else self._start_scratch(after)), events
 
     @staticmethod

@@ -60,7 +60,9 @@ def classic_config(options: Mapping[str, Any]) -> ClassicConfig:
     known = {f.name for f in fields(ClassicConfig)}
     unknown = sorted(set(options) - known)
     if unknown:
-        raise ConfigError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        raise ConfigError(
+            f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+        )
     values = dict(options)
     board = values.get("board")
     if isinstance(board, Mapping):

@@ -158,7 +158,9 @@ class PayoutMade(PublicEvent):
     amount: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} collects {_chips(self.amount)} for {self.cards} card(s)"
+        return (
+            f"{seat_name(names, self.seat)} collects {_chips(self.amount)} for {self.cards} card(s)"
+        )
 
 
 @dataclass(frozen=True)

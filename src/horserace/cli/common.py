@@ -1,0 +1,42 @@
+"""What every command shares: one-line errors with exit code 2, seat names, the console."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import NoReturn
+
+import typer
+from rich.console import Console
+
+from horserace.core.errors import HorseraceError
+
+USAGE_ERROR = 2
+
+
+def fail(message: str) -> NoReturn:
+    """Print `error: message` on stderr and leave with the usage exit code."""
+    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
+    raise typer.Exit(USAGE_ERROR)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the project's own errors into one line on stderr instead of a traceback."""
+    try:
+        yield
+    except HorseraceError as error:
+        fail(str(error))
+
+
+def seat_names(players: int, given: str | None = None) -> list[str]:
+    """'P1'..'Pn', or the comma-separated names the user gave (one per seat)."""
+    if not given:
+        return [f"P{seat + 1}" for seat in range(players)]
+    names = [name.strip() for name in given.split(",")]
+    if len(names) != players or not all(names):
+        fail(f"--names needs {players} non-empty comma-separated names, got {len(names)}")
+    return names
+
+
+Registrar = Callable[[typer.Typer], None]

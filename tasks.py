@@ -1,0 +1,75 @@
+"""Set-up and checks with nothing but Python: `python3 tasks.py play` or `python3 tasks.py test`.
+
+Each task first makes a local virtual environment (.venv) and installs the project into it,
+so a fresh clone needs no other tool.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+STAMP = VENV / ".installed"
+CHECKED = ("src", "tests", "benchmarks", "tasks.py")
+
+
+def run(*command: str | Path) -> None:
+    print("+", " ".join(str(part) for part in command), flush=True)
+    completed = subprocess.run([str(part) for part in command], cwd=ROOT, check=False)
+    if completed.returncode:
+        sys.exit(completed.returncode)
+
+
+def ensure_environment() -> None:
+    """(Re)install when the environment is missing or older than pyproject.toml."""
+    if sys.version_info < (3, 11):  # noqa: UP036 - a friendly message on an old interpreter
+        sys.exit(f"horserace needs Python 3.11 or newer, this is {sys.version.split()[0]}")
+    pyproject = ROOT / "pyproject.toml"
+    if STAMP.exists() and STAMP.stat().st_mtime >= pyproject.stat().st_mtime:
+        return
+    if not (BIN / "python").exists():
+        print(f"creating {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    run(
+        BIN / "python",
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "-e",
+        ".[dev]",
+    )
+    STAMP.touch()
+
+
+def play(extra: list[str]) -> None:
+    arguments = extra or ["--players", "6", "--rounds", "8", "--seed", "7"]
+    run(BIN / "horserace", "play", "classic", *arguments)
+
+
+def test(extra: list[str]) -> None:
+    run(BIN / "ruff", "check", *CHECKED)
+    run(BIN / "ruff", "format", "--check", *CHECKED)
+    run(BIN / "mypy")
+    run(BIN / "pytest", "-n", "2", *extra)
+
+
+TASKS = {"play": play, "test": test}
+
+
+def main() -> None:
+    if len(sys.argv) < 2 or sys.argv[1] not in TASKS:
+        sys.exit(f"usage: python3 tasks.py {{{'|'.join(TASKS)}}} [arguments...]")
+    ensure_environment()
+    TASKS[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    main()
