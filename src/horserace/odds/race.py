@@ -132,11 +132,12 @@ def race_odds(
     r = np.array(counts)
     degree = int(r.sum()) - len(counts)
     # Scaling: substitute t = u / s with s = max(degree, 1) / e, i.e. store c_m s^m for the
-    # coefficient c_m of t^m. A geometric factor commutes with convolution, and as every product
-    # evaluated at u = 1 is at most Π exp(q_j s) <= e^s <= e^400 (lanes of at most 99 slots), no
-    # coefficient overflows; m! / s^m stays within [~1, sqrt(2π degree)] for m <= degree, so the
-    # factorials are undone in log space without huge intermediates. Every term is positive, so the
-    # relative error is a few ulps per operation and tiny terms that underflow were negligible.
+    # coefficient c_m of t^m. A geometric factor commutes with convolution, and every product
+    # evaluated at u = 1 is at most Π exp(q_j s) = e^s (about e^400 for eleven 99-slot lanes), so
+    # no coefficient overflows. The factor m! / s^m that turns them back into B[m] lies between
+    # about e^-s and sqrt(2π degree); it is applied in log space, so no huge value is formed.
+    # Every term is positive (no cancellation): the relative error stays a few ulps per operation,
+    # and a term small enough to underflow was negligible.
     scale = max(degree, 1) / math.e
     table = np.ones((len(counts), int(r.max())))
     if table.shape[1] > 1:
@@ -149,7 +150,7 @@ def race_odds(
     for poly in reversed(polys):
         suffix.append(np.convolve(suffix[-1], poly))
     suffix.reverse()  # suffix[i] = product of polys[i:]
-    # log(m! / s^m) for m = 0..degree, and log((k-1+m)! / ((k-1)! s^m)) read off as a difference.
+    # log(m! / s^m) for m = 0..degree; steps[t - 1] = log(t / s).
     steps = np.log(np.arange(1, degree + 1) / scale)
     log_rise = np.concatenate(([0.0], np.cumsum(steps)))
     log_q = np.log(q)
