@@ -1,0 +1,162 @@
+"""`horserace simulate`: many seeded Classic games, summarised beside the exact theory."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from horserace.cli.common import fail, seat_names, user_errors
+from horserace.components.board import load_board
+from horserace.core.rng import fresh_seed
+from horserace.simulate.classic_sim import SimulationReport, exact_horse_odds, simulate_games
+from horserace.simulate.stats import RunningStats
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("simulate")
+    def simulate_command(
+        preset: str = typer.Argument(..., help="A Classic preset, e.g. classic."),
+        games: int = typer.Option(..., "--games", "-n", help="How many games to play."),
+        players: int | None = typer.Option(None, "--players", help="Seats (2-12)."),
+        rounds: int | None = typer.Option(None, "--rounds", help="Rounds per game."),
+        chips: int | None = typer.Option(None, "--chips", help="Starting chips per seat."),
+        seed: int | None = typer.Option(None, "--seed", help="Table seed (drawn if omitted)."),
+        board: Path | None = typer.Option(None, "--board", help="A board file (TOML)."),
+        repeat_scratch: str | None = typer.Option(
+            None, "--repeat-scratch", help="A repeated scratch roll: move (default) or reroll."
+        ),
+        workers: int = typer.Option(1, "--workers", "-w", help="Processes to play games in."),
+        as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead."),
+    ) -> None:
+        """Play many games with random bots; print win rates, race lengths, pot and chips, each
+        with a 95% interval, and each horse's exact win probability beside its win rate."""
+        with user_errors():
+            options: dict[str, Any] = {}
+            for name, value in (
+                ("players", players),
+                ("rounds", rounds),
+                ("starting_chips", chips),
+                ("repeat_scratch", repeat_scratch),
+            ):
+                if value is not None:
+                    options[name] = value
+            if board is not None:
+                options["board"] = load_board(board)
+            if games < 1:
+                fail(f"--games must be at least 1, not {games}")
+            if workers < 1:
+                fail(f"--workers must be at least 1, not {workers}")
+            table_seed = fresh_seed() if seed is None else seed
+            exact = exact_horse_odds(preset, options)
+            report = _run(preset, options, games, table_seed, workers, show=not as_json)
+        if as_json:
+            data = report.to_json()
+            for entry in data["horses"]:
+                entry["exact"] = exact[entry["horse"]]
+            typer.echo(json.dumps(data))
+            return
+        _print_report(Console(highlight=False), report, exact, seed_given=seed is not None)
+
+
+def _run(
+    preset: str, options: dict[str, Any], games: int, seed: int, workers: int, *, show: bool
+) -> SimulationReport:
+    """Simulate behind a progress bar on stderr, shown only on a terminal."""
+    console = Console(stderr=True)
+    if not (show and console.is_terminal):
+        return simulate_games(preset, options, games, seed, workers=workers)
+    columns = (
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("games", total=games)
+        return simulate_games(
+            preset,
+            options,
+            games,
+            seed,
+            workers=workers,
+            progress=lambda done: bar.update(task, completed=done),
+        )
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.2f}%"
+
+
+def _interval(low: float, high: float, digits: int) -> str:
+    return f"{low:.{digits}f} – {high:.{digits}f}"
+
+
+def _mean_row(label: str, stats: RunningStats) -> list[str]:
+    interval = stats.ci95()
+    return [
+        label,
+        f"{stats.mean:.2f}" if stats.count else "-",
+        f"{stats.std:.2f}" if stats.count > 1 else "-",
+        _interval(*interval, digits=2) if interval else "-",
+        str(stats.count),
+    ]
+
+
+def _print_report(
+    console: Console, report: SimulationReport, exact: dict[int, float], *, seed_given: bool
+) -> None:
+    config = report.config
+    seed_note = "" if seed_given else " (drawn; pass --seed to repeat this run)"
+    console.print(
+        f"{report.preset}: {report.games} games ({report.races} races),"
+        f" {report.players} players × {config.get('rounds')} rounds,"
+        f" {config.get('starting_chips')} chips each",
+        markup=False,
+    )
+    console.print(
+        f"board {config.get('board', {}).get('name')},"
+        f" repeated scratch: {config.get('repeat_scratch')}; seed {report.seed}{seed_note}",
+        markup=False,
+    )
+
+    horses = Table(title="Race winners: simulated vs exact", title_justify="left")
+    for name in ("horse", "wins", "win %", "95% CI (Wilson)", "exact %"):
+        horses.add_column(name, justify="right")
+    for horse, wins in report.horse_wins.items():
+        low, high = wins.wilson95()
+        horses.add_row(
+            str(horse),
+            str(wins.successes),
+            _percent(wins.rate),
+            f"{_percent(low)} – {_percent(high)}",
+            _percent(exact[horse]),
+        )
+    console.print(horses)
+
+    figures = Table(title="Per race and per round", title_justify="left")
+    figures.add_column("figure")
+    for name in ("mean", "std dev", "95% CI", "n"):
+        figures.add_column(name, justify="right")
+    figures.add_row(*_mean_row("race length (rolls)", report.race_length))
+    figures.add_row(*_mean_row("chips paid into the pot per round", report.paid_per_round))
+    figures.add_row(*_mean_row("chips left in the pot at the end", report.pot_left))
+    console.print(figures)
+
+    seats = Table(title="Final chips per seat", title_justify="left")
+    seats.add_column("seat")
+    for name in ("mean", "std dev", "95% CI", "games"):
+        seats.add_column(name, justify="right")
+    for name, stats in zip(seat_names(report.players), report.seat_chips, strict=True):
+        seats.add_row(*_mean_row(name, stats))
+    console.print(seats)
+    console.print(
+        f"{report.elapsed_seconds:.2f} s, {report.games_per_second:.1f} games/s,"
+        f" {report.workers} worker(s)",
+        style="dim",
+    )

@@ -1,0 +1,260 @@
+"""Monte Carlo over whole Classic games, played by the reference engine with random bots.
+
+Game i of a run with seed S is exactly the single game seeded `derive_seed(S, GAME_STREAM, i)`
+(bots from that game seed with BOT_STREAM, as `play` seeds them), so any game of a simulation
+can be replayed alone, and the figures do not depend on how many processes ran it. Games are
+tallied in fixed chunks of consecutive indices and the chunks are merged in index order, so
+`workers=1` and `workers=4` give identical reports, bit for bit.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from horserace.bots import make_bot
+from horserace.components.board import HORSES
+from horserace.core.chance import SeededChance
+from horserace.core.errors import ConfigError
+from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
+from horserace.engine import Game, Step, play
+from horserace.odds.race import scratch_phase_odds
+from horserace.rules.board.classic_model import SCRATCH_LINES, ClassicConfig
+from horserace.rules.board.events import ChipsPaid, RaceWon
+from horserace.rules.registry import get_preset
+from horserace.simulate.stats import Proportion, RunningStats
+
+__all__ = ["CHUNK_GAMES", "SimulationReport", "exact_horse_odds", "simulate_games"]
+
+CHUNK_GAMES = 16  # games per unit of work; fixed, so results never depend on the worker count
+BOT_KIND = "random"  # Classic has no decisions; the bot only says "roll"
+
+Progress = Callable[[int], None]
+
+
+@dataclass
+class _Tally:
+    """The figures of some consecutive games; `merge` in index order combines chunks."""
+
+    players: int
+    games: int = 0
+    races: int = 0
+    steps: int = 0
+    horse_wins: list[int] = field(default_factory=lambda: [0] * len(HORSES))
+    race_length: RunningStats = field(default_factory=RunningStats)
+    paid_per_round: RunningStats = field(default_factory=RunningStats)
+    seat_chips: list[RunningStats] = field(default_factory=list)
+    pot_left: RunningStats = field(default_factory=RunningStats)
+
+    def __post_init__(self) -> None:
+        if not self.seat_chips:
+            self.seat_chips = [RunningStats() for _ in range(self.players)]
+
+    def merge(self, other: _Tally) -> None:
+        self.games += other.games
+        self.races += other.races
+        self.steps += other.steps
+        self.horse_wins = [a + b for a, b in zip(self.horse_wins, other.horse_wins, strict=True)]
+        self.race_length.merge(other.race_length)
+        self.paid_per_round.merge(other.paid_per_round)
+        for mine, theirs in zip(self.seat_chips, other.seat_chips, strict=True):
+            mine.merge(theirs)
+        self.pot_left.merge(other.pot_left)
+
+
+class _RoundObserver:
+    """The `observe` callback: per-round figures read from the events as the engine emits them."""
+
+    def __init__(self, tally: _Tally) -> None:
+        self.tally = tally
+        self.paid_this_round = 0
+
+    def __call__(self, step: Step) -> None:
+        tally = self.tally
+        tally.steps += 1
+        for event in step.events:
+            if isinstance(event, ChipsPaid):
+                self.paid_this_round += event.paid
+            elif isinstance(event, RaceWon):  # the race ends the round
+                tally.races += 1
+                tally.horse_wins[event.horse - HORSES[0]] += 1
+                tally.race_length.add(event.rolls)
+                tally.paid_per_round.add(self.paid_this_round)
+                self.paid_this_round = 0
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    """Games start..stop-1 of a run: everything a worker process needs (picklable)."""
+
+    preset: str
+    config: ClassicConfig
+    seed: int
+    start: int
+    stop: int
+
+
+def _run_chunk(chunk: _Chunk, after_game: Callable[[], None] | None = None) -> _Tally:
+    """Play the chunk's games through the reference play loop and tally them in index order."""
+    preset = get_preset(chunk.preset)
+    rules, config = preset.rules, chunk.config
+    players = rules.players(config)
+    tally = _Tally(players)
+    for index in range(chunk.start, chunk.stop):
+        game_seed = derive_seed(chunk.seed, GAME_STREAM, index)
+        game = Game(chunk.preset, rules, config, seed=game_seed, chance_mode="seeded")
+        agents = {
+            seat: make_bot(BOT_KIND, derive_seed(game_seed, BOT_STREAM, seat))
+            for seat in range(players)
+        }
+        play(game, agents, SeededChance(game_seed), observe=_RoundObserver(tally))
+        result = rules.result(game.state)
+        for standing in result.standings:
+            tally.seat_chips[standing.seat].add(standing.chips)
+        tally.pot_left.add(result.unclaimed)
+        tally.games += 1
+        if after_game is not None:
+            after_game()
+    return tally
+
+
+@dataclass(frozen=True)
+class SimulationReport:
+    """What a simulation found. Equality ignores the timing and the worker count."""
+
+    preset: str
+    seed: int
+    config: dict[str, Any]  # the family's plain-data form of the table options
+    players: int
+    games: int
+    races: int
+    steps: int
+    horse_wins: dict[int, Proportion]  # per horse 2..12: races won out of all races
+    race_length: RunningStats  # race rolls per race (rolls of scratched horses included)
+    paid_per_round: RunningStats  # chips paid into the pot per round (scratch and race penalties)
+    seat_chips: tuple[RunningStats, ...]  # final chips per seat, over games
+    pot_left: RunningStats  # chips left in the pot when a game ends
+    workers: int = field(default=1, compare=False)
+    elapsed_seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.elapsed_seconds if self.elapsed_seconds > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain ints, floats, strings and lists; every interval is [low, high]."""
+        return {
+            "preset": self.preset,
+            "seed": self.seed,
+            "config": self.config,
+            "players": self.players,
+            "games": self.games,
+            "races": self.races,
+            "steps": self.steps,
+            "workers": self.workers,
+            "elapsed_seconds": self.elapsed_seconds,
+            "horses": [
+                {"horse": horse, **wins.to_json()} for horse, wins in self.horse_wins.items()
+            ],
+            "race_length": self.race_length.to_json(),
+            "paid_per_round": self.paid_per_round.to_json(),
+            "seats": [
+                {"seat": seat, "name": f"P{seat + 1}", **chips.to_json()}
+                for seat, chips in enumerate(self.seat_chips)
+            ],
+            "pot_left": self.pot_left.to_json(),
+        }
+
+
+def _check_run(games: int, seed: int, workers: int) -> None:
+    for name, value, low in (("games", games, 1), ("seed", seed, 0), ("workers", workers, 1)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{name} must be a whole number, not {value!r}")
+        if value < low:
+            raise ConfigError(f"{name} must be at least {low}, not {value}")
+
+
+def _classic_config(preset_name: str, options: Mapping[str, Any]) -> ClassicConfig:
+    config = get_preset(preset_name).config(options)
+    if not isinstance(config, ClassicConfig):
+        raise ConfigError(f"simulate supports Classic presets only, not {preset_name!r}")
+    return config
+
+
+def simulate_games(
+    preset_name: str,
+    options: Mapping[str, Any],
+    games: int,
+    seed: int,
+    *,
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> SimulationReport:
+    """Play `games` seeded games of a Classic preset with random bots and summarise them.
+
+    `progress(completed_games)` is called as games finish (per game in one process, per chunk
+    with workers). Bad options raise ConfigError before any game is played.
+    """
+    config = _classic_config(preset_name, options)
+    _check_run(games, seed, workers)
+    players = config.players
+    started = time.perf_counter()
+    chunks = [
+        _Chunk(preset_name, config, seed, start, min(start + CHUNK_GAMES, games))
+        for start in range(0, games, CHUNK_GAMES)
+    ]
+    total = _Tally(players)
+    if workers == 1 or len(chunks) == 1:
+        completed = 0
+
+        def one_more() -> None:
+            nonlocal completed
+            completed += 1
+            if progress is not None:
+                progress(completed)
+
+        for chunk in chunks:
+            total.merge(_run_chunk(chunk, one_more))
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers, len(chunks))) as pool:
+            try:
+                for chunk, tally in zip(chunks, pool.map(_run_chunk, chunks), strict=True):
+                    total.merge(tally)
+                    if progress is not None:
+                        progress(chunk.stop)
+            except BaseException:  # Ctrl-C or a failing chunk: do not play the queued games
+                pool.shutdown(cancel_futures=True)
+                raise
+    elapsed = time.perf_counter() - started
+    return SimulationReport(
+        preset=preset_name,
+        seed=seed,
+        config=get_preset(preset_name).rules.config_to_dict(config),
+        players=players,
+        games=total.games,
+        races=total.races,
+        steps=total.steps,
+        horse_wins={
+            horse: Proportion(wins, total.races)
+            for horse, wins in zip(HORSES, total.horse_wins, strict=True)
+        },
+        race_length=total.race_length,
+        paid_per_round=total.paid_per_round,
+        seat_chips=tuple(total.seat_chips),
+        pot_left=total.pot_left,
+        workers=workers,
+        elapsed_seconds=elapsed,
+    )
+
+
+def exact_horse_odds(preset_name: str, options: Mapping[str, Any]) -> dict[int, float]:
+    """Each horse's exact chance to win a race, before the scratch rolls (the theory to compare
+    with `SimulationReport.horse_wins`; every race of a Classic game has this distribution)."""
+    config = _classic_config(preset_name, options)
+    remaining_all = {horse: config.board.advances_to_finish(horse) for horse in HORSES}
+    return scratch_phase_odds(
+        remaining_all, set(), SCRATCH_LINES, reroll_repeats=config.repeat_scratch == "reroll"
+    )

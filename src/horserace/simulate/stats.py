@@ -1,0 +1,114 @@
+"""Small statistics for Monte Carlo reports: running means with a 95% interval, and proportions.
+
+Both accumulators merge, so chunks of games run in other processes combine into one figure.
+Pure Python (no SciPy): the normal quantile 1.96 is all the intervals need.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+Z95 = 1.96  # the 97.5% quantile of the standard normal, as the usual tables round it
+
+
+@dataclass
+class RunningStats:
+    """Welford's running mean and variance: one pass, stable, mergeable (Chan et al.)."""
+
+    count: int = 0
+    mean: float = 0.0
+    m2: float = 0.0  # sum of squared deviations from the mean
+
+    @classmethod
+    def of(cls, values: Iterable[float]) -> RunningStats:
+        stats = cls()
+        for value in values:
+            stats.add(value)
+        return stats
+
+    def add(self, value: float) -> None:
+        self.count += 1
+        delta = value - self.mean
+        self.mean += delta / self.count
+        self.m2 += delta * (value - self.mean)
+
+    def merge(self, other: RunningStats) -> None:
+        """Fold `other` in, as if its values had been added here (up to float rounding)."""
+        if other.count == 0:
+            return
+        if self.count == 0:
+            self.count, self.mean, self.m2 = other.count, other.mean, other.m2
+            return
+        count = self.count + other.count
+        delta = other.mean - self.mean
+        self.mean += delta * other.count / count
+        self.m2 += other.m2 + delta * delta * self.count * other.count / count
+        self.count = count
+
+    @property
+    def variance(self) -> float:
+        """The sample variance (n - 1 in the denominator); 0 with fewer than two values."""
+        return self.m2 / (self.count - 1) if self.count > 1 else 0.0
+
+    @property
+    def std(self) -> float:
+        return math.sqrt(self.variance)
+
+    @property
+    def standard_error(self) -> float:
+        return self.std / math.sqrt(self.count) if self.count > 1 else math.inf
+
+    def ci95(self) -> tuple[float, float] | None:
+        """mean ± 1.96 s/√n (normal approximation); None with fewer than two values."""
+        if self.count < 2:
+            return None
+        half = Z95 * self.standard_error
+        return (self.mean - half, self.mean + half)
+
+    def to_json(self) -> dict[str, Any]:
+        interval = self.ci95()
+        return {
+            "count": self.count,
+            "mean": self.mean if self.count else None,
+            "std": self.std if self.count > 1 else None,
+            "ci95": list(interval) if interval is not None else None,
+        }
+
+
+@dataclass(frozen=True)
+class Proportion:
+    """`successes` out of `trials`, with the Wilson score interval (sound near 0 and 1)."""
+
+    successes: int
+    trials: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.successes <= self.trials:
+            raise ValueError(f"a proportion needs 0 <= successes <= trials, not {self}")
+
+    @property
+    def rate(self) -> float:
+        return self.successes / self.trials if self.trials else 0.0
+
+    def wilson95(self) -> tuple[float, float]:
+        """Wilson score 95% interval; (0, 1) when there are no trials."""
+        n = self.trials
+        if n == 0:
+            return (0.0, 1.0)
+        p = self.successes / n
+        z2 = Z95 * Z95
+        scale = 1 + z2 / n
+        centre = (p + z2 / (2 * n)) / scale
+        half = Z95 / scale * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+        return (max(0.0, centre - half), min(1.0, centre + half))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "successes": self.successes,
+            "trials": self.trials,
+            "rate": self.rate,
+            "ci95": list(self.wilson95()),
+        }

@@ -1,0 +1,283 @@
+"""Monte Carlo over Classic: the statistics helpers, the simulation's figures, and the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import typer
+from tests.helpers import bots_for, new_game
+from typer.testing import CliRunner
+
+from horserace.cli.simulate_cmd import register
+from horserace.components.board import DEFAULT_BOARD, HORSES
+from horserace.core.chance import SeededChance
+from horserace.core.errors import ConfigError
+from horserace.core.rng import GAME_STREAM, derive_seed
+from horserace.engine import play
+from horserace.odds.race import scratch_phase_odds
+from horserace.rules.board.classic_model import SCRATCH_LINES
+from horserace.simulate.classic_sim import (
+    CHUNK_GAMES,
+    SimulationReport,
+    exact_horse_odds,
+    simulate_games,
+)
+from horserace.simulate.stats import Z95, Proportion, RunningStats
+
+SHORT_BOARD = Path(__file__).parents[2] / "src" / "horserace" / "data" / "short-board.toml"
+
+
+# --- running mean and variance ---------------------------------------------------------------
+
+
+def _samples() -> list[list[float]]:
+    rng = random.Random(11)
+    return [
+        [rng.gauss(3.0, 2.0) for _ in range(500)],
+        [float(rng.randrange(100)) for _ in range(37)],
+        [1e9 + rng.random() for _ in range(200)],  # offset: E[x²] - E[x]² would fail
+        [5.0, 7.0],
+    ]
+
+
+@pytest.mark.parametrize("values", _samples())
+def test_welford_matches_numpy(values: list[float]) -> None:
+    stats = RunningStats.of(values)
+    assert stats.count == len(values)
+    assert stats.mean == pytest.approx(float(np.mean(values)), rel=1e-12)
+    assert stats.variance == pytest.approx(float(np.var(values, ddof=1)), rel=1e-6)
+    assert stats.std == pytest.approx(float(np.std(values, ddof=1)), rel=1e-6)
+
+
+@pytest.mark.parametrize("values", _samples())
+def test_merged_parts_match_numpy_on_the_whole(values: list[float]) -> None:
+    cut1, cut2 = len(values) // 3, len(values) // 2
+    merged = RunningStats()
+    for part in (values[:cut1], values[cut1:cut2], [], values[cut2:]):
+        merged.merge(RunningStats.of(part))
+    assert merged.count == len(values)
+    assert merged.mean == pytest.approx(float(np.mean(values)), rel=1e-12)
+    assert merged.variance == pytest.approx(float(np.var(values, ddof=1)), rel=1e-6)
+
+
+def test_normal_interval_is_mean_plus_minus_196_standard_errors() -> None:
+    values = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]  # mean 5, sample variance 32/7
+    interval = RunningStats.of(values).ci95()
+    assert interval is not None
+    half = 1.96 * math.sqrt(32 / 7) / math.sqrt(8)
+    assert interval == pytest.approx((5 - half, 5 + half), rel=1e-12)
+    assert RunningStats.of([3.0]).ci95() is None
+    assert RunningStats().ci95() is None
+    assert RunningStats.of([3.0]).to_json() == {"count": 1, "mean": 3.0, "std": None, "ci95": None}
+
+
+# --- proportions -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials", "low", "high"),
+    [  # Newcombe (1998), Statistics in Medicine 17:857, table I, method 3 (Wilson score)
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+        (5, 10, 0.2366, 0.7634),
+    ],
+)
+def test_wilson_interval_known_values(successes: int, trials: int, low: float, high: float) -> None:
+    interval = Proportion(successes, trials).wilson95()
+    assert interval == pytest.approx((low, high), abs=5e-5)
+
+
+def test_wilson_interval_edges() -> None:
+    assert Proportion(0, 0).wilson95() == (0.0, 1.0)
+    low, high = Proportion(20, 20).wilson95()
+    assert high == 1.0 and 0.83 < low < 0.84
+    with pytest.raises(ValueError):
+        Proportion(3, 2)
+    assert Z95 == 1.96
+
+
+# --- the simulation ------------------------------------------------------------------------------
+
+
+def _small(games: int = 2 * CHUNK_GAMES + 3, seed: int = 5, workers: int = 1) -> SimulationReport:
+    return simulate_games("classic", {"players": 3, "rounds": 2}, games, seed, workers=workers)
+
+
+def _without_timing(report: SimulationReport) -> dict[str, Any]:
+    data = report.to_json()
+    del data["elapsed_seconds"], data["workers"]
+    return data
+
+
+def test_same_seed_gives_the_same_report_and_another_seed_does_not() -> None:
+    first, again = _small(), _small()
+    assert first == again
+    assert _without_timing(first) == _without_timing(again)
+    assert _small(seed=6) != first
+
+
+def test_workers_do_not_change_the_report() -> None:
+    seen: list[int] = []
+    single = _small()
+    parallel = simulate_games(
+        "classic",
+        {"players": 3, "rounds": 2},
+        2 * CHUNK_GAMES + 3,
+        5,
+        workers=2,
+        progress=seen.append,
+    )
+    assert parallel.workers == 2
+    assert parallel == single
+    assert _without_timing(parallel) == _without_timing(single)
+    assert seen == sorted(seen) and seen[-1] == parallel.games
+
+
+def test_progress_counts_every_game_in_one_process() -> None:
+    seen: list[int] = []
+    simulate_games("classic", {"players": 2, "rounds": 1}, 5, 1, progress=seen.append)
+    assert seen == [1, 2, 3, 4, 5]
+
+
+def test_game_i_is_the_single_game_seeded_from_the_game_stream() -> None:
+    seed, players = 42, 4
+    report = simulate_games("classic", {"players": players, "rounds": 3}, 1, seed)
+    game_seed = derive_seed(seed, GAME_STREAM, 0)
+    game = new_game({"players": players, "rounds": 3}, seed=game_seed)
+    play(game, bots_for(players, game_seed), SeededChance(game_seed))
+    result = game.rules.result(game.state)
+    chips = {standing.seat: standing.chips for standing in result.standings}
+    assert [stats.mean for stats in report.seat_chips] == [chips[s] for s in range(players)]
+    assert report.pot_left.mean == result.unclaimed
+    assert report.steps == len(game.steps)
+
+
+def test_counts_and_chips_are_conserved() -> None:
+    report = simulate_games("classic", {"players": 5, "rounds": 3, "starting_chips": 40}, 30, 9)
+    assert report.games == 30
+    assert report.races == 30 * 3 == report.race_length.count == report.paid_per_round.count
+    assert sum(p.successes for p in report.horse_wins.values()) == report.races
+    assert all(p.trials == report.races for p in report.horse_wins.values())
+    assert [s.count for s in report.seat_chips] == [30] * 5
+    held = sum(stats.mean for stats in report.seat_chips)
+    assert held == pytest.approx(5 * 40 - report.pot_left.mean, rel=1e-12)
+    assert report.race_length.mean >= 1 and report.paid_per_round.mean > 0
+
+
+@pytest.mark.parametrize("repeat", ["move", "reroll"])
+def test_horse_win_rates_agree_with_the_exact_odds(repeat: str) -> None:
+    options = {"players": 3, "rounds": 1, "repeat_scratch": repeat}
+    report = simulate_games("classic", options, 300, 2024)
+    remaining_all = {horse: DEFAULT_BOARD.advances_to_finish(horse) for horse in HORSES}
+    exact = scratch_phase_odds(
+        remaining_all, set(), SCRATCH_LINES, reroll_repeats=repeat == "reroll"
+    )
+    assert exact_horse_odds("classic", options) == exact
+    n = report.races
+    for horse, wins in report.horse_wins.items():
+        sigma = math.sqrt(exact[horse] * (1 - exact[horse]) / n)
+        assert abs(wins.rate - exact[horse]) <= 4 * sigma, (horse, wins.rate, exact[horse])
+
+
+def test_the_exact_odds_follow_the_board_and_the_repeat_rule() -> None:
+    move = exact_horse_odds("classic", {})
+    reroll = exact_horse_odds("classic", {"repeat_scratch": "reroll"})
+    assert sum(move.values()) == pytest.approx(1.0)
+    assert sum(reroll.values()) == pytest.approx(1.0)
+    assert move != reroll
+    assert move[2] == pytest.approx(move[12]) and move[7] < move[2]
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "games", "seed", "workers"),
+    [
+        ("classic", {}, 0, 1, 1),
+        ("classic", {}, 1, -1, 1),
+        ("classic", {}, 1, 1, 0),
+        ("classic", {"players": 13}, 1, 1, 1),
+        ("nope", {}, 1, 1, 1),
+    ],
+)
+def test_bad_runs_are_config_errors(
+    preset: str, options: dict[str, Any], games: int, seed: int, workers: int
+) -> None:
+    with pytest.raises(ConfigError):
+        simulate_games(preset, options, games, seed, workers=workers)
+
+
+# --- the command -------------------------------------------------------------------------------
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+
+    @app.callback()
+    def root() -> None:
+        """Keep `simulate` a subcommand."""
+
+    register(app)
+    return app
+
+
+def test_json_output_is_one_object_with_every_figure() -> None:
+    args = ["simulate", "classic", "--games", "4", "--players", "3", "--rounds", "2"]
+    args += ["--seed", "7", "--json", "--board", str(SHORT_BOARD), "--repeat-scratch", "reroll"]
+    result = CliRunner().invoke(_app(), args)
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    for key in ("seed", "games", "races", "horses", "race_length", "paid_per_round", "seats"):
+        assert key in data
+    assert (data["seed"], data["games"], data["races"], data["players"]) == (7, 4, 8, 3)
+    assert data["config"]["board"]["name"] == "short"
+    assert data["config"]["repeat_scratch"] == "reroll"
+    assert [entry["horse"] for entry in data["horses"]] == list(HORSES)
+    assert sum(entry["exact"] for entry in data["horses"]) == pytest.approx(1.0)
+    low, high = data["race_length"]["ci95"]
+    assert low <= data["race_length"]["mean"] <= high
+    assert len(data["seats"]) == 3
+
+
+def test_tables_show_simulation_beside_theory_and_a_drawn_seed() -> None:
+    result = CliRunner().invoke(_app(), ["simulate", "classic", "--games", "3", "--rounds", "1"])
+    assert result.exit_code == 0, result.stderr
+    for text in ("exact %", "race length", "paid into the pot", "P4", "drawn"):
+        assert text in result.stdout
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--games", "0"],
+        ["--games", "2", "--players", "13"],
+        ["--games", "2", "--board", "/no/such/board.toml"],
+        ["--games", "2", "--repeat-scratch", "sometimes"],
+        ["--games", "2", "--workers", "0"],
+        ["--games", "2", "--seed", "-3"],
+    ],
+)
+def test_bad_options_exit_2_with_one_line(extra: list[str]) -> None:
+    result = CliRunner().invoke(_app(), ["simulate", "classic", *extra])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+
+
+def test_unknown_preset_and_bad_board_file(tmp_path: Path) -> None:
+    result = CliRunner().invoke(_app(), ["simulate", "derby-9", "--games", "2"])
+    assert result.exit_code == 2 and result.stderr.startswith("error: unknown preset")
+    board = tmp_path / "board.toml"
+    board.write_text('name = "bad"\n[lanes]\n2 = 0\n', encoding="utf-8")
+    result = CliRunner().invoke(
+        _app(), ["simulate", "classic", "--games", "2", "--board", str(board)]
+    )
+    assert result.exit_code == 2 and result.stderr.startswith("error: ")
+    assert len(result.stderr.splitlines()) == 1
