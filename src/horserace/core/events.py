@@ -13,6 +13,7 @@ class Event:
     """Base of every event. Subclasses that are public say so by inheriting PublicEvent."""
 
     kind: ClassVar[str] = "event"
+    _json_fields: ClassVar[tuple[str, ...]]
 
     def visible_to(self, seat: int | None) -> bool:
         """Deny by default: a seat (None = spectator) sees an event only if it is opened up."""
@@ -25,11 +26,20 @@ class Event:
     def describe(self, names: Sequence[str]) -> str:
         return self.kind
 
+    @classmethod
+    def _field_names(cls) -> tuple[str, ...]:
+        """Looked up once per event class: records serialise every event of every game."""
+        names = cls.__dict__.get("_json_fields")
+        if names is None:
+            names = tuple(field.name for field in dataclasses.fields(cls))
+            cls._json_fields = names
+        return names
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.kind}
-        for field in dataclasses.fields(self):
-            value = getattr(self, field.name)
-            data[field.name] = list(value) if isinstance(value, tuple) else value
+        for name in self._field_names():
+            value = getattr(self, name)
+            data[name] = list(value) if isinstance(value, tuple) else value
         return data
 
 
