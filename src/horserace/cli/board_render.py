@@ -1,0 +1,457 @@
+"""Draw the Classic dice board for a terminal: lanes and scratch zone, live odds, players, news.
+
+One Rich renderable serves both outputs: with colours on a terminal, and rendered without any
+style (`to_plain`) for pipes, logs and tests, so the two can never drift apart.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from horserace.components.board import HORSES
+from horserace.components.cards import RANKS, rank_text
+from horserace.core.errors import HorseraceError
+from horserace.core.events import Event, seat_name
+from horserace.core.rules import Result
+from horserace.odds.race import race_odds, scratch_phase_odds
+from horserace.rules.board import events as ev
+from horserace.rules.board.classic_model import SCRATCH_LINES, ClassicView, Phase
+
+TOKEN = "●"
+EMPTY = "·"
+BAR_WIDTH = 10  # characters for a 50% chance; longer chances are capped
+HORSE_COLOURS: Mapping[int, str] = {
+    2: "red1",
+    3: "dark_orange",
+    4: "gold1",
+    5: "chartreuse1",
+    6: "green3",
+    7: "cyan1",
+    8: "deep_sky_blue1",
+    9: "royal_blue1",
+    10: "medium_purple1",
+    11: "magenta1",
+    12: "hot_pink",
+}
+NEWS_STYLES: Mapping[str, str] = {
+    "move": "",
+    "scratch": "yellow",
+    "penalty": "orange1",
+    "short": "bold red",
+    "win": "bold green",
+    "payout": "green",
+    "round": "bold",
+    "over": "bold magenta",
+    "info": "",
+}
+
+
+@dataclass(frozen=True)
+class News:
+    """One announcement line; `kind` picks its colour and whether it is worth keeping on screen."""
+
+    text: str
+    kind: str = "info"
+
+    @property
+    def notable(self) -> bool:
+        return self.kind != "move"
+
+    def styled(self) -> Text:
+        return Text(self.text, style=NEWS_STYLES.get(self.kind, ""), overflow="fold")
+
+
+@dataclass(frozen=True)
+class BoardInfo:
+    """What the board shows besides the view: names, odds, the dice and the latest news."""
+
+    names: Sequence[str]
+    odds: Mapping[int, float] | None = None
+    news: Sequence[News] = ()
+    last_dice: tuple[int, int] | None = None
+    humans: frozenset[int] = field(default_factory=frozenset)
+    title: str = "classic"
+
+
+# --- what the view says ------------------------------------------------------------------------
+
+
+def line_of(view: ClassicView, horse: int) -> int:
+    """The scratch line (1..4) the horse stands on, 0 while it runs."""
+    return view.lines.index(horse) + 1 if horse in view.lines else 0
+
+
+def scratch_rolls_done(view: ClassicView) -> int:
+    """Roll k always leaves a horse on line k (a repeat moves it there), so the highest line
+    filled tells how many scratch rolls have counted."""
+    filled = [k + 1 for k, horse in enumerate(view.lines) if horse]
+    return max(filled, default=0)
+
+
+def winner_of(view: ClassicView) -> int | None:
+    for horse in HORSES:
+        if view.positions[horse - 2] >= view.board.advances_to_finish(horse):
+            return horse
+    return None
+
+
+def lane_odds(view: ClassicView, *, reroll_repeats: bool = False) -> dict[int, float] | None:
+    """Live win chances: none while dealing, the scratch-phase odds, then the race odds."""
+    if view.phase is Phase.DEAL:
+        return None
+    winner = winner_of(view)
+    if winner is not None:
+        return {winner: 1.0}
+    scratched = tuple(sorted(h for h in view.lines if h))
+    rolls_left = SCRATCH_LINES - scratch_rolls_done(view) if view.phase is Phase.SCRATCH else 0
+    try:
+        return dict(
+            _cached_odds(view.board.slots, view.positions, scratched, rolls_left, reroll_repeats)
+        )
+    except HorseraceError:
+        return None
+
+
+@lru_cache(maxsize=256)
+def _cached_odds(
+    slots: tuple[int, ...],
+    positions: tuple[int, ...],
+    scratched: tuple[int, ...],
+    rolls_left: int,
+    reroll_repeats: bool,
+) -> tuple[tuple[int, float], ...]:
+    remaining = {h: slots[h - 2] + 1 - positions[h - 2] for h in HORSES if h not in scratched}
+    if rolls_left:
+        win = scratch_phase_odds(remaining, scratched, rolls_left, reroll_repeats=reroll_repeats)
+    else:
+        win = race_odds(remaining).win
+    return tuple(sorted(win.items()))
+
+
+def favourite(view: ClassicView, odds: Mapping[int, float] | None) -> int | None:
+    """The running horse most likely to win (the smallest number on a tie), if odds are known."""
+    running = [h for h in HORSES if not line_of(view, h) and odds and h in odds]
+    if not running or odds is None:
+        return None
+    return max(running, key=lambda h: (odds[h], -h))
+
+
+# --- the board ---------------------------------------------------------------------------------
+
+
+def _cell(mark: str, width: int) -> str:
+    return mark.rjust(width)
+
+
+def _odds_text(chance: float) -> Text:
+    """'19.7% ██▊': the bar is BAR_WIDTH characters for 50%, in eighths of a character."""
+    eighths = min(BAR_WIDTH * 8, round(chance * 2 * BAR_WIDTH * 8))
+    bar = "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
+    label = "<0.1%" if 0 < chance < 0.0005 else f"{chance * 100:.1f}%"
+    return Text(f"{label:>6} {bar}")
+
+
+def _lane(
+    view: ClassicView, horse: int, odds: Mapping[int, float] | None, leader: int | None, width: int
+) -> Text:
+    colour = HORSE_COLOURS.get(horse, "white")
+    line = line_of(view, horse)
+    slots = view.board.slots_of(horse)
+    position = view.positions[horse - 2]
+    track_style = "dim" if line else "grey50"
+    row = Text(no_wrap=True, overflow="crop")
+    for k in range(1, SCRATCH_LINES + 1):
+        if k == line:
+            row.append(_cell(TOKEN, 2), style=f"bold {colour}")
+        else:
+            row.append(_cell(EMPTY, 2), style="grey37")
+    row.append(" │", style="dim")
+    if horse == leader:
+        label_style = f"bold reverse {colour}"
+    elif line:
+        label_style = "dim strike"
+    else:
+        label_style = f"bold {colour}"
+    row.append(f"{horse:>3} ", style=label_style)
+    row.append("│", style="dim")
+    at_gate = not line and position == 0
+    row.append(_cell(TOKEN if at_gate else " ", 2), style=f"bold {colour}")
+    row.append(" ┃", style="dim")
+    for slot in range(1, slots + 1):
+        if not line and position == slot:
+            row.append(_cell(TOKEN, width), style=f"bold {colour}")
+        else:
+            row.append(_cell(EMPTY, width), style=track_style)
+    row.append(" ┃", style="dim")
+    finished = not line and position > slots
+    row.append(
+        _cell(TOKEN if finished else EMPTY, 2), style=f"bold {colour}" if finished else "dim"
+    )
+    row.append(" " * ((max(view.board.slots) - slots) * width + 2))
+    if line:
+        row.append(f"scratched (pays {line})", style="dim")
+    elif finished:
+        row.append("WINNER", style=f"bold reverse {colour}")
+    elif odds is not None and horse in odds:
+        text = _odds_text(odds[horse])
+        text.stylize("bold " + colour if horse == leader else colour)
+        row.append_text(text)
+    return row
+
+
+def board_lanes(view: ClassicView, odds: Mapping[int, float] | None) -> Text:
+    """The eleven lanes as in the seed's diagram: scratch zone, lane, gate, slots, finish, odds."""
+    width = 2 if max(view.board.slots) <= 20 else 1
+    leader = favourite(view, odds)
+    header = Text(no_wrap=True, overflow="crop", style="bold")
+    header.append("".join(_cell(str(k), 2) for k in range(1, SCRATCH_LINES + 1)))
+    header.append(" │lane│gate")
+    track = max(view.board.slots) * width + 2
+    header.append(" track".ljust(track))
+    header.append("fin  ")
+    header.append("win" if odds is not None else "")
+    rows = [header]
+    rows += [_lane(view, horse, odds, leader, width) for horse in HORSES]
+    return Text("\n", no_wrap=True, overflow="crop").join(rows)
+
+
+def status_line(view: ClassicView, info: BoardInfo) -> Text:
+    """Round, phase, pot, dealer, who rolls next and the last dice, on one line."""
+    names = info.names
+    parts: list[tuple[str, str]] = [
+        (f"{info.title} ", "bold"),
+        (f"round {view.round}/{view.rounds}", "bold"),
+    ]
+    if view.phase is Phase.DEAL:
+        phase = f"dealing ({view.undealt} in the deck)"
+    elif view.phase is Phase.SCRATCH:
+        phase = f"scratching {scratch_rolls_done(view)}/{SCRATCH_LINES}"
+    elif view.phase is Phase.RACE:
+        phase = f"race, roll {view.race_rolls}"
+    else:
+        phase = "game over"
+    parts += [(phase, "cyan"), (f"pot {view.pot}", "bold yellow")]
+    parts.append((f"dealer {seat_name(names, view.dealer)}", ""))
+    if view.phase in (Phase.SCRATCH, Phase.RACE) and winner_of(view) is None:
+        parts.append((f"next {seat_name(names, view.roller)}", "bold"))
+    if info.last_dice is not None:
+        low, high = info.last_dice
+        parts.append((f"dice {low}+{high}={low + high}", "bold"))
+    line = Text(no_wrap=True, overflow="ellipsis")
+    for index, (text, style) in enumerate(parts):
+        if index > 1:
+            line.append(" · ", style="dim")
+        line.append(text, style=style)
+    return line
+
+
+def hand_cells(view: ClassicView, seat: int) -> Text:
+    """'2 4 4 7 J' with each card in its horse's colour, or '14 cards' when hidden."""
+    hand = view.hands[seat]
+    if hand is None:
+        return Text(f"{view.hand_sizes[seat]} cards (hidden)", style="dim")
+    cards = Text()
+    for rank in RANKS:
+        for _ in range(hand[rank - 2]):
+            if cards:
+                cards.append(" ")
+            cards.append(rank_text(rank), style=HORSE_COLOURS.get(rank, ""))
+    return cards if cards else Text("-", style="dim")
+
+
+def players_table(view: ClassicView, info: BoardInfo) -> Table:
+    """Name, chips and cards per seat; ▶ marks who rolls next, D the dealer."""
+    table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold", padding=(0, 1))
+    table.add_column("", no_wrap=True)
+    table.add_column("player", no_wrap=True, max_width=16, overflow="ellipsis")
+    table.add_column("chips", justify="right", no_wrap=True)
+    table.add_column("cards")
+    rolling = view.phase in (Phase.SCRATCH, Phase.RACE) and winner_of(view) is None
+    for seat, chips in enumerate(view.chips):
+        mark = ("▶" if rolling and seat == view.roller else " ") + (
+            "D" if seat == view.dealer else " "
+        )
+        name = Text(seat_name(info.names, seat), style="bold" if seat == view.seat else "")
+        if seat in info.humans:
+            name.append(" (you)", style="italic")
+        chip_style = "bold red" if chips == 0 else ""
+        table.add_row(
+            Text(mark, style="bold"),
+            name,
+            Text(str(chips), style=chip_style),
+            hand_cells(view, seat),
+        )
+    return table
+
+
+def render_board(view: ClassicView, info: BoardInfo, *, news_lines: int = 5) -> RenderableType:
+    """The whole screen: status, lanes, players and the last few notable announcements."""
+    parts: list[RenderableType] = [
+        status_line(view, info),
+        board_lanes(view, info.odds),
+        players_table(view, info),
+    ]
+    shown = [item for item in info.news if item.notable][-news_lines:]
+    if shown:
+        parts.append(Text("\n").join(item.styled() for item in shown))
+    return Group(*parts)
+
+
+def to_plain(renderable: RenderableType, width: int = 80) -> str:
+    """Render without any colour or style codes, as a pipe or a log file wants it."""
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        width=width,
+        color_system=None,
+        force_terminal=False,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+    )
+    console.print(renderable)
+    return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
+
+
+def plain_board(view: ClassicView, info: BoardInfo, width: int = 80) -> str:
+    return to_plain(render_board(view, info), width)
+
+
+def finish_view(before: ClassicView, after: ClassicView, events: Sequence[Event]) -> ClassicView:
+    """The board at the moment a horse crosses: `after` is already the next round (or the end),
+    so take the lanes from `before`, move the winner into its finish slot, and the chips after."""
+    positions = list(before.positions)
+    for event in events:
+        if isinstance(event, ev.HorseAdvanced):
+            positions[event.horse - 2] = event.position
+    return replace(
+        before,
+        positions=tuple(positions),
+        chips=after.chips,
+        pot=after.pot,
+        race_rolls=before.race_rolls + 1,
+    )
+
+
+def standings_table(result: Result, names: Sequence[str]) -> Table:
+    """Place, name, chips; a shared place is written '=2'."""
+    places = [standing.place for standing in result.standings]
+    table = Table(
+        title="Final standings", box=box.SIMPLE_HEAD, title_style="bold", header_style="bold"
+    )
+    table.add_column("place", justify="right")
+    table.add_column("player")
+    table.add_column("chips", justify="right")
+    for standing in result.standings:
+        shared = places.count(standing.place) > 1
+        place = f"={standing.place}" if shared else str(standing.place)
+        style = "bold green" if standing.place == 1 else ""
+        table.add_row(
+            place, Text(seat_name(names, standing.seat), style=style), str(standing.chips)
+        )
+    return table
+
+
+# --- announcements -----------------------------------------------------------------------------
+
+
+def _pays(names: Sequence[str], paid: ev.ChipsPaid) -> str:
+    who = seat_name(names, paid.seat)
+    if paid.paid == paid.owed:
+        return f"{who} pays {paid.paid}"
+    return f"{who} owes {paid.owed}, pays only {paid.paid}"
+
+
+def _paid_list(names: Sequence[str], payments: Sequence[ev.ChipsPaid]) -> str:
+    """'paid: Ann 2, Bob 1 of 3' -- compact, as a scratch can make every seat pay."""
+    if not payments:
+        return "nobody holds one"
+    items = [
+        f"{seat_name(names, p.seat)} {p.paid}" + ("" if p.paid == p.owed else f" of {p.owed}")
+        for p in payments
+    ]
+    return "paid: " + ", ".join(items)
+
+
+def step_news(events: Sequence[Event], names: Sequence[str]) -> list[News]:
+    """What one step announces, a line per happening: the dice with what they did, the payout
+    with everyone's share, a new round. Deals say nothing (there are dozens per round)."""
+    news: list[News] = []
+    rest = list(events)
+    head = ""
+    dice = 0
+    rolled = rest[0] if rest else None
+    if isinstance(rolled, ev.DiceRolled):
+        rest.pop(0)
+        low, high = rolled.dice
+        dice = low + high
+        head = f"{seat_name(names, rolled.seat)} rolls {low}+{high}={dice}: "
+    payments = [e for e in rest if isinstance(e, ev.ChipsPaid)]
+    short = any(p.paid < p.owed for p in payments)
+    for event in rest:
+        if isinstance(event, ev.HorseScratched):
+            if event.from_line is None:
+                what = f"horse {event.horse} to scratch line {event.line}"
+            else:
+                what = (
+                    f"horse {event.horse} moves from scratch line {event.from_line} to {event.line}"
+                )
+            tail = "; " + _paid_list(names, payments)
+            news.append(News(head + what + tail, "short" if short else "scratch"))
+        elif isinstance(event, ev.RepeatRerolled):
+            news.append(
+                News(head + f"horse {event.horse} is already scratched, roll again", "scratch")
+            )
+        elif isinstance(event, ev.HorseAdvanced):
+            if event.position >= event.finish:
+                news.append(News(head + f"horse {event.horse} crosses the finish line!", "win"))
+            else:
+                where = f"slot {event.position} of {event.finish - 1}"
+                news.append(News(head + f"horse {event.horse} → {where}", "move"))
+        elif isinstance(event, ev.RaceWon):
+            news.append(_payout_news(event, rest, names))
+        elif isinstance(event, (ev.RoundStarted, ev.GameOver)):
+            news.append(
+                News(
+                    event.describe(names), "round" if isinstance(event, ev.RoundStarted) else "over"
+                )
+            )
+        elif not isinstance(event, _QUIET):
+            news.append(News(event.describe(names)))
+    if payments and not any(isinstance(e, ev.HorseScratched) for e in rest):
+        what = f"horse {dice} is scratched: " if dice else ""
+        paid_text = ", ".join(_pays(names, p) for p in payments)
+        news.insert(0, News(head + what + paid_text, "short" if short else "penalty"))
+    return news
+
+
+_QUIET = (
+    ev.CardDealt,
+    ev.CardDealtFaceDown,
+    ev.CardsDiscarded,
+    ev.ChipsPaid,
+    ev.PayoutMade,
+    ev.PotCarried,
+    ev.HandsPassed,
+)
+
+
+def _payout_news(won: ev.RaceWon, events: Sequence[Event], names: Sequence[str]) -> News:
+    payouts = [e for e in events if isinstance(e, ev.PayoutMade)]
+    carried = next((e.amount for e in events if isinstance(e, ev.PotCarried)), None)
+    text = f"Horse {won.horse} wins in {won.rolls} rolls; pot {won.pot} pays {won.share} a card: "
+    if payouts:
+        text += ", ".join(f"{seat_name(names, p.seat)} +{p.amount}" for p in payouts)
+    else:
+        text += f"nobody holds a {rank_text(won.horse)}"
+    if carried is not None:
+        text += f"; {carried} stay in the pot"
+    return News(text, "payout")
