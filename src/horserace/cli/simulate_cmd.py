@@ -34,8 +34,10 @@ def register(app: typer.Typer) -> None:
         workers: int = typer.Option(1, "--workers", "-w", help="Processes to play games in."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead."),
     ) -> None:
-        """Play many games with random bots; print win rates, race lengths, pot and chips, each
-        with a 95% interval, and each horse's exact win probability beside its win rate."""
+        """Play many games between bots and report the figures with 95% confidence intervals.
+
+        Horse win rates beside exact odds, race length, pot per round, each seat's chips.
+        """
         with user_errors():
             options: dict[str, Any] = {}
             for name, value in (
