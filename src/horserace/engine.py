@@ -67,6 +67,16 @@ class Game:
     def over(self) -> bool:
         return self.actor is TERMINAL
 
+    def act(self, seat: int, action: Action) -> Step:
+        """A seat's move: refused (IllegalAction) unless it is that seat's turn and allowed."""
+        actor = self.actor
+        if actor != seat:
+            whose = (
+                f"seat {actor + 1}'s turn" if isinstance(actor, int) else f"{actor.value}'s turn"
+            )
+            raise IllegalAction(f"seat {seat + 1} cannot act now: it is {whose}")
+        return self.apply(action)
+
     def apply(self, action: Action) -> Step:
         """Apply through the rules (which verify first) and append to the record."""
         before = self.state
@@ -105,11 +115,10 @@ def play(
         if actor is TERMINAL:
             return game
         if actor is CHANCE:
-            action = chance.choose(rules, game.state)
+            step = game.apply(chance.choose(rules, game.state))
         else:
             legal = rules.legal_actions(game.state, actor)
-            action = agents[actor].choose(rules.view(game.state, actor), legal)
-        step = game.apply(action)
+            step = game.act(actor, agents[actor].choose(rules.view(game.state, actor), legal))
         if observe is not None:
             observe(step)
     raise HorseraceError(f"the game did not end within {max_steps} steps")

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 import typer
-from tests.helpers import deal_script, fill_hands, random_game, rolls, scripted_game
 from typer.testing import CliRunner
 
 import horserace
@@ -31,6 +30,7 @@ from horserace.odds.race import race_odds, scratch_phase_odds
 from horserace.rules.board import events as ev
 from horserace.rules.board.classic_model import ClassicView, Phase
 from horserace.rules.registry import get_preset
+from tests.helpers import deal_script, fill_hands, random_game, rolls, scripted_game
 
 runner = CliRunner()
 SHORT_BOARD = Path(horserace.__file__).parent / "data" / "short-board.toml"

@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 import pytest
 import typer
-from tests.helpers import bots_for, new_game
 from typer.testing import CliRunner
 
 from horserace.cli.simulate_cmd import register
@@ -29,6 +28,7 @@ from horserace.simulate.classic_sim import (
     simulate_games,
 )
 from horserace.simulate.stats import Z95, Proportion, RunningStats
+from tests.helpers import bots_for, new_game
 
 SHORT_BOARD = Path(__file__).parents[2] / "src" / "horserace" / "data" / "short-board.toml"
 
