@@ -82,7 +82,9 @@ def test_dice_text_keeps_the_low_die_first() -> None:
         assert DiceRoll.parse(text).text == "3+4"
 
 
-@pytest.mark.parametrize("text", ["", "7", "7+1", "0+3", "3+", "+4", "a+b", "3+4+5", "34", "3-4"])
+@pytest.mark.parametrize(
+    "text", ["", "7", "7+1", "0+3", "3+", "+4", "a+b", "3+4+5", "345", "3 4 5", "3-4"]
+)
 def test_bad_dice_text_is_invalid(text: str) -> None:
     with pytest.raises(InvalidAction):
         DiceRoll.parse(text)
@@ -321,3 +323,18 @@ def test_game_act_refuses_a_seat_out_of_turn() -> None:
         game.act(0, ROLL)
     game.act(1, ROLL)
     assert actor_text(game.actor) == "chance"
+
+
+@pytest.mark.parametrize("typed", ["3+4", "4+3", "3 4", "3,4", "34", " 4 + 3 "])
+def test_dice_accept_the_ways_people_type_them(typed: str) -> None:
+    assert DiceRoll.parse(typed).text == "3+4"
+
+
+def test_deal_accepts_a_bare_rank_but_keeps_one_text_form() -> None:
+    from horserace.rules.board.classic_model import Deal
+
+    assert Deal.parse("q") == Deal.parse("deal Q") == Deal(12)
+    assert Deal.parse("10").text == "deal 10"
+    for typed in ("deal", "deal 7 8", "K", "deal 1"):
+        with pytest.raises(InvalidAction):
+            Deal.parse(typed)

@@ -9,7 +9,7 @@ from fractions import Fraction
 from horserace.core.errors import InvalidAction
 
 SIDES = 6
-_ROLL_TEXT = re.compile(r"^\s*([1-6])\s*[+ ,]\s*([1-6])\s*$")
+_ROLL_TEXT = re.compile(r"^\s*([1-6])\s*[+ ,]?\s*([1-6])\s*$")
 
 
 def two_dice_sum_probabilities() -> dict[int, Fraction]:

@@ -166,10 +166,13 @@ class Deal:
 
     @classmethod
     def parse(cls, text: str) -> Deal:
+        """'deal 7', or just '7' / 'q' as a person at a real table would type it."""
         words = text.split()
-        if len(words) != 2 or words[0] != "deal":
-            raise InvalidAction(f"{text!r} is not a deal; write it like 'deal 7' or 'deal Q'")
-        return cls(parse_rank(words[1]))
+        if len(words) == 2 and words[0] == "deal":
+            return cls(parse_rank(words[1]))
+        if len(words) == 1:
+            return cls(parse_rank(words[0]))
+        raise InvalidAction(f"{text!r} is not a deal; write it like 'deal 7' or just 'Q'")
 
 
 ROLL = Roll()
