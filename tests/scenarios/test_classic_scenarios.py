@@ -519,12 +519,13 @@ def test_garbage_when_a_seat_must_roll_is_invalid(text: str) -> None:
     assert RULES.parse_action(game.state, " roll ") == ROLL
 
 
-@pytest.mark.parametrize("text", ["deal", "deal A", "deal K", "deal 13", "deal 1", "roll", "7"])
+@pytest.mark.parametrize("text", ["deal", "deal A", "deal K", "deal 13", "deal 1", "roll", "K"])
 def test_garbage_during_the_deal_is_invalid(text: str) -> None:
     state = RULES.initial_state(RULES.make_config({"players": 2}))
     with pytest.raises(InvalidAction):
         RULES.parse_action(state, text)
     assert RULES.parse_action(state, "deal q") == Deal(12)
+    assert RULES.parse_action(state, "7") == Deal(7)  # companion mode: a bare rank
 
 
 @pytest.mark.parametrize("text", ["7", "0+6", "6+7", "3-4", "roll", "deal 7", "three+four"])
