@@ -7,30 +7,17 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
-from horserace.cli.odds_cmd import register
+from horserace.cli.app import app
 from horserace.components.board import DEFAULT_BOARD, HORSES
 from horserace.odds.race import exact_race_odds, race_odds
 
 runner = CliRunner()
 
 
-def make_app() -> typer.Typer:
-    """A callback keeps `odds` a subcommand, as in the real multi-command app."""
-    app = typer.Typer()
-
-    @app.callback()
-    def main() -> None:
-        """Test application."""
-
-    register(app)
-    return app
-
-
 def run_json(*args: str) -> dict[str, object]:
-    result = runner.invoke(make_app(), ["odds", "--json", *args])
+    result = runner.invoke(app, ["odds", "--json", *args])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert isinstance(data, dict)
@@ -61,7 +48,7 @@ def test_exact_json_parses_to_the_exact_odds() -> None:
 
 
 def test_table_shows_positions_odds_and_expected_rolls() -> None:
-    result = runner.invoke(make_app(), ["odds", "--scratched", "7", "--positions", "6=4"])
+    result = runner.invoke(app, ["odds", "--scratched", "7", "--positions", "6=4"])
     assert result.exit_code == 0, result.output
     rows = {line.split()[1]: line for line in result.stdout.splitlines() if line.startswith("│")}
     assert "7" not in rows
@@ -107,7 +94,7 @@ def test_a_board_file_changes_the_odds(tmp_path: Path) -> None:
     ],
 )
 def test_bad_input_exits_2_with_one_line(args: list[str], message: str) -> None:
-    result = runner.invoke(make_app(), ["odds", *args])
+    result = runner.invoke(app, ["odds", *args])
     assert result.exit_code == 2
     assert result.stdout == ""
     lines = result.stderr.splitlines()
@@ -120,6 +107,6 @@ def test_bad_input_exits_2_with_one_line(args: list[str], message: str) -> None:
 def test_a_broken_board_file_is_a_one_line_error(tmp_path: Path) -> None:
     board = tmp_path / "bad.toml"
     board.write_text("[lanes]\n2 = 0\n", encoding="utf-8")
-    result = runner.invoke(make_app(), ["odds", "--board", str(board)])
+    result = runner.invoke(app, ["odds", "--board", str(board)])
     assert result.exit_code == 2
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1

@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
 import horserace
+from horserace.cli.app import app
 from horserace.cli.board_render import (
     BoardInfo,
     finish_view,
@@ -21,7 +21,6 @@ from horserace.cli.board_render import (
     step_news,
     to_plain,
 )
-from horserace.cli.play_cmd import register
 from horserace.components.board import DEFAULT_BOARD, HORSES
 from horserace.core.record import read_record
 from horserace.core.rules import rank_standings
@@ -38,20 +37,8 @@ STANDING = re.compile(r"^\s*(=?\d+)\s+(\S+)\s+(\d+)\s*$")
 NO_COLOUR = {"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "COLUMNS": None, "LINES": None}
 
 
-def make_app() -> typer.Typer:
-    """A callback keeps `play` a subcommand, as in the real multi-command app."""
-    app = typer.Typer()
-
-    @app.callback()
-    def main() -> None:
-        """Test application."""
-
-    register(app)
-    return app
-
-
 def invoke(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    result = runner.invoke(make_app(), ["play", *args], input=stdin, env=NO_COLOUR)
+    result = runner.invoke(app, ["play", *args], input=stdin, env=NO_COLOUR)
     return result.exit_code, result.stdout, result.stderr
 
 

@@ -10,10 +10,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-import typer
 from typer.testing import CliRunner
 
-from horserace.cli.simulate_cmd import register
+from horserace.cli.app import app
 from horserace.components.board import DEFAULT_BOARD, HORSES
 from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError
@@ -216,21 +215,10 @@ def test_bad_runs_are_config_errors(
 # --- the command -------------------------------------------------------------------------------
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-
-    @app.callback()
-    def root() -> None:
-        """Keep `simulate` a subcommand."""
-
-    register(app)
-    return app
-
-
 def test_json_output_is_one_object_with_every_figure() -> None:
     args = ["simulate", "classic", "--games", "4", "--players", "3", "--rounds", "2"]
     args += ["--seed", "7", "--json", "--board", str(SHORT_BOARD), "--repeat-scratch", "reroll"]
-    result = CliRunner().invoke(_app(), args)
+    result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     for key in ("seed", "games", "races", "horses", "race_length", "paid_per_round", "seats"):
@@ -246,7 +234,7 @@ def test_json_output_is_one_object_with_every_figure() -> None:
 
 
 def test_tables_show_simulation_beside_theory_and_a_drawn_seed() -> None:
-    result = CliRunner().invoke(_app(), ["simulate", "classic", "--games", "3", "--rounds", "1"])
+    result = CliRunner().invoke(app, ["simulate", "classic", "--games", "3", "--rounds", "1"])
     assert result.exit_code == 0, result.stderr
     for text in ("exact %", "race length", "paid into the pot", "P4", "drawn"):
         assert text in result.stdout
@@ -264,7 +252,7 @@ def test_tables_show_simulation_beside_theory_and_a_drawn_seed() -> None:
     ],
 )
 def test_bad_options_exit_2_with_one_line(extra: list[str]) -> None:
-    result = CliRunner().invoke(_app(), ["simulate", "classic", *extra])
+    result = CliRunner().invoke(app, ["simulate", "classic", *extra])
     assert result.exit_code == 2
     assert result.stdout == ""
     lines = result.stderr.splitlines()
@@ -272,12 +260,10 @@ def test_bad_options_exit_2_with_one_line(extra: list[str]) -> None:
 
 
 def test_unknown_preset_and_bad_board_file(tmp_path: Path) -> None:
-    result = CliRunner().invoke(_app(), ["simulate", "derby-9", "--games", "2"])
+    result = CliRunner().invoke(app, ["simulate", "derby-9", "--games", "2"])
     assert result.exit_code == 2 and result.stderr.startswith("error: unknown preset")
     board = tmp_path / "board.toml"
     board.write_text('name = "bad"\n[lanes]\n2 = 0\n', encoding="utf-8")
-    result = CliRunner().invoke(
-        _app(), ["simulate", "classic", "--games", "2", "--board", str(board)]
-    )
+    result = CliRunner().invoke(app, ["simulate", "classic", "--games", "2", "--board", str(board)])
     assert result.exit_code == 2 and result.stderr.startswith("error: ")
     assert len(result.stderr.splitlines()) == 1
