@@ -175,7 +175,6 @@ def test_companion_typing_a_recorded_game_reproduces_it(tmp_path: Path) -> None:
         (("classic", "--repeat-scratch", "twice"), "repeat_scratch must be one of"),
         (("classic", "--names", "Ann,Bob"), "--names needs 6"),
         (("classic", "--speed", "-1"), "--speed must be 0 or more"),
-        (("derby",), "unknown preset 'derby'"),
     ],
 )
 def test_bad_options_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:
@@ -184,6 +183,12 @@ def test_bad_options_exit_2_with_one_line(args: tuple[str, ...], message: str) -
     assert out == ""
     assert err.startswith("error: ") and message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_unknown_preset_is_refused_with_usage_exit_code() -> None:
+    code, out, err = invoke("no-such-game")
+    assert code == 2 and out == ""
+    assert "No such command 'no-such-game'" in err
 
 
 def test_bad_board_file_is_one_line(tmp_path: Path) -> None:

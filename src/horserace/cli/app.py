@@ -31,7 +31,21 @@ def main_options(
     """Pure-luck horse-race games: watch or play a race, see the exact odds, simulate, replay."""
 
 
-for module in (play_cmd, odds_cmd, simulate_cmd, replay_cmd, rules_cmd):
+play_app = typer.Typer(
+    name="play",
+    help="Play or watch a game: bots, seats at the keyboard, or the books of a real board.",
+    no_args_is_help=True,
+)
+simulate_app = typer.Typer(
+    name="simulate",
+    help="Play many games between bots and report the figures with 95% confidence intervals.",
+    no_args_is_help=True,
+)
+play_cmd.register(play_app)
+simulate_cmd.register(simulate_app)
+app.add_typer(play_app)
+app.add_typer(simulate_app)
+for module in (odds_cmd, replay_cmd, rules_cmd):
     module.register(app)
 
 

@@ -70,12 +70,12 @@ class Setup:
     record: Path | None
 
 
-def register(app: typer.Typer) -> None:
-    app.command("play")(play_command)
+def register(play_app: typer.Typer) -> None:
+    """`horserace play classic`: each board preset is a subcommand of the play group."""
+    play_app.command("classic")(play_classic)
 
 
-def play_command(
-    preset: Annotated[str, typer.Argument(help="The rules to play: a preset name, e.g. classic.")],
+def play_classic(
     players: Annotated[
         int, typer.Option("--players", metavar="N", help="Seats at the table (2-12).")
     ] = 6,
@@ -135,7 +135,8 @@ def play_command(
         typer.Option("--names", metavar="NAMES", help='Comma-separated names, e.g. "Ann,Bob".'),
     ] = None,
 ) -> None:
-    """Play or watch a game: random bots, keyboard seats, or a real board in companion mode."""
+    """Classic Mode: watch bots, play seats at the keyboard, or keep the books of a real board."""
+    preset = "classic"
     with user_errors():
         options: dict[str, Any] = {
             "players": players,

@@ -18,10 +18,11 @@ from horserace.simulate.classic_sim import SimulationReport, exact_horse_odds, s
 from horserace.simulate.stats import RunningStats
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("simulate")
-    def simulate_command(
-        preset: str = typer.Argument(..., help="A Classic preset, e.g. classic."),
+def register(simulate_app: typer.Typer) -> None:
+    """`horserace simulate classic`: each board preset is a subcommand of the simulate group."""
+
+    @simulate_app.command("classic")
+    def simulate_classic(
         games: int = typer.Option(..., "--games", "-n", help="How many games to play."),
         players: int | None = typer.Option(None, "--players", help="Seats (2-12)."),
         rounds: int | None = typer.Option(None, "--rounds", help="Rounds per game."),
@@ -38,6 +39,7 @@ def register(app: typer.Typer) -> None:
 
         Horse win rates beside exact odds, race length, pot per round, each seat's chips.
         """
+        preset = "classic"
         with user_errors():
             options: dict[str, Any] = {}
             for name, value in (
