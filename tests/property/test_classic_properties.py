@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from horserace.components.cards import RANKS
 from horserace.core.actions import Action
 from horserace.core.errors import RecordError
 from horserace.core.events import redact
@@ -59,9 +60,9 @@ def check_state(state: ClassicState, options: dict[str, Any]) -> None:
     ledger = RULES.ledger(state)
     assert ledger.total == players * options["starting_chips"]
     assert all(type(b) is int and b >= 0 for b in ledger.balances)
-    for index in range(len(state.deck)):
-        held = sum(hand[index] for hand in state.hands)
-        assert held + state.deck[index] + state.discards[index] == CARDS_PER_RANK * decks
+    for rank in RANKS:
+        held = sum(hand[rank] for hand in state.hands)
+        assert held + state.deck[rank] + state.discards[rank] == CARDS_PER_RANK * decks
     in_play = sum(map(sum, state.hands)) + sum(state.deck) + sum(state.discards)
     assert in_play == CARDS_PER_DECK * decks
     actor = RULES.actor(state)
@@ -89,9 +90,9 @@ def _check_exact_odds(state: ClassicState, outcomes: list[tuple[Action, Fraction
     if state.phase is Phase.DEAL:
         left = sum(state.deck)
         expected = {
-            f"deal {rank_word(rank)}": Fraction(n, left)
-            for rank, n in zip(DECK_RANKS, state.deck, strict=True)
-            if n
+            f"deal {rank_word(rank)}": Fraction(state.deck[rank], left)
+            for rank in DECK_RANKS
+            if state.deck[rank]
         }
     else:
         expected = {}

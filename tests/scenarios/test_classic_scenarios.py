@@ -99,7 +99,7 @@ def test_seed_example_rescratched_horse_moves_down_and_its_holder_pays_again() -
     assert state.pot == 2 + 6 + 8 + 16
     # The 4s were discarded once; they are not discarded a second time.
     assert state.discards == counts_from_ranks([4, 4] + [12] * 4 + [11] * 4)
-    assert count(SEED_HANDS[1], 4) == 2 and state.hands[1][4 - 2] == 0
+    assert count(SEED_HANDS[1], 4) == 2 and state.hands[1][4] == 0
     # Scratch rollers 1, 2, 0, 1; the race starts at the seat after the fourth: seat 2.
     assert roll_actors(steps, Phase.SCRATCH) == [1, 2, 0, 1]
     assert state.phase is Phase.RACE
@@ -133,7 +133,7 @@ def test_first_scratch_costs_line_number_per_card_per_player() -> None:
     discarded = {(e.seat, e.rank, e.count) for e in events_of(steps, CardsDiscarded)}
     assert discarded == {(0, 7, 1), (1, 7, 2), (3, 7, 1), (2, 8, 3), (3, 8, 1)}
     for seat in range(4):
-        assert game.state.hands[seat][7 - 2] == 0 and game.state.hands[seat][8 - 2] == 0
+        assert game.state.hands[seat][7] == 0 and game.state.hands[seat][8] == 0
         assert sum(game.state.hands[seat]) == 11 - count(hands[seat], 7) - count(hands[seat], 8)
     assert game.state.lines == (7, 8, 0, 0)
 

@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from horserace.components.board import HORSES
-from horserace.components.cards import RANKS, rank_text
+from horserace.components.cards import rank_text, ranks_held
 from horserace.core.errors import HorseraceError
 from horserace.core.events import Event, seat_name
 from horserace.core.rules import Result
@@ -259,11 +259,10 @@ def hand_cells(view: ClassicView, seat: int) -> Text:
     if hand is None:
         return Text(f"{view.hand_sizes[seat]} cards (hidden)", style="dim")
     cards = Text()
-    for rank in RANKS:
-        for _ in range(hand[rank - 2]):
-            if cards:
-                cards.append(" ")
-            cards.append(rank_text(rank), style=HORSE_COLOURS.get(rank, ""))
+    for rank in ranks_held(hand):
+        if cards:
+            cards.append(" ")
+        cards.append(rank_text(rank), style=HORSE_COLOURS.get(rank, "bold"))
     return cards if cards else Text("-", style="dim")
 
 
