@@ -21,8 +21,8 @@ from horserace.core.events import redact
 from horserace.core.record import GameRecord, parse_record, read_record
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import Step, replay
-from horserace.rules.board.classic_model import ClassicState, Phase
 from horserace.rules.board.events import CardDealt
+from horserace.rules.board.model import BoardState, Phase
 from horserace.rules.registry import get_preset
 from tests.helpers import (
     CARDS_PER_DECK,
@@ -53,7 +53,7 @@ def classic_options(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
-def check_state(state: ClassicState, options: dict[str, Any]) -> None:
+def check_state(state: BoardState, options: dict[str, Any]) -> None:
     """Every invariant a single state must satisfy."""
     players = options["players"]
     decks = decks_for(players)
@@ -84,7 +84,7 @@ def check_state(state: ClassicState, options: dict[str, Any]) -> None:
                 assert hands[seat] == state.hands[seat]
 
 
-def _check_exact_odds(state: ClassicState, outcomes: list[tuple[Action, Fraction]]) -> None:
+def _check_exact_odds(state: BoardState, outcomes: list[tuple[Action, Fraction]]) -> None:
     """A card is dealt with chance (its count left) / (cards left); two fair dice otherwise."""
     probability = {action.text: p for action, p in outcomes}
     if state.phase is Phase.DEAL:

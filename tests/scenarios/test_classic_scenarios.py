@@ -17,7 +17,6 @@ from horserace.core.errors import IllegalAction, InvalidAction
 from horserace.core.events import redact
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import Game, Step, replay
-from horserace.rules.board.classic_model import ROLL, Deal, Phase
 from horserace.rules.board.events import (
     CardDealt,
     CardDealtFaceDown,
@@ -34,6 +33,7 @@ from horserace.rules.board.events import (
     RepeatRerolled,
     RoundStarted,
 )
+from horserace.rules.board.model import ROLL, Deal, Phase
 from horserace.rules.registry import get_preset
 from tests.helpers import (
     count,

@@ -17,7 +17,7 @@ from horserace.core.ledger import Ledger, LedgerError
 from horserace.core.record import GameRecord, RecordedStep, parse_record, read_record
 from horserace.core.rules import rank_standings
 from horserace.engine import replay
-from horserace.rules.board.classic_model import ClassicConfig
+from horserace.rules.board.config import BoardConfig
 from horserace.rules.registry import get_preset
 
 # --- ledger -------------------------------------------------------------------------------------
@@ -176,7 +176,7 @@ def test_classic_defaults_follow_the_rulings() -> None:
     config = get_preset("classic").config({})
     assert config.rounds == 8 and config.starting_chips == 100
     assert config.board == DEFAULT_BOARD
-    assert [ClassicConfig(players=n).decks for n in (2, 4, 5, 12)] == [1, 1, 2, 2]
+    assert [BoardConfig(players=n).decks for n in (2, 4, 5, 12)] == [1, 1, 2, 2]
 
 
 @pytest.mark.parametrize(
@@ -308,7 +308,7 @@ def test_game_act_refuses_a_seat_out_of_turn() -> None:
     from horserace.core.errors import IllegalAction
     from horserace.core.types import actor_text
     from horserace.engine import Game
-    from horserace.rules.board.classic_model import ROLL
+    from horserace.rules.board.model import ROLL
     from horserace.rules.registry import get_preset
 
     preset = get_preset("classic")
@@ -331,7 +331,7 @@ def test_dice_accept_the_ways_people_type_them(typed: str) -> None:
 
 
 def test_deal_accepts_a_bare_rank_but_keeps_one_text_form() -> None:
-    from horserace.rules.board.classic_model import Deal
+    from horserace.rules.board.model import Deal
 
     assert Deal.parse("q") == Deal.parse("deal Q") == Deal(12)
     assert Deal.parse("10").text == "deal 10"

@@ -27,7 +27,7 @@ from horserace.core.rules import rank_standings
 from horserace.engine import Step, replay
 from horserace.odds.race import race_odds, scratch_phase_odds
 from horserace.rules.board import events as ev
-from horserace.rules.board.classic_model import ClassicView, Phase
+from horserace.rules.board.model import BoardView, Phase
 from horserace.rules.registry import get_preset
 from tests.helpers import deal_script, fill_hands, random_game, rolls, scripted_game
 
@@ -235,7 +235,7 @@ def test_plain_board_shows_scratch_lines_slots_and_tokens() -> None:
     steps = scripted_steps({"players": 2}, race_script())
     rules = get_preset("classic").rules
     view = rules.view(steps[-1].after, None)
-    assert isinstance(view, ClassicView)
+    assert isinstance(view, BoardView)
     text = plain_board(view, BoardInfo(names=["Ann", "Bob"], odds=lane_odds(view)))
     rows = lane_rows(text)
     assert sorted(rows) == list(HORSES)

@@ -19,7 +19,7 @@ from horserace.core.errors import ConfigError
 from horserace.core.rng import GAME_STREAM, derive_seed
 from horserace.engine import play
 from horserace.odds.race import scratch_phase_odds
-from horserace.rules.board.classic_model import SCRATCH_LINES
+from horserace.rules.board.config import SCRATCH_LINES
 from horserace.simulate.classic_sim import (
     CHUNK_GAMES,
     SimulationReport,

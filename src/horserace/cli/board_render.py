@@ -23,7 +23,8 @@ from horserace.core.events import Event, seat_name
 from horserace.core.rules import Result
 from horserace.odds.race import race_odds, scratch_phase_odds
 from horserace.rules.board import events as ev
-from horserace.rules.board.classic_model import SCRATCH_LINES, ClassicView, Phase
+from horserace.rules.board.config import SCRATCH_LINES
+from horserace.rules.board.model import BoardView, Phase
 
 TOKEN = "●"
 EMPTY = "·"
@@ -84,26 +85,26 @@ class BoardInfo:
 # --- what the view says ------------------------------------------------------------------------
 
 
-def line_of(view: ClassicView, horse: int) -> int:
+def line_of(view: BoardView, horse: int) -> int:
     """The scratch line (1..4) the horse stands on, 0 while it runs."""
     return view.lines.index(horse) + 1 if horse in view.lines else 0
 
 
-def scratch_rolls_done(view: ClassicView) -> int:
+def scratch_rolls_done(view: BoardView) -> int:
     """Roll k always leaves a horse on line k (a repeat moves it there), so the highest line
     filled tells how many scratch rolls have counted."""
     filled = [k + 1 for k, horse in enumerate(view.lines) if horse]
     return max(filled, default=0)
 
 
-def winner_of(view: ClassicView) -> int | None:
+def winner_of(view: BoardView) -> int | None:
     for horse in HORSES:
         if view.positions[horse - 2] >= view.board.advances_to_finish(horse):
             return horse
     return None
 
 
-def lane_odds(view: ClassicView, *, reroll_repeats: bool = False) -> dict[int, float] | None:
+def lane_odds(view: BoardView, *, reroll_repeats: bool = False) -> dict[int, float] | None:
     """Live win chances: none while dealing, the scratch-phase odds, then the race odds."""
     if view.phase is Phase.DEAL:
         return None
@@ -136,7 +137,7 @@ def _cached_odds(
     return tuple(sorted(win.items()))
 
 
-def favourite(view: ClassicView, odds: Mapping[int, float] | None) -> int | None:
+def favourite(view: BoardView, odds: Mapping[int, float] | None) -> int | None:
     """The running horse most likely to win (the smallest number on a tie), if odds are known."""
     running = [h for h in HORSES if not line_of(view, h) and odds and h in odds]
     if not running or odds is None:
@@ -160,7 +161,7 @@ def _odds_text(chance: float) -> Text:
 
 
 def _lane(
-    view: ClassicView, horse: int, odds: Mapping[int, float] | None, leader: int | None, width: int
+    view: BoardView, horse: int, odds: Mapping[int, float] | None, leader: int | None, width: int
 ) -> Text:
     colour = HORSE_COLOURS.get(horse, "white")
     line = line_of(view, horse)
@@ -207,7 +208,7 @@ def _lane(
     return row
 
 
-def board_lanes(view: ClassicView, odds: Mapping[int, float] | None) -> Text:
+def board_lanes(view: BoardView, odds: Mapping[int, float] | None) -> Text:
     """The eleven lanes as in the seed's diagram: scratch zone, lane, gate, slots, finish, odds."""
     width = 2 if max(view.board.slots) <= 20 else 1
     leader = favourite(view, odds)
@@ -223,7 +224,7 @@ def board_lanes(view: ClassicView, odds: Mapping[int, float] | None) -> Text:
     return Text("\n", no_wrap=True, overflow="crop").join(rows)
 
 
-def status_line(view: ClassicView, info: BoardInfo) -> Text:
+def status_line(view: BoardView, info: BoardInfo) -> Text:
     """Round, phase, pot, dealer, who rolls next and the last dice, on one line."""
     names = info.names
     parts: list[tuple[str, str]] = [
@@ -253,7 +254,7 @@ def status_line(view: ClassicView, info: BoardInfo) -> Text:
     return line
 
 
-def hand_cells(view: ClassicView, seat: int) -> Text:
+def hand_cells(view: BoardView, seat: int) -> Text:
     """'2 4 4 7 J' with each card in its horse's colour, or '14 cards' when hidden."""
     hand = view.hands[seat]
     if hand is None:
@@ -266,7 +267,7 @@ def hand_cells(view: ClassicView, seat: int) -> Text:
     return cards if cards else Text("-", style="dim")
 
 
-def players_table(view: ClassicView, info: BoardInfo) -> Table:
+def players_table(view: BoardView, info: BoardInfo) -> Table:
     """Name, chips and cards per seat; ▶ marks who rolls next, D the dealer."""
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold", padding=(0, 1))
     table.add_column("", no_wrap=True)
@@ -291,7 +292,7 @@ def players_table(view: ClassicView, info: BoardInfo) -> Table:
     return table
 
 
-def render_board(view: ClassicView, info: BoardInfo, *, news_lines: int = 5) -> RenderableType:
+def render_board(view: BoardView, info: BoardInfo, *, news_lines: int = 5) -> RenderableType:
     """The whole screen: status, lanes, players and the last few notable announcements."""
     parts: list[RenderableType] = [
         status_line(view, info),
@@ -320,11 +321,11 @@ def to_plain(renderable: RenderableType, width: int = 80) -> str:
     return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
 
 
-def plain_board(view: ClassicView, info: BoardInfo, width: int = 80) -> str:
+def plain_board(view: BoardView, info: BoardInfo, width: int = 80) -> str:
     return to_plain(render_board(view, info), width)
 
 
-def finish_view(before: ClassicView, after: ClassicView, events: Sequence[Event]) -> ClassicView:
+def finish_view(before: BoardView, after: BoardView, events: Sequence[Event]) -> BoardView:
     """The board at the moment a horse crosses: `after` is already the next round (or the end),
     so take the lanes from `before`, move the winner into its finish slot, and the chips after."""
     positions = list(before.positions)

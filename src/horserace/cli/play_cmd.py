@@ -40,8 +40,8 @@ from horserace.core.rules import Rules
 from horserace.core.types import CHANCE
 from horserace.engine import Agent, Game, Step, play
 from horserace.rules.board import events as ev
-from horserace.rules.board.classic import ClassicRules
-from horserace.rules.board.classic_model import ClassicState, ClassicView, Phase
+from horserace.rules.board.model import BoardState, BoardView, Phase
+from horserace.rules.board.rules import BoardRules
 from horserace.rules.registry import get_preset
 
 DEFAULT_SPEED = 0.35
@@ -59,7 +59,7 @@ class Setup:
     """Everything the options decide, checked before any game starts."""
 
     preset: str
-    rules: ClassicRules
+    rules: BoardRules
     config: Any
     seed: int
     names: list[str]
@@ -174,12 +174,10 @@ def play_classic(
         raise typer.Exit(code)
 
 
-def _table(
-    preset_name: str, options: dict[str, Any], board: Path | None
-) -> tuple[ClassicRules, Any]:
+def _table(preset_name: str, options: dict[str, Any], board: Path | None) -> tuple[BoardRules, Any]:
     """The preset's rules and a validated config (a ConfigError names the first bad option)."""
     preset = get_preset(preset_name)
-    if not isinstance(preset.rules, ClassicRules):
+    if not isinstance(preset.rules, BoardRules):
         raise ConfigError(f"play draws only the classic board so far, not {preset_name!r}")
     if board is not None:
         options["board"] = load_board(board)
@@ -206,7 +204,7 @@ class Screen:
     last_dice: tuple[int, int] | None = None
 
     def render(
-        self, view: ClassicView, with_odds: bool = True, with_news: bool = True
+        self, view: BoardView, with_odds: bool = True, with_news: bool = True
     ) -> RenderableType:
         odds = lane_odds(view, reroll_repeats=self.reroll_repeats) if with_odds else None
         info = BoardInfo(
@@ -235,9 +233,9 @@ class Screen:
     def say(self, text: str, style: str = "") -> None:
         self.console.print(Text(text, style=style), soft_wrap=True)
 
-    def current_view(self) -> ClassicView:
+    def current_view(self) -> BoardView:
         assert self.game is not None
-        view: ClassicView = self.rules.view(self.game.state, self.viewer)
+        view: BoardView = self.rules.view(self.game.state, self.viewer)
         return view
 
     def start(self, game: Game) -> None:
@@ -272,12 +270,12 @@ class Screen:
         if _race_won(step):
             self.show(self.render(self._finish(step), with_news=False))
 
-    def _finish(self, step: Step) -> ClassicView:
+    def _finish(self, step: Step) -> BoardView:
         before = self.rules.view(step.before, self.viewer)
         after = self.rules.view(step.after, self.viewer)
         return finish_view(before, after, step.events)
 
-    def before_prompt(self, view: ClassicView | None) -> None:
+    def before_prompt(self, view: BoardView | None) -> None:
         if view is not None:
             self.show(self.render(view, with_news=False))
 
@@ -320,7 +318,7 @@ class LiveScreen(Screen):
 
     def observe(self, step: Step) -> None:
         self.learn(step)
-        before: ClassicState = step.before
+        before: BoardState = step.before
         if step.actor is not CHANCE:
             return
         if before.phase is Phase.DEAL:
@@ -341,7 +339,7 @@ class LiveScreen(Screen):
         if self.speed > 0:
             time.sleep(self.speed * times)
 
-    def before_prompt(self, view: ClassicView | None) -> None:
+    def before_prompt(self, view: BoardView | None) -> None:
         if view is not None:
             self._draw(self.render(view))
         self.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from math import factorial
 
 from horserace.core.errors import InvalidAction
 
@@ -56,4 +57,58 @@ class DiceRoll:
 
 ALL_ROLLS: tuple[DiceRoll, ...] = tuple(
     DiceRoll(a, b) for a in range(1, SIDES + 1) for b in range(a, SIDES + 1)
+)
+
+
+@dataclass(frozen=True, order=True)
+class FourDice:
+    """Four dice rolled at once (a house rule), kept sorted so each roll has one text form."""
+
+    dice: tuple[int, int, int, int]
+
+    def __post_init__(self) -> None:
+        if len(self.dice) != 4 or not all(1 <= d <= SIDES for d in self.dice):
+            raise InvalidAction("four dice, each showing 1 to 6")
+        if tuple(sorted(self.dice)) != self.dice:
+            raise InvalidAction("FourDice keeps its dice sorted; use FourDice.of(...)")
+
+    @classmethod
+    def of(cls, *dice: int) -> FourDice:
+        if len(dice) != 4:
+            raise InvalidAction(f"four dice, not {len(dice)}")
+        a, b, c, d = sorted(dice)
+        return cls((a, b, c, d))
+
+    @property
+    def text(self) -> str:
+        return "+".join(map(str, self.dice))
+
+    @property
+    def weight(self) -> int:
+        """Orderings of these four values among the 6**4 equally likely rolls."""
+        orderings = 24
+        for value in set(self.dice):
+            orderings //= factorial(self.dice.count(value))
+        return orderings
+
+    def pairings(self) -> list[tuple[int, int]]:
+        """The three ways to split the dice into two pairs, as (sum, sum), without repeats."""
+        a, b, c, d = self.dice
+        sums = {tuple(sorted(p)) for p in ((a + b, c + d), (a + c, b + d), (a + d, b + c))}
+        return sorted((x, y) for x, y in sums)
+
+    @classmethod
+    def parse(cls, text: str) -> FourDice:
+        digits = [int(ch) for ch in text if ch.isdigit()]
+        if len(digits) != 4 or any(not 1 <= d <= SIDES for d in digits):
+            raise InvalidAction(f"{text!r} is not four dice; write it like '1+4+5+6'")
+        return cls.of(*digits)
+
+
+ALL_FOUR_DICE: tuple[FourDice, ...] = tuple(
+    FourDice((a, b, c, d))
+    for a in range(1, SIDES + 1)
+    for b in range(a, SIDES + 1)
+    for c in range(b, SIDES + 1)
+    for d in range(c, SIDES + 1)
 )

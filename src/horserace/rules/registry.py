@@ -8,7 +8,8 @@ from typing import Any
 
 from horserace.core.errors import ConfigError
 from horserace.core.rules import Rules
-from horserace.rules.board.classic import ClassicRules
+from horserace.rules.board.rules import BoardRules
+from horserace.rules.derby.rules import DerbyRules
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,12 @@ PRESETS: Mapping[str, Preset] = {
     "classic": Preset(
         name="classic",
         summary="The dice board game, Classic Mode: 2-12 players, no decisions, pure luck",
-        rules=ClassicRules(),
+        rules=BoardRules(),
+    ),
+    "derby": Preset(
+        name="derby",
+        summary="Derby Challenge: 2-20 players pick horses, roll odds, wager $0-3, 3 races",
+        rules=DerbyRules(),
     ),
 }
 

@@ -22,7 +22,7 @@ from horserace.core.errors import ConfigError
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
 from horserace.engine import Game, Step, play
 from horserace.odds.race import scratch_phase_odds
-from horserace.rules.board.classic_model import SCRATCH_LINES, ClassicConfig
+from horserace.rules.board.config import SCRATCH_LINES, BoardConfig
 from horserace.rules.board.events import ChipsPaid, RaceWon
 from horserace.rules.registry import get_preset
 from horserace.simulate.stats import Proportion, RunningStats
@@ -91,7 +91,7 @@ class _Chunk:
     """Games start..stop-1 of a run: everything a worker process needs (picklable)."""
 
     preset: str
-    config: ClassicConfig
+    config: BoardConfig
     seed: int
     start: int
     stop: int
@@ -177,9 +177,9 @@ def _check_run(games: int, seed: int, workers: int) -> None:
             raise ConfigError(f"{name} must be at least {low}, not {value}")
 
 
-def _classic_config(preset_name: str, options: Mapping[str, Any]) -> ClassicConfig:
+def _board_config(preset_name: str, options: Mapping[str, Any]) -> BoardConfig:
     config = get_preset(preset_name).config(options)
-    if not isinstance(config, ClassicConfig):
+    if not isinstance(config, BoardConfig):
         raise ConfigError(f"simulate supports Classic presets only, not {preset_name!r}")
     return config
 
@@ -198,7 +198,7 @@ def simulate_games(
     `progress(completed_games)` is called as games finish (per game in one process, per chunk
     with workers). Bad options raise ConfigError before any game is played.
     """
-    config = _classic_config(preset_name, options)
+    config = _board_config(preset_name, options)
     _check_run(games, seed, workers)
     players = config.players
     started = time.perf_counter()
@@ -253,7 +253,7 @@ def simulate_games(
 def exact_horse_odds(preset_name: str, options: Mapping[str, Any]) -> dict[int, float]:
     """Each horse's exact chance to win a race, before the scratch rolls (the theory to compare
     with `SimulationReport.horse_wins`; every race of a Classic game has this distribution)."""
-    config = _classic_config(preset_name, options)
+    config = _board_config(preset_name, options)
     remaining_all = {horse: config.board.advances_to_finish(horse) for horse in HORSES}
     return scratch_phase_odds(
         remaining_all, set(), SCRATCH_LINES, reroll_repeats=config.repeat_scratch == "reroll"

@@ -114,11 +114,13 @@ class ChipsPaid(PublicEvent):
     owed: int
     paid: int
     reason: str
+    into: str = "pot"  # "pot" (the Main Pot) or "jockey"
 
     def describe(self, names: Sequence[str]) -> str:
         who = seat_name(names, self.seat)
+        where = "" if self.into == "pot" else " into the Jockey Pot"
         if self.paid == self.owed:
-            return f"{who} pays {_chips(self.paid)} ({self.reason})"
+            return f"{who} pays {_chips(self.paid)}{where} ({self.reason})"
         return f"{who} owes {_chips(self.owed)} but can pay only {self.paid} ({self.reason})"
 
 
@@ -190,3 +192,131 @@ class GameOver(PublicEvent):
         who = " and ".join(seat_name(names, s) for s in self.winners)
         verb = "share the win" if len(self.winners) > 1 else "wins"
         return f"Game over: {who} {verb}; {_chips(self.unclaimed)} left in the pot"
+
+
+@dataclass(frozen=True)
+class CardKept(Event):
+    """A draft pick: seen by its maker (and by all when hands lie open)."""
+
+    kind: ClassVar[str] = "card-kept"
+    seat: int
+    rank: int
+    open: bool
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.open or seat == self.seat
+
+    def redacted(self) -> Event:
+        return CardKeptFaceDown(self.seat)
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} keeps {rank_text(self.rank)}"
+
+
+@dataclass(frozen=True)
+class CardKeptFaceDown(PublicEvent):
+    kind: ClassVar[str] = "card-kept-face-down"
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} keeps a card"
+
+
+@dataclass(frozen=True)
+class PacketsPassed(PublicEvent):
+    kind: ClassVar[str] = "packets-passed"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return "Every player passes the rest of their packet to the left"
+
+
+@dataclass(frozen=True)
+class PenaltyOwed(PublicEvent):
+    """A penalty waits: its debtor may pay, or answer with an Ace or a King."""
+
+    kind: ClassVar[str] = "penalty-owed"
+    seat: int
+    amount: int
+    reason: str
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} owes {_chips(self.amount)} ({self.reason})"
+
+
+@dataclass(frozen=True)
+class AcePlayed(PublicEvent):
+    kind: ClassVar[str] = "ace-played"
+    seat: int
+    amount: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} plays an Ace and cancels {_chips(self.amount)}"
+
+
+@dataclass(frozen=True)
+class KingPlayed(PublicEvent):
+    kind: ClassVar[str] = "king-played"
+    seat: int
+    target: int
+    amount: int
+    doubled: bool
+
+    def describe(self, names: Sequence[str]) -> str:
+        how = "doubles it to" if self.doubled else "passes"
+        return (
+            f"{seat_name(names, self.seat)} plays a King: {how} {_chips(self.amount)}"
+            f" for {seat_name(names, self.target)}"
+        )
+
+
+@dataclass(frozen=True)
+class JokerPlayed(PublicEvent):
+    kind: ClassVar[str] = "joker-played"
+    seat: int
+    horse: int
+    forward: bool
+
+    def describe(self, names: Sequence[str]) -> str:
+        way = "forward" if self.forward else "back"
+        return f"{seat_name(names, self.seat)} plays a Joker: horse {self.horse} one slot {way}"
+
+
+@dataclass(frozen=True)
+class FourDiceRolled(PublicEvent):
+    kind: ClassVar[str] = "four-dice-rolled"
+    seat: int
+    dice: tuple[int, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} rolls {'+'.join(map(str, self.dice))}"
+
+
+@dataclass(frozen=True)
+class PairChosen(PublicEvent):
+    kind: ClassVar[str] = "pair-chosen"
+    seat: int
+    first: int
+    second: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} pairs the dice as {self.first}, then {self.second}"
+
+
+@dataclass(frozen=True)
+class JockeyPotWon(PublicEvent):
+    kind: ClassVar[str] = "jockey-pot-won"
+    seat: int
+    amount: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        who = seat_name(names, self.seat)
+        return f"{who} moved the winner across: the Jockey Pot pays {_chips(self.amount)}"
+
+
+@dataclass(frozen=True)
+class PlayerOut(PublicEvent):
+    kind: ClassVar[str] = "player-out"
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} could not pay in full and is out of the game"
