@@ -8,8 +8,8 @@ from typing import Any
 
 from horserace.core.errors import ConfigError
 from horserace.core.rules import Rules
+from horserace.rules.board import config as board_presets
 from horserace.rules.board.rules import BoardRules
-from horserace.rules.derby.rules import DerbyRules
 
 
 @dataclass(frozen=True)
@@ -29,11 +29,19 @@ PRESETS: Mapping[str, Preset] = {
         name="classic",
         summary="The dice board game, Classic Mode: 2-12 players, no decisions, pure luck",
         rules=BoardRules(),
+        defaults=board_presets.CLASSIC,
     ),
-    "derby": Preset(
-        name="derby",
-        summary="Derby Challenge: 2-20 players pick horses, roll odds, wager $0-3, 3 races",
-        rules=DerbyRules(),
+    "advanced": Preset(
+        name="advanced",
+        summary="The dice board game, Advanced Mode: draft, antes, two pots, A/K/Joker powers",
+        rules=BoardRules(),
+        defaults=board_presets.ADVANCED,
+    ),
+    "northwoods": Preset(
+        name="northwoods",
+        summary="The dice board game for money: 20/15/10/5-cent scratches, play to the last player",
+        rules=BoardRules(),
+        defaults=board_presets.NORTHWOODS,
     ),
 }
 
