@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from horserace.components.board import HORSES
-from horserace.components.cards import rank_text, ranks_held
+from horserace.components.cards import hand_text, rank_text, ranks_held
 from horserace.core.errors import HorseraceError
 from horserace.core.events import Event, seat_name
 from horserace.core.rules import Result
@@ -104,15 +104,19 @@ def winner_of(view: BoardView) -> int | None:
     return None
 
 
-def lane_odds(view: BoardView, *, reroll_repeats: bool = False) -> dict[int, float] | None:
+def lane_odds(view: BoardView) -> dict[int, float] | None:
     """Live win chances: none while dealing, the scratch-phase odds, then the race odds."""
-    if view.phase is Phase.DEAL:
+    if view.phase in (Phase.DEAL, Phase.DRAFT):
         return None
     winner = winner_of(view)
     if winner is not None:
         return {winner: 1.0}
     scratched = tuple(sorted(h for h in view.lines if h))
-    rolls_left = SCRATCH_LINES - scratch_rolls_done(view) if view.phase is Phase.SCRATCH else 0
+    # Under "reroll" and "chain" the scratch phase goes on until four horses are scratched, so
+    # for the odds each roll left scratches a new horse, as a rerolled repeat does.
+    reroll_repeats = view.config.repeat_scratch != "move"
+    done = len(scratched) if reroll_repeats else scratch_rolls_done(view)
+    rolls_left = SCRATCH_LINES - done if view.phase is Phase.SCRATCH else 0
     try:
         return dict(
             _cached_odds(view.board.slots, view.positions, scratched, rolls_left, reroll_repeats)
@@ -224,6 +228,13 @@ def board_lanes(view: BoardView, odds: Mapping[int, float] | None) -> Text:
     return Text("\n", no_wrap=True, overflow="crop").join(rows)
 
 
+def money(view: BoardView, amount: int) -> str:
+    """Chips as a number; Northwoods' cents as dollars."""
+    if view.config.money == "cents":
+        return f"${amount // 100}.{amount % 100:02d}"
+    return str(amount)
+
+
 def status_line(view: BoardView, info: BoardInfo) -> Text:
     """Round, phase, pot, dealer, who rolls next and the last dice, on one line."""
     names = info.names
@@ -233,19 +244,28 @@ def status_line(view: BoardView, info: BoardInfo) -> Text:
     ]
     if view.phase is Phase.DEAL:
         phase = f"dealing ({view.undealt} in the deck)"
+    elif view.phase is Phase.DRAFT:
+        phase = "drafting"
     elif view.phase is Phase.SCRATCH:
         phase = f"scratching {scratch_rolls_done(view)}/{SCRATCH_LINES}"
     elif view.phase is Phase.RACE:
         phase = f"race, roll {view.race_rolls}"
     else:
         phase = "game over"
-    parts += [(phase, "cyan"), (f"pot {view.pot}", "bold yellow")]
+    parts += [(phase, "cyan"), (f"pot {money(view, view.pot)}", "bold yellow")]
+    if view.config.jockey_pot:
+        parts.append((f"jockey pot {money(view, view.jockey)}", "bold magenta"))
     parts.append((f"dealer {seat_name(names, view.dealer)}", ""))
     if view.phase in (Phase.SCRATCH, Phase.RACE) and winner_of(view) is None:
         parts.append((f"next {seat_name(names, view.roller)}", "bold"))
     if info.last_dice is not None:
         low, high = info.last_dice
         parts.append((f"dice {low}+{high}={low + high}", "bold"))
+    if view.four_dice:
+        parts.append((f"dice {'+'.join(map(str, view.four_dice))}: pairing", "bold"))
+    if view.pending is not None:
+        owed = money(view, view.pending.amount)
+        parts.append((f"{seat_name(names, view.pending.debtor)} owes {owed}", "bold red"))
     line = Text(no_wrap=True, overflow="ellipsis")
     for index, (text, style) in enumerate(parts):
         if index > 1:
@@ -283,11 +303,15 @@ def players_table(view: BoardView, info: BoardInfo) -> Table:
         if seat in info.humans:
             name.append(" (you)", style="italic")
         chip_style = "bold red" if chips == 0 else ""
+        cards = hand_cells(view, seat)
+        if view.out[seat]:
+            name.stylize("dim strike")
+            cards = Text("out of the game", style="dim")
+        elif view.phase is Phase.DRAFT and seat == view.seat and view.packet is not None:
+            cards.append("   packet: ", style="dim")
+            cards.append(hand_text(view.packet), style="italic")
         table.add_row(
-            Text(mark, style="bold"),
-            name,
-            Text(str(chips), style=chip_style),
-            hand_cells(view, seat),
+            Text(mark, style="bold"), name, Text(money(view, chips), style=chip_style), cards
         )
     return table
 

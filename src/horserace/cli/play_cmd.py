@@ -70,19 +70,27 @@ class Setup:
     record: Path | None
 
 
+BOARD_PRESETS = ("classic", "advanced", "northwoods")
+
+
 def register(play_app: typer.Typer) -> None:
-    """`horserace play classic`: each board preset is a subcommand of the play group."""
-    play_app.command("classic")(play_classic)
+    """`horserace play classic|advanced|northwoods`: one command, read by the name it is called."""
+    for name in BOARD_PRESETS:
+        play_app.command(name, help=get_preset(name).summary)(play_board)
 
 
-def play_classic(
+def play_board(
+    ctx: typer.Context,
     players: Annotated[
-        int, typer.Option("--players", metavar="N", help="Seats at the table (2-12).")
-    ] = 6,
-    rounds: Annotated[int, typer.Option("--rounds", metavar="N", help="Rounds to play.")] = 8,
+        int | None, typer.Option("--players", metavar="N", help="Seats at the table (2-12).")
+    ] = None,
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", metavar="N", help="Rounds to play.")
+    ] = None,
     chips: Annotated[
-        int, typer.Option("--chips", metavar="N", help="Starting chips per player.")
-    ] = 100,
+        int | None,
+        typer.Option("--chips", metavar="N", help="Starting chips (cents in northwoods)."),
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", metavar="N", help="Table seed; a fresh one is drawn and printed."),
@@ -94,18 +102,29 @@ def play_classic(
         ),
     ] = None,
     repeat_scratch: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--repeat-scratch",
-            metavar="move|reroll",
-            help="A scratched horse rolled again: move or reroll.",
+            metavar="move|reroll|chain",
+            help="A scratched horse rolled again: moves lines, is rerolled, or costs the roller.",
         ),
-    ] = "move",
+    ] = None,
+    ante: Annotated[
+        int | None,
+        typer.Option("--ante", metavar="N", help="Advanced: the ante A (penalties count in A)."),
+    ] = None,
+    house: Annotated[
+        str | None,
+        typer.Option("--house", metavar="RULES", help="House rules, comma-separated: robertson."),
+    ] = None,
     fixed_dealer: Annotated[
         bool, typer.Option("--fixed-dealer", help="Keep the same dealer every round.")
     ] = False,
     hidden_hands: Annotated[
-        bool, typer.Option("--hidden-hands", help="Hands are secret (default: open).")
+        bool, typer.Option("--hidden-hands", help="Each player sees only their own cards.")
+    ] = False,
+    open_hands: Annotated[
+        bool, typer.Option("--open-hands", help="Every hand lies face up.")
     ] = False,
     speed: Annotated[
         float,
@@ -135,17 +154,24 @@ def play_classic(
         typer.Option("--names", metavar="NAMES", help='Comma-separated names, e.g. "Ann,Bob".'),
     ] = None,
 ) -> None:
-    """Classic Mode: watch bots, play seats at the keyboard, or keep the books of a real board."""
-    preset = "classic"
+    """Watch bots, play seats at the keyboard, or keep the books of a real board."""
+    preset = str(ctx.info_name)
     with user_errors():
-        options: dict[str, Any] = {
+        given: dict[str, Any] = {
             "players": players,
             "rounds": rounds,
             "starting_chips": chips,
             "repeat_scratch": repeat_scratch,
-            "rotate_dealer": not fixed_dealer,
-            "open_hands": not hidden_hands,
+            "ante": ante,
         }
+        options = {key: value for key, value in given.items() if value is not None}
+        options.update(house_options(house))
+        if fixed_dealer:
+            options["rotate_dealer"] = False
+        if hidden_hands and open_hands:
+            raise ConfigError("choose --hidden-hands or --open-hands, not both")
+        if hidden_hands or open_hands:
+            options["open_hands"] = open_hands
         rules, config = _table(preset, options, board)
         seats = rules.players(config)
         for seat in human or []:
@@ -174,11 +200,30 @@ def play_classic(
         raise typer.Exit(code)
 
 
+HOUSE_RULES = {"robertson": {"robertson": True}}
+LATER_HOUSE_RULES = ("husted", "schellenberg", "perry")
+
+
+def house_options(text: str | None) -> dict[str, Any]:
+    """'--house robertson' -> the options it switches on; unknown names are errors."""
+    options: dict[str, Any] = {}
+    for word in (text or "").split(","):
+        name = word.strip().lower()
+        if not name:
+            continue
+        if name in LATER_HOUSE_RULES:
+            raise ConfigError(f"the {name} house rule is not available yet")
+        if name not in HOUSE_RULES:
+            raise ConfigError(f"unknown house rule {name!r}; known: {', '.join(HOUSE_RULES)}")
+        options.update(HOUSE_RULES[name])
+    return options
+
+
 def _table(preset_name: str, options: dict[str, Any], board: Path | None) -> tuple[BoardRules, Any]:
     """The preset's rules and a validated config (a ConfigError names the first bad option)."""
     preset = get_preset(preset_name)
     if not isinstance(preset.rules, BoardRules):
-        raise ConfigError(f"play draws only the classic board so far, not {preset_name!r}")
+        raise ConfigError(f"{preset_name!r} is not a dice board game")
     if board is not None:
         options["board"] = load_board(board)
     return preset.rules, preset.config(options)
@@ -196,7 +241,6 @@ class Screen:
     rules: Rules[Any, Any]
     names: list[str]
     humans: frozenset[int]
-    reroll_repeats: bool
     plain: bool
     viewer: int | None = None
     game: Game | None = None
@@ -206,7 +250,7 @@ class Screen:
     def render(
         self, view: BoardView, with_odds: bool = True, with_news: bool = True
     ) -> RenderableType:
-        odds = lane_odds(view, reroll_repeats=self.reroll_repeats) if with_odds else None
+        odds = lane_odds(view) if with_odds else None
         info = BoardInfo(
             names=self.names,
             odds=odds,
@@ -241,7 +285,7 @@ class Screen:
     def start(self, game: Game) -> None:
         self.game = game
         view = self.current_view()
-        dealt = view.undealt // len(view.chips) * len(view.chips)
+        dealt = int(game.state.to_deal)
         dealer = seat_name(self.names, view.dealer)
         stub = view.undealt - dealt
         self.announce(
@@ -447,13 +491,11 @@ def run(setup: Setup, *, announce_seed: bool = True) -> int:
         )
     else:
         console = probe
-    reroll = setup.config.repeat_scratch == "reroll"
-    common = {
+    common: dict[str, Any] = {
         "console": console,
         "rules": setup.rules,
         "names": setup.names,
         "humans": setup.humans,
-        "reroll_repeats": reroll,
         "plain": plain,
         "viewer": min(setup.humans) if setup.humans else None,
     }
@@ -476,7 +518,8 @@ def run(setup: Setup, *, announce_seed: bool = True) -> int:
     console.print(
         Text(
             f"{setup.preset}: {seats} players, {_plural(config.rounds, 'round')},"
-            f" {config.starting_chips} chips each, board {config.board.name}",
+            f" {config.starting_chips} {'cents' if config.money == 'cents' else 'chips'} each,"
+            f" board {config.board.name}",
             style="bold",
         ),
         soft_wrap=True,

@@ -151,7 +151,7 @@ def board_config_dict(config: BoardConfig) -> dict[str, Any]:
     return data
 
 
-CLASSIC: Mapping[str, Any] = {}
+CLASSIC: Mapping[str, Any] = {"players": 6}
 ADVANCED: Mapping[str, Any] = {
     "players": 6,
     "deck": "advanced",
@@ -165,6 +165,7 @@ ADVANCED: Mapping[str, Any] = {
     "open_hands": False,
 }
 NORTHWOODS: Mapping[str, Any] = {
+    "players": 4,
     "deck": "northwoods",
     "starting_chips": 200,
     "repeat_scratch": "reroll",
