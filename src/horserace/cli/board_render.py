@@ -202,7 +202,8 @@ def _lane(
     )
     row.append(" " * ((max(view.board.slots) - slots) * width + 2))
     if line:
-        row.append(f"scratched (pays {line})", style="dim")
+        owed = view.config.scratch_values[line - 1] * view.config.penalty_unit
+        row.append(f"scratched (pays {money(view, owed)})", style="dim")
     elif finished:
         row.append("WINNER", style=f"bold reverse {colour}")
     elif odds is not None and horse in odds:
@@ -229,8 +230,12 @@ def board_lanes(view: BoardView, odds: Mapping[int, float] | None) -> Text:
 
 
 def money(view: BoardView, amount: int) -> str:
+    return money_text(view.config.money, amount)
+
+
+def money_text(unit: str, amount: int) -> str:
     """Chips as a number; Northwoods' cents as dollars."""
-    if view.config.money == "cents":
+    if unit == "cents":
         return f"${amount // 100}.{amount % 100:02d}"
     return str(amount)
 
@@ -365,7 +370,7 @@ def finish_view(before: BoardView, after: BoardView, events: Sequence[Event]) ->
     )
 
 
-def standings_table(result: Result, names: Sequence[str]) -> Table:
+def standings_table(result: Result, names: Sequence[str], unit: str = "chips") -> Table:
     """Place, name, chips; a shared place is written '=2'."""
     places = [standing.place for standing in result.standings]
     table = Table(
@@ -373,13 +378,15 @@ def standings_table(result: Result, names: Sequence[str]) -> Table:
     )
     table.add_column("place", justify="right")
     table.add_column("player")
-    table.add_column("chips", justify="right")
+    table.add_column("money" if unit == "cents" else "chips", justify="right")
     for standing in result.standings:
         shared = places.count(standing.place) > 1
         place = f"={standing.place}" if shared else str(standing.place)
         style = "bold green" if standing.place == 1 else ""
         table.add_row(
-            place, Text(seat_name(names, standing.seat), style=style), str(standing.chips)
+            place,
+            Text(seat_name(names, standing.seat), style=style),
+            money_text(unit, standing.chips),
         )
     return table
 

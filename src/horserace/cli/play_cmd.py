@@ -24,6 +24,7 @@ from horserace.cli.board_render import (
     News,
     finish_view,
     lane_odds,
+    money_text,
     render_board,
     standings_table,
     step_news,
@@ -536,8 +537,12 @@ def run(setup: Setup, *, announce_seed: bool = True) -> int:
         return INTERRUPTED
     screen.close()
     result = setup.rules.result(game.state)
-    screen.show(standings_table(result, setup.names))
-    console.print(f"chips left in the pot: {result.unclaimed}", soft_wrap=True)
+    unit = setup.config.money
+    screen.show(standings_table(result, setup.names, unit))
+    left = money_text(unit, result.unclaimed)
+    console.print(
+        f"{'money' if unit == 'cents' else 'chips'} left in the pot: {left}", soft_wrap=True
+    )
     return 0 if _write_record(game, setup.record, console) else RECORD_FAILED
 
 
