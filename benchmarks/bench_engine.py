@@ -16,7 +16,7 @@ from horserace.core.chance import SeededChance
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
 from horserace.engine import Game, Step, play
 from horserace.rules.registry import get_preset
-from horserace.simulate.classic_sim import simulate_games
+from horserace.simulate.board_sim import simulate_games
 
 OPTIONS: dict[str, Any] = {"players": 6, "rounds": 8}
 SEED = 20_240_601

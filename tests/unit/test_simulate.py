@@ -20,7 +20,7 @@ from horserace.core.rng import GAME_STREAM, derive_seed
 from horserace.engine import play
 from horserace.odds.race import scratch_phase_odds
 from horserace.rules.board.config import SCRATCH_LINES
-from horserace.simulate.classic_sim import (
+from horserace.simulate.board_sim import (
     CHUNK_GAMES,
     SimulationReport,
     exact_horse_odds,

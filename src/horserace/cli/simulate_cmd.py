@@ -1,4 +1,4 @@
-"""`horserace simulate`: many seeded Classic games, summarised beside the exact theory."""
+"""`horserace simulate`: many seeded board games between bots, summarised beside the theory."""
 
 from __future__ import annotations
 
@@ -12,17 +12,22 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from horserace.cli.common import fail, seat_names, user_errors
+from horserace.cli.play_cmd import house_options
 from horserace.components.board import load_board
 from horserace.core.rng import fresh_seed
-from horserace.simulate.classic_sim import SimulationReport, exact_horse_odds, simulate_games
+from horserace.rules.registry import get_preset
+from horserace.simulate.board_sim import SimulationReport, exact_horse_odds, simulate_games
 from horserace.simulate.stats import RunningStats
+
+BOARD_PRESETS = ("classic", "advanced", "northwoods")
 
 
 def register(simulate_app: typer.Typer) -> None:
-    """`horserace simulate classic`: each board preset is a subcommand of the simulate group."""
+    """`horserace simulate classic|advanced|northwoods`: one command, read by the name it is
+    called with."""
 
-    @simulate_app.command("classic")
-    def simulate_classic(
+    def simulate_board(
+        ctx: typer.Context,
         games: int = typer.Option(..., "--games", "-n", help="How many games to play."),
         players: int | None = typer.Option(None, "--players", help="Seats (2-12)."),
         rounds: int | None = typer.Option(None, "--rounds", help="Rounds per game."),
@@ -30,16 +35,23 @@ def register(simulate_app: typer.Typer) -> None:
         seed: int | None = typer.Option(None, "--seed", help="Table seed (drawn if omitted)."),
         board: Path | None = typer.Option(None, "--board", help="A board file (TOML)."),
         repeat_scratch: str | None = typer.Option(
-            None, "--repeat-scratch", help="A repeated scratch roll: move (default) or reroll."
+            None, "--repeat-scratch", help="A repeated scratch roll: move, reroll or chain."
+        ),
+        ante: int | None = typer.Option(None, "--ante", help="Advanced: the ante A."),
+        house: str | None = typer.Option(None, "--house", help="House rules: robertson."),
+        bots: str = typer.Option(
+            "random",
+            "--bots",
+            help="Bot kind per seat: random, heuristic, ev (e.g. ev,random); rotated each game.",
         ),
         workers: int = typer.Option(1, "--workers", "-w", help="Processes to play games in."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead."),
     ) -> None:
         """Play many games between bots and report the figures with 95% confidence intervals.
 
-        Horse win rates beside exact odds, race length, pot per round, each seat's chips.
+        Horse win rates beside exact odds, race length, pot per round, each bot kind's result.
         """
-        preset = "classic"
+        preset = str(ctx.info_name)
         with user_errors():
             options: dict[str, Any] = {}
             for name, value in (
@@ -47,9 +59,11 @@ def register(simulate_app: typer.Typer) -> None:
                 ("rounds", rounds),
                 ("starting_chips", chips),
                 ("repeat_scratch", repeat_scratch),
+                ("ante", ante),
             ):
                 if value is not None:
                     options[name] = value
+            options.update(house_options(house))
             if board is not None:
                 options["board"] = load_board(board)
             if games < 1:
@@ -58,7 +72,8 @@ def register(simulate_app: typer.Typer) -> None:
                 fail(f"--workers must be at least 1, not {workers}")
             table_seed = fresh_seed() if seed is None else seed
             exact = exact_horse_odds(preset, options)
-            report = _run(preset, options, games, table_seed, workers, show=not as_json)
+            kinds = tuple(bots.split(","))
+            report = _run(preset, options, games, table_seed, workers, kinds, show=not as_json)
         if as_json:
             data = report.to_json()
             for entry in data["horses"]:
@@ -67,14 +82,24 @@ def register(simulate_app: typer.Typer) -> None:
             return
         _print_report(Console(highlight=False), report, exact, seed_given=seed is not None)
 
+    for name in BOARD_PRESETS:
+        simulate_app.command(name, help=get_preset(name).summary)(simulate_board)
+
 
 def _run(
-    preset: str, options: dict[str, Any], games: int, seed: int, workers: int, *, show: bool
+    preset: str,
+    options: dict[str, Any],
+    games: int,
+    seed: int,
+    workers: int,
+    bots: tuple[str, ...],
+    *,
+    show: bool,
 ) -> SimulationReport:
     """Simulate behind a progress bar on stderr, shown only on a terminal."""
     console = Console(stderr=True)
     if not (show and console.is_terminal):
-        return simulate_games(preset, options, games, seed, workers=workers)
+        return simulate_games(preset, options, games, seed, workers=workers, bots=bots)
     columns = (
         TextColumn("simulating"),
         BarColumn(),
@@ -90,6 +115,7 @@ def _run(
             seed,
             workers=workers,
             progress=lambda done: bar.update(task, completed=done),
+            bots=bots,
         )
 
 
@@ -159,6 +185,17 @@ def _print_report(
     for name, stats in zip(seat_names(report.players), report.seat_chips, strict=True):
         seats.add_row(*_mean_row(name, stats))
     console.print(seats)
+
+    results = Table(
+        title=f"Chips won per game by bot kind (seats: {','.join(report.bots)}, rotated)",
+        title_justify="left",
+    )
+    results.add_column("bot")
+    for name in ("mean", "std dev", "95% CI", "seat-games"):
+        results.add_column(name, justify="right")
+    for kind, stats in report.bot_results.items():
+        results.add_row(*_mean_row(kind, stats))
+    console.print(results)
     console.print(
         f"{report.elapsed_seconds:.2f} s, {report.games_per_second:.1f} games/s,"
         f" {report.workers} worker(s)",

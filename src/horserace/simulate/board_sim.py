@@ -1,4 +1,8 @@
-"""Monte Carlo over whole Classic games, played by the reference engine with random bots.
+"""Monte Carlo over whole games of the dice board game, played by the reference engine.
+
+Seats are played by a mix of bots (`--bots ev,random,...`); the mix is rotated one seat per
+game so that no bot keeps the seat order's advantage, and each bot kind's chip result (final
+minus starting chips) is reported with its confidence interval.
 
 Game i of a run with seed S is exactly the single game seeded `derive_seed(S, GAME_STREAM, i)`
 (bots from that game seed with BOT_STREAM, as `play` seeds them), so any game of a simulation
@@ -15,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from horserace.bots import make_bot
+from horserace.bots import make_bot, parse_bots
 from horserace.components.board import HORSES
 from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError
@@ -30,7 +34,6 @@ from horserace.simulate.stats import Proportion, RunningStats
 __all__ = ["CHUNK_GAMES", "SimulationReport", "exact_horse_odds", "simulate_games"]
 
 CHUNK_GAMES = 16  # games per unit of work; fixed, so results never depend on the worker count
-BOT_KIND = "random"  # Classic has no decisions; the bot only says "roll"
 
 Progress = Callable[[int], None]
 
@@ -48,6 +51,7 @@ class _Tally:
     paid_per_round: RunningStats = field(default_factory=RunningStats)
     seat_chips: list[RunningStats] = field(default_factory=list)
     pot_left: RunningStats = field(default_factory=RunningStats)
+    bot_results: dict[str, RunningStats] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.seat_chips:
@@ -63,6 +67,8 @@ class _Tally:
         for mine, theirs in zip(self.seat_chips, other.seat_chips, strict=True):
             mine.merge(theirs)
         self.pot_left.merge(other.pot_left)
+        for kind, stats in other.bot_results.items():
+            self.bot_results.setdefault(kind, RunningStats()).merge(stats)
 
 
 class _RoundObserver:
@@ -95,6 +101,13 @@ class _Chunk:
     seed: int
     start: int
     stop: int
+    bots: tuple[str, ...]  # the kind of bot at each seat in game 0; game i turns it i seats
+
+
+def seat_bots(bots: tuple[str, ...], index: int) -> list[str]:
+    """The bot at each seat in game `index`: the mix rotated one seat per game."""
+    players = len(bots)
+    return [bots[(seat + index) % players] for seat in range(players)]
 
 
 def _run_chunk(chunk: _Chunk, after_game: Callable[[], None] | None = None) -> _Tally:
@@ -106,14 +119,17 @@ def _run_chunk(chunk: _Chunk, after_game: Callable[[], None] | None = None) -> _
     for index in range(chunk.start, chunk.stop):
         game_seed = derive_seed(chunk.seed, GAME_STREAM, index)
         game = Game(chunk.preset, rules, config, seed=game_seed, chance_mode="seeded")
+        kinds = seat_bots(chunk.bots, index)
         agents = {
-            seat: make_bot(BOT_KIND, derive_seed(game_seed, BOT_STREAM, seat))
+            seat: make_bot(kinds[seat], derive_seed(game_seed, BOT_STREAM, seat))
             for seat in range(players)
         }
         play(game, agents, SeededChance(game_seed), observe=_RoundObserver(tally))
         result = rules.result(game.state)
         for standing in result.standings:
             tally.seat_chips[standing.seat].add(standing.chips)
+            gain = standing.chips - config.starting_chips
+            tally.bot_results.setdefault(kinds[standing.seat], RunningStats()).add(gain)
         tally.pot_left.add(result.unclaimed)
         tally.games += 1
         if after_game is not None:
@@ -137,6 +153,8 @@ class SimulationReport:
     paid_per_round: RunningStats  # chips paid into the pot per round (scratch and race penalties)
     seat_chips: tuple[RunningStats, ...]  # final chips per seat, over games
     pot_left: RunningStats  # chips left in the pot when a game ends
+    bots: tuple[str, ...]  # the bot at each seat in the first game (rotated one seat a game)
+    bot_results: dict[str, RunningStats]  # per bot kind: final minus starting chips, per seat-game
     workers: int = field(default=1, compare=False)
     elapsed_seconds: float = field(default=0.0, compare=False)
 
@@ -166,6 +184,8 @@ class SimulationReport:
                 for seat, chips in enumerate(self.seat_chips)
             ],
             "pot_left": self.pot_left.to_json(),
+            "bots": list(self.bots),
+            "bot_results": {kind: stats.to_json() for kind, stats in self.bot_results.items()},
         }
 
 
@@ -180,7 +200,7 @@ def _check_run(games: int, seed: int, workers: int) -> None:
 def _board_config(preset_name: str, options: Mapping[str, Any]) -> BoardConfig:
     config = get_preset(preset_name).config(options)
     if not isinstance(config, BoardConfig):
-        raise ConfigError(f"simulate supports Classic presets only, not {preset_name!r}")
+        raise ConfigError(f"{preset_name!r} is not a dice board game")
     return config
 
 
@@ -192,8 +212,11 @@ def simulate_games(
     *,
     workers: int = 1,
     progress: Progress | None = None,
+    bots: tuple[str, ...] = ("random",),
 ) -> SimulationReport:
-    """Play `games` seeded games of a Classic preset with random bots and summarise them.
+    """Play `games` seeded games of a board preset between `bots` and summarise them.
+
+    `bots` names one kind per seat (a shorter list repeats round the table).
 
     `progress(completed_games)` is called as games finish (per game in one process, per chunk
     with workers). Bad options raise ConfigError before any game is played.
@@ -201,9 +224,10 @@ def simulate_games(
     config = _board_config(preset_name, options)
     _check_run(games, seed, workers)
     players = config.players
+    mix = tuple(parse_bots(",".join(bots), players))
     started = time.perf_counter()
     chunks = [
-        _Chunk(preset_name, config, seed, start, min(start + CHUNK_GAMES, games))
+        _Chunk(preset_name, config, seed, start, min(start + CHUNK_GAMES, games), mix)
         for start in range(0, games, CHUNK_GAMES)
     ]
     total = _Tally(players)
@@ -245,6 +269,8 @@ def simulate_games(
         paid_per_round=total.paid_per_round,
         seat_chips=tuple(total.seat_chips),
         pot_left=total.pot_left,
+        bots=mix,
+        bot_results=dict(sorted(total.bot_results.items())),
         workers=workers,
         elapsed_seconds=elapsed,
     )
@@ -256,5 +282,5 @@ def exact_horse_odds(preset_name: str, options: Mapping[str, Any]) -> dict[int, 
     config = _board_config(preset_name, options)
     remaining_all = {horse: config.board.advances_to_finish(horse) for horse in HORSES}
     return scratch_phase_odds(
-        remaining_all, set(), SCRATCH_LINES, reroll_repeats=config.repeat_scratch == "reroll"
+        remaining_all, set(), SCRATCH_LINES, reroll_repeats=config.repeat_scratch != "move"
     )
