@@ -28,6 +28,10 @@ def tables(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
         "rotate_dealer": draw(st.booleans()),
         "open_hands": draw(st.booleans()),
     }
+    if preset != "northwoods":
+        options["trade_window"] = draw(
+            st.sampled_from(["none", "before-scratch", "after-each-scratch", "after-scratch"])
+        )
     if preset == "advanced":
         options["ante"] = draw(st.integers(1, 3))
         options["repeat_scratch"] = draw(st.sampled_from(["chain", "move"]))

@@ -19,8 +19,12 @@ from horserace.odds.race import race_odds, scratch_phase_odds
 from horserace.rules.board.config import SCRATCH_LINES
 from horserace.rules.board.dealing import deck_for
 from horserace.rules.board.model import (
+    ACCEPT,
+    DECLINE,
+    Answer,
     BoardView,
     Keep,
+    Offer,
     Pair,
     Pass,
     Pay,
@@ -164,6 +168,10 @@ class EvBot:
         first = legal[0]
         if isinstance(first, Keep):
             return self._keep(view, legal)
+        if isinstance(first, Answer):
+            return self._answer_offer(view, legal)
+        if view.offer is None and any(isinstance(a, Offer) for a in legal):
+            return self._offer(view, legal)
         if isinstance(first, Pay):
             return self._answer(view, legal)
         if isinstance(first, Pass):
@@ -193,6 +201,45 @@ class EvBot:
             return gain - risk * mean_penalty(view)
 
         return max(legal, key=worth)
+
+    def _gain(self, view: BoardView, give: int, given: int, take: int, taken: int) -> float:
+        """Change in this seat's expected chips if it gives `given` × `give` and gets
+        `taken` × `take`: horse cards by the pot they would collect, powers card by card."""
+        valuer, odds, hand = HandValuer(view), win_odds(view), _own_hand(view)
+        after = _with(_with(hand, give, -given), take, taken)
+
+        def worth(cards: RankCounts) -> float:
+            powers = sum(cards[rank] * card_worth(view, rank) for rank in POWERS)
+            return valuer.value(cards, odds) + powers
+
+        return worth(after) - worth(hand)
+
+    def _answer_offer(self, view: BoardView, legal: Sequence[Action]) -> Action:
+        """Accept exactly when the trade raises this seat's expected chips."""
+        offer = view.offer
+        assert offer is not None
+        if ACCEPT in legal and self._gain(view, offer.take, 1, offer.give, offer.count) > 0:
+            return ACCEPT
+        return DECLINE
+
+    def _offer(self, view: BoardView, legal: Sequence[Action]) -> Action:
+        """The offer that gains this seat the most, among those the target should value too
+        (judged card by card); otherwise pass."""
+        best: Action = legal[0]
+        best_gain = 0.0
+        seen: dict[tuple[int, int, int], float] = {}
+        for action in legal:
+            if not isinstance(action, Offer):
+                continue
+            key = (action.give, action.count, action.take)
+            if key not in seen:
+                seen[key] = self._gain(view, action.give, action.count, action.take, 1)
+            their_gain = action.count * card_worth(view, action.give) - card_worth(
+                view, action.take
+            )
+            if seen[key] > best_gain and their_gain > 0:
+                best, best_gain = action, seen[key]
+        return best
 
     def _answer(self, view: BoardView, legal: Sequence[Action]) -> Action:
         """Spend an Ace now when the penalty is worth more than the one it could cancel later
@@ -247,6 +294,23 @@ class EvBot:
             return valuer.value(hand, win_odds(view, tuple(positions))) - cost
 
         return max(legal, key=worth)
+
+
+POWERS = (ACE, KING, JOKER)
+
+
+def card_worth(view: BoardView, rank: int) -> float:
+    """A rough value of one card in anyone's hand: a power's use, or the horse's chance to win
+    times an even share of the pot among the cards of its rank."""
+    if rank == ACE:
+        return mean_penalty(view)
+    if rank == KING:
+        return mean_penalty(view) * KING_KEPT
+    if rank == JOKER:
+        return float(view.config.penalty_unit)
+    odds = win_odds(view)
+    copies = max(1, count_of(deck_for(view.config), rank))
+    return odds.get(rank, 0.0) * max(view.pot, mean_penalty(view) * len(view.chips)) / copies
 
 
 def expected_future_penalty(view: BoardView) -> float:
@@ -315,6 +379,12 @@ class HeuristicBot:
         if isinstance(first, Keep):
             order = {ACE: 0, KING: 1, 2: 2, 12: 2, 3: 3, 11: 3, 4: 4, 10: 4, JOKER: 5}
             return min(legal, key=lambda a: order.get(a.rank, 6) if isinstance(a, Keep) else 9)
+        if isinstance(first, Answer):
+            offer = view.offer
+            good = offer is not None and offer.count >= 2 and offer.take not in POWERS
+            return ACCEPT if good and ACCEPT in legal else DECLINE
+        if view.offer is None and any(isinstance(a, Offer) for a in legal):
+            return first  # rules of thumb do not start trades
         if isinstance(first, Pay):
             assert view.pending is not None
             texts = {action.text: action for action in legal}

@@ -268,6 +268,11 @@ def status_line(view: BoardView, info: BoardInfo) -> Text:
         parts.append((f"dice {low}+{high}={low + high}", "bold"))
     if view.four_dice:
         parts.append((f"dice {'+'.join(map(str, view.four_dice))}: pairing", "bold"))
+    if view.offer is not None:
+        offer = view.offer
+        cards = " ".join([rank_text(offer.give)] * offer.count)
+        who, target = seat_name(names, offer.seat), seat_name(names, offer.target)
+        parts.append((f"{who} offers {target} {cards} for {rank_text(offer.take)}", "bold cyan"))
     if view.pending is not None:
         owed = money(view, view.pending.amount)
         parts.append((f"{seat_name(names, view.pending.debtor)} owes {owed}", "bold red"))

@@ -116,7 +116,17 @@ def play_board(
     ] = None,
     house: Annotated[
         str | None,
-        typer.Option("--house", metavar="RULES", help="House rules, comma-separated: robertson."),
+        typer.Option(
+            "--house", metavar="RULES", help="House rules, comma-separated: robertson, perry."
+        ),
+    ] = None,
+    trade_window: Annotated[
+        str | None,
+        typer.Option(
+            "--trade-window",
+            metavar="WHEN",
+            help="Perry's trading: before-scratch, after-each-scratch or after-scratch.",
+        ),
     ] = None,
     fixed_dealer: Annotated[
         bool, typer.Option("--fixed-dealer", help="Keep the same dealer every round.")
@@ -167,6 +177,8 @@ def play_board(
         }
         options = {key: value for key, value in given.items() if value is not None}
         options.update(house_options(house))
+        if trade_window is not None:
+            options["trade_window"] = trade_window
         if fixed_dealer:
             options["rotate_dealer"] = False
         if hidden_hands and open_hands:
@@ -201,8 +213,11 @@ def play_board(
         raise typer.Exit(code)
 
 
-HOUSE_RULES = {"robertson": {"robertson": True}}
-LATER_HOUSE_RULES = ("husted", "schellenberg", "perry")
+HOUSE_RULES: dict[str, dict[str, Any]] = {
+    "robertson": {"robertson": True},
+    "perry": {"trade_window": "after-scratch"},
+}
+LATER_HOUSE_RULES = ("husted", "schellenberg")
 
 
 def house_options(text: str | None) -> dict[str, Any]:

@@ -38,7 +38,10 @@ def register(simulate_app: typer.Typer) -> None:
             None, "--repeat-scratch", help="A repeated scratch roll: move, reroll or chain."
         ),
         ante: int | None = typer.Option(None, "--ante", help="Advanced: the ante A."),
-        house: str | None = typer.Option(None, "--house", help="House rules: robertson."),
+        house: str | None = typer.Option(None, "--house", help="House rules: robertson, perry."),
+        trade_window: str | None = typer.Option(
+            None, "--trade-window", help="Perry: before-scratch, after-each-scratch, after-scratch."
+        ),
         bots: str = typer.Option(
             "random",
             "--bots",
@@ -64,6 +67,8 @@ def register(simulate_app: typer.Typer) -> None:
                 if value is not None:
                     options[name] = value
             options.update(house_options(house))
+            if trade_window is not None:
+                options["trade_window"] = trade_window
             if board is not None:
                 options["board"] = load_board(board)
             if games < 1:

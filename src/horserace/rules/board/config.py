@@ -17,6 +17,8 @@ REPEAT_RULES = ("move", "reroll", "chain")
 RACE_STARTS = ("after-last-scratch", "last-scratcher", "dealer-left")
 PAYOUTS = ("share", "split")
 RESETS = ("pass-left", "gather")
+TRADE_WINDOWS = ("none", "before-scratch", "after-each-scratch", "after-scratch")
+MAX_CARDS_OFFERED = 3  # "three 2s for one 8": up to three cards of one rank for one card
 
 # Advanced Mode's deck by player count: (suits, jokers, cards per player), from the source table.
 ADVANCED_DECKS: Mapping[int, tuple[int, int, int]] = {
@@ -51,6 +53,7 @@ class BoardConfig:
     reset: str = "pass-left"
     elimination: bool = False  # Northwoods: a player who cannot pay in full is out after the round
     robertson: bool = False  # four dice in the race, paired by the roller
+    trade_window: str = "none"  # Perry: when players may trade cards, one offer per seat
     rotate_dealer: bool = True
     open_hands: bool = True
     first_dealer: int = 0
@@ -68,6 +71,7 @@ class BoardConfig:
         _choice("payout", self.payout, PAYOUTS)
         _choice("reset", self.reset, RESETS)
         _choice("money", self.money, ("chips", "cents"))
+        _choice("trade_window", self.trade_window, TRADE_WINDOWS)
         for name in (
             "draft",
             "jockey_pot",
@@ -94,6 +98,8 @@ class BoardConfig:
             raise ConfigError("the Jockey Pot is paid by the ante: set an ante of 1 or more")
         if self.jockey_pot and self.payout != "split":
             raise ConfigError("the Jockey Pot takes the Main Pot's remainder: use payout split")
+        if self.trade_window != "none" and self.deck == "northwoods":
+            raise ConfigError("trading (Perry) is for Classic and Advanced, not Northwoods")
         if self.reset == "pass-left" and self.deck != "classic":
             raise ConfigError("passing hands left belongs to the classic deck; use reset gather")
 

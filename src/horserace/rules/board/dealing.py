@@ -18,6 +18,7 @@ from horserace.rules.board.config import ADVANCED_DECKS, BoardConfig
 from horserace.rules.board.model import AT_GATE, EMPTY_LINES, BoardState, Phase
 from horserace.rules.board.penalties import pay_into
 from horserace.rules.board.seats import active_count, next_seat, seats_from
+from horserace.rules.board.trading import open_window
 
 
 def deck_for(config: BoardConfig) -> tuple[int, ...]:
@@ -113,7 +114,8 @@ def start_scratch(state: BoardState, events: list[Event]) -> tuple[BoardState, l
             if config.jockey_pot:
                 state = pay_into(state, seat, jockey, 2 * config.ante, "jockey ante", events)
     roller = next_seat(state, state.dealer)
-    return replace(state, phase=Phase.SCRATCH, roller=roller, rolling=False), events
+    state = replace(state, phase=Phase.SCRATCH, roller=roller, rolling=False)
+    return open_window(state, "before-scratch"), events
 
 
 def reset(state: BoardState, events: list[Event]) -> tuple[BoardState, list[Event]]:

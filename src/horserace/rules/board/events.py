@@ -320,3 +320,32 @@ class PlayerOut(PublicEvent):
 
     def describe(self, names: Sequence[str]) -> str:
         return f"{seat_name(names, self.seat)} could not pay in full and is out of the game"
+
+
+@dataclass(frozen=True)
+class TradeOffered(PublicEvent):
+    kind: ClassVar[str] = "trade-offered"
+    seat: int
+    target: int
+    give: int
+    count: int
+    take: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        cards = " ".join([rank_text(self.give)] * self.count)
+        return (
+            f"{seat_name(names, self.seat)} offers {seat_name(names, self.target)}"
+            f" {cards} for a {rank_text(self.take)}"
+        )
+
+
+@dataclass(frozen=True)
+class TradeAnswered(PublicEvent):
+    kind: ClassVar[str] = "trade-answered"
+    seat: int
+    offerer: int
+    accepted: bool
+
+    def describe(self, names: Sequence[str]) -> str:
+        verb = "accepts" if self.accepted else "declines"
+        return f"{seat_name(names, self.seat)} {verb} {seat_name(names, self.offerer)}'s offer"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 
@@ -28,6 +29,22 @@ class Penalty:
     amount: int
     reason: str
     kings: int = 0  # kings played in this chain: a King answering a King doubles the penalty
+
+
+@dataclass(frozen=True)
+class Offer:
+    """Perry's trade: `seat` gives `count` cards of `give` to `target` for one card of `take`."""
+
+    seat: int
+    target: int
+    give: int
+    count: int
+    take: int
+
+    @property
+    def text(self) -> str:
+        cards = " ".join([rank_text(self.give)] * self.count)
+        return f"offer {self.target + 1}: {cards} for {rank_text(self.take)}"
 
 
 @dataclass(frozen=True)
@@ -62,6 +79,8 @@ class BoardState:
     race_rolls: int
     out: tuple[bool, ...]  # eliminated seats (Northwoods)
     short: tuple[bool, ...]  # seats that could not pay in full this round (Northwoods)
+    traders: tuple[int, ...] = ()  # Perry: seats still to make an offer (or pass), in order
+    offer: Offer | None = None  # Perry: the offer its target must answer
 
     @property
     def pot_account(self) -> int:
@@ -114,6 +133,7 @@ class BoardView:
     race_rolls: int
     decks: int
     pending: Penalty | None
+    offer: Offer | None
     four_dice: tuple[int, ...]
     out: tuple[bool, ...]
     config: BoardConfig
@@ -211,6 +231,17 @@ class Pass:
 
 
 @dataclass(frozen=True)
+class Answer:
+    """Accept or decline the trade offered to you."""
+
+    accept: bool
+
+    @property
+    def text(self) -> str:
+        return "accept" if self.accept else "decline"
+
+
+@dataclass(frozen=True)
 class Pair:
     """Robertson: the two sums of the four dice, in the order they resolve."""
 
@@ -223,20 +254,33 @@ class Pair:
 
 
 ROLL, PAY, ACE_PLAY, PASS = Roll(), Pay(), PlayAce(), Pass()
+ACCEPT, DECLINE = Answer(True), Answer(False)
+_OFFER_TEXT = re.compile(r"^offer\s+(\d+)\s*:\s*(.+?)\s+for\s+(\S+)$")
 EMPTY_LINES = (0,) * SCRATCH_LINES
 AT_GATE = (0,) * len(HORSES)
 
 
-def parse_seat_action(
-    text: str,
-) -> Roll | Pay | PlayAce | PlayKing | PlayJoker | Pass | Pair | Keep:
-    """Every seat action's text form, read back; whether it is allowed now is verify's job."""
+SeatAction = Roll | Pay | PlayAce | PlayKing | PlayJoker | Pass | Pair | Keep | Answer | Offer
+
+
+def parse_seat_action(text: str, seat: int = -1) -> SeatAction:
+    """Every seat action's text form, read back; whether it is allowed now is verify's job.
+    `seat` is who speaks (an offer names only its target)."""
+    offer = _OFFER_TEXT.match(text.strip().lower())
+    if offer is not None:
+        target, cards, take = offer.groups()
+        ranks = [parse_rank(word, range(0, 14)) for word in cards.split()]
+        if len(set(ranks)) != 1:
+            raise InvalidAction("an offer gives cards of a single rank, e.g. 'offer 3: 6 6 for 7'")
+        return Offer(seat, int(target) - 1, ranks[0], len(ranks), parse_rank(take, range(0, 14)))
     words = text.lower().split()
-    simple: dict[str, Roll | Pay | PlayAce | Pass] = {
+    simple: dict[str, Roll | Pay | PlayAce | Pass | Answer] = {
         "roll": ROLL,
         "pay": PAY,
         "ace": ACE_PLAY,
         "pass": PASS,
+        "accept": ACCEPT,
+        "decline": DECLINE,
     }
     if len(words) == 1 and words[0] in simple:
         return simple[words[0]]

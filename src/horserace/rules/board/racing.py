@@ -13,6 +13,7 @@ from horserace.rules.board.dealing import reset
 from horserace.rules.board.model import BoardState, Phase
 from horserace.rules.board.penalties import owe, pay_into, settle_pending
 from horserace.rules.board.seats import active_count, next_seat, seats_from
+from horserace.rules.board.trading import open_window
 
 
 def scratch_value(state: BoardState, line: int) -> int:
@@ -37,8 +38,11 @@ def scratch_roll(state: BoardState, horse: int) -> tuple[BoardState, list[Event]
         line = state.scratch_rolls + 1 if rule == "move" else state.scratched_count + 1
         state, events = _first_scratch(state, horse, line)
     state = replace(state, scratch_rolls=state.scratch_rolls + 1, roller=next_seat(state, roller))
+    if rule == "move" or not earlier:  # a horse went onto a line
+        state = open_window(state, "after-each-scratch")
     done = state.scratch_rolls == SCRATCH_LINES if rule == "move" else state.scratched_count == 4
     if done:
+        state = open_window(state, "after-scratch")
         first = {
             "after-last-scratch": state.roller,
             "last-scratcher": roller,

@@ -24,7 +24,7 @@ from horserace.core.events import Event
 from horserace.core.ledger import Ledger
 from horserace.core.rules import Result, Rules, rank_standings
 from horserace.core.types import CHANCE, TERMINAL, Actor
-from horserace.rules.board import dealing, penalties, racing
+from horserace.rules.board import dealing, penalties, racing, trading
 from horserace.rules.board import events as ev
 from horserace.rules.board.config import (
     BoardConfig,
@@ -38,10 +38,12 @@ from horserace.rules.board.model import (
     PASS,
     PAY,
     ROLL,
+    Answer,
     BoardState,
     BoardView,
     Deal,
     Keep,
+    Offer,
     Pair,
     Pass,
     Pay,
@@ -50,6 +52,7 @@ from horserace.rules.board.model import (
     PlayJoker,
     PlayKing,
     Roll,
+    SeatAction,
     parse_seat_action,
 )
 
@@ -120,6 +123,8 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             return dealing.draft_picker(state)
         if state.pending:
             return state.pending[0].debtor
+        if state.traders:
+            return trading.trader(state)
         if state.joker_seat >= 0:
             return state.joker_seat
         if state.four_dice:
@@ -140,6 +145,8 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             if count_of(hand, KING):
                 actions += [PlayKing(left=True), PlayKing(left=False)]
             return tuple(actions)
+        if state.traders:
+            return trading.legal(state, seat)
         if state.joker_seat >= 0:
             moves: list[Action] = [PASS]
             for horse in RANKS:
@@ -166,8 +173,9 @@ class BoardRules(Rules[BoardConfig, BoardState]):
 
     def parse_action(self, state: BoardState, text: str) -> Action:
         word = text.strip()
-        if self.actor(state) is not CHANCE:
-            return parse_seat_action(word)
+        actor = self.actor(state)
+        if actor is not CHANCE:
+            return parse_seat_action(word, actor if isinstance(actor, int) else -1)
         if state.phase is Phase.DEAL:
             allowed = RANKS if state.config.deck != "advanced" else ALL_RANKS
             return Deal.parse(word, allowed)
@@ -203,7 +211,7 @@ class BoardRules(Rules[BoardConfig, BoardState]):
         four = state.phase is Phase.RACE and state.config.robertson
         if isinstance(action, FourDice if four else DiceRoll):
             return
-        if isinstance(action, Roll | Pay | PlayAce | PlayKing | PlayJoker | Pass | Pair | Keep):
+        if isinstance(action, SeatAction):
             raise IllegalAction("the dice (or the deal) come next, not a player's action")
         raise IllegalAction(f"{action.text!r} is not a roll this game uses now")
 
@@ -241,6 +249,12 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             state = penalties.play_king(state, action.left, events)
         elif isinstance(action, PlayJoker):
             state = racing.play_joker(state, action.horse, action.forward, events)
+        elif isinstance(action, Offer):
+            state = trading.make_offer(state, action, events)
+        elif isinstance(action, Answer):
+            state = trading.answer(state, action.accept, events)
+        elif isinstance(action, Pass) and state.traders:
+            state = trading.pass_turn(state)
         elif isinstance(action, Pass):
             state = replace(state, joker_seat=-1)
         state, events = racing.proceed(state, events)
@@ -275,6 +289,7 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             race_rolls=state.race_rolls,
             decks=config.decks,
             pending=state.pending[0] if state.pending else None,
+            offer=state.offer,
             four_dice=state.four_dice,
             out=state.out,
             config=config,
