@@ -37,6 +37,7 @@ def tables(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
         options["repeat_scratch"] = draw(st.sampled_from(["chain", "move"]))
     if preset == "classic":
         options["repeat_scratch"] = draw(st.sampled_from(["move", "reroll", "chain"]))
+        options["market"] = draw(st.booleans())
     return preset, options
 
 

@@ -23,6 +23,7 @@ from horserace.rules.board.model import (
     DECLINE,
     Answer,
     BoardView,
+    Buy,
     Keep,
     Offer,
     Pair,
@@ -172,6 +173,8 @@ class EvBot:
             return self._answer_offer(view, legal)
         if view.offer is None and any(isinstance(a, Offer) for a in legal):
             return self._offer(view, legal)
+        if any(isinstance(a, Buy) for a in legal):
+            return self._buy(view, legal)
         if isinstance(first, Pay):
             return self._answer(view, legal)
         if isinstance(first, Pass):
@@ -213,6 +216,18 @@ class EvBot:
             return valuer.value(cards, odds) + powers
 
         return worth(after) - worth(hand)
+
+    def _buy(self, view: BoardView, legal: Sequence[Action]) -> Action:
+        """Buy the market card whose swap gains more than the price, or pass."""
+        price = market_price_of(view)
+        best: Action = legal[0]
+        best_gain = 0.0
+        for action in legal:
+            if isinstance(action, Buy):
+                gain = self._gain(view, action.give, 1, action.take, 1) - price
+                if gain > best_gain:
+                    best, best_gain = action, gain
+        return best
 
     def _answer_offer(self, view: BoardView, legal: Sequence[Action]) -> Action:
         """Accept exactly when the trade raises this seat's expected chips."""
@@ -313,6 +328,11 @@ def card_worth(view: BoardView, rank: int) -> float:
     return odds.get(rank, 0.0) * max(view.pot, mean_penalty(view) * len(view.chips)) / copies
 
 
+def market_price_of(view: BoardView) -> int:
+    line = max((index + 1 for index, horse in enumerate(view.lines) if horse), default=0)
+    return penalty_per_line(view, line) if line else 0
+
+
 def expected_future_penalty(view: BoardView) -> float:
     """What an Ace kept now is expected to cancel later: an average penalty, times the chance
     that one more comes this seat's way before the race ends."""
@@ -383,8 +403,8 @@ class HeuristicBot:
             offer = view.offer
             good = offer is not None and offer.count >= 2 and offer.take not in POWERS
             return ACCEPT if good and ACCEPT in legal else DECLINE
-        if view.offer is None and any(isinstance(a, Offer) for a in legal):
-            return first  # rules of thumb do not start trades
+        if view.offer is None and any(isinstance(a, Offer | Buy) for a in legal):
+            return first  # rules of thumb neither start trades nor buy from the market
         if isinstance(first, Pay):
             assert view.pending is not None
             texts = {action.text: action for action in legal}

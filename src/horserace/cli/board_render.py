@@ -268,6 +268,8 @@ def status_line(view: BoardView, info: BoardInfo) -> Text:
         parts.append((f"dice {low}+{high}={low + high}", "bold"))
     if view.four_dice:
         parts.append((f"dice {'+'.join(map(str, view.four_dice))}: pairing", "bold"))
+    if view.market is not None:
+        parts.append((f"market {hand_text(view.market)}", "italic"))
     if view.offer is not None:
         offer = view.offer
         cards = " ".join([rank_text(offer.give)] * offer.count)
@@ -472,6 +474,10 @@ def step_news(events: Sequence[Event], names: Sequence[str]) -> list[News]:
 _QUIET = (
     ev.CardDealt,
     ev.CardDealtFaceDown,
+    ev.MarketDealt,
+    ev.MarketDealtFaceDown,
+    ev.CardKept,
+    ev.CardKeptFaceDown,
     ev.CardsDiscarded,
     ev.ChipsPaid,
     ev.PayoutMade,

@@ -117,7 +117,9 @@ def play_board(
     house: Annotated[
         str | None,
         typer.Option(
-            "--house", metavar="RULES", help="House rules, comma-separated: robertson, perry."
+            "--house",
+            metavar="RULES",
+            help="House rules, comma-separated: robertson, perry, schellenberg.",
         ),
     ] = None,
     trade_window: Annotated[
@@ -216,8 +218,9 @@ def play_board(
 HOUSE_RULES: dict[str, dict[str, Any]] = {
     "robertson": {"robertson": True},
     "perry": {"trade_window": "after-scratch"},
+    "schellenberg": {"market": True},
 }
-LATER_HOUSE_RULES = ("husted", "schellenberg")
+LATER_HOUSE_RULES = ("husted",)
 
 
 def house_options(text: str | None) -> dict[str, Any]:

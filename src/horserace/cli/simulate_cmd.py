@@ -38,7 +38,9 @@ def register(simulate_app: typer.Typer) -> None:
             None, "--repeat-scratch", help="A repeated scratch roll: move, reroll or chain."
         ),
         ante: int | None = typer.Option(None, "--ante", help="Advanced: the ante A."),
-        house: str | None = typer.Option(None, "--house", help="House rules: robertson, perry."),
+        house: str | None = typer.Option(
+            None, "--house", help="House rules: robertson, perry, schellenberg."
+        ),
         trade_window: str | None = typer.Option(
             None, "--trade-window", help="Perry: before-scratch, after-each-scratch, after-scratch."
         ),

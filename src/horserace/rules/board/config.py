@@ -54,6 +54,7 @@ class BoardConfig:
     elimination: bool = False  # Northwoods: a player who cannot pay in full is out after the round
     robertson: bool = False  # four dice in the race, paired by the roller
     trade_window: str = "none"  # Perry: when players may trade cards, one offer per seat
+    market: bool = False  # Schellenberg: an extra hand, face up, to buy from after a race roll
     rotate_dealer: bool = True
     open_hands: bool = True
     first_dealer: int = 0
@@ -98,6 +99,8 @@ class BoardConfig:
             raise ConfigError("the Jockey Pot is paid by the ante: set an ante of 1 or more")
         if self.jockey_pot and self.payout != "split":
             raise ConfigError("the Jockey Pot takes the Main Pot's remainder: use payout split")
+        if self.market and self.deck != "classic":
+            raise ConfigError("the market (Schellenberg) is a Classic Mode rule")
         if self.trade_window != "none" and self.deck == "northwoods":
             raise ConfigError("trading (Perry) is for Classic and Advanced, not Northwoods")
         if self.reset == "pass-left" and self.deck != "classic":

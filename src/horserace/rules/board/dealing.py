@@ -37,7 +37,7 @@ def cards_to_deal(config: BoardConfig, deck_size: int, seats: int) -> int:
 
 def begin_round(state: BoardState, events: list[Event]) -> tuple[BoardState, list[Event]]:
     """Announce the round and start the deal (or skip it when there is nothing to deal)."""
-    seats = active_count(state)
+    seats = active_count(state) + (1 if state.config.market else 0)  # the market is a hand too
     to_deal = cards_to_deal(state.config, total(state.deck), seats)
     state = replace(
         state, phase=Phase.DEAL, to_deal=to_deal, deal_to=next_seat(state, state.dealer)
@@ -49,10 +49,21 @@ def begin_round(state: BoardState, events: list[Event]) -> tuple[BoardState, lis
     return end_deal(state, events)
 
 
+def _next_to_deal(state: BoardState, seat: int) -> int:
+    """Round the table from the dealer's left; the market, when there is one, comes last."""
+    market = state.config.players
+    if state.config.market and seat == state.dealer:
+        return market
+    return next_seat(state, state.dealer if seat == market else seat)
+
+
 def deal(state: BoardState, rank: int) -> tuple[BoardState, list[Event]]:
     seat = state.deal_to
-    dealt = ev.CardDealt(seat, rank, state.config.open_hands and not state.config.draft)
-    if state.config.draft:
+    dealt: Event = ev.CardDealt(seat, rank, state.config.open_hands and not state.config.draft)
+    if seat == state.config.players:
+        dealt = ev.MarketDealt(rank)
+        state = replace(state, market=with_count(state.market, rank, 1))
+    elif state.config.draft:
         packets = list(state.packets)
         packets[seat] = with_count(packets[seat], rank, 1)
         state = replace(state, packets=tuple(packets))
@@ -64,7 +75,7 @@ def deal(state: BoardState, rank: int) -> tuple[BoardState, list[Event]]:
         state,
         deck=with_count(state.deck, rank, -1),
         to_deal=state.to_deal - 1,
-        deal_to=next_seat(state, seat),
+        deal_to=_next_to_deal(state, seat),
     )
     if state.to_deal:
         return state, [dealt]
@@ -124,7 +135,7 @@ def reset(state: BoardState, events: list[Event]) -> tuple[BoardState, list[Even
     n = config.players
     if config.reset == "pass-left":
         hands = tuple(state.hands[(seat - 1) % n] for seat in range(n))
-        deck = add_counts(state.deck, state.discards)
+        deck = add_counts(add_counts(state.deck, state.discards), state.market)
         events.append(ev.HandsPassed())
     else:
         hands = (NO_CARDS,) * n
@@ -138,6 +149,7 @@ def reset(state: BoardState, events: list[Event]) -> tuple[BoardState, list[Even
         dealer=dealer,
         hands=hands,
         packets=(NO_CARDS,) * n,
+        market=NO_CARDS,
         deck=deck,
         discards=NO_CARDS,
         lines=EMPTY_LINES,

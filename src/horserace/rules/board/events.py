@@ -349,3 +349,50 @@ class TradeAnswered(PublicEvent):
     def describe(self, names: Sequence[str]) -> str:
         verb = "accepts" if self.accepted else "declines"
         return f"{seat_name(names, self.seat)} {verb} {seat_name(names, self.offerer)}'s offer"
+
+
+@dataclass(frozen=True)
+class MarketDealt(Event):
+    """A card dealt to the market: face down until the scratch phase ends, so nobody sees it."""
+
+    kind: ClassVar[str] = "market-dealt"
+    rank: int
+
+    def redacted(self) -> Event:
+        return MarketDealtFaceDown()
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"The market is dealt {rank_text(self.rank)}"
+
+
+@dataclass(frozen=True)
+class MarketDealtFaceDown(PublicEvent):
+    kind: ClassVar[str] = "market-dealt-face-down"
+
+    def describe(self, names: Sequence[str]) -> str:
+        return "The market is dealt a card"
+
+
+@dataclass(frozen=True)
+class MarketOpened(PublicEvent):
+    kind: ClassVar[str] = "market-opened"
+    cards: tuple[int, ...]  # counts by rank, as a hand
+
+    def describe(self, names: Sequence[str]) -> str:
+        shown = [rank_text(rank) for rank, n in enumerate(self.cards) for _ in range(n)]
+        return f"The market is turned face up: {' '.join(shown) or 'empty'}"
+
+
+@dataclass(frozen=True)
+class CardBought(PublicEvent):
+    kind: ClassVar[str] = "card-bought"
+    seat: int
+    take: int
+    give: int
+    price: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return (
+            f"{seat_name(names, self.seat)} buys {rank_text(self.take)} from the market for"
+            f" {_chips(self.price)}, leaving {rank_text(self.give)}"
+        )

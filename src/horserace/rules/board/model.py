@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from horserace.components.board import HORSES, Board
-from horserace.components.cards import RANKS, RankCounts, parse_rank, rank_text
+from horserace.components.cards import NO_CARDS, RANKS, RankCounts, parse_rank, rank_text
 from horserace.core.errors import InvalidAction
 from horserace.core.ledger import Ledger
 from horserace.rules.board.config import SCRATCH_LINES, BoardConfig
@@ -80,6 +80,8 @@ class BoardState:
     out: tuple[bool, ...]  # eliminated seats (Northwoods)
     short: tuple[bool, ...]  # seats that could not pay in full this round (Northwoods)
     traders: tuple[int, ...] = ()  # Perry: seats still to make an offer (or pass), in order
+    market: RankCounts = NO_CARDS  # Schellenberg: the extra hand (face up after scratching)
+    buyer: int = -1  # Schellenberg: the roller who may buy from the market now, or -1
     offer: Offer | None = None  # Perry: the offer its target must answer
 
     @property
@@ -134,6 +136,7 @@ class BoardView:
     decks: int
     pending: Penalty | None
     offer: Offer | None
+    market: RankCounts | None  # None while it still lies face down
     four_dice: tuple[int, ...]
     out: tuple[bool, ...]
     config: BoardConfig
@@ -242,6 +245,18 @@ class Answer:
 
 
 @dataclass(frozen=True)
+class Buy:
+    """Schellenberg: take a market card, putting a card of your hand in its place."""
+
+    take: int
+    give: int
+
+    @property
+    def text(self) -> str:
+        return f"buy {rank_text(self.take)} for {rank_text(self.give)}"
+
+
+@dataclass(frozen=True)
 class Pair:
     """Robertson: the two sums of the four dice, in the order they resolve."""
 
@@ -260,7 +275,7 @@ EMPTY_LINES = (0,) * SCRATCH_LINES
 AT_GATE = (0,) * len(HORSES)
 
 
-SeatAction = Roll | Pay | PlayAce | PlayKing | PlayJoker | Pass | Pair | Keep | Answer | Offer
+SeatAction = Roll | Pay | PlayAce | PlayKing | PlayJoker | Pass | Pair | Keep | Answer | Offer | Buy
 
 
 def parse_seat_action(text: str, seat: int = -1) -> SeatAction:
@@ -290,6 +305,8 @@ def parse_seat_action(text: str, seat: int = -1) -> SeatAction:
         return Keep(parse_rank(words[1], range(0, 14)))
     if len(words) == 3 and words[0] == "joker" and words[2] in ("forward", "back", "+", "-"):
         return PlayJoker(_horse(words[1]), forward=words[2] in ("forward", "+"))
+    if len(words) == 4 and words[0] == "buy" and words[2] == "for":
+        return Buy(parse_rank(words[1], range(0, 14)), parse_rank(words[3], range(0, 14)))
     if len(words) == 3 and words[0] == "pair":
         return Pair(_horse(words[1]), _horse(words[2]))
     raise InvalidAction(f"{text!r} is not an action of the board game")

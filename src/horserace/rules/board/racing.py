@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from horserace.components.cards import ACE, JOKER, KING, count_of, with_count
+from horserace.components.cards import ACE, JOKER, KING, count_of, total, with_count
 from horserace.core.events import Event
 from horserace.core.rules import rank_standings
 from horserace.rules.board import events as ev
@@ -42,6 +42,8 @@ def scratch_roll(state: BoardState, horse: int) -> tuple[BoardState, list[Event]
         state = open_window(state, "after-each-scratch")
     done = state.scratch_rolls == SCRATCH_LINES if rule == "move" else state.scratched_count == 4
     if done:
+        state, opened = _open_market(state)
+        events.extend(opened)
         state = open_window(state, "after-scratch")
         first = {
             "after-last-scratch": state.roller,
@@ -50,6 +52,35 @@ def scratch_roll(state: BoardState, horse: int) -> tuple[BoardState, list[Event]
         }[state.config.race_starts]
         state = replace(state, phase=Phase.RACE, roller=first)
     return state, events
+
+
+def _open_market(state: BoardState) -> tuple[BoardState, list[Event]]:
+    """Schellenberg: the market gives up its scratched cards and is turned face up."""
+    if not state.config.market:
+        return state, []
+    market, discards = state.market, state.discards
+    for horse in state.lines:
+        if horse and count_of(market, horse):
+            discards = with_count(discards, horse, count_of(market, horse))
+            market = with_count(market, horse, -count_of(market, horse))
+    state = replace(state, market=market, discards=discards)
+    return state, [ev.MarketOpened(tuple(market))]
+
+
+def market_price(state: BoardState) -> int:
+    """The value of the highest occupied scratch line."""
+    line = max((index + 1 for index, horse in enumerate(state.lines) if horse), default=0)
+    return scratch_value(state, line) if line else 0
+
+
+def buy(state: BoardState, take: int, give: int, events: list[Event]) -> BoardState:
+    seat, price = state.buyer, market_price(state)
+    state = pay_into(state, seat, state.config.players, price, "a market card", events)
+    hands = list(state.hands)
+    hands[seat] = with_count(with_count(hands[seat], take, 1), give, -1)
+    market = with_count(with_count(state.market, take, -1), give, 1)
+    events.append(ev.CardBought(seat, take, give, price))
+    return replace(state, hands=tuple(hands), market=market, buyer=-1)
 
 
 def _first_scratch(state: BoardState, horse: int, line: int) -> tuple[BoardState, list[Event]]:
@@ -99,7 +130,7 @@ def race_roll(state: BoardState, horse: int) -> tuple[BoardState, list[Event]]:
     roller = state.roller
     state = _roll_taken(state)
     state, events = race_sum(state, horse, roller)
-    return _offer_joker(state, roller), events
+    return _after_roll(state, roller), events
 
 
 def four_dice(state: BoardState, dice: tuple[int, ...]) -> BoardState:
@@ -109,16 +140,23 @@ def four_dice(state: BoardState, dice: tuple[int, ...]) -> BoardState:
 
 def pair(state: BoardState, first: int, second: int) -> BoardState:
     state = replace(state, four_dice=(), sums=(first, second))
-    return _offer_joker(state, state.pairer)
+    return _after_roll(state, state.pairer)
 
 
 def _roll_taken(state: BoardState) -> BoardState:
     return replace(state, race_rolls=state.race_rolls + 1, roller=next_seat(state, state.roller))
 
 
-def _offer_joker(state: BoardState, seat: int) -> BoardState:
-    if state.config.responses and not state.winner and count_of(state.hands[seat], JOKER):
+def _after_roll(state: BoardState, seat: int) -> BoardState:
+    """Once this roll is settled the roller may play a Joker (Advanced) or buy (the market)."""
+    if state.winner:
+        return state
+    if state.config.responses and count_of(state.hands[seat], JOKER):
         return replace(state, joker_seat=seat)
+    hand = state.hands[seat]
+    affordable = state.ledger.balances[seat] >= market_price(state)
+    if state.config.market and total(state.market) and total(hand) and affordable:
+        return replace(state, buyer=seat)
     return state
 
 
@@ -140,7 +178,7 @@ def move_horse(
     positions[horse - 2] = position
     state = replace(state, positions=tuple(positions))
     if position >= finish:  # the race is decided; whatever was still to come is void
-        state = replace(state, winner=horse, mover=seat, sums=(), joker_seat=-1)
+        state = replace(state, winner=horse, mover=seat, sums=(), joker_seat=-1, buyer=-1)
     return state, [ev.HorseAdvanced(horse, position, finish)]
 
 

@@ -41,6 +41,7 @@ from horserace.rules.board.model import (
     Answer,
     BoardState,
     BoardView,
+    Buy,
     Deal,
     Keep,
     Offer,
@@ -127,6 +128,8 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             return trading.trader(state)
         if state.joker_seat >= 0:
             return state.joker_seat
+        if state.buyer >= 0:
+            return state.buyer
         if state.four_dice:
             return state.pairer
         return CHANCE if state.rolling else state.roller
@@ -155,6 +158,16 @@ class BoardRules(Rules[BoardConfig, BoardState]):
                     if state.position(horse) > 0:
                         moves.append(PlayJoker(horse, forward=False))
             return tuple(moves)
+        if state.buyer >= 0:
+            hand = state.hands[seat]
+            buys = [
+                Buy(take, give)
+                for take in ALL_RANKS
+                if count_of(state.market, take)
+                for give in ALL_RANKS
+                if count_of(hand, give) and give != take
+            ]
+            return (PASS, *buys)
         if state.four_dice:
             pairs = FourDice(state.four_dice).pairings()  # type: ignore[arg-type]
             ordered = {(a, b) for a, b in pairs} | {(b, a) for a, b in pairs}
@@ -255,6 +268,10 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             state = trading.answer(state, action.accept, events)
         elif isinstance(action, Pass) and state.traders:
             state = trading.pass_turn(state)
+        elif isinstance(action, Buy):
+            state = racing.buy(state, action.take, action.give, events)
+        elif isinstance(action, Pass) and state.buyer >= 0:
+            state = replace(state, buyer=-1)
         elif isinstance(action, Pass):
             state = replace(state, joker_seat=-1)
         state, events = racing.proceed(state, events)
@@ -290,6 +307,7 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             decks=config.decks,
             pending=state.pending[0] if state.pending else None,
             offer=state.offer,
+            market=state.market if state.phase is Phase.RACE else None,
             four_dice=state.four_dice,
             out=state.out,
             config=config,
