@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from horserace import __version__
-from horserace.cli import odds_cmd, play_cmd, replay_cmd, rules_cmd, simulate_cmd
+from horserace.cli import derby_cmd, odds_cmd, play_cmd, replay_cmd, rules_cmd, simulate_cmd
 
 app = typer.Typer(
     name="horserace",
@@ -43,6 +43,7 @@ simulate_app = typer.Typer(
 )
 play_cmd.register(play_app)
 simulate_cmd.register(simulate_app)
+derby_cmd.register(play_app, simulate_app)
 app.add_typer(play_app)
 app.add_typer(simulate_app)
 for module in (odds_cmd, replay_cmd, rules_cmd):

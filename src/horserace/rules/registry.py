@@ -10,6 +10,7 @@ from horserace.core.errors import ConfigError
 from horserace.core.rules import Rules
 from horserace.rules.board import config as board_presets
 from horserace.rules.board.rules import BoardRules
+from horserace.rules.derby.rules import DerbyRules
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,11 @@ PRESETS: Mapping[str, Preset] = {
         summary="The dice board game for money: 20/15/10/5-cent scratches, play to the last player",
         rules=BoardRules(),
         defaults=board_presets.NORTHWOODS,
+    ),
+    "derby": Preset(
+        name="derby",
+        summary="Derby Challenge: 2-20 players pick horses, roll odds, wager $0-3, 3 races",
+        rules=DerbyRules(),
     ),
 }
 

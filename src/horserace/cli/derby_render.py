@@ -1,0 +1,490 @@
+"""Draw the Derby table for a terminal: a lane per horse with the zones, mud and accelerators
+marked, the six dice of the turn, each horse's live Win/Place/Show odds, the players, the news.
+
+One Rich renderable serves both outputs: with colours on a terminal, and without any style
+(`to_plain`) for pipes, logs and tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from horserace.cli.board_render import to_plain
+from horserace.core.events import Event, seat_name
+from horserace.core.rules import Result
+from horserace.odds.derby import PlaceOdds
+from horserace.rules.derby import events as ev
+from horserace.rules.derby.events import ordinal
+from horserace.rules.derby.model import DerbyView, Phase
+from horserace.rules.derby.race import SINGLE_DICE, TURN_DICE, RaceState
+from horserace.rules.derby.silks import SILKS, silk
+from horserace.rules.derby.track import Track
+from horserace.simulate.derby_sim import DerbyReport
+
+__all__ = [
+    "Announcer",
+    "DerbyInfo",
+    "News",
+    "render_table",
+    "report_tables",
+    "silk_table",
+    "standings_table",
+    "to_plain",
+]
+
+TOKEN = "●"
+ZONE_STYLES = ("grey62", "grey46", "grey30", "grey54")
+MUD, MUD_STYLE = "≈", "orange4"
+ACCEL, ACCEL_STYLE = "»", "bold yellow"
+HOUSE_STYLE = "grey70"
+NEWS_STYLES: Mapping[str, str] = {
+    "setup": "",
+    "dice": "bold",
+    "move": "",
+    "mud": "orange3",
+    "accel": "yellow",
+    "place": "bold green",
+    "money": "green",
+    "loss": "red",
+    "race": "bold cyan",
+    "over": "bold magenta",
+    "info": "",
+}
+
+
+@dataclass(frozen=True)
+class News:
+    text: str
+    kind: str = "info"
+
+    @property
+    def notable(self) -> bool:
+        return self.kind not in ("move", "dice")
+
+    def styled(self) -> Text:
+        return Text(self.text, style=NEWS_STYLES.get(self.kind, ""), overflow="fold")
+
+
+@dataclass(frozen=True)
+class DerbyInfo:
+    """What the screen shows besides the view."""
+
+    names: Sequence[str]
+    odds: PlaceOdds | None = None
+    news: Sequence[News] = ()
+    humans: frozenset[int] = field(default_factory=frozenset)
+    news_lines: int = 4
+
+
+# --- pieces --------------------------------------------------------------------------------------
+
+
+def horse_style(view: DerbyView, horse: int) -> str:
+    owner = view.owner(horse)
+    if owner is None or not view.silks[owner]:
+        return HOUSE_STYLE
+    return silk(view.silks[owner]).colour
+
+
+def _cell(track: Track, space: int) -> tuple[str, str]:
+    if space == track.finish:
+        return "┃", "bold white"
+    if track.is_mud(space):
+        return MUD, MUD_STYLE
+    if track.is_accelerator(space):
+        return ACCEL, ACCEL_STYLE
+    zone = track.zones.index(track.zone_at(space))
+    return "·", ZONE_STYLES[zone % len(ZONE_STYLES)]
+
+
+def track_header(track: Track) -> Text:
+    """Zone numbers over their spaces, F over the finish."""
+    line = Text(no_wrap=True, overflow="crop")
+    for space in range(track.finish):
+        zone = track.zones.index(track.zone_at(space))
+        line.append(str(zone + 1)[-1], style=ZONE_STYLES[zone % len(ZONE_STYLES)])
+    line.append("F", style="bold")
+    return line
+
+
+def lane(view: DerbyView, race: RaceState | None, horse: int) -> Text:
+    """The horse's track: its token on its space (past the line: on the finish, with +n)."""
+    track = view.track
+    position = race.position(horse) if race is not None else 0
+    stuck = race is not None and horse in race.stuck
+    colour = horse_style(view, horse)
+    scratched = horse in view.scratched
+    row = Text(no_wrap=True, overflow="crop")
+    shown = min(position, track.finish)
+    for space in range(track.finish + 1):
+        glyph, style = _cell(track, space)
+        if space == shown and not scratched:
+            row.append(TOKEN, style=f"bold {colour}" + (f" on {MUD_STYLE}" if stuck else ""))
+        else:
+            row.append(glyph, style="dim" if scratched else style)
+    return row
+
+
+def _percent(value: float) -> str:
+    if value <= 0:
+        return "   -"
+    if value < 0.005:
+        return "  <1"
+    return f"{round(100 * value):4d}"
+
+
+def odds_cells(odds: PlaceOdds | None, horse: int, places: int) -> Text:
+    text = Text(no_wrap=True)
+    if odds is None or horse not in odds.horses:
+        return text
+    for k in range(1, places + 1):
+        text.append(_percent(odds.chance(horse, k)), style="bold" if k == 1 else "")
+    return text
+
+
+def status_text(view: DerbyView, race: RaceState | None, horse: int) -> Text:
+    """out (scratched), its place, tie (running on), +n (past the line), mud (stuck)."""
+    if horse in view.scratched:
+        return Text("out", style="dim")
+    if race is None:
+        return Text("")
+    place = race.places().get(horse)
+    if place is not None:
+        return Text(ordinal(place), style="bold green" if place <= race.needed else "")
+    if any(horse in block for block in race.blocks):
+        return Text("tie", style="bold yellow")
+    past = race.position(horse) - view.track.finish
+    if past >= 0:
+        return Text(f"+{past}", style="bold")
+    if horse in race.stuck:
+        return Text("mud", style=MUD_STYLE)
+    return Text("")
+
+
+def dice_line(view: DerbyView) -> Text:
+    """The turn's six dice: singles then zones, numbers of running horses in bold."""
+    race = view.race
+    line = Text(no_wrap=True, overflow="ellipsis")
+    if race is None or shown_race(view) is None:
+        return line
+    dice = race.dice or race.last_dice
+    turn = race.turn if race.dice else race.turn - 1
+    if not dice:
+        return line.append(f"turn {race.turn}: rolling", style="dim")
+    line.append(f"turn {turn}  singles ", style="bold")
+    for index, value in enumerate(dice):
+        if index == SINGLE_DICE:
+            line.append(" zones ", style="bold")
+        runs = value in race.runners
+        line.append(f"[{value:>2}]", style=f"bold {horse_style(view, value)}" if runs else "dim")
+    trying = race.mud_try
+    if trying is not None:
+        line.append(
+            f"  mud die: horse {trying.horse}, try {trying.attempt}/{trying.spaces}",
+            style=MUD_STYLE,
+        )
+    elif race.accelerating:
+        line.append(f"  accelerator: horse {race.accelerating}", style="yellow")
+    return line
+
+
+def status_line(view: DerbyView, info: DerbyInfo) -> Text:
+    parts: list[tuple[str, str]] = [
+        ("derby ", "bold"),
+        (f"race {view.race_number}/{view.config.races}", "bold"),
+    ]
+    phase = {
+        Phase.SELECT: "picking silks and horses",
+        Phase.ODDS: "rolling the odds dice",
+        Phase.WAGER: "wagering",
+        Phase.SCRATCH: f"scratching ({view.scratches_left} to go)",
+        Phase.RACE: "racing",
+        Phase.OVER: "game over",
+    }[view.phase]
+    parts.append((phase, "cyan"))
+    if view.to_act is not None:
+        parts.append((f"to act: {seat_name(info.names, view.to_act)}", "bold"))
+    parts.append((f"bank ${view.bank}", "yellow"))
+    line = Text(no_wrap=True, overflow="ellipsis")
+    for index, (text, style) in enumerate(parts):
+        if index > 1:
+            line.append(" · ", style="dim")
+        line.append(text, style=style)
+    return line
+
+
+def shown_race(view: DerbyView) -> RaceState | None:
+    """The race the lanes show: the one running or just run (until the next picks begin)."""
+    if view.phase in (Phase.RACE, Phase.OVER):
+        return view.race
+    if view.phase is Phase.SELECT and not any(view.silks):
+        return view.race
+    return None
+
+
+def lanes_table(view: DerbyView, info: DerbyInfo) -> Table:
+    """One row per horse in the field: owner, odds die, wager, money, lane, place odds."""
+    race = shown_race(view)
+    places = min(3, max(1, len(view.field) - view.config.scratches))
+    table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold", padding=(0, 1))
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("rider", no_wrap=True, max_width=8, overflow="ellipsis")
+    table.add_column("odds", justify="right", no_wrap=True)
+    table.add_column("bet", justify="right", no_wrap=True)
+    table.add_column("$", justify="right", no_wrap=True)
+    table.add_column(track_header(view.track), no_wrap=True)
+    table.add_column("", no_wrap=True, min_width=3)
+    table.add_column("  W%  P%  S%"[: 4 * places], no_wrap=True)
+    horses = race.runners if race is not None else view.field
+    shown = sorted({*horses, *(view.scratched if race is None or view.phase is Phase.RACE else ())})
+    for horse in shown:
+        owner = view.owner(horse)
+        style = horse_style(view, horse)
+        if owner is None:
+            rider, odds, bet, money = Text("house", style=HOUSE_STYLE), "", "", ""
+        else:
+            name = seat_name(info.names, owner) + (" *" if owner in info.humans else "")
+            rider = Text(name, style=f"bold {style}")
+            odds = str(view.odds[owner]) if view.odds[owner] else ""
+            bet = f"${view.wagers[owner]}" if view.phase is not Phase.SELECT else ""
+            money = str(view.money[owner])
+        table.add_row(
+            Text(str(horse), style=f"bold {style}"),
+            rider,
+            odds,
+            bet,
+            money,
+            lane(view, race, horse),
+            status_text(view, race, horse),
+            odds_cells(info.odds, horse, places),
+        )
+    return table
+
+
+def players_table(view: DerbyView, info: DerbyInfo) -> Table:
+    """Seats in picking order with their silk, horse, odds die, wager and money."""
+    table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold", padding=(0, 1))
+    for name, justify in (
+        ("", "left"),
+        ("player", "left"),
+        ("silk", "left"),
+        ("horse", "right"),
+        ("odds", "right"),
+        ("wager", "right"),
+        ("money", "right"),
+    ):
+        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for seat in view.order:
+        mark = "▶" if seat == view.to_act else " "
+        name = seat_name(info.names, seat) + (" (you)" if seat in info.humans else "")
+        chosen = view.silks[seat]
+        silk_text = Text(silk(chosen).name, style=silk(chosen).colour) if chosen else Text("-")
+        table.add_row(
+            mark,
+            name,
+            silk_text,
+            str(view.horses[seat] or "-"),
+            str(view.odds[seat] or "-"),
+            f"${view.wagers[seat]}" if view.phase not in (Phase.SELECT, Phase.ODDS) else "-",
+            f"${view.money[seat]}",
+        )
+    return table
+
+
+def legend(track: Track) -> Text:
+    zones = "/".join(str(z.moves) for z in track.zones)
+    text = Text(no_wrap=True, overflow="ellipsis", style="dim")
+    text.append(f"{track.name}: {track.finish} spaces, zones move {zones} · ")
+    text.append(MUD, style=MUD_STYLE)
+    text.append(" mud · ")
+    text.append(ACCEL, style=ACCEL_STYLE)
+    text.append(" accelerator · ┃ finish")
+    return text
+
+
+def render_table(view: DerbyView, info: DerbyInfo) -> RenderableType:
+    """The whole screen: status, then the players while they pick (or the race just run),
+    else the dice, the lanes and the legend; then the news."""
+    parts: list[RenderableType] = [status_line(view, info)]
+    race = shown_race(view)
+    if view.phase is Phase.SELECT and race is None:
+        parts.append(players_table(view, info))
+    else:
+        if race is not None:
+            parts.append(dice_line(view))
+        parts.append(lanes_table(view, info))
+        parts.append(legend(view.track))
+    notable = [item for item in info.news if item.notable]
+    shown = notable[-info.news_lines :] if info.news_lines > 0 else []
+    if shown:
+        parts.append(Text("\n").join(item.styled() for item in shown))
+    return Group(*parts)
+
+
+def silk_table(taken: Sequence[int]) -> Text:
+    """The free silks, four to a line, each in its colours (for a person choosing)."""
+    text = Text()
+    free = [s for s in SILKS if s.number not in taken]
+    for index, choice in enumerate(free):
+        text.append(f"{choice.number:>2} ", style="bold")
+        text.append(f"{choice.name:<15}", style=f"{choice.colour}")
+        text.append("\n" if index % 4 == 3 else " ")
+    return text
+
+
+def standings_table(result: Result, names: Sequence[str]) -> Table:
+    places = [standing.place for standing in result.standings]
+    table = Table(
+        title="Final standings", box=box.SIMPLE_HEAD, title_style="bold", header_style="bold"
+    )
+    table.add_column("place", justify="right")
+    table.add_column("player")
+    table.add_column("money", justify="right")
+    for standing in result.standings:
+        place = f"={standing.place}" if places.count(standing.place) > 1 else str(standing.place)
+        style = "bold green" if standing.place == 1 else ""
+        table.add_row(
+            place, Text(seat_name(names, standing.seat), style=style), f"${standing.chips}"
+        )
+    return table
+
+
+# --- announcements -------------------------------------------------------------------------------
+
+
+def _moves_text(moves: Sequence[ev.HorseMoved]) -> str:
+    parts = []
+    for move in moves:
+        how = {"single": "", "double": " double", "zone": " zone", "accelerator": " accel"}
+        extra = f" mud try {move.mud_try}" if move.mud_try else ""
+        parts.append(f"{move.horse} {move.start}→{move.end}{how.get(move.cause, '')}{extra}")
+    return "moves: " + ", ".join(parts)
+
+
+class Announcer:
+    """Turns each step's events into news lines; remembers the turn's dice as they fall, so the
+    sixth die announces all six with the movements they made."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = names
+        self.dice: list[int] = []
+
+    def __call__(self, events: Sequence[Event]) -> list[News]:
+        names = self.names
+        news: list[News] = []
+        moves = [e for e in events if isinstance(e, ev.HorseMoved)]
+        for event in events:
+            if isinstance(event, ev.DieRolled):
+                self.dice = [*self.dice[: event.die - 1], event.value]
+                if event.die == TURN_DICE:
+                    singles = " ".join(map(str, self.dice[:SINGLE_DICE]))
+                    zones = " ".join(map(str, self.dice[SINGLE_DICE:]))
+                    text = f"turn {event.turn}: singles {singles} | zones {zones}"
+                    news.append(News(text, "dice"))
+            elif isinstance(event, ev.HorseMoved):
+                if event is moves[0]:
+                    news.append(News(_moves_text(moves), "move"))
+            elif isinstance(event, ev.StuckInMud | ev.MudRolled):
+                news.append(News(event.describe(names), "mud"))
+            elif isinstance(event, ev.AcceleratorRolled):
+                news.append(News(event.describe(names), "accel"))
+            elif isinstance(event, ev.HorsePlaced | ev.TieRunsOn):
+                news.append(News(event.describe(names), "place"))
+            elif isinstance(event, ev.PayoutMade):
+                news.append(News(event.describe(names), "money"))
+            elif isinstance(event, ev.WagerLost | ev.WagerForfeited):
+                news.append(News(event.describe(names), "loss"))
+            elif isinstance(event, ev.RaceFinished | ev.RaceStarted | ev.RaceCalled):
+                news.append(News(event.describe(names), "race"))
+            elif isinstance(event, ev.GameOver):
+                news.append(News(event.describe(names), "over"))
+            else:
+                news.append(News(event.describe(names), "setup"))
+        return news
+
+
+# --- simulation reports --------------------------------------------------------------------------
+
+
+def _share(rate: float) -> str:
+    return f"{100 * rate:.1f}%"
+
+
+def report_tables(report: DerbyReport) -> list[RenderableType]:
+    """The figures of `simulate derby`, each with its 95% interval."""
+    config = report.config
+    title = Text(
+        f"derby: {report.games} games ({report.races} races), {report.players} players,"
+        f" ${config.get('starting_money')} each\n"
+        f"track {config.get('track', {}).get('name')}, bots {','.join(report.bots)},"
+        f" seed {report.seed}",
+        style="bold",
+    )
+    horses = Table(title="Win / Place / Show by horse (of races run)", title_justify="left")
+    for name in ("horse", "runs", "win", "95% CI", "place", "show", "in the money"):
+        horses.add_column(name, justify="right")
+    for index, runs in enumerate(report.horse_runs):
+        if not runs:
+            continue
+        win, place, show = report.horse_places[index]
+        low, high = win.wilson95()
+        money = (win.successes + place.successes + show.successes) / runs
+        horses.add_row(
+            str(index + 1),
+            str(runs),
+            _share(win.rate),
+            f"{_share(low)}-{_share(high)}",
+            _share(place.rate),
+            _share(show.rate),
+            _share(money),
+        )
+    figures = Table(title="Per race and per game", title_justify="left")
+    for name in ("figure", "mean", "95% CI", "n"):
+        figures.add_column(name, justify="right" if name != "figure" else "left")
+    for label, stats in (
+        ("turns per race", report.turns),
+        ("dollars wagered per race", report.wagered),
+        ("bank's gain per game", report.bank_gain),
+        *(
+            (f"P{seat + 1} ({report.bots[seat % len(report.bots)]}) final $", s)
+            for seat, s in enumerate(report.seat_money)
+        ),
+    ):
+        interval = stats.ci95()
+        figures.add_row(
+            label,
+            f"{stats.mean:.2f}",
+            f"{interval[0]:.2f}-{interval[1]:.2f}" if interval else "-",
+            str(stats.count),
+        )
+    parts: list[RenderableType] = [title, horses, figures]
+    paired = report.paired
+    if paired is not None:
+        table = Table(
+            title=(
+                f"Mud and accelerators: {paired.races} races of {paired.field} horses re-run"
+                " on the same d20s with the specials paved over"
+            ),
+            title_justify="left",
+        )
+        for name in ("paved", "winner changes", "95% CI", "podium changes", "mean turns"):
+            table.add_column(name, justify="right" if name != "paved" else "left")
+        table.add_row("nothing", "-", "-", "-", f"{paired.mean_turns['track']:.1f}")
+        for name, changed in paired.winner_changed.items():
+            low, high = changed.wilson95()
+            table.add_row(
+                name,
+                _share(changed.rate),
+                f"{_share(low)}-{_share(high)}",
+                _share(paired.podium_changed[name].rate),
+                f"{paired.mean_turns[name]:.1f}",
+            )
+        parts.append(table)
+    parts.append(Text(f"{report.elapsed_seconds:.1f} s, {report.workers} worker(s)", style="dim"))
+    return parts

@@ -1,0 +1,329 @@
+"""Monte Carlo over Derby: whole games through the reference engine, and paired races on the
+odds kernel to measure how often mud and accelerators change the result.
+
+Game i of a run with seed S is exactly the single game seeded `derive_seed(S, GAME_STREAM, i)`
+(bots seeded from it with BOT_STREAM), tallied in fixed chunks merged in index order, so the
+report does not depend on the number of worker processes.
+
+"How often do mud and accelerators change the winner?" is measured on paired races: the kernel
+draws every race's d20s from a stream of their own, so the same races can be run again on the
+same track with its mud and/or accelerator spaces paved over, on exactly the same d20s. A race
+counts as changed when the paved track gives it another winner (or another podium).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from horserace.bots.derby_bots import DERBY_BOT_KINDS, make_derby_bot
+from horserace.core.chance import SeededChance
+from horserace.core.errors import ConfigError
+from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
+from horserace.engine import Agent, Game, Step, play
+from horserace.odds.derby import simulate_races
+from horserace.rules.derby import events as ev
+from horserace.rules.derby.model import DerbyConfig
+from horserace.rules.derby.race import HORSES, PODIUM, start_race
+from horserace.rules.derby.track import Track
+from horserace.rules.registry import get_preset
+from horserace.simulate.stats import Proportion, RunningStats
+
+__all__ = [
+    "CHUNK_GAMES",
+    "PAVED",
+    "DerbyReport",
+    "PairedReport",
+    "paired_races",
+    "simulate_derby",
+]
+
+CHUNK_GAMES = 8
+PAVED = {"no mud": (True, False), "no accelerators": (False, True), "neither": (True, True)}
+PAIRED_STREAM = 3
+
+Progress = Callable[[int], None]
+
+
+@dataclass
+class _Tally:
+    players: int
+    games: int = 0
+    races: int = 0
+    steps: int = 0
+    runs: list[int] = field(default_factory=lambda: [0] * len(HORSES))
+    placed: list[list[int]] = field(default_factory=lambda: [[0] * len(HORSES) for _ in "123"])
+    turns: RunningStats = field(default_factory=RunningStats)
+    seat_money: list[RunningStats] = field(default_factory=list)
+    bank_gain: RunningStats = field(default_factory=RunningStats)
+    wagered: RunningStats = field(default_factory=RunningStats)
+
+    def __post_init__(self) -> None:
+        if not self.seat_money:
+            self.seat_money = [RunningStats() for _ in range(self.players)]
+
+    def merge(self, other: _Tally) -> None:
+        self.games += other.games
+        self.races += other.races
+        self.steps += other.steps
+        self.runs = [a + b for a, b in zip(self.runs, other.runs, strict=True)]
+        self.placed = [
+            [a + b for a, b in zip(mine, theirs, strict=True)]
+            for mine, theirs in zip(self.placed, other.placed, strict=True)
+        ]
+        self.turns.merge(other.turns)
+        for mine, theirs in zip(self.seat_money, other.seat_money, strict=True):
+            mine.merge(theirs)
+        self.bank_gain.merge(other.bank_gain)
+        self.wagered.merge(other.wagered)
+
+
+class _Observer:
+    def __init__(self, tally: _Tally) -> None:
+        self.tally = tally
+        self.wagered = 0
+
+    def __call__(self, step: Step) -> None:
+        tally = self.tally
+        tally.steps += 1
+        for event in step.events:
+            if isinstance(event, ev.RaceStarted):
+                for horse in event.runners:
+                    tally.runs[horse - 1] += 1
+            elif isinstance(event, ev.WagerPlaced):
+                self.wagered += event.amount
+            elif isinstance(event, ev.RaceFinished):
+                tally.races += 1
+                tally.turns.add(event.turns)
+                tally.wagered.add(self.wagered)
+                self.wagered = 0
+                for place, horse in enumerate(event.podium):
+                    tally.placed[place][horse - 1] += 1
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    config: DerbyConfig
+    bots: tuple[str, ...]
+    seed: int
+    start: int
+    stop: int
+
+
+def _agents(bots: Sequence[str], players: int, game_seed: int) -> dict[int, Agent]:
+    return {
+        seat: make_derby_bot(bots[seat % len(bots)], derive_seed(game_seed, BOT_STREAM, seat))
+        for seat in range(players)
+    }
+
+
+def _run_chunk(chunk: _Chunk, after_game: Callable[[], None] | None = None) -> _Tally:
+    rules = get_preset("derby").rules
+    config = chunk.config
+    tally = _Tally(config.players)
+    for index in range(chunk.start, chunk.stop):
+        game_seed = derive_seed(chunk.seed, GAME_STREAM, index)
+        game = Game("derby", rules, config, seed=game_seed, chance_mode="seeded")
+        start_bank = game.state.bank
+        agents = _agents(chunk.bots, config.players, game_seed)
+        play(game, agents, SeededChance(game_seed), observe=_Observer(tally))
+        for seat, money in enumerate(game.state.ledger.balances[: config.players]):
+            tally.seat_money[seat].add(money)
+        tally.bank_gain.add(game.state.bank - start_bank)
+        tally.games += 1
+        if after_game is not None:
+            after_game()
+    return tally
+
+
+@dataclass(frozen=True)
+class PairedReport:
+    """The same races (same d20s) on the track and on paved versions of it."""
+
+    races: int
+    field: int
+    winner_changed: dict[str, Proportion]  # by paved variant ("no mud", ...)
+    podium_changed: dict[str, Proportion]
+    mean_turns: dict[str, float]  # "track" and each variant
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "races": self.races,
+            "field": self.field,
+            "winner_changed": {k: p.to_json() for k, p in self.winner_changed.items()},
+            "podium_changed": {k: p.to_json() for k, p in self.podium_changed.items()},
+            "mean_turns": self.mean_turns,
+        }
+
+
+def paired_races(track: Track, field: int, races: int, seed: int) -> PairedReport:
+    """Race `field` horses from the start line `races` times on the track and on each paved
+    version, every version on the same d20s; count the races whose winner or podium differs."""
+    runners = tuple(range(1, field + 1))
+    base = simulate_races(start_race(runners), track, races, seed)
+    winner: dict[str, Proportion] = {}
+    podium: dict[str, Proportion] = {}
+    turns = {"track": float(base.turns.mean())}
+    for name, (mud, accelerators) in PAVED.items():
+        paved = simulate_races(
+            start_race(runners), track.without(mud=mud, accelerators=accelerators), races, seed
+        )
+        winner[name] = Proportion(
+            int(np.count_nonzero(paved.podium[:, 0] != base.podium[:, 0])), races
+        )
+        differs = (paved.podium != base.podium).any(axis=1)
+        podium[name] = Proportion(int(np.count_nonzero(differs)), races)
+        turns[name] = float(paved.turns.mean())
+    return PairedReport(races, field, winner, podium, turns)
+
+
+@dataclass(frozen=True)
+class DerbyReport:
+    """What a Derby simulation found. Equality ignores the timing and the worker count."""
+
+    seed: int
+    config: dict[str, Any]
+    bots: tuple[str, ...]
+    players: int
+    games: int
+    races: int
+    steps: int
+    horse_runs: tuple[int, ...]  # races run, per horse 1..20
+    horse_places: tuple[tuple[Proportion, ...], ...]  # per horse: Win, Place, Show of races run
+    turns: RunningStats  # turns per race
+    wagered: RunningStats  # dollars wagered per race, all seats
+    seat_money: tuple[RunningStats, ...]
+    bank_gain: RunningStats  # the bank's gain per game (negative: it paid out more)
+    paired: PairedReport | None
+    workers: int = field(default=1, compare=False)
+    elapsed_seconds: float = field(default=0.0, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        horses = [
+            {
+                "horse": horse,
+                "runs": runs,
+                **{name: places[k].to_json() for k, name in enumerate(("win", "place", "show"))},
+            }
+            for horse, runs, places in zip(HORSES, self.horse_runs, self.horse_places, strict=True)
+            if runs
+        ]
+        return {
+            "preset": "derby",
+            "seed": self.seed,
+            "config": self.config,
+            "bots": list(self.bots),
+            "players": self.players,
+            "games": self.games,
+            "races": self.races,
+            "steps": self.steps,
+            "workers": self.workers,
+            "elapsed_seconds": self.elapsed_seconds,
+            "horses": horses,
+            "turns_per_race": self.turns.to_json(),
+            "wagered_per_race": self.wagered.to_json(),
+            "seats": [
+                {
+                    "seat": seat,
+                    "name": f"P{seat + 1}",
+                    "bot": self.bots[seat % len(self.bots)],
+                    **money.to_json(),
+                }
+                for seat, money in enumerate(self.seat_money)
+            ],
+            "bank_gain_per_game": self.bank_gain.to_json(),
+            "paired": None if self.paired is None else self.paired.to_json(),
+        }
+
+
+def _check(name: str, value: object, low: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{name} must be a whole number, not {value!r}")
+    if value < low:
+        raise ConfigError(f"{name} must be at least {low}, not {value}")
+
+
+def simulate_derby(
+    options: Mapping[str, Any],
+    games: int,
+    seed: int,
+    *,
+    bots: Sequence[str] = ("random",),
+    workers: int = 1,
+    paired: int = 0,
+    progress: Progress | None = None,
+) -> DerbyReport:
+    """Play `games` seeded Derby games between bots (kinds cycle over the seats) and, when
+    `paired` > 0, race that many paired races for the mud/accelerator comparison."""
+    preset = get_preset("derby")
+    config = preset.config(options)
+    assert isinstance(config, DerbyConfig)
+    _check("games", games, 1)
+    _check("seed", seed, 0)
+    _check("workers", workers, 1)
+    _check("paired", paired, 0)
+    if not bots:
+        raise ConfigError("name at least one bot kind")
+    for kind in bots:
+        if kind not in DERBY_BOT_KINDS:
+            raise ConfigError(f"unknown bot kind {kind!r}; known: {', '.join(DERBY_BOT_KINDS)}")
+    started = time.perf_counter()
+    chunks = [
+        _Chunk(config, tuple(bots), seed, start, min(start + CHUNK_GAMES, games))
+        for start in range(0, games, CHUNK_GAMES)
+    ]
+    total = _Tally(config.players)
+    if workers == 1 or len(chunks) == 1:
+        done = 0
+
+        def one_more() -> None:
+            nonlocal done
+            done += 1
+            if progress is not None:
+                progress(done)
+
+        for chunk in chunks:
+            total.merge(_run_chunk(chunk, one_more))
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers, len(chunks))) as pool:
+            try:
+                for chunk, tally in zip(chunks, pool.map(_run_chunk, chunks), strict=True):
+                    total.merge(tally)
+                    if progress is not None:
+                        progress(chunk.stop)
+            except BaseException:
+                pool.shutdown(cancel_futures=True)
+                raise
+    field_size = len(HORSES) if config.all_horses else config.players
+    pairs = (
+        paired_races(config.track, field_size, paired, derive_seed(seed, PAIRED_STREAM))
+        if paired
+        else None
+    )
+    places = tuple(
+        tuple(Proportion(total.placed[k][h], total.runs[h]) for k in range(PODIUM))
+        for h in range(len(HORSES))
+    )
+    return DerbyReport(
+        seed=seed,
+        config=preset.rules.config_to_dict(config),
+        bots=tuple(bots),
+        players=config.players,
+        games=total.games,
+        races=total.races,
+        steps=total.steps,
+        horse_runs=tuple(total.runs),
+        horse_places=places,
+        turns=total.turns,
+        wagered=total.wagered,
+        seat_money=tuple(total.seat_money),
+        bank_gain=total.bank_gain,
+        paired=pairs,
+        workers=workers,
+        elapsed_seconds=time.perf_counter() - started,
+    )
