@@ -38,6 +38,9 @@ def tables(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     if preset == "classic":
         options["repeat_scratch"] = draw(st.sampled_from(["move", "reroll", "chain"]))
         options["market"] = draw(st.booleans())
+        if draw(st.booleans()):
+            options["husted"] = True
+            options["ante"] = draw(st.integers(1, 3))
     return preset, options
 
 

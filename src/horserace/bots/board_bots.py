@@ -9,15 +9,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import lru_cache
 
-from horserace.components.board import HORSES
-from horserace.components.cards import ACE, JOKER, KING, RANKS, RankCounts, count_of
-from horserace.components.dice import two_dice_sum_probabilities
+from horserace.bots import husted_bots as _husted
+from horserace.bots.board_values import (
+    KING_KEPT,
+    POWERS,
+    HandValuer,
+    card_worth,
+    expected_future_penalty,
+    market_price_of,
+    mean_penalty,
+    penalty_per_line,
+    scratch_risk,
+    win_odds,
+)
+from horserace.components.cards import ACE, JOKER, KING, RankCounts, count_of
 from horserace.core.actions import Action
-from horserace.odds.race import race_odds, scratch_phase_odds
 from horserace.rules.board.config import SCRATCH_LINES
-from horserace.rules.board.dealing import deck_for
 from horserace.rules.board.model import (
     ACCEPT,
     DECLINE,
@@ -29,119 +37,9 @@ from horserace.rules.board.model import (
     Pair,
     Pass,
     Pay,
-    Phase,
     PlayJoker,
     PlayKing,
 )
-
-DICE = {h: float(p) for h, p in two_dice_sum_probabilities().items()}
-KING_KEPT = 0.75  # share of a penalty a King is expected to keep away (it may come back)
-
-
-@lru_cache(maxsize=64)
-def _scratch_odds(
-    slots: tuple[int, ...],
-    positions: tuple[int, ...],
-    scratched: tuple[int, ...],
-    left: int,
-    distinct: bool,
-) -> tuple[tuple[int, float], ...]:
-    remaining = {h: slots[h - 2] + 1 - positions[h - 2] for h in HORSES if h not in scratched}
-    if left:
-        win = scratch_phase_odds(remaining, scratched, left, reroll_repeats=distinct)
-    else:
-        win = race_odds(remaining).win
-    return tuple(sorted(win.items()))
-
-
-def win_odds(view: BoardView, positions: tuple[int, ...] | None = None) -> dict[int, float]:
-    """Each horse's chance to win from this view (scratched horses absent or 0)."""
-    positions = positions if positions is not None else view.positions
-    scratched = tuple(sorted(h for h in view.lines if h))
-    distinct = view.config.repeat_scratch != "move"
-    left = 0
-    if view.phase in (Phase.DEAL, Phase.DRAFT):
-        left = SCRATCH_LINES
-    elif view.phase is Phase.SCRATCH:
-        done = len(scratched) if distinct else _rolls_done(view)
-        left = SCRATCH_LINES - done
-    for horse in HORSES:
-        if positions[horse - 2] >= view.board.advances_to_finish(horse):
-            return {horse: 1.0}
-    return dict(_scratch_odds(view.board.slots, positions, scratched, left, distinct))
-
-
-def _rolls_done(view: BoardView) -> int:
-    return max((index + 1 for index, horse in enumerate(view.lines) if horse), default=0)
-
-
-def penalty_per_line(view: BoardView, line: int) -> int:
-    return view.config.scratch_values[line - 1] * view.config.penalty_unit
-
-
-def mean_penalty(view: BoardView) -> float:
-    return sum(penalty_per_line(view, line) for line in range(1, SCRATCH_LINES + 1)) / SCRATCH_LINES
-
-
-class HandValuer:
-    """What a hand is worth to one seat at settlement, estimated from its view alone."""
-
-    def __init__(self, view: BoardView) -> None:
-        assert view.seat is not None
-        self.view = view
-        self.seat = view.seat
-        composition = deck_for(view.config)
-        others = [
-            size
-            for seat, size in enumerate(view.hand_sizes)
-            if seat != self.seat and not view.out[seat]
-        ]
-        held_elsewhere = sum(others)
-        unseen_pool = held_elsewhere + view.undealt
-        self.in_hands = held_elsewhere / unseen_pool if unseen_pool else 0.0
-        self.unseen = {
-            rank: max(0, count_of(composition, rank) - count_of(view.discards, rank))
-            for rank in RANKS
-        }
-        self.pot = self._expected_pot()
-
-    def _expected_pot(self) -> float:
-        """The Main Pot now plus the penalties still expected before the race ends."""
-        view = self.view
-        if view.phase is not Phase.RACE:
-            return view.pot + mean_penalty(view) * len(view.chips)
-        running = {
-            h: view.board.advances_to_finish(h) - view.positions[h - 2]
-            for h in HORSES
-            if h not in view.lines
-        }
-        rolls = race_odds(running).expected_rolls
-        waste = sum(
-            DICE[h] * penalty_per_line(view, line + 1) for line, h in enumerate(view.lines) if h
-        )
-        return view.pot + rolls * waste
-
-    def others_holding(self, horse: int, mine: int) -> float:
-        view = self.view
-        known = [
-            hand for seat, hand in enumerate(view.hands) if seat != self.seat and hand is not None
-        ]
-        if known and len(known) == sum(1 for s in range(len(view.hands)) if s != self.seat):
-            return float(sum(count_of(hand, horse) for hand in known))
-        return max(0.0, self.unseen[horse] - mine) * self.in_hands
-
-    def payout(self, horse: int, hand: RankCounts) -> float:
-        """Chips `hand` collects if `horse` wins."""
-        mine = count_of(hand, horse)
-        if not mine:
-            return 0.0
-        config = self.view.config
-        if config.payout == "share":
-            return mine * (self.pot // (4 * config.decks))
-        return self.pot * mine / (mine + self.others_holding(horse, mine))
-
-    def value(self, hand: RankCounts, odds: dict[int, float]) -> float:
-        return sum(p * self.payout(h, hand) for h, p in odds.items())
 
 
 def _with(hand: RankCounts, rank: int, delta: int) -> RankCounts:
@@ -167,6 +65,8 @@ class EvBot:
         if len(legal) == 1:
             return legal[0]
         first = legal[0]
+        if view.config.husted and _husted.is_husted_choice(view, legal):
+            return _husted.ev_husted(view, legal)
         if isinstance(first, Keep):
             return self._keep(view, legal)
         if isinstance(first, Answer):
@@ -311,45 +211,6 @@ class EvBot:
         return max(legal, key=worth)
 
 
-POWERS = (ACE, KING, JOKER)
-
-
-def card_worth(view: BoardView, rank: int) -> float:
-    """A rough value of one card in anyone's hand: a power's use, or the horse's chance to win
-    times an even share of the pot among the cards of its rank."""
-    if rank == ACE:
-        return mean_penalty(view)
-    if rank == KING:
-        return mean_penalty(view) * KING_KEPT
-    if rank == JOKER:
-        return float(view.config.penalty_unit)
-    odds = win_odds(view)
-    copies = max(1, count_of(deck_for(view.config), rank))
-    return odds.get(rank, 0.0) * max(view.pot, mean_penalty(view) * len(view.chips)) / copies
-
-
-def market_price_of(view: BoardView) -> int:
-    line = max((index + 1 for index, horse in enumerate(view.lines) if horse), default=0)
-    return penalty_per_line(view, line) if line else 0
-
-
-def expected_future_penalty(view: BoardView) -> float:
-    """What an Ace kept now is expected to cancel later: an average penalty, times the chance
-    that one more comes this seat's way before the race ends."""
-    if view.phase is not Phase.RACE:
-        return mean_penalty(view)
-    running = {
-        h: view.board.advances_to_finish(h) - view.positions[h - 2]
-        for h in HORSES
-        if h not in view.lines
-    }
-    seats = sum(1 for out in view.out if not out)
-    my_rolls = race_odds(running).expected_rolls / seats
-    waste = sum(DICE[h] for h in view.lines if h)
-    another = 1 - (1 - waste) ** my_rolls
-    return float(another * mean_penalty(view))
-
-
 def _neighbour_cards(view: BoardView, left: bool) -> int:
     assert view.seat is not None
     n = len(view.chips)
@@ -358,29 +219,6 @@ def _neighbour_cards(view: BoardView, left: bool) -> int:
     while view.out[seat]:
         seat = (seat + step) % n
     return view.hand_sizes[seat]
-
-
-@lru_cache(maxsize=1)
-def _scratch_chances() -> dict[int, float]:
-    """P(a horse is among the four scratched), when repeats are rolled again."""
-    chance = dict.fromkeys(HORSES, 0.0)
-
-    def walk(scratched: tuple[int, ...], weight: float) -> None:
-        if len(scratched) == SCRATCH_LINES:
-            for horse in scratched:
-                chance[horse] += weight
-            return
-        free = [h for h in HORSES if h not in scratched]
-        total_p = sum(DICE[h] for h in free)
-        for horse in free:
-            walk((*scratched, horse), weight * DICE[horse] / total_p)
-
-    walk((), 1.0)
-    return chance
-
-
-def scratch_risk(horse: int) -> float:
-    return _scratch_chances()[horse]
 
 
 class HeuristicBot:
@@ -395,6 +233,8 @@ class HeuristicBot:
         if len(legal) == 1:
             return legal[0]
         first = legal[0]
+        if view.config.husted and _husted.is_husted_choice(view, legal):
+            return _husted.heuristic_husted(view, legal)
         hand = _own_hand(view)
         if isinstance(first, Keep):
             order = {ACE: 0, KING: 1, 2: 2, 12: 2, 3: 3, 11: 3, 4: 4, 10: 4, JOKER: 5}
@@ -434,4 +274,4 @@ class HeuristicBot:
         return first
 
 
-__all__ = ["EvBot", "HandValuer", "HeuristicBot", "win_odds"]
+__all__ = ["EvBot", "HeuristicBot"]

@@ -251,6 +251,10 @@ def status_line(view: BoardView, info: BoardInfo) -> Text:
         phase = f"dealing ({view.undealt} in the deck)"
     elif view.phase is Phase.DRAFT:
         phase = "drafting"
+    elif view.phase is Phase.BETTING:
+        phase = f"betting, {money(view, view.bet_level)} to meet"
+    elif view.phase is Phase.DRAW:
+        phase = "the draw"
     elif view.phase is Phase.SCRATCH:
         phase = f"scratching {scratch_rolls_done(view)}/{SCRATCH_LINES}"
     elif view.phase is Phase.RACE:
@@ -268,6 +272,9 @@ def status_line(view: BoardView, info: BoardInfo) -> Text:
         parts.append((f"dice {low}+{high}={low + high}", "bold"))
     if view.four_dice:
         parts.append((f"dice {'+'.join(map(str, view.four_dice))}: pairing", "bold"))
+    blocked = [f"{h}×{n}" for h, n in zip(range(2, 13), view.blocks, strict=True) if n]
+    if blocked:
+        parts.append((f"chips under {' '.join(blocked)}", "bold yellow"))
     if view.market is not None:
         parts.append((f"market {hand_text(view.market)}", "italic"))
     if view.offer is not None:
@@ -319,6 +326,8 @@ def players_table(view: BoardView, info: BoardInfo) -> Table:
         if view.out[seat]:
             name.stylize("dim strike")
             cards = Text("out of the game", style="dim")
+        elif view.folded[seat]:
+            cards.append("  folded", style="dim italic")
         elif view.phase is Phase.DRAFT and seat == view.seat and view.packet is not None:
             cards.append("   packet: ", style="dim")
             cards.append(hand_text(view.packet), style="italic")
@@ -478,6 +487,7 @@ _QUIET = (
     ev.MarketDealtFaceDown,
     ev.CardKept,
     ev.CardKeptFaceDown,
+    ev.Checked,
     ev.CardsDiscarded,
     ev.ChipsPaid,
     ev.PayoutMade,

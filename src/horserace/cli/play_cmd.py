@@ -119,7 +119,7 @@ def play_board(
         typer.Option(
             "--house",
             metavar="RULES",
-            help="House rules, comma-separated: robertson, perry, schellenberg.",
+            help="House rules, comma-separated: robertson, perry, schellenberg, husted.",
         ),
     ] = None,
     trade_window: Annotated[
@@ -177,8 +177,8 @@ def play_board(
             "repeat_scratch": repeat_scratch,
             "ante": ante,
         }
-        options = {key: value for key, value in given.items() if value is not None}
-        options.update(house_options(house))
+        options = house_options(house)  # the house rules' defaults, under the user's options
+        options.update({key: value for key, value in given.items() if value is not None})
         if trade_window is not None:
             options["trade_window"] = trade_window
         if fixed_dealer:
@@ -219,8 +219,8 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "robertson": {"robertson": True},
     "perry": {"trade_window": "after-scratch"},
     "schellenberg": {"market": True},
+    "husted": {"husted": True, "open_hands": False, "ante": 1},
 }
-LATER_HOUSE_RULES = ("husted",)
 
 
 def house_options(text: str | None) -> dict[str, Any]:
@@ -230,8 +230,6 @@ def house_options(text: str | None) -> dict[str, Any]:
         name = word.strip().lower()
         if not name:
             continue
-        if name in LATER_HOUSE_RULES:
-            raise ConfigError(f"the {name} house rule is not available yet")
         if name not in HOUSE_RULES:
             raise ConfigError(f"unknown house rule {name!r}; known: {', '.join(HOUSE_RULES)}")
         options.update(HOUSE_RULES[name])
@@ -441,15 +439,25 @@ class KeyboardAgent:
         try:
             name = seat_name(self.screen.names, self.seat)
             while True:
-                answer = self.screen.prompt(f"{name}, your move ({', '.join(texts)})", texts[0])
+                answer = self.screen.prompt(f"{name}, your move ({_choices(texts)})", texts[0])
                 chosen = _match(answer, legal)
                 if chosen is not None:
                     return chosen
-                self.screen.say(
-                    f"not an action here: {answer!r}; choose one of: {', '.join(texts)}"
-                )
+                self.screen.say(f"not an action here: {answer!r}; choose one of: {_choices(texts)}")
         finally:
             self.screen.after_prompt()
+
+
+PROMPT_CHOICES = 12
+
+
+def _choices(texts: Sequence[str]) -> str:
+    """The legal moves for a prompt; a long list (a draw, a trade) is cut, not hidden: any
+    legal text is still accepted."""
+    if len(texts) <= PROMPT_CHOICES:
+        return ", ".join(texts)
+    shown = ", ".join(texts[:PROMPT_CHOICES])
+    return f"{shown}, … {len(texts) - PROMPT_CHOICES} more of the same form"
 
 
 def _match(answer: str, legal: Sequence[Action]) -> Action | None:

@@ -39,7 +39,7 @@ def register(simulate_app: typer.Typer) -> None:
         ),
         ante: int | None = typer.Option(None, "--ante", help="Advanced: the ante A."),
         house: str | None = typer.Option(
-            None, "--house", help="House rules: robertson, perry, schellenberg."
+            None, "--house", help="House rules: robertson, perry, schellenberg, husted."
         ),
         trade_window: str | None = typer.Option(
             None, "--trade-window", help="Perry: before-scratch, after-each-scratch, after-scratch."
@@ -58,7 +58,7 @@ def register(simulate_app: typer.Typer) -> None:
         """
         preset = str(ctx.info_name)
         with user_errors():
-            options: dict[str, Any] = {}
+            options: dict[str, Any] = house_options(house)  # defaults under the user's options
             for name, value in (
                 ("players", players),
                 ("rounds", rounds),
@@ -68,7 +68,6 @@ def register(simulate_app: typer.Typer) -> None:
             ):
                 if value is not None:
                     options[name] = value
-            options.update(house_options(house))
             if trade_window is not None:
                 options["trade_window"] = trade_window
             if board is not None:

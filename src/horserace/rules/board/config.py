@@ -55,6 +55,7 @@ class BoardConfig:
     robertson: bool = False  # four dice in the race, paired by the roller
     trade_window: str = "none"  # Perry: when players may trade cards, one offer per seat
     market: bool = False  # Schellenberg: an extra hand, face up, to buy from after a race roll
+    husted: bool = False  # Husted: A, K, jokers kept; two betting rounds and a draw; J/Q/K powers
     rotate_dealer: bool = True
     open_hands: bool = True
     first_dealer: int = 0
@@ -80,6 +81,8 @@ class BoardConfig:
             "robertson",
             "rotate_dealer",
             "open_hands",
+            "market",
+            "husted",
         ):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be true or false")
@@ -99,6 +102,10 @@ class BoardConfig:
             raise ConfigError("the Jockey Pot is paid by the ante: set an ante of 1 or more")
         if self.jockey_pot and self.payout != "split":
             raise ConfigError("the Jockey Pot takes the Main Pot's remainder: use payout split")
+        if self.husted and (self.deck != "classic" or not self.ante):
+            raise ConfigError(
+                "Husted's rule is for Classic Mode and needs an ante (--ante 1 or more)"
+            )
         if self.market and self.deck != "classic":
             raise ConfigError("the market (Schellenberg) is a Classic Mode rule")
         if self.trade_window != "none" and self.deck == "northwoods":
@@ -113,8 +120,9 @@ class BoardConfig:
 
     @property
     def penalty_unit(self) -> int:
-        """Penalties are counted in antes when there is one (Advanced), else in chips."""
-        return self.ante or 1
+        """Advanced Mode counts penalties in antes; elsewhere they are chips (Husted's ante is
+        only the betting unit)."""
+        return self.ante or 1 if self.deck == "advanced" else 1
 
     @property
     def responses(self) -> bool:

@@ -5,8 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from horserace.components.cards import (
+    ACE,
+    JOKER,
+    KING,
     NO_CARDS,
     add_counts,
+    counts,
     full_deck,
     suits_deck,
     total,
@@ -25,6 +29,9 @@ def deck_for(config: BoardConfig) -> tuple[int, ...]:
     if config.deck == "advanced":
         suits, jokers, _ = ADVANCED_DECKS[config.players]
         return suits_deck(suits, jokers)
+    if config.husted:  # the whole pack: aces, kings and two jokers a deck stay in
+        extra = {ACE: 4 * config.decks, KING: 4 * config.decks, JOKER: 2 * config.decks}
+        return add_counts(full_deck(config.decks), counts(extra))
     return full_deck(config.decks)
 
 
@@ -87,6 +94,10 @@ def end_deal(state: BoardState, events: list[Event]) -> tuple[BoardState, list[E
         state = replace(state, discards=add_counts(state.discards, state.deck), deck=NO_CARDS)
     if state.config.draft and any(total(packet) for packet in state.packets):
         return replace(state, phase=Phase.DRAFT, picked=(False,) * state.config.players), events
+    if state.config.husted:
+        from horserace.rules.board.husted import start_betting
+
+        return start_betting(state, 1), events
     return start_scratch(state, events)
 
 
@@ -161,5 +172,9 @@ def reset(state: BoardState, events: list[Event]) -> tuple[BoardState, list[Even
         mover=-1,
         joker_seat=-1,
         short=(False,) * n,
+        folded=(False,) * n,
+        wagered=(0,) * n,
+        round_bets=(0,) * n,
+        blocks=(0,) * 11,
     )
     return begin_round(state, events)

@@ -396,3 +396,62 @@ class CardBought(PublicEvent):
             f"{seat_name(names, self.seat)} buys {rank_text(self.take)} from the market for"
             f" {_chips(self.price)}, leaving {rank_text(self.give)}"
         )
+
+
+@dataclass(frozen=True)
+class Checked(PublicEvent):
+    kind: ClassVar[str] = "checked"
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} checks"
+
+
+@dataclass(frozen=True)
+class Folded(PublicEvent):
+    kind: ClassVar[str] = "folded"
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} folds: their cards collect nothing this round"
+
+
+@dataclass(frozen=True)
+class CardsDrawn(PublicEvent):
+    """The draw: the discarded cards are shown face up; the drawn ones are dealt privately."""
+
+    kind: ClassVar[str] = "cards-drawn"
+    seat: int
+    discarded: tuple[int, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        who = seat_name(names, self.seat)
+        if not self.discarded:
+            return f"{who} stands pat"
+        shown = " ".join(rank_text(r) for r in self.discarded)
+        return f"{who} discards {shown} and draws {len(self.discarded)}"
+
+
+@dataclass(frozen=True)
+class FaceCardPlayed(PublicEvent):
+    kind: ClassVar[str] = "face-card-played"
+    seat: int
+    card: int
+    horse: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        who = seat_name(names, self.seat)
+        if self.card == 11:
+            return f"{who} plays a Jack: horse {self.horse} goes back a slot"
+        chips = 1 if self.card == 12 else 2
+        return f"{who} plays a {rank_text(self.card)}: {_chips(chips)} under horse {self.horse}"
+
+
+@dataclass(frozen=True)
+class HorseBlocked(PublicEvent):
+    kind: ClassVar[str] = "horse-blocked"
+    horse: int
+    left: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"Horse {self.horse} is held by a chip and does not move ({self.left} left under it)"

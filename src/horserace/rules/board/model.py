@@ -16,6 +16,8 @@ from horserace.rules.board.config import SCRATCH_LINES, BoardConfig
 class Phase(Enum):
     DEAL = "deal"
     DRAFT = "draft"
+    BETTING = "betting"  # Husted
+    DRAW = "draw"  # Husted
     SCRATCH = "scratch"
     RACE = "race"
     OVER = "over"
@@ -29,6 +31,9 @@ class Penalty:
     amount: int
     reason: str
     kings: int = 0  # kings played in this chain: a King answering a King doubles the penalty
+
+
+AT_GATE_BLOCKS = (0,) * 11
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,17 @@ class BoardState:
     traders: tuple[int, ...] = ()  # Perry: seats still to make an offer (or pass), in order
     market: RankCounts = NO_CARDS  # Schellenberg: the extra hand (face up after scratching)
     buyer: int = -1  # Schellenberg: the roller who may buy from the market now, or -1
+    folded: tuple[bool, ...] = ()  # Husted: seats out of this round's payout
+    wagered: tuple[int, ...] = ()  # Husted: each seat's wagers this round (at most 5A)
+    round_bets: tuple[int, ...] = ()  # Husted: each seat's wagers in the current betting round
+    bet_level: int = 0  # Husted: the wager every seat still in must meet
+    bet_round: int = 0
+    to_act: tuple[int, ...] = ()  # Husted: seats still to answer in this betting round
+    drawers: tuple[int, ...] = ()  # Husted: seats still to make their draw
+    draw_to: int = -1
+    draw_left: int = 0
+    blocks: tuple[int, ...] = AT_GATE_BLOCKS  # Husted: chips under each horse
+    power_seat: int = -1  # Husted: who may play a face card after paying for a scratch
     offer: Offer | None = None  # Perry: the offer its target must answer
 
     @property
@@ -137,6 +153,11 @@ class BoardView:
     pending: Penalty | None
     offer: Offer | None
     market: RankCounts | None  # None while it still lies face down
+    folded: tuple[bool, ...]
+    wagered: tuple[int, ...]
+    bet_level: int
+    round_bets: tuple[int, ...]
+    blocks: tuple[int, ...]
     four_dice: tuple[int, ...]
     out: tuple[bool, ...]
     config: BoardConfig

@@ -10,6 +10,7 @@ from horserace.core.rules import rank_standings
 from horserace.rules.board import events as ev
 from horserace.rules.board.config import SCRATCH_LINES
 from horserace.rules.board.dealing import reset
+from horserace.rules.board.husted import offer_power
 from horserace.rules.board.model import BoardState, Phase
 from horserace.rules.board.penalties import owe, pay_into, settle_pending
 from horserace.rules.board.seats import active_count, next_seat, seats_from
@@ -165,7 +166,11 @@ def race_sum(state: BoardState, horse: int, seat: int) -> tuple[BoardState, list
     line = state.line_of(horse)
     if line:
         reason = f"rolled scratched horse {horse} on line {line}"
-        return owe(state, seat, scratch_value(state, line), reason), []
+        return offer_power(owe(state, seat, scratch_value(state, line), reason), seat), []
+    if state.blocks[horse - 2]:  # Husted: a chip under the horse stops this roll
+        blocks = list(state.blocks)
+        blocks[horse - 2] -= 1
+        return replace(state, blocks=tuple(blocks)), [ev.HorseBlocked(horse, blocks[horse - 2])]
     return move_horse(state, horse, 1, seat)
 
 
@@ -178,7 +183,9 @@ def move_horse(
     positions[horse - 2] = position
     state = replace(state, positions=tuple(positions))
     if position >= finish:  # the race is decided; whatever was still to come is void
-        state = replace(state, winner=horse, mover=seat, sums=(), joker_seat=-1, buyer=-1)
+        state = replace(
+            state, winner=horse, mover=seat, sums=(), joker_seat=-1, buyer=-1, power_seat=-1
+        )
     return state, [ev.HorseAdvanced(horse, position, finish)]
 
 
@@ -232,7 +239,7 @@ def finish_race(state: BoardState, events: list[Event]) -> tuple[BoardState, lis
     holders = [
         (seat, count_of(state.hands[seat], horse))
         for seat in seats_from(state, next_seat(state, state.dealer))
-        if count_of(state.hands[seat], horse)
+        if count_of(state.hands[seat], horse) and not state.folded[seat]
     ]
     cards_held = sum(cards for _, cards in holders)
     if config.payout == "share":

@@ -15,6 +15,7 @@ from horserace.components.cards import (
     NO_CARDS,
     RANKS,
     count_of,
+    full_deck,
     total,
 )
 from horserace.components.dice import ALL_FOUR_DICE, ALL_ROLLS, DiceRoll, FourDice
@@ -24,7 +25,7 @@ from horserace.core.events import Event
 from horserace.core.ledger import Ledger
 from horserace.core.rules import Result, Rules, rank_standings
 from horserace.core.types import CHANCE, TERMINAL, Actor
-from horserace.rules.board import dealing, penalties, racing, trading
+from horserace.rules.board import dealing, husted, penalties, racing, trading
 from horserace.rules.board import events as ev
 from horserace.rules.board.config import (
     BoardConfig,
@@ -110,6 +111,9 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             race_rolls=0,
             out=(False,) * n,
             short=(False,) * n,
+            folded=(False,) * n,
+            wagered=(0,) * n,
+            round_bets=(0,) * n,
         )
         state, _ = dealing.begin_round(state, [])
         return state
@@ -122,12 +126,18 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             return CHANCE
         if phase is Phase.DRAFT:
             return dealing.draft_picker(state)
+        if phase is Phase.BETTING:
+            return state.to_act[0]
+        if phase is Phase.DRAW:
+            return CHANCE if state.draw_left else state.drawers[0]
         if state.pending:
             return state.pending[0].debtor
         if state.traders:
             return trading.trader(state)
         if state.joker_seat >= 0:
             return state.joker_seat
+        if state.power_seat >= 0:
+            return state.power_seat
         if state.buyer >= 0:
             return state.buyer
         if state.four_dice:
@@ -140,6 +150,10 @@ class BoardRules(Rules[BoardConfig, BoardState]):
         if state.phase is Phase.DRAFT:
             packet = state.packets[seat]
             return tuple(Keep(rank) for rank in ALL_RANKS if count_of(packet, rank))
+        if state.phase is Phase.BETTING:
+            return husted.betting_legal(state, seat)
+        if state.phase is Phase.DRAW:
+            return husted.draw_legal(state, seat)
         if state.pending:
             hand = state.hands[seat]
             actions: list[Action] = [PAY]
@@ -158,6 +172,8 @@ class BoardRules(Rules[BoardConfig, BoardState]):
                     if state.position(horse) > 0:
                         moves.append(PlayJoker(horse, forward=False))
             return tuple(moves)
+        if state.power_seat >= 0:
+            return husted.power_legal(state, seat)
         if state.buyer >= 0:
             hand = state.hands[seat]
             buys = [
@@ -177,7 +193,7 @@ class BoardRules(Rules[BoardConfig, BoardState]):
     def chance_weights(self, state: BoardState) -> tuple[Sequence[Action], Sequence[int]]:
         if self.actor(state) is not CHANCE:
             return (), ()
-        if state.phase is Phase.DEAL:
+        if state.phase in (Phase.DEAL, Phase.DRAW):
             ranks = [rank for rank in ALL_RANKS if count_of(state.deck, rank)]
             return [Deal(rank) for rank in ranks], [count_of(state.deck, r) for r in ranks]
         if state.phase is Phase.RACE and state.config.robertson:
@@ -188,9 +204,16 @@ class BoardRules(Rules[BoardConfig, BoardState]):
         word = text.strip()
         actor = self.actor(state)
         if actor is not CHANCE:
+            special = husted.parse(word) if state.config.husted else None
+            if special is not None:
+                return special
             return parse_seat_action(word, actor if isinstance(actor, int) else -1)
-        if state.phase is Phase.DEAL:
-            allowed = RANKS if state.config.deck != "advanced" else ALL_RANKS
+        if state.phase in (Phase.DEAL, Phase.DRAW):
+            allowed = (
+                RANKS
+                if dealing.deck_for(state.config) == full_deck(state.config.decks)
+                else ALL_RANKS
+            )
             return Deal.parse(word, allowed)
         if state.phase is Phase.RACE and state.config.robertson:
             return FourDice.parse(word)
@@ -214,7 +237,7 @@ class BoardRules(Rules[BoardConfig, BoardState]):
 
     def _verify_chance(self, state: BoardState, action: Action) -> None:
         if isinstance(action, Deal):
-            if state.phase is not Phase.DEAL:
+            if state.phase not in (Phase.DEAL, Phase.DRAW):
                 raise IllegalAction("no card is being dealt now; the dice are")
             if not count_of(state.deck, action.rank):
                 raise IllegalAction(f"no {action.text[5:]} is left in the deck")
@@ -224,7 +247,7 @@ class BoardRules(Rules[BoardConfig, BoardState]):
         four = state.phase is Phase.RACE and state.config.robertson
         if isinstance(action, FourDice if four else DiceRoll):
             return
-        if isinstance(action, SeatAction):
+        if isinstance(action, SeatAction | husted.HustedAction):
             raise IllegalAction("the dice (or the deal) come next, not a player's action")
         raise IllegalAction(f"{action.text!r} is not a roll this game uses now")
 
@@ -233,8 +256,16 @@ class BoardRules(Rules[BoardConfig, BoardState]):
         events: list[Event] = []
         if isinstance(action, Roll):
             return replace(state, rolling=True), ()
+        if isinstance(action, Deal) and state.phase is Phase.DRAW:
+            return husted.draw_card(state, action.rank, events), tuple(events)
         if isinstance(action, Deal):
             state, events = dealing.deal(state, action.rank)
+            return state, tuple(events)
+        if isinstance(action, husted.Check | husted.Wager | husted.Meet | husted.Fold):
+            seat = state.to_act[0]
+            return husted.bet(state, seat, action, events), tuple(events)
+        if isinstance(action, husted.Discard):
+            state = husted.discard(state, state.drawers[0], action, events)
             return state, tuple(events)
         if isinstance(action, Keep):
             state, events = dealing.keep(state, self.actor(state), action.rank)  # type: ignore[arg-type]
@@ -268,6 +299,10 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             state = trading.answer(state, action.accept, events)
         elif isinstance(action, Pass) and state.traders:
             state = trading.pass_turn(state)
+        elif isinstance(action, husted.Power):
+            state = husted.use_power(state, action, events)
+        elif isinstance(action, Pass) and state.power_seat >= 0:
+            state = replace(state, power_seat=-1)
         elif isinstance(action, Buy):
             state = racing.buy(state, action.take, action.give, events)
         elif isinstance(action, Pass) and state.buyer >= 0:
@@ -308,6 +343,11 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             pending=state.pending[0] if state.pending else None,
             offer=state.offer,
             market=state.market if state.phase is Phase.RACE else None,
+            folded=state.folded,
+            wagered=state.wagered,
+            bet_level=state.bet_level,
+            round_bets=state.round_bets,
+            blocks=state.blocks,
             four_dice=state.four_dice,
             out=state.out,
             config=config,
