@@ -24,7 +24,7 @@ def tables(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
         "players": draw(st.integers(low, 12)),
         "rounds": draw(st.integers(1, 2)),
         "starting_chips": draw(st.integers(0, 40)),
-        "robertson": draw(st.booleans()),
+        "robertson": preset != "northwoods" and draw(st.booleans()),
         "rotate_dealer": draw(st.booleans()),
         "open_hands": draw(st.booleans()),
     }

@@ -135,6 +135,13 @@ def test_no_face_card_without_a_scratch_penalty() -> None:
     assert game.actor == 1  # a running horse rolled: no window
 
 
+def test_house_rules_are_refused_where_the_rulings_do_not_allow_them() -> None:
+    with pytest.raises(ConfigError, match="Robertson"):
+        new_game({"robertson": True}, preset="northwoods")
+    with pytest.raises(ConfigError, match="Classic Mode rule"):
+        new_game({"market": True}, preset="northwoods")
+
+
 def test_husted_needs_classic_and_an_ante() -> None:
     with pytest.raises(ConfigError, match="needs an ante"):
         new_game({"husted": True, "ante": 0})

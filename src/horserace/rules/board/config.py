@@ -108,6 +108,8 @@ class BoardConfig:
             )
         if self.market and self.deck != "classic":
             raise ConfigError("the market (Schellenberg) is a Classic Mode rule")
+        if self.robertson and self.deck == "northwoods":
+            raise ConfigError("Robertson's four dice are for Classic and Advanced, not Northwoods")
         if self.trade_window != "none" and self.deck == "northwoods":
             raise ConfigError("trading (Perry) is for Classic and Advanced, not Northwoods")
         if self.reset == "pass-left" and self.deck != "classic":
