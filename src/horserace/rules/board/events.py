@@ -15,10 +15,22 @@ def _chips(amount: int) -> str:
 
 
 @dataclass(frozen=True)
-class CardDealt(Event):
-    """Seen by its receiver, and by everyone when hands lie open."""
+class _FaceDownCard(PublicEvent):
+    """What the others see of a card that went to one seat: that it went, not what it was."""
 
-    kind: ClassVar[str] = "card-dealt"
+    verb: ClassVar[str] = "gets"
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} {self.verb} a card"
+
+
+@dataclass(frozen=True)
+class _SeatCard(Event):
+    """A card one seat receives: seen by that seat, and by everyone when hands lie open."""
+
+    verb: ClassVar[str] = "gets"
+    stand_in: ClassVar[type[_FaceDownCard]] = _FaceDownCard
     seat: int
     rank: int
     open: bool
@@ -27,19 +39,23 @@ class CardDealt(Event):
         return self.open or seat == self.seat
 
     def redacted(self) -> Event:
-        return CardDealtFaceDown(self.seat)
+        return self.stand_in(self.seat)
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} is dealt {rank_text(self.rank)}"
+        return f"{seat_name(names, self.seat)} {self.verb} {rank_text(self.rank)}"
 
 
 @dataclass(frozen=True)
-class CardDealtFaceDown(PublicEvent):
+class CardDealtFaceDown(_FaceDownCard):
     kind: ClassVar[str] = "card-dealt-face-down"
-    seat: int
+    verb: ClassVar[str] = "is dealt"
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} is dealt a card"
+
+@dataclass(frozen=True)
+class CardDealt(_SeatCard):
+    kind: ClassVar[str] = "card-dealt"
+    verb: ClassVar[str] = "is dealt"
+    stand_in: ClassVar[type[_FaceDownCard]] = CardDealtFaceDown
 
 
 @dataclass(frozen=True)
@@ -195,31 +211,18 @@ class GameOver(PublicEvent):
 
 
 @dataclass(frozen=True)
-class CardKept(Event):
-    """A draft pick: seen by its maker (and by all when hands lie open)."""
-
-    kind: ClassVar[str] = "card-kept"
-    seat: int
-    rank: int
-    open: bool
-
-    def visible_to(self, seat: int | None) -> bool:
-        return self.open or seat == self.seat
-
-    def redacted(self) -> Event:
-        return CardKeptFaceDown(self.seat)
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} keeps {rank_text(self.rank)}"
+class CardKeptFaceDown(_FaceDownCard):
+    kind: ClassVar[str] = "card-kept-face-down"
+    verb: ClassVar[str] = "keeps"
 
 
 @dataclass(frozen=True)
-class CardKeptFaceDown(PublicEvent):
-    kind: ClassVar[str] = "card-kept-face-down"
-    seat: int
+class CardKept(_SeatCard):
+    """A draft pick."""
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} keeps a card"
+    kind: ClassVar[str] = "card-kept"
+    verb: ClassVar[str] = "keeps"
+    stand_in: ClassVar[type[_FaceDownCard]] = CardKeptFaceDown
 
 
 @dataclass(frozen=True)
