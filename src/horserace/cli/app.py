@@ -5,7 +5,15 @@ from __future__ import annotations
 import typer
 
 from horserace import __version__
-from horserace.cli import derby_cmd, odds_cmd, play_cmd, replay_cmd, rules_cmd, simulate_cmd
+from horserace.cli import (
+    cards_cmd,
+    derby_cmd,
+    odds_cmd,
+    play_cmd,
+    replay_cmd,
+    rules_cmd,
+    simulate_cmd,
+)
 
 app = typer.Typer(
     name="horserace",
@@ -44,6 +52,7 @@ simulate_app = typer.Typer(
 play_cmd.register(play_app)
 simulate_cmd.register(simulate_app)
 derby_cmd.register(play_app, simulate_app)
+cards_cmd.register(play_app, simulate_app, odds_cmd.odds_app)
 app.add_typer(play_app)
 app.add_typer(simulate_app)
 for module in (odds_cmd, replay_cmd, rules_cmd):

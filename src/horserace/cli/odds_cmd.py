@@ -18,12 +18,21 @@ from horserace.odds.race import ExactRaceOdds, RaceOdds, exact_race_odds, race_o
 MAX_SCRATCHED = 4
 
 
+odds_app = typer.Typer(
+    name="odds",
+    help="Exact odds: of the dice board when no subcommand is given; `odds cards` for the cards.",
+)
+
+
 def register(app: typer.Typer) -> None:
-    """Add the `odds` command to the application (kept apart so tests can use a bare app)."""
-    app.command("odds")(odds)
+    """Add the `odds` group: the dice board's odds run when no subcommand follows, and other
+    families add theirs to `odds_app` (kept apart so tests can use a bare app)."""
+    odds_app.callback(invoke_without_command=True)(odds)
+    app.add_typer(odds_app)
 
 
 def odds(
+    ctx: typer.Context,
     board_file: Annotated[
         Path | None,
         typer.Option("--board", help="Board file (TOML) with the lane lengths.", metavar="FILE"),
@@ -46,6 +55,8 @@ def odds(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Win chances of the running horses and the expected number of rolls left."""
+    if ctx.invoked_subcommand is not None:
+        return
     try:
         board = DEFAULT_BOARD if board_file is None else load_board(board_file)
         out = parse_scratched(scratched)

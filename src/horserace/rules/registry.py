@@ -10,6 +10,8 @@ from horserace.core.errors import ConfigError
 from horserace.core.rules import Rules
 from horserace.rules.board import config as board_presets
 from horserace.rules.board.rules import BoardRules
+from horserace.rules.cards import presets as cards_presets
+from horserace.rules.cards.rules import CardsRules
 from horserace.rules.derby.rules import DerbyRules
 
 
@@ -48,6 +50,11 @@ PRESETS: Mapping[str, Preset] = {
         name="derby",
         summary="Derby Challenge: 2-20 players pick horses, roll odds, wager $0-3, 3 races",
         rules=DerbyRules(),
+    ),
+    "basic": Preset("basic", cards_presets.SUMMARY_BASIC, CardsRules(), cards_presets.BASIC),
+    "scarne": Preset("scarne", cards_presets.SUMMARY_SCARNE, CardsRules(), cards_presets.SCARNE),
+    "calcutta": Preset(
+        "calcutta", cards_presets.SUMMARY_CALCUTTA, CardsRules(), cards_presets.CALCUTTA
     ),
 }
 

@@ -1,0 +1,567 @@
+"""Draw the card race for a terminal: the odds tables of `odds cards`, and the race itself
+(course, lanes, bets, news) for `play`. Rich renderables, rendered plain for pipes and tests."""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import typer
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
+
+from horserace.components.french_deck import SUITS, Card, card_text, is_joker, suit_of
+from horserace.core.events import Event, redact, seat_name
+from horserace.core.rules import Rules
+from horserace.engine import Game, Step
+from horserace.odds.cards import CardOdds, RacePosition, TooManyStates, card_odds, position_of
+from horserace.odds.cards_book import AverageEdge
+from horserace.rules.cards import events as ev
+from horserace.rules.cards.config import BookOdds
+from horserace.rules.cards.state import CardsState, CardsView, Phase
+from horserace.rules.cards.track import HORSES
+
+
+def number(p: Any) -> Any:
+    """JSON form of a chance: "p/q" for a Fraction, the float otherwise."""
+    if isinstance(p, Fraction):
+        return f"{p.numerator}/{p.denominator}"
+    return p
+
+
+def book_edge(chance: Any, price: tuple[int, int]) -> Any:
+    """1 - chance (1 + win/per), in the chance's own arithmetic."""
+    win, per = price
+    if isinstance(chance, Fraction):
+        return 1 - chance * (1 + Fraction(win, per))
+    return 1 - float(chance) * (1 + win / per)
+
+
+def fair_odds(chance: Any) -> Any:
+    """(1 - chance) / chance to 1; None for a horse that cannot win."""
+    if not chance:
+        return None
+    return (1 - chance) / chance
+
+
+def percent(p: Any) -> str:
+    value = float(p)
+    if value == 0:
+        return "0"
+    return f"{100 * value:.2f}%" if abs(value) >= 0.0001 else f"{100 * value:.1g}%"
+
+
+def price_text(chance: Any) -> str:
+    fair = fair_odds(float(chance))
+    if fair is None:
+        return "never"
+    return f"{fair:.2f}-1" if fair < 100 else f"{fair:,.0f}-1"
+
+
+def horse_name(horses: tuple[int, ...] | int) -> str:
+    if isinstance(horses, int):
+        return SUITS[horses]
+    return "".join(SUITS[h] for h in horses)
+
+
+def horse_table(
+    odds: CardOdds[Any], positions: tuple[int, ...], counts: dict[int, int], book: BookOdds | None
+) -> Table:
+    table = Table(title="Each horse", title_justify="left")
+    for name in ("horse", "course", "at", "win", "fair price"):
+        table.add_column(name, justify="right")
+    if book is not None:
+        table.add_column("book", justify="right")
+        table.add_column("house edge", justify="right")
+    for name in ("place", "show"):
+        table.add_column(name, justify="right")
+    for suit in HORSES:
+        chance = odds.win[suit]
+        row = [SUITS[suit], str(counts[suit]), str(positions[suit]), percent(chance)]
+        row.append(price_text(chance))
+        if book is not None:
+            price = book.price(counts[suit])
+            if price is None:
+                row += ["no bets", ""]
+            else:
+                row += [f"{price[0]}-{price[1]}", percent(book_edge(chance, price))]
+        row += [percent(odds.place[suit]), percent(odds.show[suit])]
+        table.add_row(*row)
+    return table
+
+
+def exacta_table(odds: CardOdds[Any]) -> Table:
+    table = Table(title="Exacta (first down, second across)", title_justify="left")
+    table.add_column("")
+    for suit in HORSES:
+        table.add_column(SUITS[suit], justify="right")
+    for first in HORSES:
+        cells = [
+            "-" if first == second else percent(odds.exacta[(first, second)]) for second in HORSES
+        ]
+        table.add_row(SUITS[first], *cells)
+    return table
+
+
+def orders_table(odds: CardOdds[Any]) -> Table:
+    table = Table(
+        title="Trifecta and superfecta (the fourth is the horse left)", title_justify="left"
+    )
+    for name in ("order", "chance", "fair price"):
+        table.add_column(name, justify="right")
+    ranked = sorted(odds.superfecta.items(), key=lambda item: (-float(item[1]), item[0]))
+    for order, p in ranked:
+        table.add_row(horse_name(order), percent(p), price_text(p))
+    return table
+
+
+def average_text(averaged: AverageEdge, book: BookOdds) -> str:
+    parts = ", ".join(
+        f"{count} on the course {100 * float(kept):+.2f}%"
+        for count, kept in averaged.by_count.items()
+    )
+    return (
+        f"The {book.name} book over every legal course keeps"
+        f" {100 * float(averaged.overall):.2f}% of a chip staked on a horse picked at random;"
+        f" by the horse's course cards: {parts}"
+    )
+
+
+# --- the race board ---------------------------------------------------------------------------
+
+SUIT_COLOURS = ("green3", "dark_orange", "red1", "deep_sky_blue1")
+SUIT_LABELS = ("♣ clubs", "♦ diamonds", "♥ hearts", "♠ spades")
+TOKEN = "●"
+EMPTY = "·"
+BAR_WIDTH = 10  # characters for a 50% chance
+NEWS_STYLES = {
+    "move": "",
+    "link": "yellow",
+    "joker": "bold magenta",
+    "finish": "bold green",
+    "bet": "cyan",
+    "auction": "cyan",
+    "pay": "green",
+    "course": "",
+    "race": "bold",
+    "over": "bold magenta",
+    "info": "",
+}
+
+
+@dataclass(frozen=True)
+class News:
+    """One announcement; `kind` picks its colour (moves are not kept on screen)."""
+
+    text: str
+    kind: str = "info"
+
+    @property
+    def notable(self) -> bool:
+        return self.kind not in ("move", "course")
+
+    def styled(self) -> Text:
+        return Text(self.text, style=NEWS_STYLES.get(self.kind, ""), overflow="fold")
+
+
+@dataclass(frozen=True)
+class BoardInfo:
+    """What the board shows besides the view."""
+
+    names: Sequence[str]
+    title: str
+    odds: Mapping[int, float] | None = None
+    odds_note: str = ""
+    news: Sequence[News] = ()
+    humans: frozenset[int] = field(default_factory=frozenset)
+
+
+def _card(value: Card | None) -> Text:
+    if value is None:
+        return Text("??", style="dim")
+    if is_joker(value):
+        return Text("Jo", style="bold magenta")
+    return Text(card_text(value), style=SUIT_COLOURS[suit_of(value)])
+
+
+def _odds_text(chance: float) -> Text:
+    eighths = min(BAR_WIDTH * 8, round(chance * 2 * BAR_WIDTH * 8))
+    bar = "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
+    label = "<0.1%" if 0 < chance < 0.0005 else f"{chance * 100:.1f}%"
+    return Text(f"{label:>6} {bar:<{BAR_WIDTH}}")
+
+
+def _stakes(view: CardsView, suit: int, names: Sequence[str]) -> str:
+    """Who backs the horse: bets (book, tote win/place/show), picks (party), owner (Calcutta)."""
+    config = view.config
+    if config.betting == "party":
+        backers = [names[s] for s, pick in enumerate(view.betting.picks) if pick == suit]
+        return ", ".join(backers)
+    if config.betting == "calcutta":
+        owner = view.auction.owners[suit]
+        if owner >= 0:
+            return f"{names[owner]} ({view.auction.prices[suit]})"
+        sold = view.auction.lot > view.auction.lots.index(suit) if view.auction.lots else False
+        return "unsold" if sold else ""
+    amounts: dict[int, int] = {}
+    for bet in view.betting.bets:
+        if len(bet.horses) == 1 and bet.horses[0] == suit:
+            amounts[bet.seat] = amounts.get(bet.seat, 0) + bet.stake
+    return ", ".join(f"{names[s]} {a}" for s, a in sorted(amounts.items()))
+
+
+def course_lanes(view: CardsView, info: BoardInfo) -> Table:
+    """The course across the top, a lane per ace: gate, links, finish; odds and backers."""
+    config = view.config
+    track = view.track
+    last = max(config.need, config.course_length)
+    table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 1), header_style="bold")
+    table.add_column("")
+    table.add_column("gate", justify="center")
+    for spot in range(1, last + 1):
+        label = "fin" if spot == config.need else str(spot)
+        table.add_column(label, justify="center", style="bold" if spot == config.need else "")
+    table.add_column("win" if info.odds is not None else "", no_wrap=True)
+    price_header = {"book": "book", "tote": "bets", "party": "picked by", "calcutta": "owner"}
+    table.add_column(price_header[config.betting], no_wrap=True, overflow="ellipsis", max_width=28)
+    course_row: list[Text | str] = ["course", ""]
+    for spot in range(1, last + 1):
+        course_row.append(_card(view.course[spot - 1]) if spot <= len(view.course) else "")
+    table.add_row(*course_row, Text(info.odds_note, style="dim"), "")
+    places = {suit: index + 1 for index, suit in enumerate(track.finished)}
+    for suit in HORSES:
+        colour = SUIT_COLOURS[suit]
+        row: list[Text | str] = [Text(SUIT_LABELS[suit], style=f"bold {colour}")]
+        for spot in range(0, last + 1):
+            here = track.positions[suit] == spot
+            row.append(Text(TOKEN, style=f"bold {colour}") if here else Text(EMPTY, style="grey42"))
+        if suit in places:
+            row.append(Text(f"place {places[suit]}", style=f"bold reverse {colour}"))
+        elif info.odds is not None and suit in info.odds:
+            row.append(_odds_text(info.odds[suit]))
+        else:
+            row.append("")
+        if config.betting == "book":
+            count = sum(
+                1 for c in view.course if c is not None and not is_joker(c) and suit_of(c) == suit
+            )
+            price = config.book_odds.price(count)
+            offered = f"{price[0]}-{price[1]}" if price else "no bets"
+            backers = _stakes(view, suit, info.names)
+            row.append(offered + (f"  {backers}" if backers else ""))
+        else:
+            row.append(_stakes(view, suit, info.names))
+        table.add_row(*row)
+    return table
+
+
+def status_line(view: CardsView, info: BoardInfo) -> Text:
+    names = info.names
+    parts = [
+        (info.title, "bold"),
+        (f"race {view.race}/{view.config.races}", "bold"),
+    ]
+    if view.phase is Phase.COURSE:
+        parts.append(
+            (f"dealing the course ({view.course_dealt}/{view.config.course_length})", "cyan")
+        )
+    elif view.phase is Phase.BETTING:
+        who = seat_name(names, view.actor) if view.actor is not None else "-"
+        what = "auction" if view.config.betting == "calcutta" else "betting"
+        parts.append((f"{what}: {who} to act", "cyan"))
+    elif view.phase is Phase.RACE:
+        parts.append((f"race: {len(view.turned)} cards turned", "cyan"))
+    else:
+        parts.append(("game over", "cyan"))
+    parts.append((f"dealer {seat_name(names, view.dealer)}", ""))
+    if view.table:
+        parts.append((f"on the table {view.table}", "bold yellow"))
+    if view.config.betting in ("party", "tote") and view.bank:
+        parts.append((f"bank {view.bank}", "yellow"))
+    parts.append((f"deck {view.deck_left}", "dim"))
+    line = Text(no_wrap=True, overflow="ellipsis")
+    for index, (text, style) in enumerate(parts):
+        if index > 1:
+            line.append(" · ", style="dim")
+        elif index == 1:
+            line.append(" ")
+        line.append(text, style=style)
+    return line
+
+
+def turned_line(view: CardsView) -> Text:
+    line = Text("turned: ", style="dim", no_wrap=True, overflow="ellipsis")
+    if not view.turned:
+        line.append("-", style="dim")
+        return line
+    shown = view.turned[-16:]
+    if len(view.turned) > len(shown):
+        line.append("… ", style="dim")
+    for index, value in enumerate(shown):
+        if index:
+            line.append(" ")
+        text = _card(value)
+        if index == len(shown) - 1:
+            text.stylize("bold reverse")
+        line.append_text(text)
+    return line
+
+
+def players_line(view: CardsView, info: BoardInfo) -> Text:
+    line = Text(no_wrap=False)
+    for seat, chips in enumerate(view.chips):
+        if seat:
+            line.append("   ")
+        mark = ("▶" if view.actor == seat else " ") + ("D" if seat == view.dealer else " ")
+        line.append(mark, style="bold")
+        name = seat_name(info.names, seat) + (" (you)" if seat in info.humans else "")
+        line.append(f"{name} ", style="bold" if seat == view.seat else "")
+        line.append(str(chips), style="bold red" if chips == 0 else "")
+    return line
+
+
+def render_board(view: CardsView, info: BoardInfo, news_lines: int = 5) -> RenderableType:
+    parts: list[RenderableType] = [
+        status_line(view, info),
+        course_lanes(view, info),
+        turned_line(view),
+        players_line(view, info),
+    ]
+    shown = [item for item in info.news if item.notable][-news_lines:]
+    if shown:
+        parts.append(Text("\n").join(item.styled() for item in shown))
+    return Group(*parts)
+
+
+def to_plain(renderable: RenderableType, width: int = 100) -> str:
+    """Render without colour or style codes, as a pipe or a log file wants it."""
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer, width=width, color_system=None, force_terminal=False, highlight=False
+    )
+    console.print(renderable)
+    return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
+
+
+# --- announcements ------------------------------------------------------------------------------
+
+
+def step_news(events: Sequence[Event], names: Sequence[str]) -> list[News]:
+    """A line per happening worth saying; what a turned card did is prefixed with the card."""
+    news: list[News] = []
+    card = ""
+    said = True
+    for event in events:
+        if isinstance(event, ev.CardTurned):
+            card, said = f"{card_text(event.card)}: ", False
+            continue
+        if isinstance(event, ev.HorseMoved):
+            text = f"{ev.horse_name(event.suit)} to link {event.position}"
+            news.append(News(card + text, "move"))
+        elif isinstance(event, ev.HorseFinished):
+            news.append(News(card + event.describe(names), "finish"))
+        elif isinstance(event, (ev.LinkTurned, ev.HorseFellBack)):
+            news.append(News(card + event.describe(names), "link"))
+        elif isinstance(event, ev.JokerTurned):
+            news.append(News(event.describe(names), "joker"))
+        else:
+            if card and not said:
+                news.append(News(card + "no horse moves", "move"))
+            said = True
+            news.extend(_other_news(event, names))
+            continue
+        said = True
+    if card and not said:
+        news.append(News(card + "no horse moves", "move"))
+    return news
+
+
+def _other_news(event: Event, names: Sequence[str]) -> list[News]:
+    kinds: tuple[tuple[tuple[type[Event], ...], str], ...] = (
+        ((ev.BetPlaced, ev.SuitPicked, ev.BookOpened), "bet"),
+        ((ev.LotOpened, ev.BidMade, ev.HorseSold, ev.CourseSorted), "auction"),
+        ((ev.Payment, ev.PoolSettled), "pay"),
+        ((ev.RaceStarted, ev.RaceOver, ev.CourseRedealt), "race"),
+        ((ev.GameOver,), "over"),
+        ((ev.CourseCardDealt, ev.CourseCardFaceDown, ev.BidPassed), "course"),
+    )
+    if isinstance(event, ev.BetsClosed):
+        return []
+    for classes, kind in kinds:
+        if isinstance(event, classes):
+            return [News(event.describe(names), kind)]
+    return [News(event.describe(names))]
+
+
+# --- the screen -----------------------------------------------------------------------------
+
+ODDS_BUDGET = 30_000  # DP states per redraw; a young face-down race shows its odds later
+PLAIN_WIDTH = 100
+NEWS_KEPT = 40
+
+
+def board_odds(view: CardsView) -> tuple[dict[int, float] | None, str]:
+    """Live win chances for the board, and a note when they are not shown."""
+    if view.phase in (Phase.COURSE, Phase.OVER) or len(view.course) < view.config.course_length:
+        return None, ""
+    try:
+        odds = _board_odds(position_of(view))
+    except TooManyStates:
+        return None, "odds once more cards are out"
+    return dict(odds), "win odds"
+
+
+@lru_cache(maxsize=512)
+def _board_odds(position: RacePosition) -> tuple[tuple[int, float], ...]:
+    odds = card_odds(position, places=1, max_states=ODDS_BUDGET)
+    return tuple(sorted(odds.win.items()))
+
+
+@dataclass
+class Screen:
+    """Prints what happens, a line per step, and the board after each race and before a person
+    is asked anything. LiveScreen redraws one board in place instead."""
+
+    console: Console
+    rules: Rules[Any, Any]
+    names: list[str]
+    humans: frozenset[int]
+    title: str
+    plain: bool
+    viewer: int | None = None
+    game: Game | None = None
+    news: list[News] = field(default_factory=list)
+
+    def render(self, view: CardsView) -> RenderableType:
+        odds, note = board_odds(view)
+        news = () if self.plain else self.news  # printed line by line already
+        info = BoardInfo(self.names, self.title, odds, note, news, self.humans)
+        return render_board(view, info)
+
+    def current_view(self) -> CardsView:
+        assert self.game is not None
+        view: CardsView = self.rules.view(self.game.state, self.viewer)
+        return view
+
+    def show(self, renderable: RenderableType) -> None:
+        if self.plain:
+            self.console.print(to_plain(renderable, PLAIN_WIDTH), end="", markup=False)
+        else:
+            self.console.print(renderable)
+
+    def say(self, text: str, style: str = "") -> None:
+        self.console.print(Text(text, style=style), soft_wrap=True)
+
+    def start(self, game: Game) -> None:
+        self.game = game
+
+    def learn(self, step: Step) -> list[News]:
+        items = step_news(redact(step.events, self.viewer), self.names)
+        self.news.extend(items)
+        del self.news[:-NEWS_KEPT]
+        return items
+
+    def observe(self, step: Step) -> None:
+        for item in self.learn(step):
+            if item.kind != "course":
+                self.console.print(item.styled(), soft_wrap=True)
+        if any(isinstance(e, ev.RaceOver) for e in step.events):
+            self.show(self.render(self._race_end(step)))
+
+    def _race_end(self, step: Step) -> CardsView:
+        """The board as the race ended: `after` may already be the next race."""
+        before: CardsView = self.rules.view(step.before, self.viewer)
+        after: CardsView = self.rules.view(step.after, self.viewer)
+        track = before.track
+        for event in step.events:
+            if isinstance(event, (ev.HorseMoved, ev.HorseFellBack)):
+                positions = list(track.positions)
+                positions[event.suit] = event.position
+                track = replace(track, positions=tuple(positions))
+            if isinstance(event, ev.JokerTurned):
+                moved = tuple(p + (s in event.moved) for s, p in enumerate(track.positions))
+                track = replace(track, positions=moved)
+            if isinstance(event, ev.HorseFinished) and event.suit not in track.finished:
+                track = replace(track, finished=(*track.finished, event.suit))
+        turned = [e.card for e in step.events if isinstance(e, ev.CardTurned)]
+        return replace(
+            before,
+            track=track,
+            turned=before.turned + tuple(turned),
+            chips=after.chips,
+            table=after.table,
+            bank=after.bank,
+            phase=Phase.OVER if after.phase is Phase.OVER else before.phase,
+            actor=None,
+        )
+
+    def before_prompt(self, view: CardsView) -> None:
+        self.show(self.render(view))
+
+    def after_prompt(self) -> None:
+        """Nothing to restore when printing line by line."""
+
+    def prompt(self, text: str, default: str) -> str:
+        return str(typer.prompt(text, default=default))
+
+    def close(self) -> None:
+        """Nothing to tear down when printing line by line."""
+
+
+@dataclass
+class LiveScreen(Screen):
+    """Redraws the board after every step; pauses `speed` seconds after each card turned."""
+
+    speed: float = 0.3
+    live: Live | None = None
+
+    def start(self, game: Game) -> None:
+        super().start(game)
+        self._open()
+
+    def _open(self) -> None:
+        self.live = Live(self.render(self.current_view()), console=self.console, auto_refresh=False)
+        self.live.start(refresh=True)
+
+    def _draw(self, renderable: RenderableType) -> None:
+        if self.live is not None:
+            self.live.update(renderable, refresh=True)
+
+    def observe(self, step: Step) -> None:
+        self.learn(step)
+        if any(isinstance(e, ev.RaceOver) for e in step.events):
+            self._draw(self.render(self._race_end(step)))
+            self._pause(8)
+            return
+        self._draw(self.render(self.current_view()))
+        before: CardsState = step.before
+        if before.phase is Phase.RACE:
+            self._pause(1)
+        elif before.phase is Phase.COURSE:
+            self._pause(0.3)
+        else:
+            self._pause(0.5)
+
+    def _pause(self, times: float) -> None:
+        if self.speed > 0:
+            time.sleep(self.speed * times)
+
+    def before_prompt(self, view: CardsView) -> None:
+        self._draw(self.render(view))
+        self.close()
+
+    def after_prompt(self) -> None:
+        self.console.clear()
+        self._open()
+
+    def close(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+            self.live = None

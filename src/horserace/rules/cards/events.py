@@ -1,0 +1,314 @@
+"""What happens at a card race, in words a table would use. Horses are suits 0..3 (C D H S)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from horserace.components.french_deck import SUIT_NAMES, card_text
+from horserace.core.events import Event, PublicEvent, seat_name
+
+
+def horse_name(suit: int) -> str:
+    return SUIT_NAMES[suit].capitalize()
+
+
+def chips(amount: int) -> str:
+    return f"{amount} chip" if amount == 1 else f"{amount} chips"
+
+
+def _horses(suits: Sequence[int]) -> str:
+    return "-".join(horse_name(s) for s in suits)
+
+
+@dataclass(frozen=True)
+class RaceStarted(PublicEvent):
+    kind: ClassVar[str] = "race-started"
+    race: int
+    dealer: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"Race {self.race}: {seat_name(names, self.dealer)} deals"
+
+
+@dataclass(frozen=True)
+class CourseCardDealt(Event):
+    """Seen by all when the course lies face up; nobody sees a face-down link."""
+
+    kind: ClassVar[str] = "course-card"
+    link: int
+    card: int
+    face_up: bool
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.face_up
+
+    def redacted(self) -> Event:
+        return CourseCardFaceDown(self.link)
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"Link {self.link}: {card_text(self.card)}"
+
+
+@dataclass(frozen=True)
+class CourseCardFaceDown(PublicEvent):
+    kind: ClassVar[str] = "course-card-face-down"
+    link: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"Link {self.link} is dealt face down"
+
+
+@dataclass(frozen=True)
+class CourseRedealt(PublicEvent):
+    """Some suit showed too many cards for its horse to finish; the course is dealt again."""
+
+    kind: ClassVar[str] = "course-redealt"
+    suit: int
+    count: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{self.count} {SUIT_NAMES[self.suit]} on the course: reshuffle and deal again"
+
+
+@dataclass(frozen=True)
+class CourseSorted(PublicEvent):
+    """Calcutta: the course is sorted into suits, most cards first, to show the longshots."""
+
+    kind: ClassVar[str] = "course-sorted"
+    cards: tuple[int, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        return "The course is sorted: " + " ".join(card_text(c) for c in self.cards)
+
+
+@dataclass(frozen=True)
+class BookOpened(PublicEvent):
+    """The dealer's prices, per suit ("" where the book takes no bets)."""
+
+    kind: ClassVar[str] = "book-opened"
+    dealer: int
+    prices: tuple[str, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        offered = ", ".join(
+            f"{horse_name(s)} {p}" if p else f"{horse_name(s)} no bets"
+            for s, p in enumerate(self.prices)
+        )
+        return f"{seat_name(names, self.dealer)} makes the book: {offered}"
+
+
+@dataclass(frozen=True)
+class BetPlaced(PublicEvent):
+    kind: ClassVar[str] = "bet-placed"
+    seat: int
+    bet: str  # "win", or the tote pool
+    horses: tuple[int, ...]
+    stake: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        who = seat_name(names, self.seat)
+        return f"{who} bets {self.stake} on {_horses(self.horses)} ({self.bet})"
+
+
+@dataclass(frozen=True)
+class SuitPicked(PublicEvent):
+    kind: ClassVar[str] = "suit-picked"
+    seat: int
+    suit: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} picks {horse_name(self.suit)}"
+
+
+@dataclass(frozen=True)
+class LotOpened(PublicEvent):
+    kind: ClassVar[str] = "lot-opened"
+    suit: int
+    course_cards: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"Up for auction: {horse_name(self.suit)} ({self.course_cards} on the course)"
+
+
+@dataclass(frozen=True)
+class BidMade(PublicEvent):
+    kind: ClassVar[str] = "bid"
+    seat: int
+    amount: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} bids {self.amount}"
+
+
+@dataclass(frozen=True)
+class BidPassed(PublicEvent):
+    kind: ClassVar[str] = "bid-passed"
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} passes"
+
+
+@dataclass(frozen=True)
+class HorseSold(PublicEvent):
+    """`seat` is -1 when nobody bid: the horse runs unsold and its share stays in the pool."""
+
+    kind: ClassVar[str] = "horse-sold"
+    suit: int
+    seat: int
+    price: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        if self.seat < 0:
+            return f"{horse_name(self.suit)} is not sold"
+        return f"{horse_name(self.suit)} sold to {seat_name(names, self.seat)} for {self.price}"
+
+
+@dataclass(frozen=True)
+class BetsClosed(PublicEvent):
+    kind: ClassVar[str] = "bets-closed"
+    places: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return "Bets are closed: they're off!"
+
+
+@dataclass(frozen=True)
+class CardTurned(PublicEvent):
+    kind: ClassVar[str] = "card-turned"
+    card: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"Turned: {card_text(self.card)}"
+
+
+@dataclass(frozen=True)
+class HorseMoved(PublicEvent):
+    kind: ClassVar[str] = "horse-moved"
+    suit: int
+    position: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{horse_name(self.suit)} moves to link {self.position}"
+
+
+@dataclass(frozen=True)
+class HorseFinished(PublicEvent):
+    kind: ClassVar[str] = "horse-finished"
+    suit: int
+    place: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{horse_name(self.suit)} crosses the line, place {self.place}"
+
+
+@dataclass(frozen=True)
+class LinkTurned(PublicEvent):
+    """Faltering: the first horse to reach a link turns its card."""
+
+    kind: ClassVar[str] = "link-turned"
+    link: int
+    card: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"Link {self.link} is turned: {card_text(self.card)}"
+
+
+@dataclass(frozen=True)
+class HorseFellBack(PublicEvent):
+    kind: ClassVar[str] = "horse-fell-back"
+    suit: int
+    position: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{horse_name(self.suit)} falters back to link {self.position}"
+
+
+@dataclass(frozen=True)
+class JokerTurned(PublicEvent):
+    """Stumbling: every horse but the leader(s) moves up one link."""
+
+    kind: ClassVar[str] = "joker"
+    moved: tuple[int, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        if not self.moved:
+            return "The joker! The horses run level: nobody moves"
+        return f"The joker! {', '.join(horse_name(s) for s in self.moved)} move up"
+
+
+@dataclass(frozen=True)
+class RaceOver(PublicEvent):
+    """The final order; `by_position` lists the horses whose places the bets needed but who
+    did not cross: they are placed by where they stood."""
+
+    kind: ClassVar[str] = "race-over"
+    order: tuple[int, ...]
+    by_position: tuple[int, ...]
+    cards: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        text = f"Result after {self.cards} cards: {_horses(self.order)}"
+        if self.by_position:
+            text += f" ({', '.join(horse_name(s) for s in self.by_position)} placed by position)"
+        return text
+
+
+@dataclass(frozen=True)
+class Payment(PublicEvent):
+    """Chips moved at the settlement: `source` and `target` are seats, or -2 the table, -3 the
+    bank (see `ACCOUNT_NAMES`)."""
+
+    kind: ClassVar[str] = "payment"
+    source: int
+    target: int
+    amount: int
+    reason: str
+
+    def describe(self, names: Sequence[str]) -> str:
+        return (
+            f"{account_name(names, self.source)} pays {chips(self.amount)} to"
+            f" {account_name(names, self.target)} ({self.reason})"
+        )
+
+
+TABLE, BANK = -2, -3
+ACCOUNT_NAMES = {TABLE: "the table", BANK: "the bank"}
+
+
+def account_name(names: Sequence[str], account: int) -> str:
+    return ACCOUNT_NAMES.get(account) or seat_name(names, account)
+
+
+@dataclass(frozen=True)
+class PoolSettled(PublicEvent):
+    """A tote pool, the Calcutta pool or the book at the end of a race: what was in it, what
+    the house kept, and what stays for the next race."""
+
+    kind: ClassVar[str] = "pool-settled"
+    pool: str
+    total: int
+    kept: int
+    carried: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        text = f"{self.pool}: {chips(self.total)}"
+        if self.kept:
+            text += f", {self.kept} to the house"
+        if self.carried:
+            text += f", {self.carried} stay on the table"
+        return text
+
+
+@dataclass(frozen=True)
+class GameOver(PublicEvent):
+    kind: ClassVar[str] = "game-over"
+    winners: tuple[int, ...]
+    unclaimed: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        who = " and ".join(seat_name(names, s) for s in self.winners)
+        verb = "share the win" if len(self.winners) > 1 else "wins"
+        return f"Game over: {who} {verb}; {chips(self.unclaimed)} not held by a player"

@@ -1,0 +1,287 @@
+"""The card race: deal the course, bet (book, tote, party or Calcutta), turn cards until the
+places the bets need are settled, pay out, pass the deal left; for the agreed number of races.
+
+Every card comes off the deck as its own chance step (each remaining card equally likely), so
+a scripted game names its cards and the odds can enumerate them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from horserace.components.french_deck import SUITS, Card, is_joker, pack, suit_of
+from horserace.core.actions import Action
+from horserace.core.errors import IllegalAction
+from horserace.core.events import Event
+from horserace.core.ledger import Ledger
+from horserace.core.rules import Result, Rules, rank_standings
+from horserace.core.types import CHANCE, TERMINAL, Actor
+from horserace.rules.cards import events as ev
+from horserace.rules.cards.actions import DealCard, parse_card_action
+from horserace.rules.cards.book import BookStyle
+from horserace.rules.cards.calcutta import CalcuttaStyle
+from horserace.rules.cards.config import CardsConfig, cards_config, cards_config_dict
+from horserace.rules.cards.party import PartyStyle
+from horserace.rules.cards.state import Auction, Betting, CardsState, CardsView, Phase
+from horserace.rules.cards.styles import Style
+from horserace.rules.cards.tote_bets import ToteStyle
+from horserace.rules.cards.track import (
+    HORSES,
+    Track,
+    fall_back,
+    move_up,
+    race_settled,
+    stumble,
+)
+
+STYLES: Mapping[str, Style] = {
+    style.name: style for style in (BookStyle(), ToteStyle(), PartyStyle(), CalcuttaStyle())
+}
+
+
+def full_deck(config: CardsConfig) -> tuple[Card, ...]:
+    """The pack without the aces (they are the horses); ranks 2.. in each suit, and the joker
+    when horses may stumble."""
+    return pack(range(2, config.ranks + 2), jokers=1 if config.stumbling else 0)
+
+
+def _without(deck: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    index = deck.index(card)
+    return deck[:index] + deck[index + 1 :]
+
+
+class CardsRules(Rules[CardsConfig, CardsState]):
+    family = "cards"
+
+    # --- configuration -------------------------------------------------
+    def make_config(self, options: Mapping[str, Any]) -> CardsConfig:
+        return cards_config(options)
+
+    def config_to_dict(self, config: CardsConfig) -> dict[str, Any]:
+        return cards_config_dict(config)
+
+    def players(self, config: CardsConfig) -> int:
+        return config.players
+
+    def style(self, config: CardsConfig) -> Style:
+        return STYLES[config.betting]
+
+    # --- the game tree ---------------------------------------------------
+    def initial_state(self, config: CardsConfig) -> CardsState:
+        n = config.players
+        labels = [f"seat {seat + 1}" for seat in range(n)] + ["table", "bank"]
+        ledger = Ledger.open(labels, [config.starting_chips] * n + [0, config.bank_funds])
+        return CardsState(
+            config=config,
+            race=1,
+            dealer=config.first_dealer,
+            phase=Phase.COURSE,
+            deck=full_deck(config),
+            course=(),
+            track=Track(),
+            turned=(),
+            places=1,
+            betting=Betting(),
+            auction=Auction(),
+            ledger=ledger,
+        )
+
+    def actor(self, state: CardsState) -> Actor:
+        if state.phase is Phase.OVER:
+            return TERMINAL
+        if state.phase is Phase.BETTING:
+            seat = self.style(state.config).actor(state)
+            assert seat is not None, "the betting ends as soon as nobody is left to act"
+            return seat
+        return CHANCE
+
+    def legal_actions(self, state: CardsState, seat: int) -> Sequence[Action]:
+        if state.phase is not Phase.BETTING or self.actor(state) != seat:
+            return ()
+        return self.style(state.config).legal(state, seat)
+
+    def chance_weights(self, state: CardsState) -> tuple[Sequence[Action], Sequence[int]]:
+        if state.phase not in (Phase.COURSE, Phase.RACE):
+            return (), ()
+        return [DealCard(card) for card in state.deck], [1] * len(state.deck)
+
+    def parse_action(self, state: CardsState, text: str) -> Action:
+        if state.phase in (Phase.COURSE, Phase.RACE):
+            return parse_card_action(text)
+        return self.style(state.config).parse(text)
+
+    def verify(self, state: CardsState, action: Action) -> None:
+        if state.phase is Phase.OVER:
+            raise IllegalAction("the game is over")
+        if state.phase is Phase.BETTING:
+            if isinstance(action, DealCard):
+                raise IllegalAction("the bets come first; no card is dealt now")
+            self.style(state.config).verify(state, action)
+            return
+        if not isinstance(action, DealCard):
+            raise IllegalAction(f"a card is dealt now, not {action.text!r}")
+        if action.card not in state.deck:
+            raise IllegalAction(f"{action.text} is not in the deck")
+
+    def apply(self, state: CardsState, action: Action) -> tuple[CardsState, tuple[Event, ...]]:
+        self.verify(state, action)
+        if state.phase is Phase.BETTING:
+            style = self.style(state.config)
+            after, events = style.act(state, action)
+            if style.actor(after) is None:
+                after, more = self._start_race(after)
+                events += more
+            return after, tuple(events)
+        assert isinstance(action, DealCard)
+        if state.phase is Phase.COURSE:
+            course_after, course_events = self._course_card(state, action.card)
+            return course_after, tuple(course_events)
+        race_after, race_events = self._race_card(state, action.card)
+        return race_after, tuple(race_events)
+
+    # --- the course --------------------------------------------------------
+    def _course_card(self, state: CardsState, card: Card) -> tuple[CardsState, list[Event]]:
+        config = state.config
+        course = (*state.course, card)
+        dealt = ev.CourseCardDealt(len(course), card, not config.faltering)
+        state = replace(state, deck=_without(state.deck, card), course=course)
+        if len(course) < config.course_length:
+            return state, [dealt]
+        counts = Counter(suit_of(c) for c in course if not is_joker(c))
+        if config.redeal and counts:
+            suit, count = min(counts.items(), key=lambda item: (-item[1], item[0]))
+            if count >= config.redeal_at:
+                again = replace(state, deck=full_deck(config), course=(), redeals=state.redeals + 1)
+                return again, [dealt, ev.CourseRedealt(suit, count)]
+        state = replace(state, phase=Phase.BETTING)
+        style = self.style(config)
+        state, events = style.open(state)
+        if style.actor(state) is None:
+            state, more = self._start_race(state)
+            events += more
+        return state, [dealt, *events]
+
+    # --- the race -------------------------------------------------------------
+    def _settled(self, state: CardsState) -> bool:
+        unseen = tuple(state.unseen(suit) for suit in HORSES)
+        return race_settled(
+            state.track,
+            state.places,
+            unseen,
+            state.joker_unseen(),
+            state.config.need,
+            len(state.deck),
+        )
+
+    def _start_race(self, state: CardsState) -> tuple[CardsState, list[Event]]:
+        places = self.style(state.config).places(state)
+        state = replace(state, phase=Phase.RACE, places=places)
+        events: list[Event] = [ev.BetsClosed(places)]
+        if self._settled(state):
+            state, more = self._finish_race(state)
+            events += more
+        return state, events
+
+    def _race_card(self, state: CardsState, card: Card) -> tuple[CardsState, list[Event]]:
+        config = state.config
+        track = state.track
+        events: list[Event] = [ev.CardTurned(card)]
+        if is_joker(card):
+            track, moved = stumble(track)
+            events.append(ev.JokerTurned(moved))
+        elif track.running(suit_of(card)):
+            suit = suit_of(card)
+            track = move_up(track, suit, config.need)
+            position = track.positions[suit]
+            events.append(ev.HorseMoved(suit, position))
+            if not track.running(suit):
+                events.append(ev.HorseFinished(suit, len(track.finished)))
+            elif config.faltering and track.frontier < position <= config.course_length:
+                link_card = state.course[position - 1]
+                track = replace(track, frontier=position)
+                events.append(ev.LinkTurned(position, link_card))
+                if not is_joker(link_card):
+                    fallen = fall_back(track, suit_of(link_card))
+                    if fallen != track:
+                        back = suit_of(link_card)
+                        events.append(ev.HorseFellBack(back, fallen.positions[back]))
+                    track = fallen
+        state = replace(
+            state, deck=_without(state.deck, card), track=track, turned=(*state.turned, card)
+        )
+        if self._settled(state):
+            state, more = self._finish_race(state)
+            events += more
+        return state, events
+
+    def _finish_race(self, state: CardsState) -> tuple[CardsState, list[Event]]:
+        track = state.track
+        short = len(track.finished) < min(state.places, len(HORSES) - 1)
+        by_position = track.standing if short else ()  # places the bets needed, not crossed
+        events: list[Event] = [ev.RaceOver(track.order, by_position, len(state.turned))]
+        state, paid = self.style(state.config).settle(state, track.order)
+        events += paid
+        if state.race >= state.config.races:
+            over = replace(state, phase=Phase.OVER)
+            result = self.result(over)
+            return over, [*events, ev.GameOver(result.winners, result.unclaimed)]
+        dealer = (state.dealer + 1) % state.config.players
+        state = replace(
+            state,
+            race=state.race + 1,
+            dealer=dealer,
+            phase=Phase.COURSE,
+            deck=full_deck(state.config),
+            course=(),
+            track=Track(),
+            turned=(),
+            places=1,
+            betting=Betting(),
+            auction=Auction(),
+            redeals=0,
+        )
+        return state, [*events, ev.RaceStarted(state.race, dealer)]
+
+    # --- what leaves the core -------------------------------------------------
+    def view(self, state: CardsState, seat: int | None) -> CardsView:
+        n = state.config.players
+        course = tuple(
+            value if state.face_up(link) else None for link, value in enumerate(state.course, 1)
+        )
+        actor = self.actor(state)
+        return CardsView(
+            seat=seat,
+            config=state.config,
+            race=state.race,
+            dealer=state.dealer,
+            phase=state.phase,
+            chips=state.ledger.balances[:n],
+            table=state.ledger.balance(state.table_account),
+            bank=state.ledger.balance(state.bank_account),
+            course=course,
+            course_dealt=len(state.course),
+            track=state.track,
+            turned=state.turned,
+            deck_left=len(state.deck),
+            places=state.places,
+            betting=state.betting,
+            auction=state.auction,
+            unseen=tuple(state.unseen(suit) for suit in HORSES),
+            joker_unseen=state.joker_unseen(),
+            actor=actor if isinstance(actor, int) else None,
+        )
+
+    def ledger(self, state: CardsState) -> Ledger:
+        return state.ledger
+
+    def result(self, state: CardsState) -> Result:
+        if state.phase is not Phase.OVER:
+            raise IllegalAction("the game is not over yet")
+        n = state.config.players
+        return rank_standings(state.ledger.balances[:n], unclaimed=sum(state.ledger.balances[n:]))
+
+
+__all__ = ["STYLES", "SUITS", "CardsRules", "full_deck"]

@@ -1,0 +1,123 @@
+"""The tote, the party prizes and the Calcutta on scripted decks, with the chips worked out by
+hand from RULINGS.md §2 (and components/tote.py's documented pool rules)."""
+
+from __future__ import annotations
+
+import pytest
+
+from horserace.components.french_deck import parse_card
+from horserace.core.errors import IllegalAction
+from horserace.rules.cards import events as ev
+from horserace.rules.cards.calcutta import pool_shares
+from horserace.rules.cards.state import NOBODY, Phase
+from tests.unit.test_cards_support import chips, events, new_table, of_suit, run, scripted
+
+C, D, H, S = range(4)
+COURSE = ["2C", "9H", "KD", "5S", "7H", "JC", "3D"]  # clubs 2, diamonds 2, hearts 2, spades 1
+S_H_D = [*of_suit("S", 8, COURSE), *of_suit("H", 8, COURSE), *of_suit("D", 8, COURSE)]
+
+
+def test_tote_pools_pay_everything_but_the_takeout() -> None:
+    options = {"players": 3, "races": 1, "betting": "tote", "takeout": 10}
+    tickets = [
+        "win 6 S",  # P2
+        "board 1 H",  # P2 (3 chips: win, place and show on hearts)
+        "done",
+        "win 4 H",  # P3
+        "place 5 D",  # P3
+        "done",
+        "win 5 S",  # P1
+        "show 2 C",  # P1
+        "done",
+    ]
+    game, steps = scripted("basic", options, [*COURSE, *tickets, *S_H_D])
+    settled = {e.pool: e for e in events(steps, ev.PoolSettled)}
+    # win: 6 + 1 + 4 + 5 = 16, takeout 1, net 15; spades staked 11: profit 4 split 6:5 -> 2, 2
+    assert (settled["win"].total, settled["win"].kept) == (16, 1)
+    # place: 1 on H, 5 on D -> S, H placed: only hearts' ticket wins the net pool
+    assert (settled["place"].total, settled["place"].kept) == (6, 0)
+    # show: 1 on H, 2 on C -> S, H, D: hearts' ticket takes the net pool
+    assert (settled["show"].total, settled["show"].kept) == (3, 0)
+    paid = {(p.target, p.reason): p.amount for p in events(steps, ev.Payment) if p.source < -1}
+    assert paid[(1, "win ticket")] == 6 + 2 and paid[(0, "win ticket")] == 5 + 2
+    assert paid[(1, "place ticket")] == 6 and paid[(1, "show ticket")] == 3
+    assert paid[(-3, "win takeout")] == 1
+    assert chips(game) == (100 - 7 + 7, 100 - 9 + 8 + 6 + 3, 100 - 9)
+    assert game.state.ledger.balance(3) == 0 and game.state.ledger.balance(4) == 1
+
+
+def test_tote_limit_counts_board_as_three_stakes() -> None:
+    game = new_table("basic", players=3, betting="tote", bet_limit=5)
+    run(game, [*COURSE, "board 1 S"])
+    with pytest.raises(IllegalAction, match="costs 3"):
+        game.rules.apply(game.state, game.rules.parse_action(game.state, "board 1 H"))
+    assert game.rules.parse_action(game.state, "ex 2 hc").text == "exacta 2 H C"
+    assert game.rules.parse_action(game.state, "tri 1 HCD").text == "trifecta 1 H C D"
+
+
+def test_party_prizes_come_from_the_bank() -> None:
+    options = {"players": 4, "races": 1, "betting": "party"}
+    picks = ["pick H", "pick S", "pick C", "H"]  # P2, P3, P4, P1 (the dealer picks last)
+    game, steps = scripted("basic", options, [*COURSE, *picks, *S_H_D])
+    assert game.state.places == 3
+    assert events(steps, ev.RaceOver)[0].order == (S, H, D, C)
+    # spades 1st: P3 25; hearts 2nd: P2 and P1 20 each; diamonds 3rd: nobody; clubs: nothing
+    assert chips(game) == (120, 120, 125, 100)
+    assert game.state.ledger.balance(5) == 4 * 25 - 65
+
+
+def test_calcutta_sells_longshots_first_and_keeps_an_unsold_share() -> None:
+    options = {"players": 3, "races": 2}
+    auction = [
+        *("bid 3", "pass", "pass"),  # clubs (2 on the course): P2 for 3
+        *("pass", "bid 2", "pass", "pass"),  # diamonds: P3 for 2
+        *("pass", "pass", "pass"),  # hearts: unsold
+        *("bid 4", "bid 5", "pass", "pass"),  # spades (1 on the course, the favourite): P3 for 5
+    ]
+    game, steps = scripted("calcutta", options, [*COURSE, *auction])
+    lots = [e.suit for e in events(steps, ev.LotOpened)]
+    assert lots == [C, D, H, S]
+    sorted_course = ("2C", "JC", "3D", "KD", "7H", "9H", "5S")
+    assert events(steps, ev.CourseSorted) == [
+        ev.CourseSorted(tuple(map(parse_card, sorted_course)))
+    ]
+    assert game.state.course == tuple(map(parse_card, sorted_course))
+    sold = [(e.suit, e.seat, e.price) for e in events(steps, ev.HorseSold)]
+    assert sold == [(C, 1, 3), (D, 2, 2), (H, NOBODY, 0), (S, 2, 5)]
+    assert game.state.phase is Phase.RACE and game.state.places == 2
+    hearts_then_spades = [*of_suit("H", 8, COURSE), *of_suit("S", 8, COURSE)]
+    run(game, hearts_then_spades, steps)
+    # pool 10 = 3 x 3 + 1: 1st 7 (stays: hearts was unsold), 2nd 3 to P3 (spades)
+    assert pool_shares(10) == (7, 3)
+    assert events(steps, ev.PoolSettled)[0] == ev.PoolSettled("the pool", 10, 0, 7)
+    assert chips(game) == (150, 147, 150 - 7 + 3)
+    assert game.state.ledger.balance(3) == 7 and game.state.race == 2
+
+
+def test_calcutta_remainder_of_two_gives_one_chip_each() -> None:
+    options = {"players": 3, "races": 1}
+    auction = [
+        *("bid 3", "pass", "pass"),  # clubs: P2 3
+        *("pass", "bid 3", "pass", "pass"),  # diamonds: P3 3
+        *("pass", "pass", "bid 4", "pass", "pass"),  # hearts: P1 4
+        *("bid 1", "pass", "pass"),  # spades: P2 1
+    ]
+    game, steps = scripted("calcutta", options, [*COURSE, *auction])
+    run(game, [*of_suit("D", 8, COURSE), *of_suit("C", 8, COURSE)], steps)
+    assert pool_shares(11) == (7, 4)
+    assert chips(game) == (150 - 4, 150 - 4 + 4, 150 - 3 + 7)
+    assert game.state.ledger.balance(3) == 0
+
+
+def test_calcutta_auctioneer_stays_out_when_the_table_says_so() -> None:
+    game = new_table("calcutta", players=3, dealer_bids=False)
+    steps = run(game, [*COURSE, "pass", "pass"])
+    assert events(steps, ev.HorseSold) == [ev.HorseSold(C, NOBODY, 0)]
+    assert game.actor == 1  # the auctioneer (seat 0) is never asked
+    with pytest.raises(IllegalAction, match="at least 1"):
+        game.rules.apply(game.state, game.rules.parse_action(game.state, "bid 0"))
+
+
+@pytest.mark.parametrize(("pool", "shares"), [(0, (0, 0)), (9, (6, 3)), (10, (7, 3)), (11, (7, 4))])
+def test_pool_shares_follow_the_seed(pool: int, shares: tuple[int, int]) -> None:
+    assert pool_shares(pool) == shares

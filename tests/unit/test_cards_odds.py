@@ -1,0 +1,245 @@
+"""Exact card-race odds against independent references: a direct enumeration of the rules
+engine's own chance outcomes on a short pack, the closed form against the DP, floats against
+Fractions, and the bets' tables against their definitions."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from math import comb
+from typing import Any
+
+import pytest
+
+from horserace.components.french_deck import parse_card, parse_cards
+from horserace.core.errors import ConfigError
+from horserace.core.types import CHANCE
+from horserace.odds.cards import (
+    RacePosition,
+    TooManyStates,
+    card_odds,
+    exact_card_odds,
+    position_from_cards,
+    position_of,
+)
+from horserace.odds.cards_book import average_book_edge, legal_courses
+from horserace.rules.cards.config import cards_config
+from horserace.rules.cards.events import RaceOver
+from horserace.rules.cards.rules import CardsRules
+from horserace.rules.cards.state import CardsState
+from horserace.rules.cards.track import HORSES
+
+RULES = CardsRules()
+
+
+def enumerate_orders(options: dict[str, Any], forced: Sequence[str | None]) -> dict[Any, Fraction]:
+    """P(final order | the forced cards) by walking every chance outcome of the rules engine.
+
+    `forced` names the cards dealt at the first chance steps (course first, then the race); a
+    None there (a face-down link) is left free. A party table settles three places, so the
+    whole order is known; its picks do not touch the race."""
+    config = RULES.make_config({"betting": "party", "races": 1, "redeal": False, **options})
+    memo: dict[Any, dict[Any, Fraction]] = {}
+
+    def walk(state: CardsState, step: int) -> dict[Any, Fraction]:
+        key = (state.phase, state.deck, state.course, state.track, min(step, len(forced)))
+        known = memo.get(key)
+        if known is not None:
+            return known
+        out: dict[Any, Fraction] = {}
+        actor = RULES.actor(state)
+        if actor is not CHANCE:
+            assert isinstance(actor, int)
+            after, _ = RULES.apply(state, RULES.legal_actions(state, actor)[0])
+            out = walk(after, step)
+        else:
+            outcomes = RULES.chance_outcomes(state)
+            if step < len(forced) and forced[step] is not None:
+                wanted = parse_card(str(forced[step]))
+                # a free face-down link may have taken the card: that deal is not this history
+                outcomes = [(a, Fraction(1)) for a, _ in outcomes if a.card == wanted]  # type: ignore[attr-defined]
+            for action, p in outcomes:
+                after, events = RULES.apply(state, action)
+                over = [e for e in events if isinstance(e, RaceOver)]
+                branch = {over[0].order: Fraction(1)} if over else walk(after, step + 1)
+                for order, q in branch.items():
+                    out[order] = out.get(order, Fraction(0)) + p * q
+        memo[key] = out
+        return out
+
+    dist = walk(RULES.initial_state(config), 0)
+    total = sum(dist.values(), Fraction(0))
+    return {order: p / total for order, p in dist.items()}
+
+
+SHORT = {"ranks": 3, "course_length": 2, "need": 3}
+SHORTER = {"ranks": 3, "course_length": 3, "need": 3}
+TINY = {"ranks": 2, "course_length": 2, "need": 2}  # a face-down course is enumerated too
+TINY_CROSS = {"ranks": 2, "course_length": 1, "need": 2}
+
+
+@pytest.mark.parametrize(
+    ("options", "course", "turned"),
+    [
+        (SHORT, "2C 3C", ""),  # clubs cannot finish: placed by position
+        (SHORT, "2C 2D", "3H 3C"),
+        ({**SHORT, "need": 2}, "2C 2D", "4S"),
+        ({**SHORTER, "stumbling": True}, "2C 2D 4S", ""),
+        ({**SHORTER, "stumbling": True}, "2C joker 3S", "3H"),
+        ({**SHORTER, "stumbling": True}, "2H 2D 3D", "3H 4C"),
+        ({**TINY, "faltering": True}, "?? ??", ""),
+        ({**TINY, "faltering": True}, "2C ??", "3D"),
+        ({**TINY_CROSS, "faltering": True}, "??", ""),
+        ({**TINY_CROSS, "faltering": True}, "3S", "2C 2S"),
+        ({**TINY_CROSS, "faltering": True, "stumbling": True}, "??", ""),
+        ({**TINY, "faltering": True, "stumbling": True}, "joker ??", "2H"),
+        ({**TINY_CROSS, "faltering": True, "stumbling": True}, "2D", "3S"),
+        ({**TINY, "faltering": True, "stumbling": True}, "3C ??", "2H joker"),
+    ],
+)
+def test_exact_odds_match_an_enumeration_of_the_rules_engine(
+    options: dict[str, Any], course: str, turned: str
+) -> None:
+    links = [None if word == "??" else word for word in course.split()]
+    history = turned.split()
+    expected = enumerate_orders(options, [*links, *history])
+    position = position_from_cards(
+        [None if c is None else parse_card(c) for c in links],
+        parse_cards(turned),
+        need=options["need"],
+        faltering=options.get("faltering", False),
+        stumbling=options.get("stumbling", False),
+        ranks=options["ranks"],
+    )
+    odds = exact_card_odds(position)
+    got = {order: p for order, p in odds.order.items() if p}
+    assert got == expected
+
+
+def random_positions(count: int, seed: int, **options: Any) -> list[RacePosition]:
+    """Positions part-way through seeded races of the rules engine (any table options)."""
+    rng = random.Random(seed)
+    config = RULES.make_config({"betting": "party", "races": 1, **options})
+    positions: list[RacePosition] = []
+    while len(positions) < count:
+        state = RULES.initial_state(config)
+        stop = rng.randrange(0, 30)
+        turned = 0
+        while True:
+            actor = RULES.actor(state)
+            if actor is CHANCE:
+                outcomes, _ = RULES.chance_weights(state)
+                action = outcomes[rng.randrange(len(outcomes))]
+            else:
+                assert isinstance(actor, int)
+                action = RULES.legal_actions(state, actor)[0]
+            after, events = RULES.apply(state, action)
+            if any(isinstance(e, RaceOver) for e in events):
+                break
+            state = after
+            if state.turned and len(state.turned) > turned:
+                turned = len(state.turned)
+                if turned >= stop:
+                    positions.append(position_of(state))
+                    break
+    return positions
+
+
+@pytest.mark.parametrize("options", [{}, {"course_length": 6, "need": 6, "redeal": False}])
+def test_closed_form_equals_the_dp_exactly(options: dict[str, Any]) -> None:
+    for position in random_positions(6, 11, **options):
+        assert position.plain
+        closed = exact_card_odds(position, method="closed")
+        assert exact_card_odds(position, method="dp") == closed
+
+
+def test_floats_agree_with_fractions() -> None:
+    for position in random_positions(4, 5, stumbling=True, redeal=False):
+        exact = exact_card_odds(position)
+        fast = card_odds(position)
+        for table in ("win", "place", "show", "exacta", "trifecta", "superfecta"):
+            ours, theirs = getattr(fast, table), getattr(exact, table)
+            assert ours.keys() == theirs.keys()
+            assert all(abs(ours[k] - float(theirs[k])) < 1e-12 for k in ours)
+
+
+def test_every_table_sums_as_it_should() -> None:
+    position = position_from_cards(parse_cards("2C 9H KD 5S 7H JC 3D"), [], need=8)
+    odds = exact_card_odds(position)
+    assert sum(odds.win.values()) == 1
+    assert sum(odds.place.values()) == 2
+    assert sum(odds.show.values()) == 3
+    for table in (odds.exacta, odds.trifecta, odds.superfecta):
+        assert sum(table.values()) == 1
+    assert len(odds.superfecta) == 24 and len(odds.trifecta) == 24 and len(odds.exacta) == 12
+    for a in HORSES:
+        assert odds.win[a] == sum(p for (first, _), p in odds.exacta.items() if first == a)
+        assert odds.show[a] == sum(p for key, p in odds.trifecta.items() if a in key)
+    # Clubs, diamonds and hearts show two cards each: the same chances, by symmetry.
+    assert odds.win[0] == odds.win[1] == odds.win[2] < odds.win[3]
+
+
+def test_fewer_places_leave_the_longer_bets_empty() -> None:
+    position = position_from_cards(parse_cards("2C 9H KD 5S 7H JC 3D"), [], need=8)
+    win_only = exact_card_odds(position, places=1)
+    assert win_only.place == {} and win_only.exacta == {} and win_only.superfecta == {}
+    assert win_only.win == exact_card_odds(position).win
+    two = exact_card_odds(position, places=2)
+    assert two.exacta == exact_card_odds(position).exacta and two.trifecta == {}
+
+
+def test_a_settled_race_is_certain() -> None:
+    course = parse_cards("2C 9H KD 5S 7H JC 3D")
+    spades = parse_cards("2S 3S 4S 6S 7S 8S 9S 10S")
+    odds = exact_card_odds(position_from_cards(course, spades, need=8), places=1)
+    assert odds.win == {0: 0, 1: 0, 2: 0, 3: 1}
+    hearts = parse_cards("2H 3H 4H 5H 6H 8H 10H JH")
+    diamonds = parse_cards("2D 4D 5D 6D 7D 8D 9D 10D")
+    three = position_from_cards(course, [*spades, *hearts, *diamonds], need=8)
+    assert exact_card_odds(three).superfecta[(3, 2, 1, 0)] == 1
+    with pytest.raises(ConfigError, match="already over"):  # every place is known
+        position_from_cards(course, [*spades, *hearts, *diamonds, parse_card("4C")], need=8)
+
+
+@pytest.mark.parametrize(
+    ("course", "turned", "kwargs", "message"),
+    [
+        ("2C 9H KD 5S 7H JC 3D", "2C", {}, "already seen"),
+        ("2C 9H KD 5S 7H JC AD", "", {}, "aces are the horses"),
+        ("2C 9H KD 5S 7H JC joker", "", {}, "only with stumbling"),
+        ("?? ?? ??", "", {"need": 4}, "only a faltering course"),
+        ("?? ?? ??", "2C", {"faltering": True, "need": 4}, "give that link's card"),
+        ("2C ?? ??", "", {"faltering": True, "need": 4}, "still face down"),
+        ("2C 3C", "", {"need": 4}, "need must be 1 to 3"),
+    ],
+)
+def test_bad_histories_are_config_errors(
+    course: str, turned: str, kwargs: dict[str, Any], message: str
+) -> None:
+    links = [None if w == "??" else parse_card(w) for w in course.split()]
+    options = {"need": 8, **kwargs}
+    with pytest.raises(ConfigError, match=message):
+        position_from_cards(links, parse_cards(turned), **options)
+
+
+def test_the_dp_stops_at_its_state_budget() -> None:
+    position = position_from_cards([None] * 7, [], need=8, faltering=True)
+    with pytest.raises(TooManyStates):
+        card_odds(position, places=1, max_states=2000)
+
+
+def test_the_average_book_edge_weighs_every_legal_course() -> None:
+    config = cards_config({})
+    table = legal_courses(config)
+    assert sum(chance for chance, _, _ in table) == 1
+    # Seven of 48 cards with no suit showing five or more (two suits cannot both).
+    legal = comb(48, 7) - 4 * sum(comb(12, k) * comb(36, 7 - k) for k in (5, 6, 7))
+    average = average_book_edge(config)
+    for count in (3, 4):  # the other suits share at most four cards: nothing to redeal
+        assert average.count_chance[count] == Fraction(comb(12, count) * comb(36, 7 - count), legal)
+    assert sum(average.count_chance.values()) == 1
+    overall = sum(average.count_chance[c] * average.by_count[c] for c in average.by_count)
+    assert average.overall == overall  # every course prices all four horses
+    for chance, counts, win in table[:5]:
+        assert sum(win) == 1 and chance > 0 and sum(counts) == 7
