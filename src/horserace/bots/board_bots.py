@@ -105,26 +105,15 @@ class EvBot:
 
         return max(legal, key=worth)
 
-    def _gain(self, view: BoardView, give: int, given: int, take: int, taken: int) -> float:
-        """Change in this seat's expected chips if it gives `given` × `give` and gets
-        `taken` × `take`: horse cards by the pot they would collect, powers card by card."""
-        valuer, odds, hand = HandValuer(view), win_odds(view), _own_hand(view)
-        after = _with(_with(hand, give, -given), take, taken)
-
-        def worth(cards: RankCounts) -> float:
-            powers = sum(cards[rank] * card_worth(view, rank) for rank in POWERS)
-            return valuer.value(cards, odds) + powers
-
-        return worth(after) - worth(hand)
-
     def _buy(self, view: BoardView, legal: Sequence[Action]) -> Action:
         """Buy the market card whose swap gains more than the price, or pass."""
         price = market_price_of(view)
+        swaps = Swaps(view)
         best: Action = legal[0]
         best_gain = 0.0
         for action in legal:
             if isinstance(action, Buy):
-                gain = self._gain(view, action.give, 1, action.take, 1) - price
+                gain = swaps.gain(action.give, 1, action.take, 1) - price
                 if gain > best_gain:
                     best, best_gain = action, gain
         return best
@@ -133,13 +122,14 @@ class EvBot:
         """Accept exactly when the trade raises this seat's expected chips."""
         offer = view.offer
         assert offer is not None
-        if ACCEPT in legal and self._gain(view, offer.take, 1, offer.give, offer.count) > 0:
+        if ACCEPT in legal and Swaps(view).gain(offer.take, 1, offer.give, offer.count) > 0:
             return ACCEPT
         return DECLINE
 
     def _offer(self, view: BoardView, legal: Sequence[Action]) -> Action:
         """The offer that gains this seat the most, among those the target should value too
         (judged card by card); otherwise pass."""
+        swaps = Swaps(view)
         best: Action = legal[0]
         best_gain = 0.0
         seen: dict[tuple[int, int, int], float] = {}
@@ -148,10 +138,8 @@ class EvBot:
                 continue
             key = (action.give, action.count, action.take)
             if key not in seen:
-                seen[key] = self._gain(view, action.give, action.count, action.take, 1)
-            their_gain = action.count * card_worth(view, action.give) - card_worth(
-                view, action.take
-            )
+                seen[key] = swaps.gain(action.give, action.count, action.take, 1)
+            their_gain = action.count * swaps.worth_of(action.give) - swaps.worth_of(action.take)
             if seen[key] > best_gain and their_gain > 0:
                 best, best_gain = action, seen[key]
         return best
@@ -209,6 +197,31 @@ class EvBot:
             return valuer.value(hand, win_odds(view, tuple(positions))) - cost
 
         return max(legal, key=worth)
+
+
+class Swaps:
+    """Prices card swaps (trades, market buys) for one decision: the valuation and each
+    card's worth are worked out once, not once per candidate swap."""
+
+    def __init__(self, view: BoardView) -> None:
+        self.valuer, self.odds, self.hand = HandValuer(view), win_odds(view), _own_hand(view)
+        self._view = view
+        self._worths: dict[int, float] = {}
+
+    def worth_of(self, rank: int) -> float:
+        if rank not in self._worths:
+            self._worths[rank] = card_worth(self._view, rank)
+        return self._worths[rank]
+
+    def _hand_worth(self, cards: RankCounts) -> float:
+        powers = sum(cards[rank] * self.worth_of(rank) for rank in POWERS)
+        return self.valuer.value(cards, self.odds) + powers
+
+    def gain(self, give: int, given: int, take: int, taken: int) -> float:
+        """Change in expected chips if the seat gives `given` × `give` and gets `taken` ×
+        `take`: horse cards by the pot they would collect, powers card by card."""
+        after = _with(_with(self.hand, give, -given), take, taken)
+        return self._hand_worth(after) - self._hand_worth(self.hand)
 
 
 def _neighbour_cards(view: BoardView, left: bool) -> int:
