@@ -12,6 +12,7 @@ from horserace.cli import (
     play_cmd,
     replay_cmd,
     rules_cmd,
+    serve_cmd,
     simulate_cmd,
 )
 
@@ -57,6 +58,7 @@ app.add_typer(play_app)
 app.add_typer(simulate_app)
 for module in (odds_cmd, replay_cmd, rules_cmd):
     module.register(app)
+serve_cmd.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,101 @@
+"""`horserace serve` (the browser table) and `horserace verify` (the fair-dice check of a record
+the server published once its game ended)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from horserace.cli.common import fail, user_errors
+from horserace.core.record import read_record
+from horserace.engine import replay
+from horserace.rules.registry import get_preset
+from horserace.server.fair import seed_hash, seed_matches
+
+NOT_VERIFIED = 1
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve)
+    app.command("verify")(verify)
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str, typer.Option("--db", help="Where tables are kept: sqlite:///FILE.")
+    ] = "sqlite:///horserace.db",
+    bot_delay: Annotated[
+        float,
+        typer.Option("--bot-delay", min=0.0, help="Seconds a bot waits before it moves."),
+    ] = 0.8,
+    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn's log level.")] = "info",
+) -> None:
+    """Serve the lobby and the tables: open http://HOST:PORT/ in a browser.
+
+    Every action is written to the database before anyone is told of it; on start the server
+    resumes every unfinished table.
+    """
+    import uvicorn
+
+    from horserace.server.app import create_app
+    from horserace.server.sqlite_store import sqlite_path
+
+    if db.startswith(("postgresql://", "postgres://")):
+        fail("PostgreSQL storage is not built yet; use --db sqlite:///FILE")
+    with user_errors():
+        sqlite_path(db)
+    uvicorn.run(
+        create_app(db, bot_delay=bot_delay),
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=65_536,
+    )
+
+
+def verify(
+    record_file: Annotated[Path, typer.Argument(help="A record the server published.")],
+    seed_hash_given: Annotated[
+        str | None,
+        typer.Option("--seed-hash", help="The SHA-256 the lobby showed before play."),
+    ] = None,
+) -> None:
+    """Check a finished table's dice against its revealed seed and the published SHA-256.
+
+    The seed must hash to the SHA-256 shown before play, and replaying the record from that
+    seed must draw every roll and card it holds.
+
+    Exit code 0: every chance outcome matches; 1: it does not (the first bad step is named);
+    2: the file cannot be read as a record.
+    """
+    console = Console(highlight=False)
+    with user_errors():
+        record = read_record(record_file)
+    if record.chance != "seeded" or record.seed is None:
+        console.print(
+            f"not verified: this record's chance was {record.chance}, not drawn from a seed"
+        )
+        raise typer.Exit(NOT_VERIFIED)
+    console.print(f"seed {record.seed}, SHA-256 {seed_hash(record.seed)}", markup=False)
+    if seed_hash_given is not None and not seed_matches(record.seed, seed_hash_given):
+        console.print("[bold red]not verified[/]: the seed does not hash to the published SHA-256")
+        raise typer.Exit(NOT_VERIFIED)
+    report = replay(record, get_preset)
+    if not report.ok:
+        console.print(f"[bold red]not verified[/] after {report.steps_checked} steps:")
+        for problem in report.problems:
+            console.print(f"  {problem}", markup=False)
+        raise typer.Exit(NOT_VERIFIED)
+    draws = sum(1 for step in record.steps if step.actor == "chance")
+    checked = "matches the published hash; " if seed_hash_given is not None else ""
+    console.print(
+        f"[green]verified[/]: the seed {checked}all {draws} chance outcomes of"
+        f" {report.steps_checked} steps are the ones the seed draws"
+    )
+    if report.game is not None and not report.game.over:
+        console.print("the game in this record is not finished")

@@ -1,0 +1,278 @@
+"""The FastAPI app: the lobby's HTTP routes, one WebSocket per browser, and the static page.
+
+Tokens travel only in request bodies' answers, `Authorization: Bearer` headers and the first
+WebSocket message: never in a URL, so shared links and access logs never hold one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+
+from horserace.core.errors import HorseraceError
+from horserace.core.rng import fresh_seed
+from horserace.rules.registry import PRESETS
+from horserace.server.bots import bot_family
+from horserace.server.connection import Connection
+from horserace.server.hub import Hub
+from horserace.server.protocol import (
+    CLIENT_MESSAGE,
+    Act,
+    CreateTable,
+    ErrorReply,
+    Hello,
+    JoinTable,
+    Pong,
+    Sync,
+    Undo,
+)
+from horserace.server.seating import TableRefusal
+from horserace.server.sqlite_store import SQLiteStorage, sqlite_path
+from horserace.server.storage import Storage
+from horserace.server.table import TableMaster
+from horserace.server.tokens import hash_token, new_token, token_matches
+
+STATIC = Path(__file__).parent / "static"
+MAX_MESSAGE = 4_096  # characters: every client message is small
+
+
+def create_app(
+    database: str = "sqlite:///horserace.db",
+    *,
+    bot_delay: float = 0.0,
+    seeds: Callable[[], int] = fresh_seed,
+    storage: Callable[[], Storage] | None = None,
+) -> FastAPI:
+    """The server for one database. `seeds` draws each new table's seed (tests fix it);
+    `bot_delay` is the pause before a bot's move, so people can follow the game."""
+
+    def open_storage() -> Storage:
+        return storage() if storage is not None else SQLiteStorage(sqlite_path(database))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub = Hub(open_storage(), bot_delay=bot_delay, seeds=seeds)
+        app.state.hub = hub
+        hub.resume()
+        try:
+            yield
+        finally:
+            await hub.close()
+
+    app = FastAPI(title="horserace", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    _pages(app)
+    _lobby(app)
+    _socket(app)
+    return app
+
+
+def _hub(app: FastAPI) -> Hub:
+    hub = app.state.hub
+    assert isinstance(hub, Hub)
+    return hub
+
+
+def _table(app: FastAPI, table_id: str) -> TableMaster:
+    table = _hub(app).find(table_id)
+    if table is None:
+        raise HTTPException(404, "no such table")
+    return table
+
+
+def _bearer(authorization: str | None) -> str:
+    if not authorization or not authorization.startswith("Bearer "):
+        raise HTTPException(401, "send your token as 'Authorization: Bearer TOKEN'")
+    return authorization.removeprefix("Bearer ").strip()
+
+
+def _refused(error: HorseraceError) -> HTTPException:
+    status = 409 if isinstance(error, TableRefusal) else 400
+    return HTTPException(status, str(error))
+
+
+def _pages(app: FastAPI) -> None:
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "table.html")
+
+
+def _lobby(app: FastAPI) -> None:
+    @app.get("/api/presets")
+    async def presets() -> list[dict[str, Any]]:
+        found = []
+        for name, preset in sorted(PRESETS.items()):
+            config = preset.config({})
+            found.append(
+                {
+                    "name": name,
+                    "summary": preset.summary,
+                    "family": preset.rules.family,
+                    "players": preset.rules.players(config),
+                    "bots": list(bot_family(preset.rules.family).kinds),
+                    "options": preset.rules.config_to_dict(config),
+                }
+            )
+        return found
+
+    @app.get("/api/tables")
+    async def tables() -> list[dict[str, Any]]:
+        held = sorted(_hub(app).tables.values(), key=lambda t: -t.created)
+        return [table.summary() for table in held]
+
+    @app.post("/api/tables", status_code=201)
+    async def create(request: CreateTable) -> dict[str, Any]:
+        try:
+            table, host_token = await _hub(app).create(request)
+        except HorseraceError as error:
+            raise _refused(error) from None
+        return {"table": table.summary(), "host_token": host_token}
+
+    @app.get("/api/tables/{table_id}")
+    async def table_detail(table_id: str) -> dict[str, Any]:
+        return _table(app, table_id).summary()
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, request: JoinTable) -> dict[str, Any]:
+        table = _table(app, table_id)
+        token = new_token()
+        try:
+            seat = await table.join(request.name, request.seat, hash_token(token))
+        except HorseraceError as error:
+            raise _refused(error) from None
+        return {"seat": seat, "token": token, "table": table.summary()}
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave(
+        table_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        table = _table(app, table_id)
+        token = _bearer(authorization)
+        seat = table.seat_of(lambda stored: token_matches(token, stored))
+        if seat is None:
+            raise HTTPException(403, "that token holds no seat at this table")
+        await table.leave(seat)
+        return table.summary()
+
+    @app.post("/api/tables/{table_id}/start")
+    async def start(
+        table_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        table = _table(app, table_id)
+        if not token_matches(_bearer(authorization), table.host_hash):
+            raise HTTPException(403, "only the host may start the table")
+        try:
+            await table.start()
+        except HorseraceError as error:
+            raise _refused(error) from None
+        return table.summary()
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str) -> PlainTextResponse:
+        table = _table(app, table_id)
+        try:
+            lines = table.record().lines()
+        except HorseraceError as error:
+            raise _refused(error) from None
+        return PlainTextResponse(
+            "".join(line + "\n" for line in lines),
+            media_type="application/x-ndjson",
+            headers={"Content-Disposition": f'attachment; filename="{table_id}.jsonl"'},
+        )
+
+
+def _socket(app: FastAPI) -> None:
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        table = _hub(app).find(table_id)
+        if table is None:
+            await websocket.send_json(_error("bad-message", "no such table"))
+            await websocket.close(code=4404)
+            return
+        connection = Connection()
+        writer = asyncio.get_running_loop().create_task(_write(websocket, connection))
+        try:
+            while not connection.closed:
+                text = await websocket.receive_text()
+                await _handle(table, connection, text)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            await table.disconnect(connection)
+            connection.close()
+            with contextlib.suppress(Exception):
+                await writer
+
+
+async def _write(websocket: WebSocket, connection: Connection) -> None:
+    """Send queued messages in order; a None in the queue closes the socket."""
+    with contextlib.suppress(Exception):
+        while True:
+            message = await connection.queue.get()
+            if message is None:
+                await websocket.close()
+                return
+            await websocket.send_text(json.dumps(message, separators=(",", ":")))
+
+
+def _error(code: str, message: str, version: int | None = None) -> dict[str, Any]:
+    return ErrorReply.model_validate(
+        {"code": code, "message": message, "version": version}
+    ).model_dump(mode="json")
+
+
+async def _handle(table: TableMaster, connection: Connection, text: str) -> None:
+    if len(text) > MAX_MESSAGE:
+        connection.send(_error("bad-message", "message too long", table.version))
+        return
+    try:
+        message = CLIENT_MESSAGE.validate_json(text)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first.get("loc", ()))
+        reason = f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "")
+        connection.send(_error("bad-message", f"not a message of this protocol ({reason})"))
+        return
+    if not connection.greeted:
+        if not isinstance(message, Hello):
+            connection.send(_error("bad-message", "say hello first", table.version))
+            return
+        connection.seat, connection.host = None, False
+        if message.token is not None:
+            token = message.token
+            seat = table.seat_of(lambda stored: token_matches(token, stored))
+            if seat is None:
+                connection.send(_error("unauthorized", "that token holds no seat here"))
+                return
+            connection.seat = seat
+        if message.host_token is not None:
+            if not token_matches(message.host_token, table.host_hash):
+                connection.send(_error("unauthorized", "that is not this table's host token"))
+                return
+            connection.host = True
+        await table.connect(connection, message.since)
+        return
+    if isinstance(message, Hello):
+        connection.send(_error("bad-message", "already greeted", table.version))
+    elif isinstance(message, Act):
+        await table.act(connection, message)
+    elif isinstance(message, Sync):
+        await table.resync(connection, message.since)
+    elif isinstance(message, Undo):
+        await table.undo(connection, message)
+    else:
+        connection.send(Pong(version=table.version).model_dump(mode="json"))

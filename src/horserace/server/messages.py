@@ -1,0 +1,77 @@
+"""Per-seat pieces of outbound messages. Hidden information leaves only through
+`rules.view(state, seat)` and `redact(events, seat)`; nothing else here reads the state."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+from horserace.core.events import Event, redact
+from horserace.core.rules import Rules
+from horserace.core.types import CHANCE, TERMINAL, Actor
+from horserace.engine import result_to_json
+from horserace.server.jsonable import to_jsonable
+from horserace.server.protocol import SeatInfo, TableState
+from horserace.server.storage import OVER, SeatRow
+
+
+def actor_json(actor: Actor) -> int | Literal["chance", "terminal"]:
+    if actor is CHANCE:
+        return "chance"
+    if actor is TERMINAL:
+        return "terminal"
+    assert isinstance(actor, int)
+    return actor
+
+
+def event_json(event: Event, names: Sequence[str]) -> dict[str, Any]:
+    """The event's own fields plus the sentence a person reads in the log."""
+    data = to_jsonable(event.to_json())
+    assert isinstance(data, dict)
+    return {**data, "text": event.describe(names)}
+
+
+def events_for(events: Iterable[Event], seat: int | None, names: Sequence[str]) -> list[Any]:
+    return [event_json(event, names) for event in redact(events, seat)]
+
+
+def seat_names(seats: Sequence[SeatRow]) -> list[str]:
+    return [row.name or f"P{row.seat + 1}" for row in seats]
+
+
+def seat_info(row: SeatRow, connected: bool, away: bool) -> SeatInfo:
+    kind: Literal["open", "human", "bot"] = (
+        "human" if row.kind == "human" else "bot" if row.kind == "bot" else "open"
+    )
+    return SeatInfo(
+        seat=row.seat, name=row.name, kind=kind, bot=row.bot, connected=connected, away=away
+    )
+
+
+def table_state(
+    rules: Rules[Any, Any],
+    state: Any,
+    seat: int | None,
+    status: Literal["waiting", "playing", "over"],
+    seed: int,
+    moves: bool,
+) -> TableState:
+    """`seat`'s view, and the legal actions when this connection `moves` now (its seat's
+    turn; or, for a companion table's host, chance's outcomes or a seat nobody holds)."""
+    actor = rules.actor(state)
+    legal: list[str] = []
+    if status == "playing" and moves and isinstance(actor, int):
+        legal = [action.text for action in rules.legal_actions(state, actor)]
+    elif status == "playing" and moves and actor is CHANCE:
+        legal = [action.text for action in rules.chance_weights(state)[0]]
+    view = to_jsonable(rules.view(state, seat))
+    assert isinstance(view, dict)
+    over = status == OVER
+    return TableState(
+        status=status,
+        actor=actor_json(actor),
+        legal=legal,
+        view=view,
+        result=result_to_json(rules.result(state)) if over and actor is TERMINAL else None,
+        seed=str(seed) if over else None,
+    )

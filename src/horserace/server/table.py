@@ -1,0 +1,573 @@
+"""The table master: the one writer of one table.
+
+Every change goes through `TableMaster.lock` in the order authenticate -> authorise ->
+validate -> apply -> persist -> broadcast. The engine is the only authority: legality comes
+from `rules.legal_actions` / `verify`, moves go through `Game.act` (seats) and `Game.apply`
+(chance, drawn from `SeededChance(seed)` in the order the engine asks), and nothing here knows
+a rule. An action is durable in storage before any connection hears of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any, Literal
+
+from horserace.core.actions import Action
+from horserace.core.chance import SeededChance
+from horserace.core.errors import IllegalAction, InvalidAction, RecordError
+from horserace.core.events import Event
+from horserace.core.record import GameRecord, RecordedStep
+from horserace.core.types import CHANCE, TERMINAL
+from horserace.engine import Game, Step, replay
+from horserace.rules.registry import get_preset
+from horserace.server.bots import bot_family, bot_for_move
+from horserace.server.connection import Connection
+from horserace.server.fair import seed_hash
+from horserace.server.messages import (
+    actor_json,
+    events_for,
+    seat_info,
+    seat_names,
+    table_state,
+)
+from horserace.server.protocol import (
+    Ack,
+    Act,
+    ErrorReply,
+    MissedStep,
+    Seats,
+    TableState,
+    Undo,
+    Undone,
+    Update,
+    Welcome,
+)
+from horserace.server.seating import (
+    Status,
+    TableRefusal,
+    TableSettings,
+    refusal_code,
+    status_of,
+)
+from horserace.server.storage import (
+    BOT,
+    HUMAN,
+    OPEN,
+    OVER,
+    PLAYING,
+    WAITING,
+    SeatRow,
+    Storage,
+    StoredStep,
+    TableRow,
+)
+
+log = logging.getLogger("horserace.server")
+MAX_MISSED = 2_000  # more steps than this since a client's version: it gets the view alone
+
+
+class TableMaster:
+    def __init__(self, row: TableRow, storage: Storage, bot_delay: float = 0.0) -> None:
+        preset = get_preset(row.preset)
+        self.id = row.id
+        self.preset = preset
+        self.rules = preset.rules
+        self.config = self.rules.make_config(row.config)
+        self.seed = row.seed
+        self.seed_hash = seed_hash(row.seed)
+        self.settings = TableSettings.from_dict(row.settings)
+        self.host_hash = row.host_hash
+        self.created = row.created
+        self.status: Status = status_of(row.status)
+        self.seats = list(row.seats)
+        self.storage = storage
+        self.bot_delay = bot_delay
+        self.bots = bot_family(self.rules.family)
+        self.game = Game(row.preset, self.rules, self.config, row.seed, row.chance)
+        self.chance = SeededChance(row.seed) if row.chance == "seeded" else None
+        self.version = row.version
+        self.step_versions: list[int] = []
+        self.step_events: list[tuple[Event, ...]] = []
+        self.requests: dict[str, int] = {}  # a person's request id -> the version it made
+        self.last_reset = 0  # the version made by the last undo
+        self.connections: set[Connection] = set()
+        self.away: set[int] = set()
+        self.lock = asyncio.Lock()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self._driver: asyncio.Task[None] | None = None
+        self._timer: asyncio.Task[None] | None = None
+        self._timer_version = -1
+
+    # --- building and resuming ---
+    @classmethod
+    def restore(
+        cls, row: TableRow, steps: Sequence[StoredStep], storage: Storage, bot_delay: float
+    ) -> TableMaster:
+        """Rebuild a table by replaying its stored actions through the engine (which checks
+        every event, and every chance outcome against the seed)."""
+        table = cls(row, storage, bot_delay)
+        record = GameRecord(
+            preset=row.preset,
+            config=row.config,
+            seed=row.seed,
+            chance=row.chance,
+            steps=tuple(RecordedStep(s.actor, s.action, s.events) for s in steps),
+        )
+        chance = table.chance
+
+        def follow(step: Step) -> None:
+            table.step_events.append(step.events)
+            if chance is not None and step.actor is CHANCE:
+                chance.choose(table.rules, step.before)  # keep the generator in step
+
+        report = replay(record, get_preset, observe=follow)
+        if not report.ok or report.game is None:
+            raise RecordError(f"table {row.id}: " + "; ".join(report.problems))
+        table.game = report.game
+        for stored in steps:
+            table.step_versions.append(stored.version)
+            if stored.request_id is not None:
+                table.requests[stored.request_id] = stored.version
+        return table
+
+    # --- what the lobby shows ---
+    @property
+    def names(self) -> list[str]:
+        return seat_names(self.seats)
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.connections)
+
+    def seat_infos(self) -> list[Any]:
+        return [
+            seat_info(row, self.connected(row.seat), row.seat in self.away) for row in self.seats
+        ]
+
+    def summary(self) -> dict[str, Any]:
+        """The lobby's line for this table: never a token hash, never the seed before the end."""
+        return {
+            "id": self.id,
+            "preset": self.preset.name,
+            "title": self.settings.title,
+            "status": self.status,
+            "version": self.version,
+            "players": len(self.seats),
+            "open_seats": [row.seat for row in self.seats if row.kind == OPEN],
+            "seats": [info.model_dump() for info in self.seat_infos()],
+            "turn_seconds": self.settings.turn_seconds,
+            "companion": self.settings.companion,
+            "seed_hash": self.seed_hash,
+            "seed": str(self.seed) if self.status == OVER else None,
+            "created": self.created,
+            "config": self.rules.config_to_dict(self.config),
+        }
+
+    def record(self) -> GameRecord:
+        """The whole record (seed included): only once the game is over."""
+        if self.status != OVER:
+            raise TableRefusal("waiting", "the record is published when the game is over")
+        return self.game.record()
+
+    # --- seats ---
+    async def join(self, name: str, seat: int | None, token_hash: str) -> int:
+        async with self.lock:
+            if self.status != WAITING:
+                raise TableRefusal("over" if self.status == OVER else "waiting", "no seat is open")
+            open_seats = [row.seat for row in self.seats if row.kind == OPEN]
+            if seat is None:
+                if not open_seats:
+                    raise TableRefusal("illegal", "every seat is taken")
+                seat = open_seats[0]
+            if seat not in open_seats:
+                raise TableRefusal("illegal", f"seat {seat + 1} is not open")
+            self.seats[seat] = replace(
+                self.seats[seat], kind=HUMAN, name=name.strip(), token_hash=token_hash
+            )
+            self.storage.save_seats(self.id, self.seats)
+            if not any(row.kind == OPEN for row in self.seats):
+                self._start()
+            self._broadcast_seats()
+        self.kick()
+        return seat
+
+    async def leave(self, seat: int) -> None:
+        """Before the start the seat opens again; during play a bot takes it for good."""
+        async with self.lock:
+            row = self.seats[seat]
+            if self.status == WAITING:
+                self.seats[seat] = SeatRow(seat=seat, kind=OPEN, bot=row.bot)
+            else:
+                self.seats[seat] = replace(row, kind=BOT, name=f"{row.name} (bot)", token_hash=None)
+                self.away.discard(seat)
+            self.storage.save_seats(self.id, self.seats)
+            for connection in list(self.connections):
+                if connection.seat == seat:
+                    connection.seat = None  # it watches from now on
+            self._broadcast_seats()
+        self.kick()
+
+    async def start(self) -> None:
+        """The host starts now: open seats get bots (or, at a companion table, stay for the
+        people at the real board, whose moves the host enters)."""
+        async with self.lock:
+            if self.status != WAITING:
+                raise TableRefusal("illegal", "the game has already started")
+            if not self.settings.companion:
+                self.seats = [
+                    replace(row, kind=BOT, name=f"{row.bot} bot") if row.kind == OPEN else row
+                    for row in self.seats
+                ]
+                self.storage.save_seats(self.id, self.seats)
+            self._start()
+            self._broadcast_seats()
+        self.kick()
+
+    def _start(self) -> None:
+        self.status = PLAYING
+        self.storage.set_status(self.id, PLAYING)
+
+    def seat_of(self, token_check: Callable[[str | None], bool]) -> int | None:
+        """The seat whose stored token hash the check accepts (every seat is checked, so the
+        time taken does not say which seat matched)."""
+        found = [row.seat for row in self.seats if token_check(row.token_hash)]
+        return found[0] if found and self.seats[found[0]].kind == HUMAN else None
+
+    # --- connections ---
+    async def connect(self, connection: Connection, since: int | None) -> None:
+        async with self.lock:
+            self.connections.add(connection)
+            connection.greeted = True
+            if connection.seat is not None:
+                self.away.discard(connection.seat)  # the player takes the seat back
+            connection.send(self._welcome(connection, since).model_dump(mode="json"))
+            self._broadcast_seats(skip=connection)
+        self.kick()
+
+    async def resync(self, connection: Connection, since: int | None) -> None:
+        async with self.lock:
+            connection.send(self._welcome(connection, since).model_dump(mode="json"))
+
+    async def disconnect(self, connection: Connection) -> None:
+        async with self.lock:
+            if connection in self.connections:
+                self.connections.discard(connection)
+                self._broadcast_seats()
+        self.kick()
+
+    def _welcome(self, connection: Connection, since: int | None) -> Welcome:
+        seat = connection.seat
+        missed: list[MissedStep] = []
+        resync = since is not None and since > self.version  # it saw what is no more
+        if since is not None and since < self.version:
+            first = next((i for i, v in enumerate(self.step_versions) if v > since), None)
+            too_many = first is not None and len(self.step_versions) - first > MAX_MISSED
+            if since < self.last_reset or first is None or too_many:
+                resync = True
+            else:
+                missed = [
+                    MissedStep(
+                        version=self.step_versions[i],
+                        events=events_for(self.step_events[i], seat, self.names),
+                    )
+                    for i in range(first, len(self.step_versions))
+                ]
+        return Welcome(
+            table=self.id,
+            preset=self.preset.name,
+            title=self.settings.title,
+            seat=seat,
+            host=connection.host,
+            companion=self.settings.companion,
+            version=self.version,
+            seed_hash=self.seed_hash,
+            turn_seconds=self.settings.turn_seconds,
+            seats=self.seat_infos(),
+            state=self._state_for(connection),
+            missed=missed,
+            resync=resync,
+        )
+
+    def _state_for(self, connection: Connection) -> TableState:
+        return table_state(
+            self.rules,
+            self.game.state,
+            connection.seat,
+            self.status,
+            self.seed,
+            moves=self.may_move(connection, self.game.actor),
+        )
+
+    def may_move(self, connection: Connection, actor: Any) -> bool:
+        """Whose move a connection may make: its own seat's; at a companion table the host
+        also enters chance and the moves of seats nobody holds."""
+        if isinstance(actor, int) and actor == connection.seat:
+            return True
+        if not (connection.host and self.settings.companion):
+            return False
+        return actor is CHANCE or (isinstance(actor, int) and self.seats[actor].kind == OPEN)
+
+    # --- a person's move ---
+    async def act(self, connection: Connection, message: Act) -> None:
+        """Refused with a typed error (and no change) unless every check passes."""
+        async with self.lock:
+            try:
+                seat, action = self._check_act(connection, message)
+                self.commit(action, seat, message.request_id)
+            except TableRefusal as refusal:
+                known = self.requests.get(message.request_id)
+                connection.send(
+                    ErrorReply(
+                        code=refusal_code(refusal.code),
+                        message=str(refusal),
+                        version=known if refusal.code == "duplicate" else self.version,
+                        request_id=message.request_id,
+                    ).model_dump(mode="json")
+                )
+                return
+            connection.send(Ack(request_id=message.request_id, version=self.version).model_dump())
+        self.kick()
+
+    def _check_act(self, connection: Connection, message: Act) -> tuple[int | None, Action]:
+        if connection.seat is None and not (connection.host and self.settings.companion):
+            raise TableRefusal("not-seated", "you are watching this table; take a seat to play")
+        if message.request_id in self.requests:
+            raise TableRefusal("duplicate", "this action was already made")
+        if self.status == WAITING:
+            raise TableRefusal("waiting", "the game has not started yet")
+        if self.status == OVER:
+            raise TableRefusal("over", "the game is over")
+        if message.version != self.version:
+            raise TableRefusal(
+                "stale", f"the table is at version {self.version}, not {message.version}"
+            )
+        actor = self.game.actor
+        if not self.may_move(connection, actor):
+            whose = f"P{actor + 1}" if isinstance(actor, int) else actor_json(actor)
+            raise TableRefusal("not-your-turn", f"it is {whose}'s turn")
+        try:
+            action = self.rules.parse_action(self.game.state, message.action)
+            self.rules.verify(self.game.state, action)
+        except InvalidAction as error:
+            raise TableRefusal("invalid", str(error)) from None
+        except IllegalAction as error:
+            raise TableRefusal("illegal", str(error)) from None
+        return (actor if isinstance(actor, int) else None), action
+
+    async def undo(self, connection: Connection, message: Undo) -> None:
+        """Companion mode: the host takes back the last action a person made (or entered),
+        with the bots' moves that followed it; the table is rebuilt by replaying the rest."""
+        async with self.lock:
+            try:
+                if not self.settings.companion:
+                    raise TableRefusal("not-companion", "undo is for companion tables")
+                if not connection.host:
+                    raise TableRefusal("not-host", "only the host may undo")
+                if message.version != self.version:
+                    raise TableRefusal("stale", f"the table is at version {self.version}")
+                keep = self._last_entry()
+                if keep is None:
+                    raise TableRefusal("nothing-to-undo", "nobody has made a move yet")
+            except TableRefusal as refusal:
+                connection.send(
+                    ErrorReply(
+                        code=refusal_code(refusal.code), message=str(refusal), version=self.version
+                    ).model_dump(mode="json")
+                )
+                return
+            self._undo_from(keep)
+        self.kick()
+
+    def _last_entry(self) -> int | None:
+        """The index of the last step a person made or entered (it carries a request id)."""
+        made = set(self.requests.values())
+        for index in range(len(self.step_versions) - 1, -1, -1):
+            if self.step_versions[index] in made:
+                return index
+        return None
+
+    def _undo_from(self, keep: int) -> None:
+        whole = self.game.record()
+        report = replay(replace(whole, steps=whole.steps[:keep], result=None), get_preset)
+        if not report.ok or report.game is None:
+            raise RecordError("; ".join(report.problems))
+        self.storage.truncate(self.id, keep, self.version + 1)
+        self.game = report.game
+        self.version += 1
+        self.last_reset = self.version
+        gone = set(self.step_versions[keep:])
+        del self.step_versions[keep:]
+        del self.step_events[keep:]
+        self.requests = {rid: v for rid, v in self.requests.items() if v not in gone}
+        if self.status == OVER:
+            self.status = PLAYING
+            self.storage.set_status(self.id, PLAYING)
+        self._timer_version = -1
+        for connection in list(self.connections):
+            state = self._state_for(connection)
+            connection.send(Undone(version=self.version, state=state).model_dump(mode="json"))
+
+    # --- moves ---
+    def commit(self, action: Action, seat: int | None = None, request: str | None = None) -> Step:
+        """Apply (`Game.act` for a seat, `Game.apply` for chance; the rules verify first),
+        persist in one transaction, then tell everyone. If storage fails, the game is put back
+        as it was and nobody is told."""
+        before_state = self.game.state
+        step = self.game.apply(action) if seat is None else self.game.act(seat, action)
+        version = self.version + 1
+        status: Status = OVER if self.game.over else PLAYING
+        recorded = self.game.steps[-1]
+        stored = StoredStep(
+            step=step.index,
+            version=version,
+            actor=recorded.actor,
+            action=recorded.action,
+            events=recorded.events,
+            request_id=request,
+        )
+        try:
+            self.storage.append_step(self.id, stored, status)
+        except BaseException:
+            self.game.state = before_state
+            self.game.steps.pop()
+            raise
+        self.version = version
+        self.status = status
+        self.step_versions.append(version)
+        self.step_events.append(step.events)
+        if request is not None:
+            self.requests[request] = version
+        self._broadcast_step(step)
+        return step
+
+    def _broadcast_step(self, step: Step) -> None:
+        cache: dict[tuple[int | None, bool], dict[str, Any]] = {}
+        actor = actor_json(step.actor)
+        assert actor != "terminal"
+        for connection in list(self.connections):
+            key = (connection.seat, connection.host)
+            message = cache.get(key)
+            if message is None:
+                message = Update(
+                    version=self.version,
+                    step=step.index,
+                    actor=actor,
+                    events=events_for(step.events, connection.seat, self.names),
+                    state=self._state_for(connection),
+                ).model_dump(mode="json")
+                cache[key] = message
+            connection.send(message)
+
+    def _broadcast_seats(self, skip: Connection | None = None) -> None:
+        message = Seats(
+            version=self.version, status=self.status, seats=self.seat_infos()
+        ).model_dump(mode="json")
+        for connection in list(self.connections):
+            if connection is not skip and connection.greeted:
+                connection.send(message)
+
+    # --- who moves when nobody is asked ---
+    def _automatic(self) -> Literal["chance", "bot"] | None:
+        """What the driver does next: draw chance, let a bot (or a stand-in) move, or wait."""
+        if self.status != PLAYING:
+            return None
+        actor = self.game.actor
+        if actor is TERMINAL:
+            return None
+        if actor is CHANCE:
+            return "chance" if self.chance is not None else None
+        assert isinstance(actor, int)
+        row = self.seats[actor]
+        if row.kind == BOT or actor in self.away:
+            return "bot"
+        return None
+
+    def kick(self) -> None:
+        """Make sure the driver runs if anything should happen without a person."""
+        if self._driver is None or self._driver.done():
+            self._driver = self._spawn(self._drive())
+
+    def _spawn(self, coroutine: Any) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self._finished)
+        return task
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s stopped moving", self.id, exc_info=task.exception())
+
+    async def _drive(self) -> None:
+        while True:
+            async with self.lock:
+                move = self._automatic()
+                if move is None:
+                    self._arm_timer()
+                    return
+                if move == "chance":
+                    assert self.chance is not None
+                    self.commit(self.chance.choose(self.rules, self.game.state))
+                    version = -1
+                else:
+                    version = self.version
+            if version < 0:
+                await asyncio.sleep(0)
+                continue
+            await asyncio.sleep(self.bot_delay)
+            await self._bot_move(version)
+
+    async def _bot_move(self, version: int) -> None:
+        """A bot's move at `version`: it decides off the lock, then moves if nothing changed."""
+        async with self.lock:
+            seat = self.game.actor
+            if self.version != version or not isinstance(seat, int):
+                return
+            if self._automatic() != "bot":
+                return
+            row = self.seats[seat]
+            bot = bot_for_move(self.bots, row.bot, self.seed, seat, len(self.game.steps))
+            view = self.rules.view(self.game.state, seat)
+            legal = self.rules.legal_actions(self.game.state, seat)
+        choice = await asyncio.to_thread(bot.choose, view, legal)
+        async with self.lock:
+            if self.version == version and self._automatic() == "bot":
+                self.commit(choice, seat)
+
+    def _arm_timer(self) -> None:
+        """A dropped person's turn: after `turn_seconds` their stand-in bot takes the seat
+        (until they come back). A person who is here is never hurried."""
+        actor = self.game.actor
+        seconds = self.settings.turn_seconds
+        if self.status != PLAYING or not isinstance(actor, int) or seconds <= 0:
+            return
+        if self.seats[actor].kind != HUMAN or self.connected(actor) or actor in self.away:
+            return
+        pending = self._timer is not None and not self._timer.done()
+        if pending and self._timer_version == self.version:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer_version = self.version
+        self._timer = self._spawn(self._turn_timer(self.version, actor, seconds))
+
+    async def _turn_timer(self, version: int, seat: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        async with self.lock:
+            if self.version != version or self.game.actor != seat or self.connected(seat):
+                return
+            self.away.add(seat)
+            self._broadcast_seats()
+        self.kick()
+
+    async def close(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        for task in list(self.tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for connection in list(self.connections):
+            connection.close()

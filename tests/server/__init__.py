@@ -1,0 +1,1 @@
+"""Tests of the browser table's server: protocol, leaks, crashes, fair dice."""

@@ -1,0 +1,164 @@
+"""What the server tests share: an app on a temporary database, lobby calls, and WebSocket
+players whose every receive has a deadline (a broken server fails a test, never hangs it)."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+with warnings.catch_warnings():  # starlette's notice about httpx's successor, not ours to fix
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+    from starlette.testclient import WebSocketTestSession
+
+from horserace.server.app import create_app
+
+__all__ = ["Message", "Player", "TestClient", "create_table", "join", "receive", "serving"]
+
+RECEIVE_SECONDS = 30.0
+STATE_TYPES = ("welcome", "update", "undone")
+Message = dict[str, Any]
+
+
+@contextmanager
+def serving(
+    database: Path, *, seed: int = 20240601, bot_delay: float = 0.0
+) -> Iterator[TestClient]:
+    """The app on `database` with every new table's seed fixed (tables made in one test
+    share it; the seed source is the only thing a test changes)."""
+    app = create_app(f"sqlite:///{database}", bot_delay=bot_delay, seeds=lambda: seed)
+    with TestClient(app) as client:
+        yield client
+
+
+def create_table(
+    client: TestClient,
+    preset: str,
+    seats: list[str],
+    options: dict[str, Any] | None = None,
+    *,
+    turn_seconds: float = 0.0,
+    companion: bool = False,
+) -> tuple[str, str, Message]:
+    """(table id, host token, the lobby's summary)."""
+    body = {
+        "preset": preset,
+        "options": {"players": len(seats), **(options or {})},
+        "seats": seats,
+        "turn_seconds": turn_seconds,
+        "companion": companion,
+    }
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    data = response.json()
+    return data["table"]["id"], data["host_token"], data["table"]
+
+
+def join(client: TestClient, table_id: str, name: str) -> tuple[int, str]:
+    response = client.post(f"/api/tables/{table_id}/join", json={"name": name})
+    assert response.status_code == 200, response.text
+    data = response.json()
+    return data["seat"], data["token"]
+
+
+def receive(ws: WebSocketTestSession, seconds: float = RECEIVE_SECONDS) -> Message:
+    """The next message, or a failure after `seconds`."""
+
+    async def next_message() -> Any:
+        with anyio.fail_after(seconds):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(next_message)
+    if message["type"] == "websocket.close":
+        raise AssertionError(f"the server closed the socket ({message.get('code')})")
+    return dict(json.loads(message["text"]))
+
+
+class Player:
+    """One WebSocket: a seat's (with its token) or a spectator's; keeps all it received.
+    `ws` is TestClient's session, or anything with `recv_json` / `send_json` given instead."""
+
+    def __init__(
+        self,
+        ws: WebSocketTestSession | None,
+        seat: int | None = None,
+        *,
+        recv_json: Callable[[], Message] | None = None,
+        send_json: Callable[[Message], None] | None = None,
+    ) -> None:
+        self.ws = ws
+        if ws is not None:
+            session = ws
+            recv_json = recv_json or (lambda: receive(session))
+            send_json = send_json or session.send_json
+        assert recv_json is not None and send_json is not None
+        self._recv = recv_json
+        self._send = send_json
+        self.seat = seat
+        self.received: list[Message] = []
+        self.latest: Message | None = None  # the last message that carried the table's state
+        self.requests = 0
+        self.tag = "r"  # request ids are TAG SEAT - N
+
+    def send_json(self, message: Message) -> None:
+        self._send(message)
+
+    def hello(self, token: str | None = None, since: int | None = None, **more: Any) -> Message:
+        message: Message = {"type": "hello", **more}
+        if token is not None:
+            message["token"] = token
+        if since is not None:
+            message["since"] = since
+        self._send(message)
+        return self.until(lambda m: m["type"] in ("welcome", "error"))
+
+    def next(self) -> Message:
+        message = self._recv()
+        self.received.append(message)
+        if message["type"] in STATE_TYPES:
+            self.latest = message
+        return message
+
+    def settled(self, beyond: int = -1, people: Collection[int] | None = None) -> Message:
+        """The first state past version `beyond` at which the table waits for a seat (one of
+        `people`, when given), not for chance: nothing moves then until somebody acts."""
+
+        def waits(message: Message) -> bool:
+            actor = message["state"]["actor"]
+            mover = isinstance(actor, int) and (people is None or actor in people)
+            return message["version"] > beyond and mover
+
+        if self.latest is not None and waits(self.latest):
+            return self.latest
+        return self.until(lambda m: m["type"] in STATE_TYPES and waits(m))
+
+    def until(self, predicate: Callable[[Message], bool], limit: int = 20_000) -> Message:
+        for _ in range(limit):
+            message = self.next()
+            if predicate(message):
+                return message
+        raise AssertionError(f"no such message in {limit}")
+
+    def state(self) -> Message:
+        """The next message that carries the table's state."""
+        return self.until(lambda m: m["type"] in STATE_TYPES)
+
+    def send_act(self, action: str, version: int, request_id: str | None = None) -> str:
+        self.requests += 1
+        rid = request_id or f"{self.tag}{self.seat}-{self.requests}"
+        self._send({"type": "act", "action": action, "version": version, "request_id": rid})
+        return rid
+
+    def reply(self) -> Message:
+        """The answer to the last request: its ack or its error."""
+        return self.until(lambda m: m["type"] in ("ack", "error"))
+
+    def ping(self) -> int:
+        self._send({"type": "ping"})
+        return int(self.until(lambda m: m["type"] == "pong")["version"])
