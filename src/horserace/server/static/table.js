@@ -1,5 +1,5 @@
 "use strict";
-// A minimal table client: one WebSocket, your own view as text, the legal actions as buttons.
+// The table client: one WebSocket, the drawn table (board.js), the log in words, actions as buttons.
 // The token is read from localStorage and sent in the first message, never in a URL.
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
@@ -9,6 +9,9 @@ let version = null; // the last version seen; a fresh page asks for the whole lo
 let names = [];
 let socket = null;
 let retry = 500;
+let lastDice = null; // the last dice-rolled event seen, drawn beside the board
+let diceStamp = 0;
+let lastState = null;
 
 function requestId() {
   return (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now());
@@ -20,6 +23,7 @@ function send(message) {
 
 function log(events, mark) {
   for (const event of events) {
+    if (event.type === "dice-rolled") { lastDice = event; diceStamp += 1; }
     const line = document.createElement("div");
     line.textContent = event.text;
     $("log").prepend(line);
@@ -48,7 +52,13 @@ function compact(value) {
 
 function showState(state) {
   $("status").textContent = state.status;
+  lastState = state;
   $("view").textContent = compact(state.view);
+  try {
+    Board.draw($("board"), state.view, { names, lastDice, diceStamp, actor: state.actor });
+  } catch (error) {
+    $("board").textContent = "The table could not be drawn (" + error.message + "); the view is below.";
+  }
   $("actions").innerHTML = "";
   for (const text of state.legal) {
     const button = document.createElement("button");
@@ -96,6 +106,7 @@ function receive(message) {
   } else if (message.type === "seats") {
     showSeats(message.seats);
     $("status").textContent = message.status;
+    if (lastState) showState(lastState);
   } else if (message.type === "error") {
     $("error").textContent = `${message.code}: ${message.message}`;
   }

@@ -1,0 +1,243 @@
+"use strict";
+// The drawn table: one function per family, each turning a seat's view (as JSON) into HTML.
+// Tokens keep their last place between redraws so a CSS transition shows the horse moving.
+const Board = (() => {
+  const HORSE_COLOURS = {
+    2: "#8e44ad", 3: "#2980b9", 4: "#16a085", 5: "#27ae60", 6: "#c0392b", 7: "#d35400",
+    8: "#2c3e50", 9: "#b8860b", 10: "#e84393", 11: "#00838f", 12: "#6d4c41",
+  };
+  const SUIT_COLOURS = ["#1e8449", "#d35400", "#c0392b", "#1f6fb2"];
+  const SUIT_SYMBOLS = ["♣", "♦", "♥", "♠"];
+  const SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
+  const RANK_NAMES = { 0: "joker", 1: "A", 11: "J", 12: "Q", 13: "K" };
+  const lastLeft = new Map(); // token key -> its last CSS left, so the move can be animated
+  let names = [];
+
+  function esc(text) {
+    return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  }
+  function who(seat) {
+    return seat === null || seat === undefined || seat < 0 ? "-" : esc(names[seat] || "P" + (seat + 1));
+  }
+  function rankText(rank) { return RANK_NAMES[rank] || String(rank); }
+  function handCards(counts) {
+    // a hand is a count per rank 0..13; one small card per card held
+    const cards = [];
+    counts.forEach((n, rank) => { for (let i = 0; i < n; i++) cards.push(`<span class="card">${rankText(rank)}</span>`); });
+    return cards.length ? cards.join("") : '<span class="muted">no cards</span>';
+  }
+  function token(key, left, colour, label, extra) {
+    const from = lastLeft.has(key) ? lastLeft.get(key) : left;
+    lastLeft.set(key, left);
+    return `<span class="token${extra ? " " + extra : ""}" data-key="${esc(key)}" data-left="${left}" style="left:${from};background:${colour}">${esc(label)}</span>`;
+  }
+  function animate(root) {
+    // tokens are drawn at their old place; move them on the next frame so the transition runs
+    const tokens = root.querySelectorAll(".token[data-left]");
+    if (!tokens.length) return;
+    void root.offsetWidth;
+    requestAnimationFrame(() => tokens.forEach((t) => { t.style.left = t.dataset.left; }));
+  }
+  function die(value, cls) { return `<span class="die${cls ? " " + cls : ""}">${esc(value)}</span>`; }
+  function box(title, body, cls) {
+    return `<div class="panel${cls ? " " + cls : ""}"><div class="panel-title">${title}</div>${body}</div>`;
+  }
+
+  // --- the dice board (classic, advanced, northwoods) ---------------------------------------
+  function drawDiceBoard(view, info) {
+    const slots = view.board.slots;
+    const maxSlots = Math.max(...slots);
+    const cols = maxSlots + 7; // 4 scratch lines, the number, the gate, slots, the finish
+    const cell = (i) => `calc(${i} * 100% / ${cols})`;
+    const lineOf = (horse) => view.lines.indexOf(horse) + 1;
+    let lanes = `<div class="lane lane-head" style="--cols:${cols}">`;
+    for (let k = 1; k <= 4; k++) lanes += `<span class="cell scratch-head" style="left:${cell(k - 1)}">${k}</span>`;
+    lanes += `<span class="cell head" style="left:${cell(5)}">gate</span>`;
+    lanes += `<span class="cell head" style="left:${cell(maxSlots + 6)}">fin</span></div>`;
+    for (let horse = 2; horse <= 12; horse++) {
+      const n = slots[horse - 2];
+      const line = lineOf(horse);
+      const pos = view.positions[horse - 2];
+      const finished = !line && pos > n;
+      const classes = ["lane"];
+      if (line) classes.push("scratched");
+      if (finished) classes.push("winner");
+      let row = `<div class="${classes.join(" ")}" style="--cols:${cols}">`;
+      for (let k = 1; k <= 4; k++) row += `<span class="cell scratch-line" style="left:${cell(k - 1)}"></span>`;
+      row += `<span class="cell number" style="left:${cell(4)};color:${HORSE_COLOURS[horse]}">${horse}</span>`;
+      row += `<span class="cell gate" style="left:${cell(5)}"></span>`;
+      for (let s = 1; s <= n; s++) row += `<span class="cell slot" style="left:${cell(5 + s)}"></span>`;
+      row += `<span class="cell finish" style="left:${cell(6 + n)}"></span>`;
+      const at = line ? line - 1 : finished ? 6 + n : 5 + Math.min(pos, n);
+      row += token("board-" + horse, cell(at), HORSE_COLOURS[horse], horse, line ? "out" : finished ? "won" : "");
+      row += "</div>";
+      lanes += row;
+    }
+    const heads = [];
+    heads.push(`<b>round ${view.round}/${view.rounds}</b>`);
+    heads.push(`phase <b>${esc(view.phase)}</b>`);
+    heads.push(`dealer ${who(view.dealer)}`);
+    heads.push(`roller ${who(view.roller)}`);
+    heads.push(`race rolls ${view.race_rolls}`);
+    if (view.undealt) heads.push(`undealt ${view.undealt}`);
+    let money = `<div class="pot">Pot <b>${view.pot}</b></div>`;
+    if (view.config.jockey_pot) money += `<div class="pot jockey">Jockey pot <b>${view.jockey}</b></div>`;
+    let dice = "";
+    if (info.lastDice) {
+      const [a, b] = info.lastDice.dice;
+      dice = `<div class="dice" data-roll="${info.diceStamp}">${die(a, "hot")}${die(b, "hot")}<span class="sum">= ${a + b}</span> <span class="muted">by ${who(info.lastDice.seat)}</span></div>`;
+    }
+    if (view.four_dice && view.four_dice.length) {
+      dice += `<div class="dice">${view.four_dice.map((d) => die(d, "hot")).join("")} <span class="muted">to pair</span></div>`;
+    }
+    const notes = [];
+    if (view.pending) {
+      notes.push(`<div class="note warn">${who(view.pending.debtor)} owes <b>${view.pending.amount}</b> (${esc(view.pending.reason)})${view.pending.kings ? `, kings played ${view.pending.kings}` : ""}</div>`);
+    }
+    if (view.offer) {
+      const o = view.offer;
+      notes.push(`<div class="note offer">${who(o.seat)} offers ${who(o.target)} ${o.count} × ${rankText(o.give)} for a ${rankText(o.take)}</div>`);
+    }
+    if (view.market && view.config.market) notes.push(`<div class="note">Market: ${handCards(view.market)}</div>`);
+    if (view.bet_level) notes.push(`<div class="note">Bet to meet: <b>${view.bet_level}</b></div>`);
+    let players = "";
+    view.chips.forEach((chips, seat) => {
+      const marks = [];
+      if (seat === view.seat) marks.push("you");
+      if (seat === view.dealer) marks.push("dealer");
+      if (seat === view.roller) marks.push("rolls");
+      if (view.folded && view.folded[seat]) marks.push("folded");
+      if (view.out && view.out[seat]) marks.push("out");
+      const hand = view.hands[seat];
+      const cards = hand ? handCards(hand) : `<span class="card back">${view.hand_sizes[seat]}</span> <span class="muted">cards</span>`;
+      const bet = view.wagered && view.wagered[seat] ? ` · wagered ${view.wagered[seat]}` : "";
+      players += `<div class="player${seat === view.seat ? " me" : ""}${seat === info.actor ? " acting" : ""}"><div><b>${who(seat)}</b> <span class="muted">${marks.join(", ")}</span></div><div>chips <b>${chips}</b>${bet}</div><div class="hand">${cards}</div></div>`;
+    });
+    if (view.packet && view.packet.some((n) => n)) players += `<div class="player me"><b>your packet</b><div class="hand">${handCards(view.packet)}</div></div>`;
+    return `<div class="status-line">${heads.join(" · ")}</div>
+      <div class="table-top"><div class="board">${lanes}</div>
+      <div class="side">${money}${dice}${notes.join("")}</div></div>
+      <div class="players">${players}</div>`;
+  }
+
+  // --- Derby ----------------------------------------------------------------------------------
+  function drawDerby(view) {
+    const track = view.config.track;
+    const finish = track.finish;
+    const cols = finish + 1;
+    const cell = (i) => `calc(${i} * 100% / ${cols})`;
+    const zoneOf = (space) => track.zones.findIndex((z) => z.first <= space && space <= z.last);
+    const race = view.race;
+    const runners = race ? race.runners : view.horses.filter((h) => h).sort((a, b) => a - b);
+    const horses = [...new Set([...runners, ...view.scratched])].sort((a, b) => a - b);
+    const labels = new Map(track.labels.map(([space, text]) => [space, text]));
+    let head = `<div class="lane lane-head" style="--cols:${cols}">`;
+    for (let s = 0; s <= finish; s++) {
+      if (s === finish) head += `<span class="cell head" style="left:${cell(s)}">F</span>`;
+      else if (s % 5 === 0) head += `<span class="cell head" style="left:${cell(s)}">${s}</span>`;
+    }
+    head += "</div>";
+    let lanes = head;
+    for (const horse of horses) {
+      const owner = view.horses.indexOf(horse);
+      const scratched = view.scratched.includes(horse);
+      const pos = race ? race.positions[horse - 1] || 0 : 0;
+      const stuck = race && race.stuck.includes(horse);
+      const colour = `hsl(${(horse * 137) % 360} 55% 40%)`;
+      let row = `<div class="derby-row"><div class="rider">${owner >= 0 ? who(owner) : '<span class="muted">house</span>'}${owner >= 0 && view.odds[owner] ? ` <span class="muted">odds ${view.odds[owner]} · bet ${view.wagers[owner]}</span>` : ""}</div>`;
+      row += `<div class="lane${scratched ? " scratched" : ""}" style="--cols:${cols}">`;
+      for (let s = 0; s <= finish; s++) {
+        let kind = "z" + Math.max(0, zoneOf(s));
+        if (s === finish) kind = "finish";
+        else if (track.mud.includes(s)) kind = "mud";
+        else if (track.accelerators.includes(s)) kind = "accel";
+        const title = labels.has(s) ? ` title="${esc(labels.get(s))}"` : "";
+        row += `<span class="cell dspace ${kind}${labels.has(s) ? " labelled" : ""}" style="left:${cell(s)}"${title}></span>`;
+      }
+      if (!scratched) row += token("derby-" + horse, cell(Math.min(pos, finish)), colour, horse, stuck ? "stuck" : "");
+      row += "</div></div>";
+      lanes += row;
+    }
+    let dice = "";
+    if (race) {
+      const shown = race.dice && race.dice.length ? race.dice : race.last_dice;
+      if (shown && shown.length) {
+        dice = `<div class="dice">${shown.map((d, i) => (i === 3 ? '<span class="muted">zones</span>' : "") + die(d, runners.includes(d) ? "hot" : "cold")).join("")}</div>`;
+      }
+      if (race.mud_try) dice += `<div class="note warn">mud: horse ${race.mud_try.horse}, try ${race.mud_try.attempt}/${race.mud_try.spaces}</div>`;
+      if (race.accelerating) dice += `<div class="note">accelerator: horse ${race.accelerating}</div>`;
+    }
+    let players = "";
+    view.order.forEach((seat) => {
+      players += `<div class="player${seat === view.seat ? " me" : ""}${seat === view.to_act ? " acting" : ""}"><b>${who(seat)}</b><div>horse ${view.horses[seat] || "-"} · odds ${view.odds[seat] || "-"} · wager ${view.wagers[seat]}</div><div>money <b>${view.money[seat]}</b></div></div>`;
+    });
+    const podiums = view.podiums.map((p, i) => `race ${i + 1}: ${p.join(", ")}`).join("; ");
+    const legend = '<div class="legend"><span class="dspace z0"></span>zone 1 <span class="dspace z1"></span>zone 2 <span class="dspace z2"></span>zone 3 <span class="dspace mud"></span>mud <span class="dspace accel"></span>accelerator</div>';
+    return `<div class="status-line"><b>race ${view.race_number}/${view.config.races}</b> · phase <b>${esc(view.phase)}</b>${race ? ` · turn ${race.turn}` : ""} · bank ${view.bank}${podiums ? " · " + esc(podiums) : ""}</div>
+      <div class="table-top"><div class="board derby">${lanes}${legend}</div><div class="side">${dice}</div></div>
+      <div class="players">${players}</div>`;
+  }
+
+  // --- the card race ----------------------------------------------------------------------------
+  function cardText(card) {
+    if (card === null || card === undefined) return '<span class="card back">?</span>';
+    if (card >= 52) return '<span class="card">joker</span>';
+    const suit = Math.floor(card / 13);
+    return `<span class="card" style="color:${SUIT_COLOURS[suit]}">${rankText((card % 13) + 1)}${SUIT_SYMBOLS[suit]}</span>`;
+  }
+  function drawCards(view) {
+    const config = view.config;
+    const last = Math.max(config.need, config.course_length);
+    const cols = last + 3; // the suit, the gate, the links
+    const cell = (i) => `calc(${i} * 100% / ${cols})`;
+    const places = new Map(view.track.finished.map((suit, i) => [suit, i + 1]));
+    let lanes = `<div class="lane course" style="--cols:${cols}"><span class="cell head" style="left:0">course</span>`;
+    for (let spot = 1; spot <= last; spot++) {
+      const card = spot <= view.course.length ? cardText(view.course[spot - 1]) : "";
+      lanes += `<span class="cell course-card${spot === config.need ? " finish" : ""}" style="left:${cell(spot + 1)}">${card}</span>`;
+    }
+    lanes += "</div>";
+    for (let suit = 0; suit < 4; suit++) {
+      const pos = view.track.positions[suit];
+      let row = `<div class="lane${places.has(suit) ? " winner" : ""}" style="--cols:${cols}"><span class="cell number" style="left:0;color:${SUIT_COLOURS[suit]}">${SUIT_SYMBOLS[suit]}</span>`;
+      row += `<span class="cell gate" style="left:${cell(1)}"></span>`;
+      for (let spot = 1; spot <= last; spot++) row += `<span class="cell slot${spot === config.need ? " finish" : ""}" style="left:${cell(spot + 1)}"></span>`;
+      row += token("cards-" + suit, cell(Math.min(pos, last) + 1), SUIT_COLOURS[suit], SUIT_SYMBOLS[suit], places.has(suit) ? "won" : "");
+      if (places.has(suit)) row += `<span class="place" style="left:${cell(last + 2)}">#${places.get(suit)}</span>`;
+      row += "</div>";
+      lanes += row;
+    }
+    const turned = view.turned && view.turned.length ? view.turned[view.turned.length - 1] : null;
+    let side = `<div class="pot">Table <b>${view.table}</b> · bank ${view.bank}</div>`;
+    if (turned !== null) side += `<div class="dice">last card ${cardText(turned).replace('class="card"', 'class="card hot"')}</div>`;
+    side += `<div class="muted">deck ${view.deck_left} left</div>`;
+    const bets = (view.betting && view.betting.bets) || [];
+    if (bets.length) {
+      side += box("bets", bets.map((b) => `<div>${who(b.seat)}: ${esc(b.kind)} ${b.horses.map((h) => SUIT_SYMBOLS[h]).join(" ")} · ${b.stake}</div>`).join(""));
+    }
+    const auction = view.auction;
+    if (auction && auction.owners.some((o) => o >= 0)) {
+      side += box("owners", auction.owners.map((o, s) => `<div>${SUIT_SYMBOLS[s]} ${SUIT_NAMES[s]}: ${o >= 0 ? who(o) + " (" + auction.prices[s] + ")" : "-"}</div>`).join(""));
+    }
+    let players = "";
+    view.chips.forEach((chips, seat) => {
+      const marks = [seat === view.seat ? "you" : "", seat === view.dealer ? "dealer" : ""].filter((m) => m);
+      players += `<div class="player${seat === view.seat ? " me" : ""}${seat === view.actor ? " acting" : ""}"><b>${who(seat)}</b> <span class="muted">${marks.join(", ")}</span><div>chips <b>${chips}</b></div></div>`;
+    });
+    return `<div class="status-line"><b>race ${view.race}/${config.races}</b> · phase <b>${esc(view.phase)}</b> · dealer ${who(view.dealer)} · need ${config.need}</div>
+      <div class="table-top"><div class="board cards">${lanes}</div><div class="side">${side}</div></div>
+      <div class="players">${players}</div>`;
+  }
+
+  function draw(root, view, info) {
+    names = info.names || [];
+    let html;
+    if (view && view.board && view.lines && view.positions) html = drawDiceBoard(view, info);
+    else if (view && view.race_number !== undefined && view.config && view.config.track) html = drawDerby(view);
+    else if (view && view.course && view.track) html = drawCards(view);
+    else html = '<p class="muted">This game has no drawing yet; its view is below.</p>';
+    root.innerHTML = html;
+    animate(root);
+  }
+  return { draw };
+})();
