@@ -1,0 +1,317 @@
+"""The browser table under load: N tables at once on one `horserace serve`, each with one
+person acting over a real WebSocket and bots in the other seats.
+
+Run: `.venv/bin/python benchmarks/bench_server.py [--tables 20 50 100] [--seconds 20]`.
+For each size it starts `horserace serve` on a free 127.0.0.1 port with a fresh SQLite file
+(`--bot-delay 0`), opens the tables, lets them play for `--seconds` (or to their end), and
+prints the actions applied per second across the server (from the tables' versions) and the
+latency of the person's actions (sending `act` -> receiving its `ack`), end to end. The server
+is stopped at the end, also on Ctrl-C. It only prints: timings depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+HOST = "127.0.0.1"
+HORSERACE = Path(sys.executable).parent / "horserace"
+STARTUP_POLLS = 300  # x 0.1 s
+MAX_MESSAGES = 2_000_000  # per person: a bound on every receive loop
+GRACE_SECONDS = 30.0  # for setting up and winding down, beyond the play window
+
+
+@dataclass
+class Person:
+    """One seat played by the benchmark: its socket, and what its actions measured."""
+
+    table: str
+    token: str
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    finished: float | None = None  # when its game was seen over
+
+
+@dataclass
+class Figures:
+    tables: int
+    held: int
+    over: int
+    actions: int
+    seconds: float
+    person_actions: int
+    errors: int
+    latencies: list[float]
+    server_cpu: float | None  # share of one core, over the play window
+    client_cpu: float
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """user + system time of a process (Linux's /proc; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_server(database: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    command = [
+        str(HORSERACE),
+        "serve",
+        "--host",
+        HOST,
+        "--port",
+        str(port),
+        "--db",
+        f"sqlite:///{database}",
+        "--bot-delay",
+        "0",
+        "--log-level",
+        "warning",
+    ]
+    with log.open("ab") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://{HOST}:{port}"
+    try:
+        with httpx.Client(trust_env=False, timeout=5) as client:
+            for _ in range(STARTUP_POLLS):
+                if process.poll() is not None:
+                    raise RuntimeError("the server stopped: " + log.read_text())
+                try:
+                    if client.get(f"{base}/api/tables").status_code == 200:
+                        return process, base
+                except httpx.TransportError:
+                    time.sleep(0.1)
+        raise RuntimeError("the server did not start: " + log.read_text())
+    except BaseException:
+        stop_server(process)
+        raise
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+async def open_tables(
+    client: httpx.AsyncClient, base: str, count: int, preset: str, options: dict[str, Any], bot: str
+) -> list[Person]:
+    """Each table: seat 0 open, the rest bots; joining seat 0 starts it. The bots move until
+    the person's first turn, then the table waits for them (no turn timer)."""
+    players = int(options.get("players", 4))
+    people = []
+    for index in range(count):
+        body = {
+            "preset": preset,
+            "options": {"players": players, **options},
+            "seats": ["open"] + [bot] * (players - 1),
+            "title": f"load {index}",
+            "turn_seconds": 0,
+        }
+        created = await client.post(f"{base}/api/tables", json=body)
+        created.raise_for_status()
+        table = created.json()["table"]["id"]
+        joined = await client.post(f"{base}/api/tables/{table}/join", json={"name": "Load"})
+        joined.raise_for_status()
+        people.append(Person(table, joined.json()["token"]))
+    return people
+
+
+async def total_version(client: httpx.AsyncClient, base: str) -> tuple[int, int, int]:
+    """(actions applied at every table, tables held, tables over)."""
+    response = await client.get(f"{base}/api/tables")
+    response.raise_for_status()
+    tables = response.json()
+    over = sum(1 for table in tables if table["status"] == "over")
+    return sum(int(table["version"]) for table in tables), len(tables), over
+
+
+async def play_person(
+    person: Person, ws: ClientConnection, go: asyncio.Event, deadline: float, seed: int
+) -> None:
+    """Act whenever the table waits for this seat, one request at a time; stop at the end of
+    the game or at the deadline."""
+    choose = random.Random(seed)
+    await go.wait()
+    latest: dict[str, Any] | None = None
+    pending: tuple[str, float] | None = None
+    acted = -1
+    for count in range(MAX_MESSAGES):
+        if pending is None and latest is not None:
+            state = latest["state"]
+            if state["status"] == "over":
+                person.finished = time.perf_counter()
+                return
+            if state["legal"] and latest["version"] > acted:
+                acted = latest["version"]
+                rid = f"load-{count}"
+                action = choose.choice(state["legal"])
+                message = {"type": "act", "action": action, "version": acted, "request_id": rid}
+                pending = (rid, time.perf_counter())
+                await ws.send(json.dumps(message))
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            return
+        try:
+            text = await asyncio.wait_for(ws.recv(), remaining)
+        except TimeoutError:
+            return
+        message = json.loads(text)
+        kind = message["type"]
+        if kind in ("welcome", "update", "undone"):
+            latest = message
+        elif pending is not None and message.get("request_id") == pending[0]:
+            if kind == "ack":
+                person.latencies.append(time.perf_counter() - pending[1])
+            else:
+                person.errors += 1
+            pending = None
+
+
+async def run_load(
+    base: str,
+    count: int,
+    seconds: float,
+    preset: str,
+    options: dict[str, Any],
+    bot: str,
+    server_pid: int,
+) -> Figures:
+    async with httpx.AsyncClient(trust_env=False, timeout=60) as client:
+        people = await open_tables(client, base, count, preset, options, bot)
+        url = base.replace("http://", "ws://") + "/ws/tables/"
+        sockets: list[ClientConnection] = []
+        try:
+            for person in people:
+                ws = await connect(url + person.table, proxy=None, open_timeout=30)
+                sockets.append(ws)
+                await ws.send(json.dumps({"type": "hello", "token": person.token}))
+            go = asyncio.Event()
+            before, _, _ = await total_version(client, base)
+            cpu_before = _cpu_seconds(server_pid)
+            client_before = time.process_time()
+            started = time.perf_counter()
+            deadline = started + seconds
+            tasks = [
+                asyncio.create_task(play_person(person, ws, go, deadline, index))
+                for index, (person, ws) in enumerate(zip(people, sockets, strict=True))
+            ]
+            go.set()
+            playing = asyncio.gather(*tasks)
+            # the closing count: at the deadline, or once every game is over
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(playing), seconds)
+            ended = time.perf_counter()
+            cpu_after = _cpu_seconds(server_pid)
+            client_cpu = time.process_time() - client_before
+            after, held, over = await total_version(client, base)
+            await asyncio.wait_for(playing, GRACE_SECONDS)
+            if all(person.finished is not None for person in people):
+                ended = max(p.finished for p in people if p.finished is not None)
+        finally:
+            for ws in sockets:
+                await ws.close()
+    elapsed = ended - started
+    server_cpu = None
+    if cpu_before is not None and cpu_after is not None:
+        server_cpu = (cpu_after - cpu_before) / elapsed
+    latencies = [lat for person in people for lat in person.latencies]
+    return Figures(
+        tables=count,
+        held=held,
+        over=over,
+        actions=after - before,
+        seconds=elapsed,
+        person_actions=len(latencies),
+        errors=sum(person.errors for person in people),
+        latencies=latencies,
+        server_cpu=server_cpu,
+        client_cpu=client_cpu / elapsed,
+    )
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def measure(args: argparse.Namespace, count: int, options: dict[str, Any]) -> Figures:
+    with tempfile.TemporaryDirectory(prefix="bench-server-", dir=args.db_dir) as folder:
+        database, log = Path(folder) / "tables.db", Path(folder) / "server.log"
+        process, base = start_server(database, log)
+        try:
+            return asyncio.run(
+                run_load(base, count, args.seconds, args.preset, options, args.bot, process.pid)
+            )
+        finally:
+            stop_server(process)
+
+
+def row(figures: Figures) -> str:
+    ms = [1000 * percentile(figures.latencies, q) for q in (0.50, 0.95, 0.99)]
+    cpu = "n/a" if figures.server_cpu is None else f"{100 * figures.server_cpu:.0f}%"
+    return (
+        f"| {figures.tables} | {figures.held} ({figures.over} over) | {figures.seconds:.1f} s"
+        f" | {figures.actions / figures.seconds:,.0f} | {figures.person_actions}"
+        f" | {ms[0]:.1f} / {ms[1]:.1f} / {ms[2]:.1f} | {figures.errors} | {cpu}"
+        f" | {100 * figures.client_cpu:.0f}% |"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--tables", type=int, nargs="+", default=[20, 50, 100])
+    parser.add_argument("--seconds", type=float, default=20.0, help="the play window")
+    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--options", default='{"players": 4}', help="the preset's options, JSON")
+    parser.add_argument("--bot", default="random", help="the bot kind in the other seats")
+    parser.add_argument("--db-dir", default=None, help="where the database goes (a temp folder)")
+    args = parser.parse_args()
+    options = dict(json.loads(args.options))
+    if any(count < 1 for count in args.tables) or args.seconds <= 0:
+        parser.error("--tables and --seconds must be positive")
+    where = args.db_dir or tempfile.gettempdir()
+    print(f"{args.preset} {options}, seat 0 a person over a WebSocket, the others {args.bot}")
+    print(f"bot delay 0, SQLite in {where}, play window {args.seconds:g} s\n")
+    print(
+        "| tables | held | window | actions/s (server) | person actions"
+        " | person latency p50 / p95 / p99 (ms) | errors | server CPU | client CPU |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for count in args.tables:
+        print(row(measure(args, count, options)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
