@@ -16,7 +16,6 @@ from horserace.cli.board_render import (
     finish_view,
     lane_odds,
     plain_board,
-    scratch_rolls_done,
     standings_table,
     step_news,
     to_plain,
@@ -25,6 +24,7 @@ from horserace.components.board import DEFAULT_BOARD, HORSES
 from horserace.core.record import read_record
 from horserace.core.rules import rank_standings
 from horserace.engine import Step, replay
+from horserace.odds.board_view import scratch_rolls_done
 from horserace.odds.race import race_odds, scratch_phase_odds
 from horserace.rules.board import events as ev
 from horserace.rules.board.model import BoardView, Phase

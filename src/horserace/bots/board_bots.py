@@ -21,10 +21,10 @@ from horserace.bots.board_values import (
     mean_penalty,
     penalty_per_line,
     scratch_risk,
-    win_odds,
 )
 from horserace.components.cards import ACE, JOKER, KING, RankCounts, count_of
 from horserace.core.actions import Action
+from horserace.odds.board_view import view_odds as win_odds
 from horserace.rules.board.config import SCRATCH_LINES
 from horserace.rules.board.model import (
     ACCEPT,

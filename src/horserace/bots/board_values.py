@@ -9,7 +9,8 @@ from functools import lru_cache
 from horserace.components.board import HORSES
 from horserace.components.cards import ACE, JOKER, KING, RANKS, RankCounts, count_of
 from horserace.components.dice import two_dice_sum_probabilities
-from horserace.odds.race import race_odds, scratch_phase_odds
+from horserace.odds.board_view import view_odds
+from horserace.odds.race import race_odds
 from horserace.rules.board.config import SCRATCH_LINES
 from horserace.rules.board.dealing import deck_for
 from horserace.rules.board.model import BoardView, Phase
@@ -17,43 +18,6 @@ from horserace.rules.board.model import BoardView, Phase
 DICE = {h: float(p) for h, p in two_dice_sum_probabilities().items()}
 
 KING_KEPT = 0.75  # share of a penalty a King is expected to keep away (it may come back)
-
-
-@lru_cache(maxsize=64)
-def _scratch_odds(
-    slots: tuple[int, ...],
-    positions: tuple[int, ...],
-    scratched: tuple[int, ...],
-    left: int,
-    distinct: bool,
-) -> tuple[tuple[int, float], ...]:
-    remaining = {h: slots[h - 2] + 1 - positions[h - 2] for h in HORSES if h not in scratched}
-    if left:
-        win = scratch_phase_odds(remaining, scratched, left, reroll_repeats=distinct)
-    else:
-        win = race_odds(remaining).win
-    return tuple(sorted(win.items()))
-
-
-def win_odds(view: BoardView, positions: tuple[int, ...] | None = None) -> dict[int, float]:
-    """Each horse's chance to win from this view (scratched horses absent or 0)."""
-    positions = positions if positions is not None else view.positions
-    scratched = tuple(sorted(h for h in view.lines if h))
-    distinct = view.config.repeat_scratch != "move"
-    left = 0
-    if view.phase in (Phase.DEAL, Phase.DRAFT):
-        left = SCRATCH_LINES
-    elif view.phase is Phase.SCRATCH:
-        done = len(scratched) if distinct else _rolls_done(view)
-        left = SCRATCH_LINES - done
-    for horse in HORSES:
-        if positions[horse - 2] >= view.board.advances_to_finish(horse):
-            return {horse: 1.0}
-    return dict(_scratch_odds(view.board.slots, positions, scratched, left, distinct))
-
-
-def _rolls_done(view: BoardView) -> int:
-    return max((index + 1 for index, horse in enumerate(view.lines) if horse), default=0)
 
 
 def penalty_per_line(view: BoardView, line: int) -> int:
@@ -137,7 +101,7 @@ def card_worth(view: BoardView, rank: int) -> float:
         return mean_penalty(view) * KING_KEPT
     if rank == JOKER:
         return float(view.config.penalty_unit)
-    odds = win_odds(view)
+    odds = view_odds(view)
     copies = max(1, count_of(deck_for(view.config), rank))
     return odds.get(rank, 0.0) * max(view.pot, mean_penalty(view) * len(view.chips)) / copies
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from horserace.bots.board_values import HandValuer, win_odds
+from horserace.bots.board_values import HandValuer
 from horserace.components.cards import ACE, JOKER, KING, RANKS, RankCounts, count_of
 from horserace.core.actions import Action
+from horserace.odds.board_view import view_odds as win_odds
 from horserace.rules.board.dealing import deck_for
 from horserace.rules.board.husted import JACK, QUEEN, Check, Discard, Fold, Meet, Power, Wager
 from horserace.rules.board.model import BoardView, Phase

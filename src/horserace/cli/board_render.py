@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
 from rich import box
 from rich.console import Console, Group, RenderableType
@@ -21,7 +20,7 @@ from horserace.components.cards import hand_text, rank_text, ranks_held
 from horserace.core.errors import HorseraceError
 from horserace.core.events import Event, seat_name
 from horserace.core.rules import Result
-from horserace.odds.race import race_odds, scratch_phase_odds
+from horserace.odds.board_view import scratch_rolls_done, view_odds, winner_of
 from horserace.rules.board import events as ev
 from horserace.rules.board.config import SCRATCH_LINES
 from horserace.rules.board.model import BoardView, Phase
@@ -90,55 +89,14 @@ def line_of(view: BoardView, horse: int) -> int:
     return view.lines.index(horse) + 1 if horse in view.lines else 0
 
 
-def scratch_rolls_done(view: BoardView) -> int:
-    """Roll k always leaves a horse on line k (a repeat moves it there), so the highest line
-    filled tells how many scratch rolls have counted."""
-    filled = [k + 1 for k, horse in enumerate(view.lines) if horse]
-    return max(filled, default=0)
-
-
-def winner_of(view: BoardView) -> int | None:
-    for horse in HORSES:
-        if view.positions[horse - 2] >= view.board.advances_to_finish(horse):
-            return horse
-    return None
-
-
 def lane_odds(view: BoardView) -> dict[int, float] | None:
-    """Live win chances: none while dealing, the scratch-phase odds, then the race odds."""
+    """Live win chances beside the lanes: none while the cards are still being handed out."""
     if view.phase in (Phase.DEAL, Phase.DRAFT):
         return None
-    winner = winner_of(view)
-    if winner is not None:
-        return {winner: 1.0}
-    scratched = tuple(sorted(h for h in view.lines if h))
-    # Under "reroll" and "chain" the scratch phase goes on until four horses are scratched, so
-    # for the odds each roll left scratches a new horse, as a rerolled repeat does.
-    reroll_repeats = view.config.repeat_scratch != "move"
-    done = len(scratched) if reroll_repeats else scratch_rolls_done(view)
-    rolls_left = SCRATCH_LINES - done if view.phase is Phase.SCRATCH else 0
     try:
-        return dict(
-            _cached_odds(view.board.slots, view.positions, scratched, rolls_left, reroll_repeats)
-        )
+        return view_odds(view)
     except HorseraceError:
         return None
-
-
-@lru_cache(maxsize=256)
-def _cached_odds(
-    slots: tuple[int, ...],
-    positions: tuple[int, ...],
-    scratched: tuple[int, ...],
-    rolls_left: int,
-    reroll_repeats: bool,
-) -> tuple[tuple[int, float], ...]:
-    remaining = {h: slots[h - 2] + 1 - positions[h - 2] for h in HORSES if h not in scratched}
-    if rolls_left:
-        win = scratch_phase_odds(remaining, scratched, rolls_left, reroll_repeats=reroll_repeats)
-    else:
-        win = race_odds(remaining).win
-    return tuple(sorted(win.items()))
 
 
 def favourite(view: BoardView, odds: Mapping[int, float] | None) -> int | None:
