@@ -1,15 +1,19 @@
 """Per-seat pieces of outbound messages. Hidden information leaves only through
-`rules.view(state, seat)` and `redact(events, seat)`; nothing else here reads the state."""
+`rules.view(state, seat)` and `redact(events, seat)`; nothing else here reads the state
+(the live odds are computed from the view)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
+from horserace.core.errors import HorseraceError
 from horserace.core.events import Event, redact
 from horserace.core.rules import Rules
 from horserace.core.types import CHANCE, TERMINAL, Actor
 from horserace.engine import result_to_json
+from horserace.odds.board_view import view_odds
+from horserace.rules.board.model import BoardView
 from horserace.server.jsonable import to_jsonable
 from horserace.server.protocol import SeatInfo, TableState
 from horserace.server.storage import OVER, SeatRow
@@ -64,7 +68,8 @@ def table_state(
         legal = [action.text for action in rules.legal_actions(state, actor)]
     elif status == "playing" and moves and actor is CHANCE:
         legal = [action.text for action in rules.chance_weights(state)[0]]
-    view = to_jsonable(rules.view(state, seat))
+    seen = rules.view(state, seat)
+    view = to_jsonable(seen)
     assert isinstance(view, dict)
     over = status == OVER
     return TableState(
@@ -74,4 +79,15 @@ def table_state(
         view=view,
         result=result_to_json(rules.result(state)) if over and actor is TERMINAL else None,
         seed=str(seed) if over else None,
+        odds=live_odds(seen),
     )
+
+
+def live_odds(view: Any) -> dict[str, float] | None:
+    """The board's live win odds, worked out from the view alone (public information)."""
+    if not isinstance(view, BoardView):
+        return None
+    try:
+        return {str(horse): chance for horse, chance in view_odds(view).items()}
+    except HorseraceError:
+        return None

@@ -113,6 +113,7 @@ class TableState(_Strict):
     view: dict[str, Any]
     result: dict[str, Any] | None = None
     seed: str | None = None  # revealed (decimal text) only once the game is over
+    odds: dict[str, float] | None = None  # live win chance per horse, from the public board
 
 
 class MissedStep(_Strict):

@@ -187,7 +187,7 @@ class PotCarried(PublicEvent):
     amount: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{_chips(self.amount)} stay in the pot"
+        return f"{_chips(self.amount)} {'stays' if self.amount == 1 else 'stay'} in the pot"
 
 
 @dataclass(frozen=True)

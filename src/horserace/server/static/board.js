@@ -100,6 +100,11 @@ const Board = (() => {
     }
     if (view.market && view.config.market) notes.push(`<div class="note">Market: ${handCards(view.market)}</div>`);
     if (view.bet_level) notes.push(`<div class="note">Bet to meet: <b>${view.bet_level}</b></div>`);
+    if (info.odds) {
+      const ranked = Object.entries(info.odds).filter(([, p]) => p > 0).sort((a, b) => b[1] - a[1]);
+      const rows = ranked.map(([horse, p]) => `<div class="odds-row"><span style="color:${HORSE_COLOURS[horse]}">${esc(horse)}</span><span class="odds-bar" style="width:${Math.round(p * 100)}%"></span><span>${(p * 100).toFixed(1)}%</span></div>`);
+      notes.push(box("Win odds", rows.join(""), "odds"));
+    }
     let players = "";
     view.chips.forEach((chips, seat) => {
       const marks = [];

@@ -55,7 +55,7 @@ function showState(state) {
   lastState = state;
   $("view").textContent = compact(state.view);
   try {
-    Board.draw($("board"), state.view, { names, lastDice, diceStamp, actor: state.actor });
+    Board.draw($("board"), state.view, { names, lastDice, diceStamp, actor: state.actor, odds: state.odds });
   } catch (error) {
     $("board").textContent = "The table could not be drawn (" + error.message + "); the view is below.";
   }
