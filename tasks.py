@@ -7,6 +7,7 @@ so a fresh clone needs no other tool.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -55,6 +56,13 @@ def play(extra: list[str]) -> None:
 
 
 def test(extra: list[str]) -> None:
+    root = hasattr(os, "geteuid") and os.geteuid() == 0
+    if not Path("/usr/bin/chromium").exists() and root and shutil.which("apt-get"):
+        print("installing chromium for the browser tests (tests/web) with apt-get", flush=True)
+        for step in (["update", "-qq"], ["install", "-y", "-qq", "chromium"]):
+            print("+ apt-get", " ".join(step), flush=True)
+            if subprocess.run(["apt-get", *step], check=False).returncode:
+                sys.exit("could not install chromium with apt-get; the browser tests need it")
     run(BIN / "ruff", "check", *CHECKED)
     run(BIN / "ruff", "format", "--check", *CHECKED)
     run(BIN / "mypy")

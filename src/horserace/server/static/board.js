@@ -116,7 +116,7 @@ const Board = (() => {
       const hand = view.hands[seat];
       const cards = hand ? handCards(hand) : `<span class="card back">${view.hand_sizes[seat]}</span> <span class="muted">cards</span>`;
       const bet = view.wagered && view.wagered[seat] ? ` · wagered ${view.wagered[seat]}` : "";
-      players += `<div class="player${seat === view.seat ? " me" : ""}${seat === info.actor ? " acting" : ""}"><div><b>${who(seat)}</b> <span class="muted">${marks.join(", ")}</span></div><div>chips <b>${chips}</b>${bet}</div><div class="hand">${cards}</div></div>`;
+      players += `<div class="player${seat === view.seat ? " me" : ""}${seat === info.actor ? " acting" : ""}" data-seat="${seat}"><div><b>${who(seat)}</b> <span class="muted">${marks.join(", ")}</span></div><div>chips <b>${chips}</b>${bet}</div><div class="hand">${cards}</div></div>`;
     });
     if (view.packet && view.packet.some((n) => n)) players += `<div class="player me"><b>your packet</b><div class="hand">${handCards(view.packet)}</div></div>`;
     return `<div class="status-line">${heads.join(" · ")}</div>

@@ -29,6 +29,7 @@ async function loadTables() {
   $("tables").innerHTML = "";
   for (const t of tables) {
     const row = document.createElement("tr");
+    row.dataset.table = t.id;
     const seats = t.seats.map((s) => s.kind === "open" ? "(open)" : s.name).join(", ");
     row.innerHTML = `<td>${t.preset}</td><td></td><td>${t.status}</td><td></td><td class="hash">${t.seed_hash}</td><td></td>`;
     row.children[1].textContent = t.title;

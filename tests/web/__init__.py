@@ -1,0 +1,1 @@
+"""Browser tests: the real pages in Debian's Chromium, driven by Playwright."""
