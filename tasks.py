@@ -55,14 +55,24 @@ def play(extra: list[str]) -> None:
     run(BIN / "horserace", "play", "classic", *arguments)
 
 
-def test(extra: list[str]) -> None:
+def apt_install(package: str, needed_by: str) -> None:
+    """Install a Debian package the tests need (CI and the dev machines run as root)."""
     root = hasattr(os, "geteuid") and os.geteuid() == 0
-    if not Path("/usr/bin/chromium").exists() and root and shutil.which("apt-get"):
-        print("installing chromium for the browser tests (tests/web) with apt-get", flush=True)
-        for step in (["update", "-qq"], ["install", "-y", "-qq", "chromium"]):
-            print("+ apt-get", " ".join(step), flush=True)
-            if subprocess.run(["apt-get", *step], check=False).returncode:
-                sys.exit("could not install chromium with apt-get; the browser tests need it")
+    if not (root and shutil.which("apt-get")):
+        return
+    print(f"installing {package} for {needed_by} with apt-get", flush=True)
+    environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for step in (["update", "-qq"], ["install", "-y", "-qq", package]):
+        print("+ apt-get", " ".join(step), flush=True)
+        if subprocess.run(["apt-get", *step], env=environment, check=False).returncode:
+            sys.exit(f"could not install {package} with apt-get; {needed_by} need it")
+
+
+def test(extra: list[str]) -> None:
+    if not Path("/usr/bin/chromium").exists():
+        apt_install("chromium", "the browser tests (tests/web)")
+    if not list(Path("/usr/lib/postgresql").glob("*/bin/initdb")):
+        apt_install("postgresql", "the storage tests (tests/server)")
     run(BIN / "ruff", "check", *CHECKED)
     run(BIN / "ruff", "format", "--check", *CHECKED)
     run(BIN / "mypy")

@@ -1,13 +1,17 @@
-"""The SQLite storage: durable settings, round trips, and one transaction per change."""
+"""The storage contract, for SQLite and for PostgreSQL (a real server, see conftest.py): round
+trips, and one transaction per change; and SQLite's durable settings."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from horserace.core.errors import ConfigError
+from horserace.server.postgres_store import PostgresStorage
 from horserace.server.sqlite_store import SQLiteStorage, sqlite_path
 from horserace.server.storage import (
     BOT,
@@ -17,6 +21,7 @@ from horserace.server.storage import (
     PLAYING,
     WAITING,
     SeatRow,
+    Storage,
     StoredStep,
     TableRow,
 )
@@ -34,6 +39,18 @@ ROW = TableRow(
 )
 
 
+Opener = Callable[[], Storage]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Opener, type[Exception]]:
+    """(open the test's database again, the error a refused write raises)."""
+    if request.param == "sqlite":
+        return (lambda: SQLiteStorage(tmp_path / "a.db")), sqlite3.IntegrityError
+    url: str = request.getfixturevalue("postgres_url")
+    return (lambda: PostgresStorage(url)), psycopg.IntegrityError
+
+
 def test_wal_and_full_sync(tmp_path: Path) -> None:
     store = SQLiteStorage(tmp_path / "a.db")
     assert store.pragma("journal_mode") == "wal"
@@ -41,8 +58,9 @@ def test_wal_and_full_sync(tmp_path: Path) -> None:
     store.close()
 
 
-def test_tables_seats_and_steps_round_trip(tmp_path: Path) -> None:
-    store = SQLiteStorage(tmp_path / "a.db")
+def test_tables_seats_and_steps_round_trip(backend: tuple[Opener, type[Exception]]) -> None:
+    opener, _ = backend
+    store = opener()
     store.create_table(ROW)
     assert store.load_table("t1") == ROW
     assert store.load_table("nope") is None
@@ -53,7 +71,7 @@ def test_tables_seats_and_steps_round_trip(tmp_path: Path) -> None:
     store.append_step("t1", step, PLAYING)
     store.append_step("t1", StoredStep(1, 2, "0", "roll", (), "r-1"), OVER)
     store.close()
-    again = SQLiteStorage(tmp_path / "a.db")
+    again = opener()
     loaded = again.load_table("t1")
     assert loaded is not None
     assert loaded.seats == tuple(seats) and loaded.status == OVER and loaded.version == 2
@@ -66,11 +84,12 @@ def test_tables_seats_and_steps_round_trip(tmp_path: Path) -> None:
     again.close()
 
 
-def test_a_failed_append_changes_nothing(tmp_path: Path) -> None:
-    store = SQLiteStorage(tmp_path / "a.db")
+def test_a_failed_append_changes_nothing(backend: tuple[Opener, type[Exception]]) -> None:
+    opener, refused = backend
+    store = opener()
     store.create_table(ROW)
     store.append_step("t1", StoredStep(0, 1, "chance", "deal 7"), PLAYING)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(refused):
         store.append_step("t1", StoredStep(0, 2, "chance", "deal 8"), OVER)
     table = store.load_table("t1")
     assert table is not None and (table.version, table.status) == (1, PLAYING)

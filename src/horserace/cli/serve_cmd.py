@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from horserace.cli.common import fail, user_errors
+from horserace.cli.common import user_errors
 from horserace.core.record import read_record
 from horserace.engine import replay
 from horserace.rules.registry import get_preset
@@ -27,7 +27,7 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
     db: Annotated[
-        str, typer.Option("--db", help="Where tables are kept: sqlite:///FILE.")
+        str, typer.Option("--db", help="Where tables are kept: sqlite:///FILE or postgresql://...")
     ] = "sqlite:///horserace.db",
     bot_delay: Annotated[
         float,
@@ -43,12 +43,14 @@ def serve(
     import uvicorn
 
     from horserace.server.app import create_app
+    from horserace.server.postgres_store import is_postgres_url, postgres_conninfo
     from horserace.server.sqlite_store import sqlite_path
 
-    if db.startswith(("postgresql://", "postgres://")):
-        fail("PostgreSQL storage is not built yet; use --db sqlite:///FILE")
     with user_errors():
-        sqlite_path(db)
+        if is_postgres_url(db):
+            postgres_conninfo(db)
+        else:
+            sqlite_path(db)
     uvicorn.run(
         create_app(db, bot_delay=bot_delay),
         host=host,

@@ -24,6 +24,7 @@ from horserace.rules.registry import PRESETS
 from horserace.server.bots import bot_family
 from horserace.server.connection import Connection
 from horserace.server.hub import Hub
+from horserace.server.postgres_store import PostgresStorage, is_postgres_url
 from horserace.server.protocol import (
     CLIENT_MESSAGE,
     Act,
@@ -56,7 +57,11 @@ def create_app(
     `bot_delay` is the pause before a bot's move, so people can follow the game."""
 
     def open_storage() -> Storage:
-        return storage() if storage is not None else SQLiteStorage(sqlite_path(database))
+        if storage is not None:
+            return storage()
+        if is_postgres_url(database):
+            return PostgresStorage(database)
+        return SQLiteStorage(sqlite_path(database))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

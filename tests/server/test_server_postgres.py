@@ -1,0 +1,131 @@
+"""PostgreSQL with several writers, as several server processes would be: the second writer of
+a table's next step is refused and nothing committed is lost; a table resumes from PostgreSQL
+after its first server closed. (The storage contract itself runs over both databases in
+test_server_storage.py.)"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from horserace.core.errors import ConfigError
+from horserace.server.app import create_app
+from horserace.server.postgres_store import PostgresStorage, postgres_conninfo
+from horserace.server.storage import OPEN, OVER, PLAYING, SeatRow, StoredStep, TableRow
+from tests.server.support import Player, TestClient, create_table, serving
+
+ROW = TableRow(
+    id="t1",
+    preset="classic",
+    config={"players": 2},
+    seed=2**70 + 3,
+    chance="seeded",
+    settings={"title": "x"},
+    host_hash="h" * 64,
+    created=1.5,
+    seats=(SeatRow(0, OPEN), SeatRow(1, OPEN)),
+)
+
+
+def test_the_second_writer_of_a_step_is_refused_and_nothing_is_lost(postgres_url: str) -> None:
+    first, second = PostgresStorage(postgres_url), PostgresStorage(postgres_url)
+    first.create_table(ROW)
+    first.append_step("t1", StoredStep(0, 1, "chance", "roll 3"), PLAYING)
+    with pytest.raises(psycopg.IntegrityError):  # same step, same version: stale
+        second.append_step("t1", StoredStep(0, 1, "chance", "roll 5"), PLAYING)
+    with pytest.raises(psycopg.IntegrityError):  # a new step claiming a version already made
+        second.append_step("t1", StoredStep(1, 1, "chance", "roll 5"), PLAYING)
+    second.append_step("t1", StoredStep(1, 2, "0", "pass", (), "r-1"), OVER)  # up to date
+    for store in (first, second):
+        assert [s.action for s in store.load_steps("t1")] == ["roll 3", "pass"]
+        table = store.load_table("t1")
+        assert table is not None and (table.version, table.status) == (2, OVER)
+    first.close()
+    second.close()
+
+
+def test_racing_writers_one_wins_each_step(postgres_url: str) -> None:
+    """Two storage objects in two threads append the same next step at the same moment, 20
+    times: exactly one of each pair is stored, and the table's version is its version."""
+    stores = [PostgresStorage(postgres_url), PostgresStorage(postgres_url)]
+    stores[0].create_table(ROW)
+    rounds = 20
+    barrier = threading.Barrier(2, timeout=30)
+    outcomes: list[list[bool]] = [[], []]
+
+    def write(writer: int) -> None:
+        for step in range(rounds):
+            barrier.wait()
+            try:
+                action = StoredStep(step, step + 1, "chance", f"roll {writer}")
+                stores[writer].append_step("t1", action, PLAYING)
+                outcomes[writer].append(True)
+            except psycopg.IntegrityError:
+                outcomes[writer].append(False)
+            barrier.wait()
+
+    threads = [threading.Thread(target=write, args=(writer,)) for writer in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads)
+    assert all(a != b for a, b in zip(*outcomes, strict=True)) and len(outcomes[0]) == rounds
+    steps = stores[1].load_steps("t1")
+    assert [s.step for s in steps] == list(range(rounds))
+    assert [s.action for s in steps] == [f"roll {0 if won else 1}" for won in outcomes[0]]
+    assert stores[1].load_table("t1").version == rounds  # type: ignore[union-attr]
+    for store in stores:
+        store.close()
+
+
+def test_tables_resume_from_postgres_after_the_first_storage_closed(postgres_url: str) -> None:
+    first = PostgresStorage(postgres_url)
+    first.create_table(ROW)
+    first.append_step("t1", StoredStep(0, 1, "chance", "roll 3", ({"type": "rolled"},)), PLAYING)
+    first.close()
+    again = PostgresStorage(postgres_url)  # the schema is already there: opening is harmless
+    assert [t.id for t in again.list_tables((PLAYING,))] == ["t1"]
+    assert again.load_steps("t1") == [StoredStep(0, 1, "chance", "roll 3", ({"type": "rolled"},))]
+    again.close()
+
+
+def _finish(client: TestClient, table: str) -> str:
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        watcher = Player(ws)
+        watcher.hello()
+        watcher.until(lambda m: m.get("state", {}).get("status") == "over")
+    return str(client.get(f"/api/tables/{table}/record").text)
+
+
+def test_a_server_on_postgres_resumes_a_stopped_table(postgres_url: str, tmp_path: Path) -> None:
+    """Stopped mid-game on PostgreSQL, the table ends on the next server exactly as the same
+    table ends uninterrupted on SQLite."""
+    seats, options = ["ev", "heuristic", "random", "ev"], {"rounds": 1}
+    with serving(tmp_path / "whole.db", seed=99) as client:
+        whole_table, _, _ = create_table(client, "advanced", seats, options)
+        whole = _finish(client, whole_table)
+    app = create_app(postgres_url, bot_delay=0.002, seeds=lambda: 99)
+    with TestClient(app) as client:
+        table, _, _ = create_table(client, "advanced", seats, options)
+        with client.websocket_connect(f"/ws/tables/{table}") as ws:
+            watcher = Player(ws)
+            watcher.hello()
+            watcher.until(lambda m: m["type"] == "update" and m["version"] >= 60)
+    with psycopg.connect(postgres_url) as db:
+        row = db.execute("SELECT status, version FROM tables WHERE id = %s", (table,)).fetchone()
+    assert row is not None and row[0] == PLAYING and row[1] < len(whole.splitlines()) - 2
+    with TestClient(create_app(postgres_url, seeds=lambda: 99)) as client:
+        assert _finish(client, table) == whole
+
+
+def test_postgres_urls() -> None:
+    url = "postgresql://horserace@127.0.0.1:5432/horserace"
+    assert postgres_conninfo(url) == url
+    with pytest.raises(ConfigError):
+        postgres_conninfo("sqlite:///x.db")
+    with pytest.raises(ConfigError):
+        postgres_conninfo("postgresql://127.0.0.1:5432/x?nosuchoption=1")
