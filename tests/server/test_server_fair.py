@@ -85,3 +85,19 @@ def test_verify_refuses_a_record_without_a_seed(tmp_path: Path) -> None:
     typed.write_text(json.dumps(header) + "\n" + "".join(record.splitlines(True)[1:]))
     result = runner.invoke(app, ["verify", str(typed)])
     assert result.exit_code == 1 and "not drawn from a seed" in result.output
+
+
+def test_the_page_verify_link_checks_a_finished_table_and_refuses_a_running_one(
+    tmp_path: Path,
+) -> None:
+    with serving(tmp_path / "v.db", seed=SEED) as client:
+        waiting, _, _ = create_table(client, "classic", ["open", "ev"], {"rounds": 1})
+        assert client.get(f"/api/tables/{waiting}/verify").status_code == 409
+        table, _, summary = create_table(client, "classic", ["random", "ev"], {"rounds": 1})
+        with client.websocket_connect(f"/ws/tables/{table}") as ws:
+            watcher = Player(ws)
+            watcher.hello()
+            watcher.until(lambda m: m.get("state", {}).get("status") == "over")
+        answer = client.get(f"/api/tables/{table}/verify").json()
+    assert answer["verified"] is True and answer["problems"] == []
+    assert answer["seed_hash"] == summary["seed_hash"] and answer["draws"] > 40

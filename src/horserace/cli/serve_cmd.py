@@ -11,9 +11,7 @@ from rich.console import Console
 
 from horserace.cli.common import user_errors
 from horserace.core.record import read_record
-from horserace.engine import replay
-from horserace.rules.registry import get_preset
-from horserace.server.fair import seed_hash, seed_matches
+from horserace.server.fair import seed_hash, verify_record
 
 NOT_VERIFIED = 1
 
@@ -84,20 +82,16 @@ def verify(
         )
         raise typer.Exit(NOT_VERIFIED)
     console.print(f"seed {record.seed}, SHA-256 {seed_hash(record.seed)}", markup=False)
-    if seed_hash_given is not None and not seed_matches(record.seed, seed_hash_given):
-        console.print("[bold red]not verified[/]: the seed does not hash to the published SHA-256")
-        raise typer.Exit(NOT_VERIFIED)
-    report = replay(record, get_preset)
-    if not report.ok:
-        console.print(f"[bold red]not verified[/] after {report.steps_checked} steps:")
-        for problem in report.problems:
+    verdict = verify_record(record, seed_hash_given)
+    if not verdict.verified:
+        console.print(f"[bold red]not verified[/] after {verdict.steps} steps:")
+        for problem in verdict.problems:
             console.print(f"  {problem}", markup=False)
         raise typer.Exit(NOT_VERIFIED)
-    draws = sum(1 for step in record.steps if step.actor == "chance")
     checked = "matches the published hash; " if seed_hash_given is not None else ""
     console.print(
-        f"[green]verified[/]: the seed {checked}all {draws} chance outcomes of"
-        f" {report.steps_checked} steps are the ones the seed draws"
+        f"[green]verified[/]: the seed {checked}all {verdict.draws} chance outcomes of"
+        f" {verdict.steps} steps are the ones the seed draws"
     )
-    if report.game is not None and not report.game.over:
+    if record.result is None:
         console.print("the game in this record is not finished")

@@ -23,6 +23,7 @@ from horserace.core.rng import fresh_seed
 from horserace.rules.registry import PRESETS
 from horserace.server.bots import bot_family
 from horserace.server.connection import Connection
+from horserace.server.fair import verify_record
 from horserace.server.hub import Hub
 from horserace.server.postgres_store import PostgresStorage, is_postgres_url
 from horserace.server.protocol import (
@@ -184,6 +185,24 @@ def _lobby(app: FastAPI) -> None:
         except HorseraceError as error:
             raise _refused(error) from None
         return table.summary()
+
+    @app.get("/api/tables/{table_id}/verify")
+    async def verify(table_id: str) -> dict[str, Any]:
+        """The fair-dice check of a finished table, done by the server for the page's link:
+        the revealed seed against the hash shown before play, and every draw replayed."""
+        table = _table(app, table_id)
+        try:
+            record = table.record()
+        except HorseraceError as error:
+            raise _refused(error) from None
+        verdict = verify_record(record, table.seed_hash)
+        return {
+            "verified": verdict.verified,
+            "problems": list(verdict.problems),
+            "draws": verdict.draws,
+            "steps": verdict.steps,
+            "seed_hash": table.seed_hash,
+        }
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> PlainTextResponse:

@@ -77,6 +77,15 @@ function showState(state) {
     $("seed").textContent = state.seed;
     $("record").hidden = false;
     $("record").href = `/api/tables/${tableId}/record`;
+    $("verify").hidden = false;
+    $("verify").href = "#";
+    $("verify").onclick = async (click) => {
+      click.preventDefault();
+      const answer = await (await fetch(`/api/tables/${tableId}/verify`)).json();
+      $("verdict").textContent = answer.verified
+        ? `verified: all ${answer.draws} draws come from the seed, which matches the hash shown before play`
+        : `NOT verified: ${(answer.problems || [answer.detail]).join("; ")}`;
+    };
   }
   $("start").hidden = state.status !== "waiting";
 }
