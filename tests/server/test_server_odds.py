@@ -1,16 +1,35 @@
-"""Live odds in the table's messages: worked out from the view, equal to the exact odds,
-and absent for families without a board-view odds function."""
+"""Live odds in the table's messages: worked out from the view alone, equal to what the odds
+modules give on the same public inputs (dice board and card race exactly, Derby by its seeded
+estimate), and absent where there is nothing yet to race or too much hidden to work out."""
 
 from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from horserace.components.board import HORSES
+from horserace.components.french_deck import SUITS, is_joker, suit_of
 from horserace.core.chance import SeededChance
+from horserace.core.types import TERMINAL
+from horserace.odds.cards import TooManyStates, card_odds, position_from_cards, position_of
+from horserace.odds.derby import table_odds
 from horserace.odds.race import race_odds, scratch_phase_odds
 from horserace.rules.board.model import Phase
+from horserace.rules.cards.state import CardsView
+from horserace.rules.cards.state import Phase as CardsPhase
+from horserace.rules.derby.model import Phase as DerbyPhase
 from horserace.rules.registry import get_preset
-from horserace.server.messages import table_state
+from horserace.server.messages import (
+    CARDS_BUDGET,
+    DERBY_SAMPLES,
+    DERBY_SEED,
+    live_odds,
+    table_state,
+)
 from tests.helpers import bots_for, new_game
 
 
@@ -47,7 +66,131 @@ def test_mid_race_odds_follow_the_positions_and_scratches() -> None:
         assert message.odds[str(horse)] == pytest.approx(chance_, abs=1e-12)
 
 
-def test_other_families_send_no_board_odds() -> None:
+# --- Derby and the card race ---------------------------------------------------------------------
+
+
+def _play_until(
+    name: str, options: dict[str, Any], seed: int, stop: Callable[[Any, Any], bool]
+) -> tuple[Any, Any]:
+    """(rules, state): a game of random moves played on until `stop(rules, state)`."""
+    preset = get_preset(name)
+    rules = preset.rules
+    state = rules.initial_state(preset.config(options))
+    chance, pick = SeededChance(seed), random.Random(seed)
+    while not stop(rules, state):
+        actor = rules.actor(state)
+        assert actor is not TERMINAL, "the game ended before the wanted position"
+        if isinstance(actor, int):
+            action = pick.choice(rules.legal_actions(state, actor))
+        else:
+            action = chance.choose(rules, state)
+        state, _ = rules.apply(state, action)
+    return rules, state
+
+
+def _derby_mid_race(rules: Any, state: Any) -> bool:
+    return state.phase is DerbyPhase.RACE and state.race is not None and state.race.turn >= 4
+
+
+def test_a_derby_table_mid_race_sends_the_odds_module_estimate_for_every_seat() -> None:
+    rules, state = _play_until("derby", {}, 5, _derby_mid_race)
+    view = rules.view(state, None)
+    expected = table_odds(view, samples=DERBY_SAMPLES, seed=DERBY_SEED)
+    assert expected is not None and not expected.exact
+    messages = [
+        table_state(rules, state, seat, "playing", 5, moves=False)
+        for seat in (None, *range(state.config.players))
+    ]
+    for message in messages:
+        assert message.odds == {str(h): expected.win(h) for h in expected.horses}
+    odds = messages[0].odds
+    assert odds is not None
+    assert sum(odds.values()) == pytest.approx(1.0, abs=1e-9)
+    assert set(odds) == {str(h) for h in state.race.runners}
+
+
+def test_a_derby_table_before_the_race_sends_the_exact_even_odds() -> None:
+    rules, state = _play_until("derby", {}, 6, lambda r, s: s.phase is DerbyPhase.WAGER)
+    message = table_state(rules, state, 0, "playing", 6, moves=False)
+    field = [h for h in rules.view(state, 0).field if h not in state.scratched]
+    assert message.odds == {str(h): 1 / len(field) for h in field}
+
+
+def test_a_derby_table_while_horses_are_picked_sends_no_odds() -> None:
     preset = get_preset("derby")
     state = preset.rules.initial_state(preset.config({}))
     assert table_state(preset.rules, state, None, "waiting", 1, moves=False).odds is None
+
+
+def _cards_turned(count: int) -> Callable[[Any, Any], bool]:
+    return lambda rules, state: state.phase is CardsPhase.RACE and len(state.turned) >= count
+
+
+def _odds_from_cards(view: CardsView) -> dict[str, float]:
+    """What `odds cards` works out from the same course and turned cards."""
+    config = view.config
+    position = position_from_cards(
+        view.course,
+        view.turned,
+        need=config.need,
+        faltering=config.faltering,
+        stumbling=config.stumbling,
+        ranks=config.ranks,
+    )
+    return {SUITS[suit]: p for suit, p in card_odds(position, places=1).win.items()}
+
+
+@pytest.mark.parametrize("preset", ["basic", "scarne"])
+def test_a_card_race_sends_the_exact_odds_of_its_course_and_turned_cards(preset: str) -> None:
+    rules, state = _play_until(preset, {}, 8, _cards_turned(6))
+    view = rules.view(state, 1)
+    message = table_state(rules, state, 1, "playing", 8, moves=False)
+    assert message.odds is not None
+    assert message.odds == pytest.approx(_odds_from_cards(view), abs=1e-12)
+    assert sum(message.odds.values()) == pytest.approx(1.0, abs=1e-9)
+
+
+FALTERING = {"faltering": True, "redeal": False, "betting": "tote"}
+
+
+def _hidden_swapped(state: Any) -> Any:
+    """The same table with a face-down link of the course traded for an undealt card of
+    another suit: nothing anybody sees changes."""
+    frontier = state.track.frontier
+    link = frontier  # index of link frontier + 1, the first face-down one
+    hidden = state.course[link]
+    other = next(
+        c
+        for c in state.deck
+        if is_joker(c) != is_joker(hidden)
+        or (not is_joker(c) and not is_joker(hidden) and suit_of(c) != suit_of(hidden))
+    )
+    course = (*state.course[:link], other, *state.course[link + 1 :])
+    deck = tuple(sorted((*(c for c in state.deck if c != other), hidden)))
+    return replace(state, course=course, deck=deck)
+
+
+def test_a_face_down_course_moves_the_odds_only_through_what_the_view_shows() -> None:
+    def late_and_hidden(rules: Any, state: Any) -> bool:
+        return (
+            _cards_turned(1)(rules, state)
+            and state.track.frontier < state.config.course_length
+            and live_odds(rules.view(state, None)) is not None
+        )
+
+    rules, state = _play_until("basic", FALTERING, 11, late_and_hidden)
+    twin = _hidden_swapped(state)
+    assert twin.course != state.course
+    assert rules.view(twin, 0) == rules.view(state, 0)
+    one = table_state(rules, state, 0, "playing", 11, moves=False).odds
+    two = table_state(rules, twin, 0, "playing", 11, moves=False).odds
+    assert one is not None and one == two
+    assert one == pytest.approx(_odds_from_cards(rules.view(state, 0)), abs=1e-12)
+
+
+def test_a_young_face_down_race_past_the_state_budget_sends_none() -> None:
+    rules, state = _play_until("basic", FALTERING, 12, lambda r, s: s.phase is CardsPhase.RACE)
+    view = rules.view(state, None)
+    with pytest.raises(TooManyStates):
+        card_odds(position_of(view), places=1, max_states=CARDS_BUDGET)
+    assert table_state(rules, state, None, "playing", 12, moves=False).odds is None

@@ -43,6 +43,16 @@ const Board = (() => {
     return `<div class="panel${cls ? " " + cls : ""}"><div class="panel-title">${title}</div>${body}</div>`;
   }
 
+  function oddsBox(odds, label) {
+    // the live win chances the server sends (horse id -> chance), best first; "" when none
+    if (!odds) return "";
+    const ranked = Object.entries(odds).filter(([, p]) => p > 0).sort((a, b) => b[1] - a[1]);
+    if (!ranked.length) return "";
+    const rows = ranked.map(([horse, p]) => `<div class="odds-row">${label(horse)}<span class="odds-bar" style="width:${Math.round(p * 100)}%"></span><span>${(p * 100).toFixed(1)}%</span></div>`);
+    return box("Win odds", rows.join(""), "odds");
+  }
+  function derbyColour(horse) { return `hsl(${(horse * 137) % 360} 55% 40%)`; }
+
   // --- the dice board (classic, advanced, northwoods) ---------------------------------------
   function drawDiceBoard(view, info) {
     const slots = view.board.slots;
@@ -100,11 +110,7 @@ const Board = (() => {
     }
     if (view.market && view.config.market) notes.push(`<div class="note">Market: ${handCards(view.market)}</div>`);
     if (view.bet_level) notes.push(`<div class="note">Bet to meet: <b>${view.bet_level}</b></div>`);
-    if (info.odds) {
-      const ranked = Object.entries(info.odds).filter(([, p]) => p > 0).sort((a, b) => b[1] - a[1]);
-      const rows = ranked.map(([horse, p]) => `<div class="odds-row"><span style="color:${HORSE_COLOURS[horse]}">${esc(horse)}</span><span class="odds-bar" style="width:${Math.round(p * 100)}%"></span><span>${(p * 100).toFixed(1)}%</span></div>`);
-      notes.push(box("Win odds", rows.join(""), "odds"));
-    }
+    notes.push(oddsBox(info.odds, (horse) => `<span style="color:${HORSE_COLOURS[horse]}">${esc(horse)}</span>`));
     let players = "";
     view.chips.forEach((chips, seat) => {
       const marks = [];
@@ -126,7 +132,7 @@ const Board = (() => {
   }
 
   // --- Derby ----------------------------------------------------------------------------------
-  function drawDerby(view) {
+  function drawDerby(view, info) {
     const track = view.config.track;
     const finish = track.finish;
     const cols = finish + 1;
@@ -148,7 +154,7 @@ const Board = (() => {
       const scratched = view.scratched.includes(horse);
       const pos = race ? race.positions[horse - 1] || 0 : 0;
       const stuck = race && race.stuck.includes(horse);
-      const colour = `hsl(${(horse * 137) % 360} 55% 40%)`;
+      const colour = derbyColour(horse);
       let row = `<div class="derby-row"><div class="rider">${owner >= 0 ? who(owner) : '<span class="muted">house</span>'}${owner >= 0 && view.odds[owner] ? ` <span class="muted">odds ${view.odds[owner]} · bet ${view.wagers[owner]}</span>` : ""}</div>`;
       row += `<div class="lane${scratched ? " scratched" : ""}" style="--cols:${cols}">`;
       for (let s = 0; s <= finish; s++) {
@@ -179,7 +185,7 @@ const Board = (() => {
     const podiums = view.podiums.map((p, i) => `race ${i + 1}: ${p.join(", ")}`).join("; ");
     const legend = '<div class="legend"><span class="dspace z0"></span>zone 1 <span class="dspace z1"></span>zone 2 <span class="dspace z2"></span>zone 3 <span class="dspace mud"></span>mud <span class="dspace accel"></span>accelerator</div>';
     return `<div class="status-line"><b>race ${view.race_number}/${view.config.races}</b> · phase <b>${esc(view.phase)}</b>${race ? ` · turn ${race.turn}` : ""} · bank ${view.bank}${podiums ? " · " + esc(podiums) : ""}</div>
-      <div class="table-top"><div class="board derby">${lanes}${legend}</div><div class="side">${dice}</div></div>
+      <div class="table-top"><div class="board derby">${lanes}${legend}</div><div class="side">${dice}${oddsBox(info.odds, (horse) => `<span style="color:${derbyColour(horse)}">${esc(horse)}</span>`)}</div></div>
       <div class="players">${players}</div>`;
   }
 
@@ -190,7 +196,7 @@ const Board = (() => {
     const suit = Math.floor(card / 13);
     return `<span class="card" style="color:${SUIT_COLOURS[suit]}">${rankText((card % 13) + 1)}${SUIT_SYMBOLS[suit]}</span>`;
   }
-  function drawCards(view) {
+  function drawCards(view, info) {
     const config = view.config;
     const last = Math.max(config.need, config.course_length);
     const cols = last + 3; // the suit, the gate, the links
@@ -216,6 +222,10 @@ const Board = (() => {
     let side = `<div class="pot">Table <b>${view.table}</b> · bank ${view.bank}</div>`;
     if (turned !== null) side += `<div class="dice">last card ${cardText(turned).replace('class="card"', 'class="card hot"')}</div>`;
     side += `<div class="muted">deck ${view.deck_left} left</div>`;
+    side += oddsBox(info.odds, (letter) => {
+      const suit = "CDHS".indexOf(letter);
+      return suit < 0 ? esc(letter) : `<span style="color:${SUIT_COLOURS[suit]}" title="${SUIT_NAMES[suit]}">${SUIT_SYMBOLS[suit]}</span>`;
+    });
     const bets = (view.betting && view.betting.bets) || [];
     if (bets.length) {
       side += box("bets", bets.map((b) => `<div>${who(b.seat)}: ${esc(b.kind)} ${b.horses.map((h) => SUIT_SYMBOLS[h]).join(" ")} · ${b.stake}</div>`).join(""));
@@ -238,8 +248,8 @@ const Board = (() => {
     names = info.names || [];
     let html;
     if (view && view.board && view.lines && view.positions) html = drawDiceBoard(view, info);
-    else if (view && view.race_number !== undefined && view.config && view.config.track) html = drawDerby(view);
-    else if (view && view.course && view.track) html = drawCards(view);
+    else if (view && view.race_number !== undefined && view.config && view.config.track) html = drawDerby(view, info);
+    else if (view && view.course && view.track) html = drawCards(view, info);
     else html = '<p class="muted">This game has no drawing yet; its view is below.</p>';
     root.innerHTML = html;
     animate(root);
