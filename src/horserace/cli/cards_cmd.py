@@ -15,7 +15,7 @@ from rich.table import Table
 from horserace.bots.cards_bots import CARDS_BOT_KINDS
 from horserace.cli import cards_render as render
 from horserace.cli.cards_play import PlaySetup, run_table
-from horserace.cli.common import seat_names, user_errors
+from horserace.cli.common import check_play_options, seat_names, user_errors
 from horserace.components.french_deck import (
     SUITS,
     Card,
@@ -418,15 +418,7 @@ def _play_command(preset: str) -> Callable[..., None]:
             )
             config = get_preset(preset).config(options)
             seats = config.players
-            for seat in human or []:
-                if not 1 <= seat <= seats:
-                    raise ConfigError(f"--human {seat}: seats are numbered 1 to {seats}")
-            if seed is not None and seed < 0:
-                raise ConfigError(f"--seed must be 0 or more, not {seed}")
-            if speed < 0:
-                raise ConfigError(f"--speed must be 0 or more, not {speed}")
-            if record is not None and not record.parent.is_dir():
-                raise ConfigError(f"--record {record}: no such directory {record.parent}")
+            check_play_options(seats, human, seed, speed, record)
             kinds = _bot_kinds(bots)
             setup = PlaySetup(
                 preset=preset,

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import NoReturn
 
 import typer
 from rich.console import Console
 
-from horserace.core.errors import HorseraceError
+from horserace.core.errors import ConfigError, HorseraceError
 
 USAGE_ERROR = 2
 
@@ -40,3 +41,18 @@ def seat_names(players: int, given: str | None = None) -> list[str]:
 
 
 Registrar = Callable[[typer.Typer], None]
+
+
+def check_play_options(
+    seats: int, human: list[int] | None, seed: int | None, speed: float, record: Path | None
+) -> None:
+    """The options every family's `play` shares: keyboard seats, seed, speed, record file."""
+    for seat in human or []:
+        if not 1 <= seat <= seats:
+            raise ConfigError(f"--human {seat}: seats are numbered 1 to {seats}")
+    if seed is not None and seed < 0:
+        raise ConfigError(f"--seed must be 0 or more, not {seed}")
+    if speed < 0:
+        raise ConfigError(f"--speed must be 0 or more, not {speed}")
+    if record is not None and not record.parent.is_dir():
+        raise ConfigError(f"--record {record}: no such directory {record.parent}")

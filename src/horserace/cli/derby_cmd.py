@@ -22,7 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.text import Text
 
 from horserace.bots.derby_bots import DERBY_BOT_KINDS, make_derby_bot, wager_value
-from horserace.cli.common import seat_names, user_errors
+from horserace.cli.common import check_play_options, seat_names, user_errors
 from horserace.cli.derby_render import (
     Announcer,
     DerbyInfo,
@@ -223,15 +223,7 @@ def play_derby(
         if chosen is not None:
             options["track"] = chosen
         config = get_preset("derby").config(options)
-        for seat in human or []:
-            if not 1 <= seat <= players:
-                raise ConfigError(f"--human {seat}: seats are numbered 1 to {players}")
-        if seed is not None and seed < 0:
-            raise ConfigError(f"--seed must be 0 or more, not {seed}")
-        if speed < 0:
-            raise ConfigError(f"--speed must be 0 or more, not {speed}")
-        if record is not None and not record.parent.is_dir():
-            raise ConfigError(f"--record {record}: no such directory {record.parent}")
+        check_play_options(players, human, seed, speed, record)
         kinds = bot_kinds(bots)
     setup = Setup(
         config=config,

@@ -28,7 +28,7 @@ from horserace.cli.board_screen import (
     LiveScreen,
     Screen,
 )
-from horserace.cli.common import seat_names, user_errors
+from horserace.cli.common import check_play_options, seat_names, user_errors
 from horserace.components.board import load_board
 from horserace.core.chance import ChanceSource, SeededChance
 from horserace.core.errors import ConfigError
@@ -175,15 +175,7 @@ def play_board(
             options["open_hands"] = open_hands
         rules, config = _table(preset, options, board)
         seats = rules.players(config)
-        for seat in human or []:
-            if not 1 <= seat <= seats:
-                raise ConfigError(f"--human {seat}: seats are numbered 1 to {seats}")
-        if seed is not None and seed < 0:
-            raise ConfigError(f"--seed must be 0 or more, not {seed}")
-        if speed < 0:
-            raise ConfigError(f"--speed must be 0 or more, not {speed}")
-        if record is not None and not record.parent.is_dir():
-            raise ConfigError(f"--record {record}: no such directory {record.parent}")
+        check_play_options(seats, human, seed, speed, record)
     setup = Setup(
         preset=preset,
         rules=rules,
