@@ -34,6 +34,7 @@ from horserace.core.chance import ChanceSource, SeededChance
 from horserace.core.errors import ConfigError
 from horserace.core.rng import BOT_STREAM, derive_seed, fresh_seed
 from horserace.engine import Agent, Game, play
+from horserace.rules.board.house import house_options, with_house_rules
 from horserace.rules.board.rules import BoardRules
 from horserace.rules.registry import get_preset
 
@@ -193,27 +194,6 @@ def play_board(
         raise typer.Exit(code)
 
 
-HOUSE_RULES: dict[str, dict[str, Any]] = {
-    "robertson": {"robertson": True},
-    "perry": {"trade_window": "after-scratch"},
-    "schellenberg": {"market": True},
-    "husted": {"husted": True, "open_hands": False, "ante": 1},
-}
-
-
-def house_options(text: str | None) -> dict[str, Any]:
-    """'--house robertson' -> the options it switches on; unknown names are errors."""
-    options: dict[str, Any] = {}
-    for word in (text or "").split(","):
-        name = word.strip().lower()
-        if not name:
-            continue
-        if name not in HOUSE_RULES:
-            raise ConfigError(f"unknown house rule {name!r}; known: {', '.join(HOUSE_RULES)}")
-        options.update(HOUSE_RULES[name])
-    return options
-
-
 def _table(preset_name: str, options: dict[str, Any], board: Path | None) -> tuple[BoardRules, Any]:
     """The preset's rules and a validated config (a ConfigError names the first bad option)."""
     preset = get_preset(preset_name)
@@ -221,7 +201,7 @@ def _table(preset_name: str, options: dict[str, Any], board: Path | None) -> tup
         raise ConfigError(f"{preset_name!r} is not a dice board game")
     if board is not None:
         options["board"] = load_board(board)
-    return preset.rules, preset.config(options)
+    return preset.rules, preset.rules.make_config(with_house_rules(preset.defaults, options))
 
 
 # --- running a game ------------------------------------------------------------------------------

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
 
 from horserace.cli.common import fail
 from horserace.rules.registry import PRESETS
+from horserace.rules.texts import rules_markdown
 
 
 def rules_text(preset: str) -> str:
     """The rules document shipped with the package (docs/rules/ links to the same files)."""
     if preset not in PRESETS:
         fail(f"unknown preset {preset!r}; known: {', '.join(sorted(PRESETS))}")
-    return resources.files("horserace").joinpath("data", "rules", f"{preset}.md").read_text("utf-8")
+    return rules_markdown(preset)
 
 
 def register(app: typer.Typer) -> None:

@@ -21,7 +21,8 @@ from pydantic import ValidationError
 from horserace.core.errors import HorseraceError
 from horserace.core.rng import fresh_seed
 from horserace.rules.registry import PRESETS
-from horserace.server.bots import bot_family
+from horserace.rules.texts import rules_markdown
+from horserace.server.catalogue import catalogue
 from horserace.server.connection import Connection
 from horserace.server.fair import verify_record
 from horserace.server.hub import Hub
@@ -29,11 +30,13 @@ from horserace.server.postgres_store import PostgresStorage, is_postgres_url
 from horserace.server.protocol import (
     CLIENT_MESSAGE,
     Act,
+    Chat,
     CreateTable,
     ErrorReply,
     Hello,
     JoinTable,
     Pong,
+    Skip,
     Sync,
     Undo,
 )
@@ -119,20 +122,14 @@ def _pages(app: FastAPI) -> None:
 def _lobby(app: FastAPI) -> None:
     @app.get("/api/presets")
     async def presets() -> list[dict[str, Any]]:
-        found = []
-        for name, preset in sorted(PRESETS.items()):
-            config = preset.config({})
-            found.append(
-                {
-                    "name": name,
-                    "summary": preset.summary,
-                    "family": preset.rules.family,
-                    "players": preset.rules.players(config),
-                    "bots": list(bot_family(preset.rules.family).kinds),
-                    "options": preset.rules.config_to_dict(config),
-                }
-            )
-        return found
+        return catalogue()
+
+    @app.get("/api/rules/{preset}")
+    async def rules(preset: str) -> PlainTextResponse:
+        """The rules as `horserace rules` prints them, for the table page's rules panel."""
+        if preset not in PRESETS:
+            raise HTTPException(404, "no such game")
+        return PlainTextResponse(rules_markdown(preset), media_type="text/markdown")
 
     @app.get("/api/tables")
     async def tables() -> list[dict[str, Any]]:
@@ -185,6 +182,20 @@ def _lobby(app: FastAPI) -> None:
         except HorseraceError as error:
             raise _refused(error) from None
         return table.summary()
+
+    @app.post("/api/tables/{table_id}/again", status_code=201)
+    async def again(
+        table_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """The host's "play again": the next game with the same seats (and tokens)."""
+        table = _table(app, table_id)
+        if not token_matches(_bearer(authorization), table.host_hash):
+            raise HTTPException(403, "only the host may start the next game")
+        try:
+            again = await _hub(app).again(table)
+        except HorseraceError as error:
+            raise _refused(error) from None
+        return again.summary()
 
     @app.get("/api/tables/{table_id}/verify")
     async def verify(table_id: str) -> dict[str, Any]:
@@ -298,5 +309,9 @@ async def _handle(table: TableMaster, connection: Connection, text: str) -> None
         await table.resync(connection, message.since)
     elif isinstance(message, Undo):
         await table.undo(connection, message)
+    elif isinstance(message, Skip):
+        await table.skip(connection)
+    elif isinstance(message, Chat):
+        await table.say(connection, message.text)
     else:
         connection.send(Pong(version=table.version).model_dump(mode="json"))

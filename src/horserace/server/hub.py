@@ -7,10 +7,11 @@ from collections.abc import Callable
 
 from horserace.core.errors import ConfigError, HorseraceError
 from horserace.core.rng import fresh_seed
+from horserace.rules.board.house import with_house_rules
 from horserace.rules.registry import get_preset
 from horserace.server.bots import bot_family
 from horserace.server.protocol import CreateTable
-from horserace.server.seating import TableSettings, new_seats, now
+from horserace.server.seating import TableRefusal, TableSettings, new_seats, now
 from horserace.server.storage import OPEN, OVER, PLAYING, WAITING, Storage, TableRow
 from horserace.server.table import TableMaster
 from horserace.server.tokens import hash_token, new_table_id, new_token
@@ -65,8 +66,11 @@ class Hub:
         """A new table with a fresh seed (only its hash is shown until the end); returns the
         table and the host's token."""
         preset = get_preset(request.preset)
-        config = preset.config(request.options)
         rules = preset.rules
+        options = dict(request.options)
+        if rules.family == "board":  # a house rule brings its own options, and refuses others
+            options = with_house_rules(preset.defaults, options)
+        config = preset.config(options)
         bots = bot_family(rules.family)
         seats = new_seats(rules.players(config), request.seats, bots.standin, bots.check)
         host_token = new_token()
@@ -74,6 +78,7 @@ class Hub:
             title=request.title.strip(),
             turn_seconds=request.turn_seconds,
             companion=request.companion,
+            pace=request.pace,
         )
         row = TableRow(
             id=new_table_id(),
@@ -86,14 +91,42 @@ class Hub:
             created=now(),
             seats=tuple(seats),
         )
+        return await self._open(row), host_token
+
+    async def again(self, table: TableMaster) -> TableMaster:
+        """The next game of a finished table: same game, options, settings, host and seats
+        (each person keeps their seat and token), a fresh seed; it starts at once unless a
+        seat is still open."""
+        if table.status != OVER:
+            raise TableRefusal("illegal", "the next game starts when this one is over")
+        if table.next_table is not None:
+            found = self.find(table.next_table)
+            if found is not None:
+                return found
+        row = TableRow(
+            id=new_table_id(),
+            preset=table.preset.name,
+            config=table.rules.config_to_dict(table.config),
+            seed=self.seeds(),
+            chance="seeded" if table.chance is not None else "typed",
+            settings=table.settings.to_dict(),
+            host_hash=table.host_hash,
+            created=now(),
+            seats=tuple(table.seats),
+        )
+        again = await self._open(row)
+        table.moved_to(again.id)
+        return again
+
+    async def _open(self, row: TableRow) -> TableMaster:
         if row.id in self.tables:
             raise ConfigError("table id collision; try again")
         self.storage.create_table(row)
         table = TableMaster(row, self.storage, self.bot_delay)
         self.tables[row.id] = table
-        if not any(seat.kind == OPEN for seat in seats):
+        if not any(seat.kind == OPEN for seat in row.seats):
             await table.start()
-        return table, host_token
+        return table
 
     async def close(self) -> None:
         for table in list(self.tables.values()):

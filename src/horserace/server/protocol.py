@@ -13,6 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 REQUEST_ID = Annotated[str, Field(min_length=1, max_length=64)]
 TOKEN = Annotated[str, Field(min_length=1, max_length=128)]
+CHAT_LENGTH = 200
+Pace = Literal["instant", "quick", "natural"]
 
 
 class _Strict(BaseModel):
@@ -58,8 +60,25 @@ class Ping(_Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Act | Sync | Undo | Ping, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[Hello | Act | Sync | Undo | Ping] = TypeAdapter(ClientMessage)
+class Skip(_Strict):
+    """A table of bots alone: play the rest of this race (or round) without the bots' pause."""
+
+    type: Literal["skip"]
+
+
+class Chat(_Strict):
+    """A short line for the table's chat, from a seat (or the host)."""
+
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=CHAT_LENGTH)
+
+
+ClientMessage = Annotated[
+    Hello | Act | Sync | Undo | Ping | Skip | Chat, Field(discriminator="type")
+]
+CLIENT_MESSAGE: TypeAdapter[Hello | Act | Sync | Undo | Ping | Skip | Chat] = TypeAdapter(
+    ClientMessage
+)
 
 
 # --- lobby requests ------------------------------------------------------------------------------
@@ -70,6 +89,7 @@ class CreateTable(_Strict):
     title: str = Field(default="", max_length=80)
     turn_seconds: float = Field(default=60.0, ge=0, le=86_400)  # 0: no timer, wait for people
     companion: bool = False
+    pace: Pace | None = None  # how long bots pause before a move; None: the server's default
 
 
 class JoinTable(_Strict):
@@ -92,6 +112,7 @@ ErrorCode = Literal[
     "over",
     "nothing-to-undo",
     "not-companion",
+    "rate-limited",
 ]
 
 
@@ -121,6 +142,14 @@ class MissedStep(_Strict):
     events: list[dict[str, Any]]
 
 
+class ChatLine(_Strict):
+    type: Literal["chat"] = "chat"
+    seat: int | None  # None: the host of a companion table, who holds no seat
+    name: str
+    text: str
+    at: float  # seconds since the epoch
+
+
 class Welcome(_Strict):
     type: Literal["welcome"] = "welcome"
     table: str
@@ -136,6 +165,9 @@ class Welcome(_Strict):
     state: TableState
     missed: list[MissedStep]  # events after the client's `since`, oldest first
     resync: bool  # true: `missed` is incomplete (an undo, or too much); trust `state` alone
+    pace: Pace | None = None
+    chat: list[ChatLine] = Field(default_factory=list)  # the table's recent chat, oldest first
+    next_table: str | None = None  # the host started the next game with these seats there
 
 
 class Update(_Strict):
@@ -160,6 +192,7 @@ class Seats(_Strict):
     version: int
     status: Literal["waiting", "playing", "over"]
     seats: list[SeatInfo]
+    state: TableState | None = None  # sent when the status changes (the start), per viewer
 
 
 class Ack(_Strict):
@@ -174,6 +207,13 @@ class ErrorReply(_Strict):
     message: str
     version: int | None = None
     request_id: str | None = None
+
+
+class NextTable(_Strict):
+    """The host started the next game with the same seats: every page moves there."""
+
+    type: Literal["next"] = "next"
+    table: str
 
 
 class Pong(_Strict):

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from horserace.core.errors import ConfigError, HorseraceError
-from horserace.server.protocol import ErrorCode
+from horserace.server.protocol import CHAT_LENGTH, ChatLine, ErrorCode, Pace
 from horserace.server.storage import BOT, OPEN, OVER, PLAYING, WAITING, SeatRow
 
 Status = Literal["waiting", "playing", "over"]
+PACES = {"instant": 0.0, "quick": 0.25, "natural": 0.8}  # a bot's pause before it moves, seconds
 
 
 class TableRefusal(HorseraceError):
@@ -29,13 +31,19 @@ class TableSettings:
     title: str = ""
     turn_seconds: float = 60.0  # then a person's move is made by their stand-in; 0: wait
     companion: bool = False
+    pace: Pace | None = None  # instant, quick or natural; None: the server's bot delay
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "title": self.title,
             "turn_seconds": self.turn_seconds,
             "companion": self.companion,
+            "pace": self.pace,
         }
+
+    def bot_delay(self, default: float) -> float:
+        """Seconds a bot waits before its move at this table."""
+        return PACES.get(self.pace, default) if self.pace else default
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableSettings:
@@ -43,7 +51,13 @@ class TableSettings:
             title=str(data.get("title", "")),
             turn_seconds=float(data.get("turn_seconds", 60.0)),
             companion=bool(data.get("companion", False)),
+            pace=pace_of(data.get("pace")),
         )
+
+
+def pace_of(value: object) -> Pace | None:
+    paces: dict[object, Pace] = {p: p for p in get_args(Pace)}
+    return paces.get(value)
 
 
 def refusal_code(code: str) -> ErrorCode:
@@ -79,3 +93,31 @@ def new_seats(
 
 def now() -> float:
     return time.time()
+
+
+CHAT_KEPT = 200  # lines a table keeps (and sends a newcomer)
+CHAT_BURST, CHAT_WINDOW = 3, 10.0  # at most this many lines per connection in this many seconds
+
+
+class ChatRoom:
+    """A table's chat: short plain-text lines (the page shows them as text, never as HTML),
+    a few per connection in any ten seconds."""
+
+    def __init__(self) -> None:
+        self.lines: list[ChatLine] = []
+        self._sent: weakref.WeakKeyDictionary[object, list[float]] = weakref.WeakKeyDictionary()
+
+    def refusal(self, sender: object, at: float) -> str | None:
+        recent = [t for t in self._sent.get(sender, []) if at - t < CHAT_WINDOW]
+        self._sent[sender] = recent
+        if len(recent) >= CHAT_BURST:
+            return f"slow down: at most {CHAT_BURST} lines in {CHAT_WINDOW:.0f} seconds"
+        recent.append(at)
+        return None
+
+    def add(self, seat: int | None, name: str, text: str, at: float) -> ChatLine:
+        clean = "".join(c if c.isprintable() else " " for c in text).strip()
+        line = ChatLine(seat=seat, name=name, text=clean[:CHAT_LENGTH], at=at)
+        self.lines.append(line)
+        del self.lines[:-CHAT_KEPT]
+        return line

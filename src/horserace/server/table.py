@@ -39,6 +39,7 @@ from horserace.server.protocol import (
     Act,
     ErrorReply,
     MissedStep,
+    NextTable,
     Seats,
     TableState,
     Undo,
@@ -47,9 +48,11 @@ from horserace.server.protocol import (
     Welcome,
 )
 from horserace.server.seating import (
+    ChatRoom,
     Status,
     TableRefusal,
     TableSettings,
+    now,
     refusal_code,
     status_of,
 )
@@ -85,7 +88,7 @@ class TableMaster:
         self.status: Status = status_of(row.status)
         self.seats = list(row.seats)
         self.storage = storage
-        self.bot_delay = bot_delay
+        self.bot_delay = self.settings.bot_delay(bot_delay)
         self.bots = bot_family(self.rules.family)
         self.game = Game(row.preset, self.rules, self.config, row.seed, row.chance)
         self.chance = SeededChance(row.seed) if row.chance == "seeded" else None
@@ -94,6 +97,10 @@ class TableMaster:
         self.step_events: list[tuple[Event, ...]] = []
         self.requests: dict[str, int] = {}  # a person's request id -> the version it made
         self.last_reset = 0  # the version made by the last undo
+        self.undone: list[tuple[int, int]] = []  # (last version kept, version the undo made)
+        self.hurry: object = None  # a spectator's skip: bots move at once while this race runs
+        self.chat = ChatRoom()
+        self.next_table: str | None = None  # the host's next game with these seats
         self.connections: set[Connection] = set()
         self.away: set[int] = set()
         self.lock = asyncio.Lock()
@@ -149,6 +156,7 @@ class TableMaster:
 
     def summary(self) -> dict[str, Any]:
         """The lobby's line for this table: never a token hash, never the seed before the end."""
+        race = self._race()
         return {
             "id": self.id,
             "preset": self.preset.name,
@@ -164,6 +172,9 @@ class TableMaster:
             "seed": str(self.seed) if self.status == OVER else None,
             "created": self.created,
             "config": self.rules.config_to_dict(self.config),
+            "pace": self.settings.pace,
+            "race": race[1] if race is not None else None,
+            "next_table": self.next_table,
         }
 
     def record(self) -> GameRecord:
@@ -174,6 +185,8 @@ class TableMaster:
 
     # --- seats ---
     async def join(self, name: str, seat: int | None, token_hash: str) -> int:
+        if not name.strip():
+            raise TableRefusal("invalid", "a name is needed: type the name others will see")
         async with self.lock:
             if self.status != WAITING:
                 raise TableRefusal("over" if self.status == OVER else "waiting", "no seat is open")
@@ -188,9 +201,10 @@ class TableMaster:
                 self.seats[seat], kind=HUMAN, name=name.strip(), token_hash=token_hash
             )
             self.storage.save_seats(self.id, self.seats)
-            if not any(row.kind == OPEN for row in self.seats):
+            starts = not any(row.kind == OPEN for row in self.seats)
+            if starts:
                 self._start()
-            self._broadcast_seats()
+            self._broadcast_seats(with_state=starts)
         self.kick()
         return seat
 
@@ -223,7 +237,7 @@ class TableMaster:
                 ]
                 self.storage.save_seats(self.id, self.seats)
             self._start()
-            self._broadcast_seats()
+            self._broadcast_seats(with_state=True)
         self.kick()
 
     def _start(self) -> None:
@@ -265,7 +279,8 @@ class TableMaster:
         if since is not None and since < self.version:
             first = next((i for i, v in enumerate(self.step_versions) if v > since), None)
             too_many = first is not None and len(self.step_versions) - first > MAX_MISSED
-            if since < self.last_reset or first is None or too_many:
+            undone = any(kept < since < made for kept, made in self.undone)
+            if undone or first is None or too_many:
                 resync = True
             else:
                 missed = [
@@ -289,6 +304,9 @@ class TableMaster:
             state=self._state_for(connection),
             missed=missed,
             resync=resync,
+            pace=self.settings.pace,
+            chat=self.chat.lines,
+            next_table=self.next_table,
         )
 
     def _state_for(self, connection: Connection) -> TableState:
@@ -396,6 +414,7 @@ class TableMaster:
             raise RecordError("; ".join(report.problems))
         self.storage.truncate(self.id, keep, self.version + 1)
         self.game = report.game
+        self.undone.append((self.step_versions[keep - 1] if keep else 0, self.version + 1))
         self.version += 1
         self.last_reset = self.version
         gone = set(self.step_versions[keep:])
@@ -461,13 +480,19 @@ class TableMaster:
                 cache[key] = message
             connection.send(message)
 
-    def _broadcast_seats(self, skip: Connection | None = None) -> None:
+    def _broadcast_seats(self, skip: Connection | None = None, with_state: bool = False) -> None:
+        """Who sits where; `with_state` (the start) adds each viewer's state, so the first
+        move is offered without a reload."""
         message = Seats(
             version=self.version, status=self.status, seats=self.seat_infos()
-        ).model_dump(mode="json")
+        ).model_dump(mode="json", exclude={"state"})
         for connection in list(self.connections):
             if connection is not skip and connection.greeted:
-                connection.send(message)
+                if with_state:
+                    state = self._state_for(connection).model_dump(mode="json")
+                    connection.send({**message, "state": state})
+                else:
+                    connection.send(message)
 
     # --- who moves when nobody is asked ---
     def _automatic(self) -> Literal["chance", "bot"] | None:
@@ -517,7 +542,7 @@ class TableMaster:
             if version < 0:
                 await asyncio.sleep(0)
                 continue
-            await asyncio.sleep(self.bot_delay)
+            await asyncio.sleep(0 if self._hurrying() else self.bot_delay)
             await self._bot_move(version)
 
     async def _bot_move(self, version: int) -> None:
@@ -536,6 +561,72 @@ class TableMaster:
         async with self.lock:
             if self.version == version and self._automatic() == "bot":
                 self.commit(choice, seat)
+
+    # --- spectators of a bots' table, and the chat ---
+    def _race(self) -> tuple[str, int] | None:
+        """Which race (or round) the table is in: a skip lasts until this changes."""
+        view = self.rules.view(self.game.state, None)
+        for name in ("round", "race_number", "race"):
+            number = getattr(view, name, None)
+            if isinstance(number, int):
+                return (name, number)
+        return None
+
+    def _hurrying(self) -> bool:
+        if self.hurry is None:
+            return False
+        if self.status == PLAYING and self.hurry == self._race():
+            return True
+        self.hurry = None
+        return False
+
+    async def skip(self, connection: Connection) -> None:
+        """Bots alone at the table: anyone watching may skip to the end of this race."""
+        async with self.lock:
+            if any(row.kind != BOT for row in self.seats) or self.status != PLAYING:
+                connection.send(
+                    ErrorReply(
+                        code="illegal",
+                        message="skipping is for tables where only bots play",
+                        version=self.version,
+                    ).model_dump(mode="json")
+                )
+                return
+            self.hurry = self._race()
+        if self._driver is not None and not self._driver.done():
+            self._driver.cancel()  # it may be sleeping through a bot's pause
+        self._driver = None
+        self.kick()
+
+    async def say(self, connection: Connection, text: str) -> None:
+        """A chat line from a seat or the host, to everyone at the table."""
+        async with self.lock:
+            refusal: str | None
+            if connection.seat is None and not connection.host:
+                refusal = "take a seat to chat; watchers read along"
+            else:
+                refusal = self.chat.refusal(connection, now())
+            if refusal is not None:
+                connection.send(
+                    ErrorReply(
+                        code="rate-limited" if "slow" in refusal else "not-seated",
+                        message=refusal,
+                        version=self.version,
+                    ).model_dump(mode="json")
+                )
+                return
+            name = self.names[connection.seat] if connection.seat is not None else "host"
+            line = self.chat.add(connection.seat, name, text, now())
+            for other in list(self.connections):
+                if other.greeted:
+                    other.send(line.model_dump(mode="json"))
+
+    def moved_to(self, table_id: str) -> None:
+        """The host's next game with these seats: every page here follows."""
+        self.next_table = table_id
+        message = NextTable(table=table_id).model_dump(mode="json")
+        for connection in list(self.connections):
+            connection.send(message)
 
     def _arm_timer(self) -> None:
         """A dropped person's turn: after `turn_seconds` their stand-in bot takes the seat
