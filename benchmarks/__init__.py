@@ -1,0 +1,1 @@
+"""Speed benchmarks: scripts that print their figures (see docs/performance.md)."""
