@@ -18,8 +18,18 @@ with warnings.catch_warnings():  # starlette's notice about httpx's successor, n
     from starlette.testclient import WebSocketTestSession
 
 from horserace.server.app import create_app
+from horserace.server.limits import Limits
 
-__all__ = ["Message", "Player", "TestClient", "create_table", "join", "receive", "serving"]
+__all__ = [
+    "Message",
+    "Player",
+    "TestClient",
+    "close_code",
+    "create_table",
+    "join",
+    "receive",
+    "serving",
+]
 
 RECEIVE_SECONDS = 30.0
 STATE_TYPES = ("welcome", "update", "undone")
@@ -28,11 +38,13 @@ Message = dict[str, Any]
 
 @contextmanager
 def serving(
-    database: Path, *, seed: int = 20240601, bot_delay: float = 0.0
+    database: Path, *, seed: int = 20240601, bot_delay: float = 0.0, limits: Limits | None = None
 ) -> Iterator[TestClient]:
     """The app on `database` with every new table's seed fixed (tables made in one test
-    share it; the seed source is the only thing a test changes)."""
-    app = create_app(f"sqlite:///{database}", bot_delay=bot_delay, seeds=lambda: seed)
+    share it); `limits` are the server's defaults unless a test lowers or raises them."""
+    app = create_app(
+        f"sqlite:///{database}", bot_delay=bot_delay, seeds=lambda: seed, limits=limits
+    )
     with TestClient(app) as client:
         yield client
 
@@ -65,6 +77,20 @@ def join(client: TestClient, table_id: str, name: str) -> tuple[int, str]:
     assert response.status_code == 200, response.text
     data = response.json()
     return data["seat"], data["token"]
+
+
+def close_code(ws: WebSocketTestSession, seconds: float = RECEIVE_SECONDS) -> int:
+    """Read until the server closes the socket; its close code."""
+
+    async def next_message() -> Any:
+        with anyio.fail_after(seconds):
+            return await ws._send_rx.receive()
+
+    for _ in range(10_000):
+        message = ws.portal.call(next_message)
+        if message["type"] == "websocket.close":
+            return int(message.get("code", 1000))
+    raise AssertionError("the socket stayed open")
 
 
 def receive(ws: WebSocketTestSession, seconds: float = RECEIVE_SECONDS) -> Message:

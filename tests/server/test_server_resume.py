@@ -40,3 +40,21 @@ def test_a_stopped_table_resumes_and_ends_as_it_would_have(tmp_path: Path) -> No
     assert status == "playing" and stopped_at["version"] <= version
     assert version < len(whole.splitlines()) - 2  # header and result lines aside
     assert _finish(tmp_path / "stopped.db", table, 0.0) == whole
+
+
+def test_an_all_bot_table_stopped_before_it_started_starts_on_the_next_start(
+    tmp_path: Path,
+) -> None:
+    """A table of bots alone is stored as playing from the start; one left 'waiting' by an
+    older server that stopped between storing it and starting it is started on resume."""
+    with serving(tmp_path / "t.db", seed=99) as client:
+        table, _, summary = create_table(client, "classic", ["random", "ev"], {"rounds": 1})
+        assert summary["status"] == "playing"
+    with sqlite3.connect(tmp_path / "t.db") as db:
+        assert db.execute("SELECT status FROM tables WHERE id = ?", (table,)).fetchone() == (
+            "playing",
+        )
+        db.execute("DELETE FROM actions WHERE table_id = ?", (table,))
+        db.execute("UPDATE tables SET status = 'waiting', version = 0 WHERE id = ?", (table,))
+    record = _finish(tmp_path / "t.db", table, 0.0)
+    assert '"result"' in record.splitlines()[-1]

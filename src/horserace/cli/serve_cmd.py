@@ -10,7 +10,8 @@ import typer
 from rich.console import Console
 
 from horserace.cli.common import user_errors
-from horserace.core.record import read_record
+from horserace.core.errors import HorseraceError, RecordError
+from horserace.core.record import GameRecord, read_record
 from horserace.server.fair import seed_hash, verify_record
 
 NOT_VERIFIED = 1
@@ -75,7 +76,7 @@ def verify(
     """
     console = Console(highlight=False)
     with user_errors():
-        record = read_record(record_file)
+        record = _read(record_file)
     if record.chance != "seeded" or record.seed is None:
         console.print(
             f"not verified: this record's chance was {record.chance}, not drawn from a seed"
@@ -95,3 +96,20 @@ def verify(
     )
     if record.result is None:
         console.print("the game in this record is not finished")
+
+
+MAX_RECORD_BYTES = 256 * 1024 * 1024
+
+
+def _read(path: Path) -> GameRecord:
+    """The record, or a RecordError for anything that is not one: a number too long to read,
+    JSON nested past Python's recursion limit, a file far too big for any game."""
+    try:
+        if path.is_file() and path.stat().st_size > MAX_RECORD_BYTES:
+            raise RecordError(f"{path} is larger than any record ({MAX_RECORD_BYTES} bytes)")
+        return read_record(path)
+    except HorseraceError:
+        raise
+    except (ValueError, RecursionError, MemoryError) as error:
+        reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)
+        raise RecordError(f"{path} is not a record: {reason}") from None

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, HTTPException, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi import Depends, FastAPI, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
@@ -26,6 +26,16 @@ from horserace.server.catalogue import catalogue
 from horserace.server.connection import Connection
 from horserace.server.fair import verify_record
 from horserace.server.hub import Hub
+from horserace.server.limits import (
+    CLOSE_NO_TABLE,
+    CLOSE_TOO_FAST,
+    CLOSE_TOO_MANY,
+    AddressBook,
+    BodyLimit,
+    Limits,
+    TokenBucket,
+    client_address,
+)
 from horserace.server.postgres_store import PostgresStorage, is_postgres_url
 from horserace.server.protocol import (
     CLIENT_MESSAGE,
@@ -56,6 +66,7 @@ def create_app(
     bot_delay: float = 0.0,
     seeds: Callable[[], int] = fresh_seed,
     storage: Callable[[], Storage] | None = None,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The server for one database. `seeds` draws each new table's seed (tests fix it);
     `bot_delay` is the pause before a bot's move, so people can follow the game."""
@@ -69,7 +80,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(open_storage(), bot_delay=bot_delay, seeds=seeds)
+        hub = Hub(open_storage(), bot_delay=bot_delay, seeds=seeds, limits=app.state.limits)
         app.state.hub = hub
         hub.resume()
         try:
@@ -78,6 +89,10 @@ def create_app(
             await hub.close()
 
     app = FastAPI(title="horserace", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.limits = limits or Limits()
+    app.state.addresses = AddressBook(app.state.limits)
+    app.add_middleware(BodyLimit)
+    app.add_exception_handler(RequestValidationError, _invalid_request)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _pages(app)
     _lobby(app)
@@ -89,6 +104,35 @@ def _hub(app: FastAPI) -> Hub:
     hub = app.state.hub
     assert isinstance(hub, Hub)
     return hub
+
+
+async def _invalid_request(request: Request, error: Exception) -> JSONResponse:
+    """422 naming each bad field and why in one line of text (as every other refusal), never
+    echoing the input (which may be NaN, huge, or somebody's token)."""
+    assert isinstance(error, RequestValidationError)
+    found = []
+    for item in error.errors()[:5]:
+        where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+        found.append(f"{where}: {item.get('msg', 'invalid')}" if where else item.get("msg", ""))
+    return JSONResponse({"detail": "; ".join(found) or "invalid request"}, status_code=422)
+
+
+def _addresses(app: FastAPI) -> AddressBook:
+    book = app.state.addresses
+    assert isinstance(book, AddressBook)
+    return book
+
+
+def _paced(request: Request) -> str:
+    """A dependency of every lobby request that changes something: its client's address,
+    once the address's request bucket allows one more (429 otherwise)."""
+    address = client_address(request.scope)
+    if not _addresses(request.app).request_allowed(address):
+        raise HTTPException(429, "too many requests from this address; slow down")
+    return address
+
+
+Paced = Annotated[str, Depends(_paced)]
 
 
 def _table(app: FastAPI, table_id: str) -> TableMaster:
@@ -105,6 +149,8 @@ def _bearer(authorization: str | None) -> str:
 
 
 def _refused(error: HorseraceError) -> HTTPException:
+    if isinstance(error, TableRefusal) and error.code == "rate-limited":
+        return HTTPException(429, str(error))
     status = 409 if isinstance(error, TableRefusal) else 400
     return HTTPException(status, str(error))
 
@@ -137,9 +183,9 @@ def _lobby(app: FastAPI) -> None:
         return [table.summary() for table in held]
 
     @app.post("/api/tables", status_code=201)
-    async def create(request: CreateTable) -> dict[str, Any]:
+    async def create(request: CreateTable, address: Paced) -> dict[str, Any]:
         try:
-            table, host_token = await _hub(app).create(request)
+            table, host_token = await _hub(app).create(request, address)
         except HorseraceError as error:
             raise _refused(error) from None
         return {"table": table.summary(), "host_token": host_token}
@@ -149,7 +195,7 @@ def _lobby(app: FastAPI) -> None:
         return _table(app, table_id).summary()
 
     @app.post("/api/tables/{table_id}/join")
-    async def join(table_id: str, request: JoinTable) -> dict[str, Any]:
+    async def join(table_id: str, request: JoinTable, address: Paced) -> dict[str, Any]:
         table = _table(app, table_id)
         token = new_token()
         try:
@@ -160,7 +206,7 @@ def _lobby(app: FastAPI) -> None:
 
     @app.post("/api/tables/{table_id}/leave")
     async def leave(
-        table_id: str, authorization: Annotated[str | None, Header()] = None
+        table_id: str, address: Paced, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         table = _table(app, table_id)
         token = _bearer(authorization)
@@ -172,7 +218,7 @@ def _lobby(app: FastAPI) -> None:
 
     @app.post("/api/tables/{table_id}/start")
     async def start(
-        table_id: str, authorization: Annotated[str | None, Header()] = None
+        table_id: str, address: Paced, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         table = _table(app, table_id)
         if not token_matches(_bearer(authorization), table.host_hash):
@@ -233,24 +279,48 @@ def _socket(app: FastAPI) -> None:
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
-        table = _hub(app).find(table_id)
-        if table is None:
-            await websocket.send_json(_error("bad-message", "no such table"))
-            await websocket.close(code=4404)
+        address = client_address(websocket.scope)
+        book = _addresses(app)
+        if not book.open_socket(address):
+            await websocket.send_json(_error("rate-limited", "too many sockets from this address"))
+            await websocket.close(code=CLOSE_TOO_MANY)
             return
-        connection = Connection()
-        writer = asyncio.get_running_loop().create_task(_write(websocket, connection))
         try:
-            while not connection.closed:
-                text = await websocket.receive_text()
-                await _handle(table, connection, text)
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+            await _serve_socket(app, websocket, table_id, address)
         finally:
-            await table.disconnect(connection)
-            connection.close()
-            with contextlib.suppress(Exception):
-                await writer
+            book.close_socket(address)
+
+
+async def _serve_socket(app: FastAPI, websocket: WebSocket, table_id: str, address: str) -> None:
+    table = _hub(app).find(table_id)
+    if table is None:
+        await websocket.send_json(_error("bad-message", "no such table"))
+        await websocket.close(code=CLOSE_NO_TABLE)
+        return
+    limits: Limits = app.state.limits
+    connection = Connection(TokenBucket(limits.messages_per_second, limits.message_burst), address)
+    writer = asyncio.get_running_loop().create_task(_write(websocket, connection))
+    try:
+        while not connection.closed:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            if connection.bucket is not None and not connection.bucket.allow():
+                connection.send(_error("bad-message", "too many messages; slow down"))
+                connection.close(CLOSE_TOO_FAST)
+                break
+            text = frame.get("text")
+            if not isinstance(text, str):
+                connection.send(_error("bad-message", "send JSON in text frames", None))
+                continue
+            await _handle(table, connection, text)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        await table.disconnect(connection)
+        connection.close()
+        with contextlib.suppress(Exception):
+            await writer
 
 
 async def _write(websocket: WebSocket, connection: Connection) -> None:
@@ -259,9 +329,9 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
         while True:
             message = await connection.queue.get()
             if message is None:
-                await websocket.close()
+                await websocket.close(code=connection.close_code)
                 return
-            await websocket.send_text(json.dumps(message, separators=(",", ":")))
+            await websocket.send_text(message)
 
 
 def _error(code: str, message: str, version: int | None = None) -> dict[str, Any]:

@@ -2,37 +2,53 @@
 
 The table puts messages on the queue while it holds its lock (so every connection sees the
 table's changes in order); a writer task per socket sends them, so a slow phone never holds up
-the table. A connection that falls too far behind is closed and must reconnect (it then gets
-what it missed).
+the table. A connection that falls too far behind is closed (code 4009) and must reconnect (it
+then gets a fresh snapshot). Messages are queued as JSON text, encoded once for everyone who
+gets the same one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
+
+from horserace.server.limits import CLOSE_TOO_SLOW, TokenBucket
 
 MAX_BACKLOG = 2_000
 
 
+def encode(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
 class Connection:
-    def __init__(self) -> None:
+    def __init__(self, bucket: TokenBucket | None = None, address: str = "") -> None:
         self.seat: int | None = None
         self.host = False
         self.greeted = False
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.address = address
+        self.bucket = bucket
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        self.close_code = 1000
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue a message (already plain JSON data); never blocks."""
+        """Queue a message (plain JSON data); never blocks."""
+        self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue an already encoded message; never blocks."""
         if self.closed:
             return
         if self.queue.qsize() >= MAX_BACKLOG:
-            self.close()
+            self.close(CLOSE_TOO_SLOW)
             return
-        self.queue.put_nowait(message)
+        self.queue.put_nowait(text)
 
-    def close(self) -> None:
-        """Ask the writer to end the socket after what is already queued."""
+    def close(self, code: int = 1000) -> None:
+        """Ask the writer to end the socket (with `code`) after what is already queued."""
         if not self.closed:
             self.closed = True
+            self.close_code = code
             self.queue.put_nowait(None)

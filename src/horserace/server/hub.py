@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 
 from horserace.core.errors import ConfigError, HorseraceError
 from horserace.core.rng import fresh_seed
 from horserace.rules.board.house import with_house_rules
 from horserace.rules.registry import get_preset
 from horserace.server.bots import bot_family
+from horserace.server.limits import Limits
 from horserace.server.protocol import CreateTable
 from horserace.server.seating import TableRefusal, TableSettings, new_seats, now
 from horserace.server.storage import OPEN, OVER, PLAYING, WAITING, Storage, TableRow
@@ -21,12 +23,18 @@ log = logging.getLogger("horserace.server")
 
 class Hub:
     def __init__(
-        self, storage: Storage, bot_delay: float = 0.0, seeds: Callable[[], int] = fresh_seed
+        self,
+        storage: Storage,
+        bot_delay: float = 0.0,
+        seeds: Callable[[], int] = fresh_seed,
+        limits: Limits | None = None,
     ) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
         self.seeds = seeds
+        self.limits = limits or Limits()
         self.tables: dict[str, TableMaster] = {}
+        self.created_by: dict[str, set[str]] = {}  # address -> its tables still waiting
 
     def resume(self) -> int:
         """Load every unfinished table from storage and set its bots going again."""
@@ -40,6 +48,8 @@ class Hub:
                 log.error("table %s cannot be resumed: %s", row.id, error)
                 continue
             self.tables[row.id] = table
+            if table.status == WAITING and table.ready_to_start():
+                table.start_now()  # every seat was a bot's: it was stopped before it started
             table.kick()
             resumed += 1
         return resumed
@@ -62,15 +72,30 @@ class Hub:
         self.tables[row.id] = table
         return table
 
-    async def create(self, request: CreateTable) -> tuple[TableMaster, str]:
+    async def create(self, request: CreateTable, address: str = "") -> tuple[TableMaster, str]:
         """A new table with a fresh seed (only its hash is shown until the end); returns the
-        table and the host's token."""
+        table and the host's token. An address may hold a few waiting tables at once, and
+        the server a bounded number in all."""
+        mine = self.created_by.setdefault(address, set())
+        for table_id in list(mine):
+            held = self.tables.get(table_id)
+            if held is None or held.status != WAITING:
+                mine.discard(table_id)
+        if len(mine) >= self.limits.tables_per_address:
+            raise TableRefusal("rate-limited", "this address has too many tables waiting")
+        if len(self.tables) >= self.limits.tables_total:
+            raise TableRefusal("rate-limited", "the server holds all the tables it can")
         preset = get_preset(request.preset)
         rules = preset.rules
         options = dict(request.options)
         if rules.family == "board":  # a house rule brings its own options, and refuses others
             options = with_house_rules(preset.defaults, options)
-        config = preset.config(options)
+        try:
+            config = preset.config(options)
+        except HorseraceError:
+            raise
+        except (TypeError, ValueError, OverflowError) as error:  # a type the rules did not expect
+            raise ConfigError(f"bad options: {error}") from None
         bots = bot_family(rules.family)
         seats = new_seats(rules.players(config), request.seats, bots.standin, bots.check)
         host_token = new_token()
@@ -91,7 +116,10 @@ class Hub:
             created=now(),
             seats=tuple(seats),
         )
-        return await self._open(row), host_token
+        table = await self._open(row)
+        if table.status == WAITING:
+            mine.add(row.id)
+        return table, host_token
 
     async def again(self, table: TableMaster) -> TableMaster:
         """The next game of a finished table: same game, options, settings, host and seats
@@ -119,13 +147,16 @@ class Hub:
         return again
 
     async def _open(self, row: TableRow) -> TableMaster:
+        """Store and hold a new table; one of bots alone is stored as playing at once (so a
+        stop between storing and starting cannot leave it waiting)."""
+        if not any(seat.kind == OPEN for seat in row.seats):
+            row = replace(row, status=PLAYING)
         if row.id in self.tables:
             raise ConfigError("table id collision; try again")
         self.storage.create_table(row)
         table = TableMaster(row, self.storage, self.bot_delay)
         self.tables[row.id] = table
-        if not any(seat.kind == OPEN for seat in row.seats):
-            await table.start()
+        table.kick()
         return table
 
     async def close(self) -> None:

@@ -7,11 +7,69 @@ docs/server.md are the shapes on the wire. Every update carries the table's vers
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
-REQUEST_ID = Annotated[str, Field(min_length=1, max_length=64)]
+MAX_NAME = 30
+MAX_TITLE = 80
+MAX_OPTIONS_DEPTH = 4
+PRINTABLE_ASCII = r"^[\x20-\x7e]+$"  # every action text of every family is plain ASCII
+
+
+def display_text(text: str, limit: int) -> str:
+    """Names and titles as people type them: trimmed, printable (no newlines or control
+    characters), at most `limit` characters. (A name left empty is refused by the table, in
+    words the page shows.)"""
+    trimmed = text.strip()
+    if len(trimmed) > limit:
+        raise ValueError(f"must be at most {limit} characters")
+    if not trimmed.isprintable():
+        raise ValueError("must be printable text on one line")
+    return trimmed
+
+
+def _name(text: str) -> str:
+    return display_text(text, MAX_NAME)
+
+
+def _title(text: str) -> str:
+    return display_text(text, MAX_TITLE)
+
+
+def _plain_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Table options are short JSON: finite numbers, text, booleans, shallow lists."""
+
+    def check(value: Any, depth: int) -> None:
+        if depth > MAX_OPTIONS_DEPTH:
+            raise ValueError("options are nested too deeply")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError("numbers must be finite")
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**9:
+            raise ValueError("numbers must be within +-10^9")
+        if isinstance(value, str) and len(value) > 200:
+            raise ValueError("text options are at most 200 characters")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                check(key, depth + 1)
+                check(item, depth + 1)
+        if isinstance(value, list):
+            if len(value) > 64:
+                raise ValueError("lists in options hold at most 64 items")
+            for item in value:
+                check(item, depth + 1)
+
+    if len(options) > 64:
+        raise ValueError("at most 64 options")
+    check(options, 0)
+    return options
+
+
+NAME = Annotated[str, Field(min_length=1, max_length=MAX_NAME * 4), AfterValidator(_name)]
+TITLE = Annotated[str, Field(max_length=80), AfterValidator(_title)]
+REQUEST_ID = Annotated[str, Field(min_length=1, max_length=64, pattern=PRINTABLE_ASCII)]
+MAX_VERSION = 2**53  # a whole number every JavaScript client holds exactly
 TOKEN = Annotated[str, Field(min_length=1, max_length=128)]
 CHAT_LENGTH = 200
 Pace = Literal["instant", "quick", "natural"]
@@ -21,42 +79,49 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class _Inbound(_Strict):
+    """What clients send, with strict types: `"1"` or `true` is no version, and NaN and the
+    infinities are no number."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+
+
 # --- client -> server --------------------------------------------------------------------------
-class Hello(_Strict):
+class Hello(_Inbound):
     """First message on a connection: a seat token (or none, to watch) and the last version
     the client saw, so it is sent what it missed."""
 
     type: Literal["hello"]
     token: TOKEN | None = None
     host_token: TOKEN | None = None
-    since: int | None = Field(default=None, ge=0)
+    since: int | None = Field(default=None, ge=0, le=MAX_VERSION)
 
 
-class Act(_Strict):
+class Act(_Inbound):
     """An action in its canonical text form, made at `version`; `request_id` makes a resend
     recognisable as a duplicate."""
 
     type: Literal["act"]
-    action: str = Field(min_length=1, max_length=200)
-    version: int = Field(ge=0)
+    action: str = Field(min_length=1, max_length=200, pattern=PRINTABLE_ASCII)
+    version: int = Field(ge=0, le=MAX_VERSION)
     request_id: REQUEST_ID
 
 
-class Sync(_Strict):
+class Sync(_Inbound):
     """Ask again for the full view and whatever happened after `since`."""
 
     type: Literal["sync"]
-    since: int | None = Field(default=None, ge=0)
+    since: int | None = Field(default=None, ge=0, le=MAX_VERSION)
 
 
-class Undo(_Strict):
+class Undo(_Inbound):
     """Companion mode, host only: take back the last action made at `version`."""
 
     type: Literal["undo"]
-    version: int = Field(ge=0)
+    version: int = Field(ge=0, le=MAX_VERSION)
 
 
-class Ping(_Strict):
+class Ping(_Inbound):
     type: Literal["ping"]
 
 
@@ -82,19 +147,21 @@ CLIENT_MESSAGE: TypeAdapter[Hello | Act | Sync | Undo | Ping | Skip | Chat] = Ty
 
 
 # --- lobby requests ------------------------------------------------------------------------------
-class CreateTable(_Strict):
+class CreateTable(_Inbound):
     preset: str = Field(min_length=1, max_length=40)
-    options: dict[str, Any] = Field(default_factory=dict)
-    seats: list[str] | None = Field(default=None, max_length=20)  # "open" or a bot kind, per seat
-    title: str = Field(default="", max_length=80)
+    options: Annotated[dict[str, Any], AfterValidator(_plain_options)] = Field(default_factory=dict)
+    seats: list[Annotated[str, Field(max_length=40)]] | None = Field(
+        default=None, max_length=20
+    )  # "open" or a bot kind, per seat
+    title: TITLE = ""
     turn_seconds: float = Field(default=60.0, ge=0, le=86_400)  # 0: no timer, wait for people
     companion: bool = False
     pace: Pace | None = None  # how long bots pause before a move; None: the server's default
 
 
-class JoinTable(_Strict):
-    name: str = Field(min_length=1, max_length=30)
-    seat: int | None = Field(default=None, ge=0)
+class JoinTable(_Inbound):
+    name: NAME
+    seat: int | None = Field(default=None, ge=0, le=1_000)
 
 
 # --- server -> client ----------------------------------------------------------------------------

@@ -73,6 +73,13 @@ log = logging.getLogger("horserace.server")
 MAX_MISSED = 2_000  # more steps than this since a client's version: it gets the view alone
 
 
+def request_key(seat: int | None, request_id: str) -> str:
+    """Request ids are the client's own: two seats may both send "r-1", so each is kept
+    under the seat that sent it (the host of a companion table is its own sender)."""
+    who = "host" if seat is None else str(seat)
+    return f"{who}:{request_id}"
+
+
 class TableMaster:
     def __init__(self, row: TableRow, storage: Storage, bot_delay: float = 0.0) -> None:
         preset = get_preset(row.preset)
@@ -240,6 +247,14 @@ class TableMaster:
             self._broadcast_seats(with_state=True)
         self.kick()
 
+    def ready_to_start(self) -> bool:
+        """No seat is left open (a table of bots alone starts at once)."""
+        return not any(row.kind == OPEN for row in self.seats)
+
+    def start_now(self) -> None:
+        """Start without the lock: only before any connection or task can reach the table."""
+        self._start()
+
     def _start(self) -> None:
         self.status = PLAYING
         self.storage.set_status(self.id, PLAYING)
@@ -332,11 +347,12 @@ class TableMaster:
     async def act(self, connection: Connection, message: Act) -> None:
         """Refused with a typed error (and no change) unless every check passes."""
         async with self.lock:
+            key = request_key(connection.seat, message.request_id)
             try:
-                seat, action = self._check_act(connection, message)
-                self.commit(action, seat, message.request_id)
+                seat, action = self._check_act(connection, message, key)
+                self.commit(action, seat, key)
             except TableRefusal as refusal:
-                known = self.requests.get(message.request_id)
+                known = self.requests.get(key)
                 connection.send(
                     ErrorReply(
                         code=refusal_code(refusal.code),
@@ -349,10 +365,12 @@ class TableMaster:
             connection.send(Ack(request_id=message.request_id, version=self.version).model_dump())
         self.kick()
 
-    def _check_act(self, connection: Connection, message: Act) -> tuple[int | None, Action]:
+    def _check_act(
+        self, connection: Connection, message: Act, key: str
+    ) -> tuple[int | None, Action]:
         if connection.seat is None and not (connection.host and self.settings.companion):
             raise TableRefusal("not-seated", "you are watching this table; take a seat to play")
-        if message.request_id in self.requests:
+        if key in self.requests:
             raise TableRefusal("duplicate", "this action was already made")
         if self.status == WAITING:
             raise TableRefusal("waiting", "the game has not started yet")
@@ -373,6 +391,8 @@ class TableMaster:
             raise TableRefusal("invalid", str(error)) from None
         except IllegalAction as error:
             raise TableRefusal("illegal", str(error)) from None
+        except (ValueError, OverflowError):  # a text the parser cannot read, such as "²"
+            raise TableRefusal("invalid", f"{message.action!r} is no action of this game") from None
         return (actor if isinstance(actor, int) else None), action
 
     async def undo(self, connection: Connection, message: Undo) -> None:

@@ -1,0 +1,184 @@
+"""Thousands of random and mutated messages against a live server, one table per family: every
+message is answered (exactly one ack, error, welcome or pong), no socket is dropped, every
+table can still be played to its end afterwards, and chips are conserved at every step of the
+record the server kept."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import WebSocketTestSession
+
+from horserace.core.record import parse_record
+from horserace.engine import Step, replay
+from horserace.rules.registry import get_preset
+from horserace.server.limits import Limits
+from tests.server.support import Player, create_table, join, receive, serving
+
+MESSAGES = 1_000  # per table
+REPLIES = ("ack", "error", "welcome", "pong")
+ODD_TEXT = ["²", "٣", "\u0000", "\n", "🐎", "\u202e", " ", "-1", "1e999", "NaN", "{}", "null"]
+ODD_VALUES: list[Any] = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1.5,
+    2**53 + 1,
+    10**400,
+    "1",
+    "",
+    "x" * 300,
+    [],
+    {},
+    [1, [2]],
+    {"type": "ping"},
+    float("inf"),
+]
+FAMILIES = [
+    ("classic", ["open", "random"], {"rounds": 1}),
+    ("derby", ["open", "random"], {}),
+    ("basic", ["open", "random", "random"], {}),
+]
+
+
+def _mutate(message: dict[str, Any], rng: random.Random) -> str | bytes:
+    """A message one or two edits away from a good one, as text (or a binary frame)."""
+    changed = dict(message)
+    for _ in range(rng.randint(1, 2)):
+        key = rng.choice([*changed, "type", "extra", "since", "token"])
+        how = rng.randrange(6)
+        if how == 0:
+            changed.pop(key, None)
+        elif how == 1:
+            changed[key] = rng.choice(ODD_VALUES)
+        elif how == 2 and isinstance(changed.get(key), str):
+            text = str(changed[key])
+            at = rng.randint(0, len(text))
+            changed[key] = text[:at] + rng.choice(ODD_TEXT) + text[at:]
+        elif how == 3:
+            changed["type"] = rng.choice(["act", "hello", "sync", "undo", "ping", "ACT", "", "x"])
+        elif how == 4:
+            changed[key] = rng.randint(-(2**70), 2**70)
+        else:
+            changed[key] = {"nested": [changed.get(key)] * 3}
+    try:
+        text = json.dumps(changed)
+    except (TypeError, ValueError):
+        text = json.dumps({k: str(v) for k, v in changed.items()})
+    if rng.random() < 0.1:
+        return text[: rng.randrange(len(text))]  # cut short
+    if rng.random() < 0.05:
+        return text.encode()
+    return text
+
+
+def _garbage(rng: random.Random) -> str | bytes:
+    kind = rng.randrange(5)
+    if kind == 0:
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))
+    if kind == 1:
+        return "[" * rng.randrange(1, 5000) + "]" * rng.randrange(0, 5000)
+    if kind == 2:
+        return "".join(rng.choice(ODD_TEXT) for _ in range(rng.randrange(1, 20)))
+    if kind == 3:
+        return '{"type":"sync","since":' + "9" * rng.randrange(1, 6000) + "}"
+    return json.dumps(rng.choice(ODD_VALUES[:-1]))
+
+
+def _ledger_totals(record_text: str) -> set[int]:
+    record = parse_record(record_text)
+    rules = get_preset(record.preset).rules
+    totals: set[int] = set()
+
+    def observe(step: Step) -> None:
+        totals.add(rules.ledger(step.before).total)
+        totals.add(rules.ledger(step.after).total)
+
+    report = replay(record, get_preset, observe=observe)
+    assert report.ok, report.problems
+    return totals
+
+
+def _player(ws: WebSocketTestSession, seat: int | None) -> Player:
+    """A player whose every receive has a 10 s deadline: an unanswered message fails fast."""
+    return Player(None, seat, recv_json=lambda: receive(ws, 10), send_json=ws.send_json)
+
+
+@pytest.mark.parametrize(("preset", "seats", "options"), FAMILIES)
+def test_random_and_mutated_messages_are_all_answered_and_change_nothing_wrong(
+    tmp_path: Path, preset: str, seats: list[str], options: dict[str, Any]
+) -> None:
+    rng = random.Random(f"fuzz-{preset}")
+    limits = Limits(messages_per_second=1e6, message_burst=1e6)
+    with serving(tmp_path / "t.db", limits=limits) as client:
+        table, _, _ = create_table(client, preset, seats, options)
+        _, token = join(client, table, "Ann")
+        with (
+            client.websocket_connect(f"/ws/tables/{table}") as ws_seat,
+            client.websocket_connect(f"/ws/tables/{table}") as ws_watch,
+        ):
+            sockets = {0: ws_seat, None: ws_watch}
+            players = {seat: _player(ws, seat) for seat, ws in sockets.items()}
+            players[0].hello(token=token)
+            players[None].hello()
+            answered = 0
+            seen: set[str] = set()
+            for number in range(MESSAGES):
+                seat = 0 if rng.random() < 0.8 else None
+                player, ws = players[seat], sockets[seat]
+                latest = player.latest
+                assert latest is not None
+                state = latest["state"]
+                good: dict[str, Any]
+                if state["legal"] and state["actor"] == seat:
+                    action = rng.choice(state["legal"])
+                    good = {
+                        "type": "act",
+                        "action": action,
+                        "version": latest["version"],
+                        "request_id": f"f{number}",
+                    }
+                else:
+                    good = rng.choice(
+                        [
+                            {"type": "sync", "since": latest["version"]},
+                            {"type": "ping"},
+                            {"type": "undo", "version": latest["version"]},
+                        ]
+                    )
+                roll = rng.random()
+                frame: str | bytes = (
+                    json.dumps(good)
+                    if roll < 0.35
+                    else (_mutate(good, rng) if roll < 0.85 else _garbage(rng))
+                )
+                if isinstance(frame, bytes):
+                    ws.send_bytes(frame)
+                else:
+                    ws.send_text(frame)
+                reply = player.until(lambda m: m["type"] in REPLIES)
+                seen.add(reply["code"] if reply["type"] == "error" else reply["type"])
+                answered += 1
+            assert answered == MESSAGES
+            assert {"ack", "welcome", "pong", "bad-message"} < seen, seen  # and a refusal
+            # the table still plays: the seat makes legal moves until the game ends
+            ann = players[0]
+            for _ in range(5_000):
+                latest = ann.latest
+                assert latest is not None
+                if latest["state"]["status"] == "over":
+                    break
+                if latest["state"]["actor"] == 0 and latest["state"]["legal"]:
+                    ann.send_act(latest["state"]["legal"][0], latest["version"])
+                    assert ann.reply()["type"] in ("ack", "error")
+                else:
+                    ann.state()
+            assert ann.latest is not None and ann.latest["state"]["status"] == "over"
+        record = client.get(f"/api/tables/{table}/record").text
+    assert len(_ledger_totals(record)) == 1  # the same chips in play at every step

@@ -1,0 +1,178 @@
+"""Bad input of every kind gets a typed answer and changes nothing; what one client may cost
+(bodies, message rates, sockets, tables) is limited, and going past a limit is answered with
+429 or a close code, never by the table stopping."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from horserace.cli.app import app as cli_app
+from horserace.server.limits import CLOSE_TOO_FAST, CLOSE_TOO_MANY, MAX_BODY, Limits
+from tests.server.support import Player, close_code, create_table, join, serving
+
+FAMILIES = [
+    ("classic", ["open", "random"], {"rounds": 1}),
+    ("derby", ["open", "random"], {}),
+    ("basic", ["open", "random", "random"], {}),
+]
+
+
+@pytest.mark.parametrize(("preset", "seats", "options"), FAMILIES)
+def test_unicode_digits_binary_frames_and_loose_types_get_typed_errors(
+    tmp_path: Path, preset: str, seats: list[str], options: dict[str, object]
+) -> None:
+    with serving(tmp_path / "t.db") as client:
+        table, _, _ = create_table(client, preset, seats, options)
+        _, token = join(client, table, "Ann")
+        with client.websocket_connect(f"/ws/tables/{table}") as ws:
+            ann = Player(ws, 0)
+            ann.hello(token=token)
+            state = ann.settled(people=[0])
+            version = state["version"]
+            legal = state["state"]["legal"]
+            for text in ["bet ²", "²", "roll ٣", "pay 1\n", "x" * 201]:
+                ann.send_act(text, version)
+                reply = ann.reply()
+                assert reply["type"] == "error", reply
+                assert reply["code"] in ("bad-message", "invalid"), reply
+            ws.send_bytes(b"\x00\x01binary")
+            assert ann.reply()["code"] == "bad-message"
+            for bad_version in ["1", True, 1.0, -1, 2**60, None]:
+                ws.send_json(
+                    {"type": "act", "action": legal[0], "version": bad_version, "request_id": "a"}
+                )
+                assert ann.reply()["code"] == "bad-message", bad_version
+            ws.send_text('{"type":"sync","since":"' + "9" * 5000 + '"}')
+            assert ann.reply()["code"] == "bad-message"
+            ws.send_text("[" * 10_000 + "]" * 10_000)
+            assert ann.reply()["code"] == "bad-message"
+            assert ann.ping() == version  # nothing changed, and the socket is still open
+            ann.send_act(legal[0], version)
+            assert ann.reply() == {
+                "type": "ack",
+                "request_id": f"r0-{ann.requests}",
+                "version": version + 1,
+            }
+
+
+def test_request_ids_belong_to_their_seat(tmp_path: Path) -> None:
+    with serving(tmp_path / "t.db") as client:
+        table, _, _ = create_table(client, "classic", ["open", "open"], {"rounds": 1})
+        _, token_a = join(client, table, "Ann")
+        _, token_b = join(client, table, "Bob")
+        with (
+            client.websocket_connect(f"/ws/tables/{table}") as ws_a,
+            client.websocket_connect(f"/ws/tables/{table}") as ws_b,
+        ):
+            players = [Player(ws_a, 0), Player(ws_b, 1)]
+            players[0].hello(token=token_a)
+            players[1].hello(token=token_b)
+            used: set[int] = set()
+            last = -1
+            while used != {0, 1}:  # each seat moves once under the same request id "same"
+                state = players[1].settled(beyond=last, people=[0, 1])
+                actor, last = state["state"]["actor"], state["version"]
+                mover = players[actor]
+                legal = mover.settled(beyond=last - 1)["state"]["legal"]
+                mover.send_act(legal[0], last, None if actor in used else "same")
+                assert mover.reply()["type"] == "ack"
+                used.add(actor)
+            state = players[1].settled(beyond=last, people=[0, 1])
+            mover = players[state["state"]["actor"]]
+            legal = mover.settled(beyond=state["version"] - 1)["state"]["legal"]
+            mover.send_act(legal[0], state["version"], "same")
+            assert mover.reply()["code"] == "duplicate"  # the same seat's id again
+
+
+def test_lobby_refuses_bad_numbers_names_and_big_bodies(tmp_path: Path) -> None:
+    with serving(tmp_path / "t.db") as client:
+        base = '{"preset": "classic", "options": {"players": 2}, "turn_seconds": %s}'
+        for number in ["NaN", "Infinity", "-Infinity", "1e400", '"60"', "true", "-1", "1e9"]:
+            response = client.post(
+                "/api/tables", content=base % number, headers={"content-type": "application/json"}
+            )
+            assert response.status_code == 422, (number, response.text)
+        response = client.post(
+            "/api/tables",
+            content='{"preset": "classic", "options": {"players": NaN}}',
+            headers={"content-type": "application/json"},
+        )
+        assert response.status_code == 422
+        response = client.post(
+            "/api/tables", json={"preset": "classic", "options": {"players": True}}
+        )
+        assert response.status_code == 400, response.text
+        huge = {"preset": "classic", "title": "x" * (MAX_BODY + 1)}
+        assert client.post("/api/tables", json=huge).status_code == 413
+        table, _, _ = create_table(client, "classic", ["open", "open"], {"rounds": 1})
+        for name in ["", "Ann\nBob", "tab\there", "\u200b" * 3, "x" * 31, 7, None]:
+            response = client.post(f"/api/tables/{table}/join", json={"name": name})
+            assert response.status_code == 422, (name, response.text)
+            assert response.json()["detail"].startswith("name: "), response.text
+        blank = client.post(f"/api/tables/{table}/join", json={"name": "   "})
+        assert blank.status_code == 409 and "a name is needed" in blank.json()["detail"]
+        response = client.post(f"/api/tables/{table}/join", json={"name": "  Ann Lee  "})
+        assert response.status_code == 200
+        seats = client.get(f"/api/tables/{table}").json()["seats"]
+        assert [s["name"] for s in seats] == ["Ann Lee", ""]
+        assert client.get("/api/tables").status_code == 200
+
+
+def test_flooding_socket_is_closed_and_the_table_plays_on(tmp_path: Path) -> None:
+    limits = Limits(messages_per_second=1, message_burst=5, sockets_per_address=3)
+    with serving(tmp_path / "t.db", limits=limits) as client:
+        table, _, _ = create_table(client, "classic", ["open", "random"], {"rounds": 1})
+        _, token = join(client, table, "Ann")
+        with client.websocket_connect(f"/ws/tables/{table}") as flood:
+            for _ in range(20):
+                flood.send_json({"type": "ping"})
+            assert close_code(flood) == CLOSE_TOO_FAST
+        with (
+            client.websocket_connect(f"/ws/tables/{table}") as one,
+            client.websocket_connect(f"/ws/tables/{table}"),
+            client.websocket_connect(f"/ws/tables/{table}"),
+            client.websocket_connect(f"/ws/tables/{table}") as fourth,
+        ):
+            assert close_code(fourth) == CLOSE_TOO_MANY
+            ann = Player(one, 0)
+            ann.hello(token=token)
+            state = ann.settled(people=[0])
+            ann.send_act(state["state"]["legal"][0], state["version"])
+            assert ann.reply()["type"] == "ack"
+
+
+def test_tables_per_address_and_lobby_requests_are_limited(tmp_path: Path) -> None:
+    limits = Limits(tables_per_address=2, requests_per_second=0.01, request_burst=4)
+    with serving(tmp_path / "t.db", limits=limits) as client:
+        body = {"preset": "classic", "options": {"players": 2}}
+        assert client.post("/api/tables", json=body).status_code == 201
+        assert client.post("/api/tables", json=body).status_code == 201
+        third = client.post("/api/tables", json=body)
+        assert third.status_code == 429 and "waiting" in third.json()["detail"]
+        statuses = [client.post("/api/tables", json=body).status_code for _ in range(3)]
+        assert statuses == [429, 429, 429]
+        assert len(client.get("/api/tables").json()) == 2
+
+
+def test_verify_rejects_huge_numbers_and_deep_nesting_in_one_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    header = {"format": "horserace-record", "version": 1, "preset": "classic", "config": {}}
+    cases = {
+        "huge.jsonl": json.dumps({**header, "chance": "seeded"})[:-1]
+        + ', "seed": '
+        + "9" * 5000
+        + "}\n",
+        "deep.jsonl": '{"a": ' + "[" * 100_000 + "]" * 100_000 + "}\n",
+        "binary.jsonl": "\x00\x01\x02",
+    }
+    for name, text in cases.items():
+        path = tmp_path / name
+        path.write_text(text)
+        result = runner.invoke(cli_app, ["verify", str(path)])
+        assert result.exit_code == 2, (name, result.output)
+        assert "Traceback" not in result.output
+        assert result.output.strip().startswith("error:"), result.output
