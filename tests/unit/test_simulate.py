@@ -107,7 +107,9 @@ def test_wilson_interval_edges() -> None:
 
 
 def _small(games: int = 2 * CHUNK_GAMES + 3, seed: int = 5, workers: int = 1) -> SimulationReport:
-    return simulate_games("classic", {"players": 3, "rounds": 2}, games, seed, workers=workers)
+    return simulate_games(
+        "classic", {"players": 3, "rounds": 2}, games, seed, workers=workers, engine="reference"
+    )
 
 
 def _without_timing(report: SimulationReport) -> dict[str, Any]:
@@ -133,6 +135,7 @@ def test_workers_do_not_change_the_report() -> None:
         5,
         workers=2,
         progress=seen.append,
+        engine="reference",
     )
     assert parallel.workers == 2
     assert parallel == single
@@ -140,15 +143,19 @@ def test_workers_do_not_change_the_report() -> None:
     assert seen == sorted(seen) and seen[-1] == parallel.games
 
 
-def test_progress_counts_every_game_in_one_process() -> None:
+def test_progress_counts_every_chunk_in_one_process() -> None:
     seen: list[int] = []
-    simulate_games("classic", {"players": 2, "rounds": 1}, 5, 1, progress=seen.append)
-    assert seen == [1, 2, 3, 4, 5]
+    games = 2 * CHUNK_GAMES + 5
+    options = {"players": 2, "rounds": 1}
+    simulate_games("classic", options, games, 1, progress=seen.append, engine="reference")
+    assert seen == [CHUNK_GAMES, 2 * CHUNK_GAMES, games]
 
 
 def test_game_i_is_the_single_game_seeded_from_the_game_stream() -> None:
     seed, players = 42, 4
-    report = simulate_games("classic", {"players": players, "rounds": 3}, 1, seed)
+    options = {"players": players, "rounds": 3}
+    report = simulate_games("classic", options, 1, seed, engine="reference")
+    assert report.engine == "reference"
     game_seed = derive_seed(seed, GAME_STREAM, 0)
     game = new_game({"players": players, "rounds": 3}, seed=game_seed)
     play(game, bots_for(players, game_seed), SeededChance(game_seed))

@@ -50,6 +50,12 @@ def register(simulate_app: typer.Typer) -> None:
             help="Bot kind per seat: random, heuristic, ev (e.g. ev,random); rotated each game.",
         ),
         workers: int = typer.Option(1, "--workers", "-w", help="Processes to play games in."),
+        engine: str = typer.Option(
+            "auto",
+            "--engine",
+            help="auto: the compiled kernel when no seat has a decision to make, else the rules"
+            " engine; kernel; reference: always the rules engine.",
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead."),
     ) -> None:
         """Play many games between bots and report the figures with 95% confidence intervals.
@@ -79,7 +85,9 @@ def register(simulate_app: typer.Typer) -> None:
             table_seed = fresh_seed() if seed is None else seed
             exact = exact_horse_odds(preset, options)
             kinds = tuple(bots.split(","))
-            report = _run(preset, options, games, table_seed, workers, kinds, show=not as_json)
+            report = _run(
+                preset, options, games, table_seed, workers, kinds, engine, show=not as_json
+            )
         if as_json:
             data = report.to_json()
             for entry in data["horses"]:
@@ -99,13 +107,16 @@ def _run(
     seed: int,
     workers: int,
     bots: tuple[str, ...],
+    engine: str,
     *,
     show: bool,
 ) -> SimulationReport:
     """Simulate behind a progress bar on stderr, shown only on a terminal."""
     console = Console(stderr=True)
     if not (show and console.is_terminal):
-        return simulate_games(preset, options, games, seed, workers=workers, bots=bots)
+        return simulate_games(
+            preset, options, games, seed, workers=workers, bots=bots, engine=engine
+        )
     columns = (
         TextColumn("simulating"),
         BarColumn(),
@@ -122,6 +133,7 @@ def _run(
             workers=workers,
             progress=lambda done: bar.update(task, completed=done),
             bots=bots,
+            engine=engine,
         )
 
 
@@ -204,6 +216,6 @@ def _print_report(
     console.print(results)
     console.print(
         f"{report.elapsed_seconds:.2f} s, {report.games_per_second:.1f} games/s,"
-        f" {report.workers} worker(s)",
+        f" {report.workers} worker(s), {report.engine} engine",
         style="dim",
     )

@@ -35,6 +35,7 @@ __all__ = [
     "exact_race_odds",
     "exact_scratch_phase_odds",
     "race_odds",
+    "round_odds",
     "scratch_phase_odds",
 ]
 
@@ -325,6 +326,24 @@ def scratch_phase_odds(
         float(dice.unnamed),
         lambda rem: race_odds(rem, probabilities).win,
     )
+
+
+def round_odds(
+    remaining_all: Mapping[int, int], rolls_left: int, *, reroll_repeats: bool = False
+) -> RaceOdds:
+    """A whole round before its scratch rolls: each horse's win chance and the expected number
+    of race rolls, averaged over the scratched sets the rolls leave (standard dice)."""
+    dice = _DEFAULT_DICE
+    start = frozenset(h for h in dice.floats if h not in remaining_all)
+    finals = _final_scratch_sets(start, dice.floats, rolls_left, reroll_repeats, 0.0)
+    win = dict.fromkeys(sorted(remaining_all), 0.0)
+    expected = 0.0
+    for final, weight in finals.items():
+        odds = race_odds({h: r for h, r in remaining_all.items() if h not in final})
+        for horse, p in odds.win.items():
+            win[horse] += weight * p
+        expected += weight * odds.expected_rolls
+    return RaceOdds(win, expected)
 
 
 def exact_scratch_phase_odds(

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
+
+import numpy as np
 
 from horserace.bots import make_bot, parse_bots
 from horserace.components.board import HORSES
@@ -25,15 +27,27 @@ from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
 from horserace.engine import Game, Step, play
+from horserace.kernels.board_game import BoardGameSpec, run_games
 from horserace.odds.race import scratch_phase_odds
-from horserace.rules.board.config import SCRATCH_LINES, BoardConfig
+from horserace.rules.board.config import SCRATCH_LINES, BoardConfig, board_config_dict
 from horserace.rules.board.events import ChipsPaid, RaceWon
 from horserace.rules.registry import get_preset
+from horserace.simulate import runner
 from horserace.simulate.stats import Proportion, RunningStats
 
-__all__ = ["CHUNK_GAMES", "SimulationReport", "exact_horse_odds", "simulate_games"]
+__all__ = [
+    "CHUNK_GAMES",
+    "ENGINES",
+    "SimulationReport",
+    "exact_horse_odds",
+    "kernel_spec",
+    "simulate_games",
+]
 
 CHUNK_GAMES = 16  # games per unit of work; fixed, so results never depend on the worker count
+KERNEL_CHUNK_GAMES = 20_000  # the same for the compiled kernel, which plays far more a second
+KERNEL_STREAM = 4  # the kernel's games draw from this stream of the run's seed
+ENGINES = ("auto", "kernel", "reference")
 
 Progress = Callable[[int], None]
 
@@ -57,7 +71,7 @@ class _Tally:
         if not self.seat_chips:
             self.seat_chips = [RunningStats() for _ in range(self.players)]
 
-    def merge(self, other: _Tally) -> None:
+    def merge(self, other: _Tally) -> _Tally:
         self.games += other.games
         self.races += other.races
         self.steps += other.steps
@@ -69,6 +83,7 @@ class _Tally:
         self.pot_left.merge(other.pot_left)
         for kind, stats in other.bot_results.items():
             self.bot_results.setdefault(kind, RunningStats()).merge(stats)
+        return self
 
 
 class _RoundObserver:
@@ -92,34 +107,24 @@ class _RoundObserver:
                 self.paid_this_round = 0
 
 
-@dataclass(frozen=True)
-class _Chunk:
-    """Games start..stop-1 of a run: everything a worker process needs (picklable)."""
-
-    preset: str
-    config: BoardConfig
-    seed: int
-    start: int
-    stop: int
-    bots: tuple[str, ...]  # the kind of bot at each seat in game 0; game i turns it i seats
-
-
 def seat_bots(bots: tuple[str, ...], index: int) -> list[str]:
     """The bot at each seat in game `index`: the mix rotated one seat per game."""
     players = len(bots)
     return [bots[(seat + index) % players] for seat in range(players)]
 
 
-def _run_chunk(chunk: _Chunk, after_game: Callable[[], None] | None = None) -> _Tally:
-    """Play the chunk's games through the reference play loop and tally them in index order."""
-    preset = get_preset(chunk.preset)
-    rules, config = preset.rules, chunk.config
+def _engine_span(
+    preset_name: str, config: BoardConfig, seed: int, bots: tuple[str, ...], span: runner.Span
+) -> _Tally:
+    """Play the span's games through the reference play loop and tally them in index order."""
+    preset = get_preset(preset_name)
+    rules = preset.rules
     players = rules.players(config)
     tally = _Tally(players)
-    for index in range(chunk.start, chunk.stop):
-        game_seed = derive_seed(chunk.seed, GAME_STREAM, index)
-        game = Game(chunk.preset, rules, config, seed=game_seed, chance_mode="seeded")
-        kinds = seat_bots(chunk.bots, index)
+    for index in range(span.start, span.stop):
+        game_seed = derive_seed(seed, GAME_STREAM, index)
+        game = Game(preset_name, rules, config, seed=game_seed, chance_mode="seeded")
+        kinds = seat_bots(bots, index)
         agents = {
             seat: make_bot(kinds[seat], derive_seed(game_seed, BOT_STREAM, seat))
             for seat in range(players)
@@ -132,9 +137,41 @@ def _run_chunk(chunk: _Chunk, after_game: Callable[[], None] | None = None) -> _
             tally.bot_results.setdefault(kinds[standing.seat], RunningStats()).add(gain)
         tally.pot_left.add(result.unclaimed)
         tally.games += 1
-        if after_game is not None:
-            after_game()
     return tally
+
+
+def _kernel_span(
+    spec: BoardGameSpec, seed: int, bots: tuple[str, ...], span: runner.Span
+) -> _Tally:
+    """The span's games on the compiled kernel, tallied with the engine path's figures."""
+    outcomes = run_games(spec, derive_seed(seed, KERNEL_STREAM), span.start, span.stop)
+    players = spec.players
+    tally = _Tally(players)
+    games = span.stop - span.start
+    used = np.arange(spec.rounds)[None, :] < outcomes.races[:, None]
+    winners = outcomes.winner[used]
+    tally.games, tally.races = games, int(winners.size)
+    tally.horse_wins = [int(count) for count in np.bincount(winners, minlength=13)[2:13]]
+    tally.race_length = RunningStats.of_array(outcomes.rolls[used])
+    tally.paid_per_round = RunningStats.of_array(outcomes.paid[used])
+    tally.seat_chips = [RunningStats.of_array(outcomes.chips[:, s]) for s in range(players)]
+    tally.pot_left = RunningStats.of_array(outcomes.pot_left)
+    gains = outcomes.chips - spec.starting_chips
+    # game i seats bots[(seat + i) % players]: the same rotation as the engine path
+    at = (np.arange(players)[None, :] + np.arange(span.start, span.stop)[:, None]) % len(bots)
+    for kind in sorted(set(bots)):
+        mask = np.isin(at, [index for index, name in enumerate(bots) if name == kind])
+        tally.bot_results[kind] = RunningStats.of_array(gains[mask])
+    return tally
+
+
+def kernel_spec(config: BoardConfig) -> BoardGameSpec | None:
+    """The compiled kernel's settings for `config`, or None when only the engine plays it."""
+    return BoardGameSpec.from_config(board_config_dict(config))
+
+
+def _merge(earlier: _Tally, later: _Tally) -> _Tally:
+    return earlier.merge(later)
 
 
 @dataclass(frozen=True)
@@ -155,6 +192,7 @@ class SimulationReport:
     pot_left: RunningStats  # chips left in the pot when a game ends
     bots: tuple[str, ...]  # the bot at each seat in the first game (rotated one seat a game)
     bot_results: dict[str, RunningStats]  # per bot kind: final minus starting chips, per seat-game
+    engine: str = "reference"  # what played the games: "kernel" or "reference"
     workers: int = field(default=1, compare=False)
     elapsed_seconds: float = field(default=0.0, compare=False)
 
@@ -167,6 +205,7 @@ class SimulationReport:
         return {
             "preset": self.preset,
             "seed": self.seed,
+            "engine": self.engine,
             "config": self.config,
             "players": self.players,
             "games": self.games,
@@ -189,14 +228,6 @@ class SimulationReport:
         }
 
 
-def _check_run(games: int, seed: int, workers: int) -> None:
-    for name, value, low in (("games", games, 1), ("seed", seed, 0), ("workers", workers, 1)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"{name} must be a whole number, not {value!r}")
-        if value < low:
-            raise ConfigError(f"{name} must be at least {low}, not {value}")
-
-
 def _board_config(preset_name: str, options: Mapping[str, Any]) -> BoardConfig:
     config = get_preset(preset_name).config(options)
     if not isinstance(config, BoardConfig):
@@ -213,45 +244,39 @@ def simulate_games(
     workers: int = 1,
     progress: Progress | None = None,
     bots: tuple[str, ...] = ("random",),
+    engine: str = "auto",
 ) -> SimulationReport:
     """Play `games` seeded games of a board preset between `bots` and summarise them.
 
-    `bots` names one kind per seat (a shorter list repeats round the table).
+    `bots` names one kind per seat (a shorter list repeats round the table). `engine` is
+    "auto" (the compiled kernel when the game has no decisions, else the rules engine),
+    "kernel" or "reference". Kernel game i draws from stream i of the run's kernel seed, so
+    its figures too are the same whatever the number of workers (not the engine's games).
 
-    `progress(completed_games)` is called as games finish (per game in one process, per chunk
-    with workers). Bad options raise ConfigError before any game is played.
+    `progress(completed_games)` is called as chunks finish. Bad options raise ConfigError
+    before any game is played.
     """
     config = _board_config(preset_name, options)
-    _check_run(games, seed, workers)
+    runner.check_run(games, seed, workers)
+    if engine not in ENGINES:
+        raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     players = config.players
     mix = tuple(parse_bots(",".join(bots), players))
+    spec = kernel_spec(config) if engine != "reference" else None
+    if engine == "kernel" and spec is None:
+        raise ConfigError(
+            "the compiled kernel plays games without decisions (no house rules, antes or"
+            " response cards); use --engine reference"
+        )
     started = time.perf_counter()
-    chunks = [
-        _Chunk(preset_name, config, seed, start, min(start + CHUNK_GAMES, games), mix)
-        for start in range(0, games, CHUNK_GAMES)
-    ]
-    total = _Tally(players)
-    if workers == 1 or len(chunks) == 1:
-        completed = 0
-
-        def one_more() -> None:
-            nonlocal completed
-            completed += 1
-            if progress is not None:
-                progress(completed)
-
-        for chunk in chunks:
-            total.merge(_run_chunk(chunk, one_more))
+    plan: runner.Plan[_Tally]
+    if spec is not None:
+        plan = runner.Plan(partial(_kernel_span, spec, seed, mix), _merge)
+        chunk = KERNEL_CHUNK_GAMES
     else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(chunks))) as pool:
-            try:
-                for chunk, tally in zip(chunks, pool.map(_run_chunk, chunks), strict=True):
-                    total.merge(tally)
-                    if progress is not None:
-                        progress(chunk.stop)
-            except BaseException:  # Ctrl-C or a failing chunk: do not play the queued games
-                pool.shutdown(cancel_futures=True)
-                raise
+        plan = runner.Plan(partial(_engine_span, preset_name, config, seed, mix), _merge)
+        chunk = CHUNK_GAMES
+    total = runner.run(plan, games, chunk, workers=workers, progress=progress)
     elapsed = time.perf_counter() - started
     return SimulationReport(
         preset=preset_name,
@@ -271,6 +296,7 @@ def simulate_games(
         pot_left=total.pot_left,
         bots=mix,
         bot_results=dict(sorted(total.bot_results.items())),
+        engine="kernel" if spec is not None else "reference",
         workers=workers,
         elapsed_seconds=elapsed,
     )

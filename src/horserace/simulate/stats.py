@@ -29,6 +29,17 @@ class RunningStats:
             stats.add(value)
         return stats
 
+    @classmethod
+    def of_array(cls, values: Any) -> RunningStats:
+        """The same figures from a NumPy array in one vectorised pass (for kernel output)."""
+        import numpy as np
+
+        array = np.asarray(values, dtype=np.float64).ravel()
+        if array.size == 0:
+            return cls()
+        mean = float(array.mean())
+        return cls(int(array.size), mean, float(((array - mean) ** 2).sum()))
+
     def add(self, value: float) -> None:
         self.count += 1
         delta = value - self.mean

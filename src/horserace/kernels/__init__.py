@@ -1,0 +1,15 @@
+"""Compiled fast paths (numba) for the games and races that need no decisions.
+
+Each kernel is written for speed and tested equal to its family's reference rules: fed the
+same chance stream, it plays the same game chip by chip. The kernels import numba when this
+package's modules are first imported, so only the commands that use them pay for it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeAlias
+
+import numpy.typing as npt
+
+Array: TypeAlias = npt.NDArray[Any]  # an array argument of a compiled kernel (numba types it)
+Word: TypeAlias = Any  # a scalar inside compiled code (int64, uint64 or float64, numba infers it)

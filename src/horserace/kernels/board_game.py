@@ -1,0 +1,457 @@
+"""Whole games of the dice board game with no decisions (Classic, Northwoods and their options),
+compiled with numba.
+
+A game here is the reference rules' game, step for step: the deal one card at a time from the
+dealer's left, the four scratch rolls (repeat rule move, reroll or chain), the race, the
+payout (shares of the pot or a split), the reset (hands passed left, or everything gathered),
+and Northwoods' elimination as RULINGS.md reads it: a player who cannot pay pays all and plays
+on; at the round's end a player holding nothing is out.
+
+Chance comes from the game's own SplitMix64 stream, or, for the equality tests, from a tape of
+the outcomes in the order the reference engine asks for them (a dealt card's rank, a dice
+sum). `BoardGameSpec` turns a board preset's plain-data config into the kernel's numbers and
+says which configs the kernel plays (no house rules, no response cards, no antes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from horserace.kernels import Array, Word
+from horserace.kernels.rng import bounded, dice, game_state
+
+RANKS = 13  # hand arrays are indexed by rank 0..12; horses are 2..12
+REPEAT_RULES = ("move", "reroll", "chain")
+RACE_STARTS = ("after-last-scratch", "last-scratcher", "dealer-left")
+EMPTY_TAPE = np.zeros(0, dtype=np.int64)
+NEVER = 1 << 60  # the advances "needed" by a horse that cannot win
+
+
+@dataclass(frozen=True)
+class BoardGameSpec:
+    """The numbers a whole-game kernel needs, read from a board config's plain data."""
+
+    players: int
+    rounds: int
+    starting_chips: int
+    finish: tuple[int, ...]  # advances to finish, horses 2..12
+    decks: int
+    repeat_rule: int  # index into REPEAT_RULES
+    scratch_values: tuple[int, int, int, int]
+    race_start: int  # index into RACE_STARTS
+    split_payout: bool  # split: pot // cards held; share: pot // (4 x decks)
+    gather_reset: bool  # gather: all cards back each round; else hands pass left
+    elimination: bool
+    leftovers_discarded: bool  # Northwoods: the cards left after the deal go to the discards
+    first_dealer: int
+    rotate_dealer: bool
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> BoardGameSpec | None:
+        """The spec for a config the kernel plays exactly, or None (the engine must play it)."""
+        decisions = (
+            config.get("draft")
+            or config.get("ante")
+            or config.get("jockey_pot")
+            or config.get("robertson")
+            or config.get("market")
+            or config.get("husted")
+            or config.get("trade_window", "none") != "none"
+            or config.get("deck") not in ("classic", "northwoods")
+        )
+        if decisions:
+            return None
+        players = int(config["players"])
+        northwoods = config["deck"] == "northwoods"
+        lanes = config["board"]["lanes"]
+        return cls(
+            players=players,
+            rounds=int(config["rounds"]),
+            starting_chips=int(config["starting_chips"]),
+            finish=tuple(int(lanes[str(horse)]) + 1 for horse in range(2, 13)),
+            decks=1 if northwoods or players <= 4 else 2,
+            repeat_rule=REPEAT_RULES.index(config["repeat_scratch"]),
+            scratch_values=tuple(int(v) for v in config["scratch_values"]),  # type: ignore[arg-type]
+            race_start=RACE_STARTS.index(config["race_starts"]),
+            split_payout=config["payout"] == "split",
+            gather_reset=config["reset"] == "gather",
+            elimination=bool(config["elimination"]),
+            leftovers_discarded=northwoods,
+            first_dealer=int(config["first_dealer"]),
+            rotate_dealer=bool(config["rotate_dealer"]),
+        )
+
+    def numbers(self) -> Array:
+        """The spec as one int64 array (the kernel's single settings argument)."""
+        return np.array(
+            [
+                self.players,
+                self.rounds,
+                self.starting_chips,
+                self.decks,
+                self.repeat_rule,
+                self.race_start,
+                int(self.split_payout),
+                int(self.gather_reset),
+                int(self.elimination),
+                int(self.leftovers_discarded),
+                self.first_dealer,
+                int(self.rotate_dealer),
+                *self.scratch_values,
+                0,
+                0,
+                *self.finish,
+            ],
+            dtype=np.int64,
+        )
+
+
+# Positions in BoardGameSpec.numbers(); finish[horse] is at FINISH + horse.
+(PLAYERS, ROUNDS, CHIPS, DECKS, REPEAT, START, SPLIT, GATHER, ELIM, LEFTOVERS, DEALER, ROTATE) = (
+    range(12)
+)
+VALUES, FINISH = 12, 16
+
+
+@dataclass(frozen=True)
+class GameOutcomes:
+    """Per game: chips per seat, the round each seat went out (0 = still in), pot left, races;
+    per race (games x rounds, the first `races[g]` of row g used): winner, rolls, chips paid."""
+
+    chips: Array
+    out_round: Array
+    pot_left: Array
+    races: Array
+    winner: Array
+    rolls: Array
+    paid: Array
+
+
+@njit(cache=True)
+def _seat_after(out: Array, nxt: Array) -> None:
+    """nxt[seat] = the next seat to the left still in (itself when it is the only one)."""
+    n = out.shape[0]
+    for seat in range(n):
+        nxt[seat] = seat
+        for offset in range(1, n + 1):
+            candidate = (seat + offset) % n
+            if not out[candidate]:
+                nxt[seat] = candidate
+                break
+
+
+@njit(cache=True)
+def _draw(
+    z: Word,
+    tape: Array,
+    at: Array,
+    roll: bool,
+) -> tuple[Word, Word]:
+    """The tape's next outcome; from the stream, a dice sum (roll) or -1 (the caller deals)."""
+    if tape.shape[0] == 0:
+        if roll:
+            return dice(z)
+        return z, np.int64(-1)
+    if at[0] >= tape.shape[0]:
+        raise IndexError("the tape of chance outcomes ran out")
+    value = tape[at[0]]
+    at[0] += 1
+    return z, value
+
+
+@njit(cache=True)
+def _pay(chips: Array, seat: Word, owed: Word) -> Word:
+    """Pay what the seat can of `owed`; returns the amount paid."""
+    paid = min(owed, chips[seat])
+    chips[seat] -= paid
+    return paid
+
+
+@njit(cache=True)
+def _full_deck(deck: Array, decks: Word) -> None:
+    deck[:] = 0
+    for rank in range(2, RANKS):
+        deck[rank] = 4 * decks
+
+
+@njit(cache=True)
+def _race(  # type: ignore[no-untyped-def]
+    z, tape, at, to_go, cost, nxt, chips, roller
+):
+    """Roll until a horse finishes; returns (stream, winner, rolls, next roller, chips paid).
+
+    Branch-free per roll: a running horse costs 0, a scratched horse never reaches its goal.
+    """
+    taped = tape.shape[0] > 0
+    rolls, paid = 0, 0
+    while True:
+        if taped:
+            if at[0] >= tape.shape[0]:
+                raise IndexError("the tape of chance outcomes ran out")
+            horse = tape[at[0]]
+            at[0] += 1
+        else:
+            z, horse = dice(z)
+        rolls += 1
+        seat = roller
+        roller = nxt[roller]
+        owed = min(cost[horse], chips[seat])
+        chips[seat] -= owed
+        paid += owed
+        left = to_go[horse] - 1
+        to_go[horse] = left
+        if left == 0:
+            return z, horse, rolls, roller, paid
+
+
+@njit(cache=True)
+def workspace(spec: Array) -> Array:
+    """Scratch space for play_game: hands, cards given up, deck, discards, lines, seats."""
+    n = spec[PLAYERS]
+    return np.zeros((2 * n + 9, max(RANKS + n, 44 * spec[DECKS])), dtype=np.int64)
+
+
+@njit(cache=True)
+def play_game(
+    spec: Array,
+    z: Word,
+    tape: Array,
+    at: Array,
+    work: Array,
+    chips: Array,
+    out_round: Array,
+    winner: Array,
+    rolls: Array,
+    paid: Array,
+) -> tuple[Word, Word]:
+    """Play one game into the output rows; returns (races, pot left). `work` is scratch space
+    from `workspace(spec)`, reused from game to game (allocating costs more than a round)."""
+    n, rounds = spec[PLAYERS], spec[ROUNDS]
+    decks, repeat, values = spec[DECKS], spec[REPEAT], spec[VALUES : VALUES + 4]
+    hands = work[:n, :RANKS]
+    given_up = work[n : 2 * n, :RANKS]
+    deck, discards = work[2 * n, :RANKS], work[2 * n + 1, :RANKS]
+    line_of = work[2 * n + 2, :RANKS]  # the scratch line a horse stands on, 0 = runs
+    to_go = work[2 * n + 3, :RANKS]  # advances a running horse still needs
+    cost = work[2 * n + 4, :RANKS]  # what rolling a scratched horse costs
+    nxt, out = work[2 * n + 5, :n], work[2 * n + 6, :n]
+    cards = work[2 * n + 8]
+    work[:, :RANKS] = 0  # the cards row is filled before it is read
+    hand_of = work[2 * n + 7, RANKS : RANKS + n]  # the hand row a seat holds (hands pass left)
+    for seat in range(n):
+        hand_of[seat] = seat
+    chips[:] = spec[CHIPS]
+    out_round[:] = 0
+    _full_deck(deck, decks)
+    _seat_after(out, nxt)
+    pot = 0
+    dealer = spec[DEALER]
+    for round_number in range(1, rounds + 1):
+        # The deal: whole turns round the seats still in, one card at a time.
+        active = 0
+        for seat in range(n):
+            active += not out[seat]
+        size = 0
+        for kind in range(2, RANKS):
+            for _ in range(deck[kind]):
+                cards[size] = kind
+                size += 1
+        to_deal = size // active * active
+        if tape.shape[0] == 0:  # the first to_deal cards of a partial shuffle, in deal order
+            for index in range(to_deal):
+                z, pick = bounded(z, size - index)
+                pick += index
+                rank = cards[pick]
+                cards[pick] = cards[index]
+                cards[index] = rank
+        else:
+            for index in range(to_deal):
+                z, cards[index] = _draw(z, tape, at, False)
+        seat = nxt[dealer]
+        for index in range(to_deal):
+            hands[hand_of[seat], cards[index]] += 1
+            deck[cards[index]] -= 1
+            seat = nxt[seat]
+        discards[:] = 0
+        if spec[LEFTOVERS]:
+            discards += deck
+            deck[:] = 0
+        # The scratch phase.
+        line_of[:] = 0
+        scratch_rolls, scratched, paid_round = 0, 0, 0
+        roller = nxt[dealer]
+        last = roller
+        while True:
+            z, horse = _draw(z, tape, at, True)
+            earlier = line_of[horse]
+            if earlier and repeat == 1:  # reroll: the same player rolls again
+                continue
+            if earlier and repeat == 0:  # move: the horse moves down, its holders pay again
+                line = scratch_rolls + 1
+                line_of[horse] = line
+                for seat in range(n):
+                    if not out[seat] and given_up[seat, horse]:
+                        paid_round += _pay(chips, seat, values[line - 1] * given_up[seat, horse])
+            elif earlier:  # chain: only the roller pays the horse's position
+                paid_round += _pay(chips, roller, values[earlier - 1])
+            else:
+                line = scratch_rolls + 1 if repeat == 0 else scratched + 1
+                line_of[horse] = line
+                scratched += 1
+                for seat in range(n):
+                    held = hands[hand_of[seat], horse]
+                    given_up[seat, horse] = held  # read again only if the horse moves lines
+                    if not out[seat] and held:
+                        hands[hand_of[seat], horse] = 0
+                        discards[horse] += held
+                        paid_round += _pay(chips, seat, values[line - 1] * held)
+            scratch_rolls += 1
+            last = roller
+            roller = nxt[roller]
+            if (scratch_rolls if repeat == 0 else scratched) == 4:
+                break
+        if spec[START] == 1:
+            roller = last
+        elif spec[START] == 2:
+            roller = nxt[dealer]
+        # The race: each roll's cost is its scratch line's value, or the horse advances.
+        for horse in range(RANKS):
+            scratched_horse = line_of[horse] > 0
+            to_go[horse] = NEVER if scratched_horse or horse < 2 else spec[FINISH + horse]
+            cost[horse] = values[line_of[horse] - 1] if scratched_horse else 0
+        z, horse, race_rolls, roller, paid_race = _race(
+            z, tape, at, to_go, cost, nxt, chips, roller
+        )
+        paid_round += paid_race
+        pot += paid_round
+        # The payout to the holders of the winning rank.
+        held = 0
+        for seat in range(n):
+            if not out[seat]:
+                held += hands[hand_of[seat], horse]
+        share = pot // (4 * decks)
+        portion = (pot // held if held else 0) if spec[SPLIT] else share
+        for seat in range(n):
+            cards_held = hands[hand_of[seat], horse]
+            if not out[seat] and cards_held:
+                chips[seat] += cards_held * portion
+                pot -= cards_held * portion
+        race = round_number - 1
+        winner[race], rolls[race], paid[race] = horse, race_rolls, paid_round
+        # The round's end: Northwoods puts out whoever holds nothing.
+        if spec[ELIM]:
+            for seat in range(n):
+                if not out[seat] and chips[seat] == 0:
+                    out[seat] = 1
+                    out_round[seat] = round_number
+            _seat_after(out, nxt)
+            active = 0
+            for seat in range(n):
+                active += not out[seat]
+            if active <= 1:
+                return round_number, pot
+        if round_number == rounds:
+            break
+        # Reset for the next round.
+        if spec[GATHER]:
+            hands[:] = 0
+            _full_deck(deck, decks)
+        else:
+            carried = hand_of[n - 1]
+            for seat in range(n - 1, 0, -1):
+                hand_of[seat] = hand_of[seat - 1]
+            hand_of[0] = carried
+            deck += discards
+        if spec[ROTATE]:
+            dealer = nxt[dealer]
+        if out[dealer]:
+            dealer = nxt[dealer]
+    return rounds, pot
+
+
+@njit(cache=True)
+def play_games(  # type: ignore[no-untyped-def]
+    spec, base, start, stop, chips, out_round, pot_left, races, winner, rolls, paid
+):
+    """Games start..stop-1 of the run seeded `base`, each from its own stream, into row i-start."""
+    at = np.zeros(1, dtype=np.int64)
+    work = workspace(spec)
+    for index in range(start, stop):
+        row = index - start
+        races[row], pot_left[row] = play_game(
+            spec,
+            game_state(base, index),
+            EMPTY_TAPE,
+            at,
+            work,
+            chips[row],
+            out_round[row],
+            winner[row],
+            rolls[row],
+            paid[row],
+        )
+
+
+def run_games(spec: BoardGameSpec, base: int, start: int, stop: int) -> GameOutcomes:
+    """Play games start..stop-1 of the run seeded `base` (a 64-bit word) on the kernel."""
+    games, n, rounds = stop - start, spec.players, spec.rounds
+    outcomes = GameOutcomes(
+        chips=np.zeros((games, n), dtype=np.int64),
+        out_round=np.zeros((games, n), dtype=np.int64),
+        pot_left=np.zeros(games, dtype=np.int64),
+        races=np.zeros(games, dtype=np.int64),
+        winner=np.zeros((games, rounds), dtype=np.int64),
+        rolls=np.zeros((games, rounds), dtype=np.int64),
+        paid=np.zeros((games, rounds), dtype=np.int64),
+    )
+    play_games(
+        spec.numbers(),
+        np.uint64(base),
+        np.int64(start),
+        np.int64(stop),
+        outcomes.chips,
+        outcomes.out_round,
+        outcomes.pot_left,
+        outcomes.races,
+        outcomes.winner,
+        outcomes.rolls,
+        outcomes.paid,
+    )
+    return outcomes
+
+
+def replay_tape(spec: BoardGameSpec, tape: list[int]) -> tuple[GameOutcomes, int]:
+    """Play one game on a tape of outcomes (dealt ranks and dice sums, in the engine's order);
+    returns the outcomes (one row) and how many tape entries the game used."""
+    n, rounds = spec.players, spec.rounds
+    outcomes = GameOutcomes(
+        chips=np.zeros((1, n), dtype=np.int64),
+        out_round=np.zeros((1, n), dtype=np.int64),
+        pot_left=np.zeros(1, dtype=np.int64),
+        races=np.zeros(1, dtype=np.int64),
+        winner=np.zeros((1, rounds), dtype=np.int64),
+        rolls=np.zeros((1, rounds), dtype=np.int64),
+        paid=np.zeros((1, rounds), dtype=np.int64),
+    )
+    array = np.array(tape, dtype=np.int64)
+    at = np.zeros(1, dtype=np.int64)
+    numbers = spec.numbers()
+    races, pot = play_game(
+        numbers,
+        np.uint64(0),
+        array,
+        at,
+        workspace(numbers),
+        outcomes.chips[0],
+        outcomes.out_round[0],
+        outcomes.winner[0],
+        outcomes.rolls[0],
+        outcomes.paid[0],
+    )
+    outcomes.races[0], outcomes.pot_left[0] = races, pot
+    return outcomes, int(at[0])

@@ -1,0 +1,122 @@
+"""The whole-game kernel of the dice board game: the reference engine's game, chip by chip, on
+the same chance tape; reproducible streams; and the figures theory predicts."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from horserace.components.board import DEFAULT_BOARD, HORSES
+from horserace.kernels.board_game import BoardGameSpec, replay_tape, run_games
+from horserace.odds.race import round_odds
+from horserace.rules.registry import get_preset
+from tests.kernels.engine_tape import EngineGame, engine_game
+
+BATCHES, SEEDS_PER_BATCH = 10, 100  # 1000 Classic games against the engine
+CHI2_10_DF_P001 = 29.588  # the chi-square distribution's 0.999 quantile with 10 degrees of freedom
+
+
+def _classic_options(seed: int) -> dict[str, Any]:
+    """A varied Classic table: any seat count, short purses (so payments run short), any board,
+    every repeat rule, race start, payout, reset and dealer option."""
+    pick = random.Random(seed)
+    options: dict[str, Any] = {
+        "players": pick.randint(2, 12),
+        "rounds": pick.randint(1, 3),
+        "starting_chips": pick.choice([0, 3, 10, 40, 100]),
+        "repeat_scratch": pick.choice(["move", "reroll", "chain"]),
+        "race_starts": pick.choice(["after-last-scratch", "last-scratcher", "dealer-left"]),
+        "payout": pick.choice(["share", "split"]),
+        "reset": pick.choice(["pass-left", "gather"]),
+        "rotate_dealer": pick.random() < 0.8,
+    }
+    options["first_dealer"] = pick.randrange(options["players"])
+    if pick.random() < 0.3:
+        lanes = {str(h): pick.randint(1, 15) for h in HORSES}
+        options["board"] = {"name": "random", "lanes": lanes}
+    return options
+
+
+def _kernel_matches(played: EngineGame) -> None:
+    spec = BoardGameSpec.from_config(played.config)
+    assert spec is not None
+    outcomes, used = replay_tape(spec, played.tape)
+    races = int(outcomes.races[0])
+    assert used == len(played.tape)
+    assert outcomes.chips[0].tolist() == played.chips
+    assert int(outcomes.pot_left[0]) == played.pot
+    assert outcomes.winner[0, :races].tolist() == played.winners
+    assert outcomes.rolls[0, :races].tolist() == played.rolls
+    assert outcomes.paid[0, :races].tolist() == played.paid
+
+
+@pytest.mark.parametrize("batch", range(BATCHES))
+def test_classic_kernel_plays_the_engines_game_seat_by_seat(batch: int) -> None:
+    for seed in range(batch * SEEDS_PER_BATCH, (batch + 1) * SEEDS_PER_BATCH):
+        played = engine_game("classic", _classic_options(seed), seed)
+        _kernel_matches(played)
+
+
+def test_games_with_decisions_are_left_to_the_engine() -> None:
+    rules = get_preset("advanced").rules
+    advanced = rules.config_to_dict(get_preset("advanced").config({}))
+    assert BoardGameSpec.from_config(advanced) is None
+    husted = rules.config_to_dict(get_preset("classic").config({"husted": True, "ante": 1}))
+    assert BoardGameSpec.from_config(husted) is None
+
+
+def _spec(preset: str, options: dict[str, Any]) -> BoardGameSpec:
+    chosen = get_preset(preset)
+    spec = BoardGameSpec.from_config(chosen.rules.config_to_dict(chosen.config(options)))
+    assert spec is not None
+    return spec
+
+
+def test_a_game_depends_on_its_index_only_not_on_the_chunk() -> None:
+    spec = _spec("classic", {"players": 5, "rounds": 4})
+    whole = run_games(spec, 99, 0, 300)
+    first, second = run_games(spec, 99, 0, 120), run_games(spec, 99, 120, 300)
+    for name in ("chips", "pot_left", "winner", "rolls", "paid"):
+        joined = np.concatenate([getattr(first, name), getattr(second, name)])
+        assert np.array_equal(getattr(whole, name), joined), name
+    assert not np.array_equal(run_games(spec, 100, 0, 300).chips, whole.chips)
+
+
+def test_chips_are_conserved_and_every_round_is_raced() -> None:
+    spec = _spec("classic", {"players": 7, "rounds": 5, "starting_chips": 20})
+    outcomes = run_games(spec, 5, 0, 2000)
+    assert np.all(outcomes.chips.sum(axis=1) + outcomes.pot_left == 7 * 20)
+    assert np.all(outcomes.chips >= 0) and np.all(outcomes.races == 5)
+    assert np.all((outcomes.winner >= 2) & (outcomes.winner <= 12))
+
+
+def test_northwoods_players_who_hold_nothing_go_out_and_the_last_one_in_wins() -> None:
+    spec = _spec("northwoods", {"players": 5, "starting_chips": 60, "rounds": 40})
+    outcomes = run_games(spec, 8, 0, 3000)
+    assert np.all(outcomes.chips.sum(axis=1) + outcomes.pot_left == 5 * 60)
+    out = outcomes.out_round > 0
+    assert np.all(outcomes.chips[out] == 0)  # an out player holds nothing, and plays no more
+    assert np.all(outcomes.out_round <= outcomes.races[:, None])
+    still_in = (~out).sum(axis=1)
+    ended_early = outcomes.races < 40
+    assert np.all(still_in[ended_early] <= 1)  # only a last player standing ends a game early
+    last_standing = still_in <= 1  # such a game ends in the round its last rival went out
+    assert np.all(outcomes.races[last_standing] == outcomes.out_round[last_standing].max(axis=1))
+    assert ended_early.mean() > 0.5  # 60 cents at 20/15/10/5 a card rarely lasts 40 rounds
+
+
+def test_kernel_win_rates_and_race_length_agree_with_exact_odds() -> None:
+    spec = _spec("classic", {"players": 6, "rounds": 8})
+    outcomes = run_games(spec, 2024, 0, 40_000)  # 320,000 races
+    winners = outcomes.winner.ravel()
+    exact = round_odds({h: DEFAULT_BOARD.advances_to_finish(h) for h in HORSES}, 4)
+    counts = np.bincount(winners, minlength=13)[2:13]
+    expected = winners.size * np.array([exact.win[h] for h in HORSES])
+    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    assert chi2 < CHI2_10_DF_P001, (chi2, counts.tolist(), expected.tolist())
+    rolls = outcomes.rolls.ravel().astype(float)
+    error = rolls.std(ddof=1) / np.sqrt(rolls.size)
+    assert abs(rolls.mean() - exact.expected_rolls) < 4 * error
