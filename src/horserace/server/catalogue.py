@@ -46,7 +46,12 @@ def describe(preset: Preset) -> dict[str, Any]:
         combinations = valid_combinations(preset.defaults, preset.config)
         offered = {name for chosen in combinations for name in chosen}
         house = [
-            {"name": rule.name, "title": rule.title, "summary": rule.summary}
+            {
+                "name": rule.name,
+                "title": rule.title,
+                "summary": rule.summary,
+                "options": dict(rule.switch),
+            }
             for rule in HOUSE_RULES.values()
             if rule.name in offered
         ]

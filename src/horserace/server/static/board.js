@@ -2,14 +2,15 @@
 // The drawn table: one function per family, each turning a seat's view (as JSON) into HTML.
 // Tokens keep their last place between redraws so a CSS transition shows the horse moving.
 const Board = (() => {
-  const HORSE_COLOURS = {
-    2: "#8e44ad", 3: "#2980b9", 4: "#16a085", 5: "#27ae60", 6: "#c0392b", 7: "#d35400",
-    8: "#2c3e50", 9: "#b8860b", 10: "#e84393", 11: "#00838f", 12: "#6d4c41",
+  const HORSE_COLOURS = { // dark enough for white text on a token and on the lane's number
+    2: "#7d3c98", 3: "#2471a3", 4: "#117a65", 5: "#1e7b45", 6: "#b03a2e", 7: "#a04000",
+    8: "#2c3e50", 9: "#7d6608", 10: "#ad1457", 11: "#00697a", 12: "#6d4c41",
   };
   const SUIT_COLOURS = ["#1e8449", "#d35400", "#c0392b", "#1f6fb2"];
   const SUIT_SYMBOLS = ["♣", "♦", "♥", "♠"];
   const SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
   const RANK_NAMES = { 0: "joker", 1: "A", 11: "J", 12: "Q", 13: "K" };
+  const PHASES = { deal: "dealing", draft: "drafting", scratch: "scratching horses", race: "the race", betting: "betting", draw: "the draw", trade: "trading", over: "game over" };
   const lastLeft = new Map(); // token key -> its last CSS left, so the move can be animated
   let names = [];
 
@@ -20,10 +21,15 @@ const Board = (() => {
     return seat === null || seat === undefined || seat < 0 ? "-" : esc(names[seat] || "P" + (seat + 1));
   }
   function rankText(rank) { return RANK_NAMES[rank] || String(rank); }
+  function boardCard(rank) {
+    // on the dice board J and Q are horses 11 and 12: the card says so
+    if (rank === 11 || rank === 12) return `<span class="card" title="${rankText(rank)} = horse ${rank}">${rankText(rank)}<sub>${rank}</sub></span>`;
+    return `<span class="card">${rankText(rank)}</span>`;
+  }
   function handCards(counts) {
     // a hand is a count per rank 0..13; one small card per card held
     const cards = [];
-    counts.forEach((n, rank) => { for (let i = 0; i < n; i++) cards.push(`<span class="card">${rankText(rank)}</span>`); });
+    counts.forEach((n, rank) => { for (let i = 0; i < n; i++) cards.push(boardCard(rank)); });
     return cards.length ? cards.join("") : '<span class="muted">no cards</span>';
   }
   function token(key, left, colour, label, extra) {
@@ -85,13 +91,14 @@ const Board = (() => {
     }
     const heads = [];
     heads.push(`<b>round ${view.round}/${view.rounds}</b>`);
-    heads.push(`phase <b>${esc(view.phase)}</b>`);
+    heads.push(`<b>${esc(PHASES[view.phase] || view.phase)}</b>`);
     heads.push(`dealer ${who(view.dealer)}`);
     heads.push(`roller ${who(view.roller)}`);
     heads.push(`race rolls ${view.race_rolls}`);
     if (view.undealt) heads.push(`undealt ${view.undealt}`);
-    let money = `<div class="pot">Pot <b>${view.pot}</b></div>`;
-    if (view.config.jockey_pot) money += `<div class="pot jockey">Jockey pot <b>${view.jockey}</b></div>`;
+    const cash = (amount) => money(amount, info.unit);
+    let pots = `<div class="pot">Pot <b>${cash(view.pot)}</b></div>`;
+    if (view.config.jockey_pot) pots += `<div class="pot jockey">Jockey pot <b>${cash(view.jockey)}</b></div>`;
     let dice = "";
     if (info.lastDice) {
       const [a, b] = info.lastDice.dice;
@@ -102,7 +109,7 @@ const Board = (() => {
     }
     const notes = [];
     if (view.pending) {
-      notes.push(`<div class="note warn">${who(view.pending.debtor)} owes <b>${view.pending.amount}</b> (${esc(view.pending.reason)})${view.pending.kings ? `, kings played ${view.pending.kings}` : ""}</div>`);
+      notes.push(`<div class="note warn">${who(view.pending.debtor)} owes <b>${cash(view.pending.amount)}</b> (${esc(view.pending.reason)})${view.pending.kings ? `, kings played ${view.pending.kings}` : ""}</div>`);
     }
     if (view.offer) {
       const o = view.offer;
@@ -121,13 +128,13 @@ const Board = (() => {
       if (view.out && view.out[seat]) marks.push("out");
       const hand = view.hands[seat];
       const cards = hand ? handCards(hand) : `<span class="card back">${view.hand_sizes[seat]}</span> <span class="muted">cards</span>`;
-      const bet = view.wagered && view.wagered[seat] ? ` · wagered ${view.wagered[seat]}` : "";
-      players += `<div class="player${seat === view.seat ? " me" : ""}${seat === info.actor ? " acting" : ""}" data-seat="${seat}"><div><b>${who(seat)}</b> <span class="muted">${marks.join(", ")}</span></div><div>chips <b>${chips}</b>${bet}</div><div class="hand">${cards}</div></div>`;
+      const bet = view.wagered && view.wagered[seat] ? ` · wagered ${cash(view.wagered[seat])}` : "";
+      players += `<div class="player${seat === view.seat ? " me" : ""}${seat === info.actor ? " acting" : ""}" data-seat="${seat}"><div><b>${who(seat)}</b> <span class="muted">${marks.join(", ")}</span></div><div><b>${cash(chips)}</b>${bet}</div><div class="hand">${cards}</div></div>`;
     });
     if (view.packet && view.packet.some((n) => n)) players += `<div class="player me"><b>your packet</b><div class="hand">${handCards(view.packet)}</div></div>`;
     return `<div class="status-line">${heads.join(" · ")}</div>
       <div class="table-top"><div class="board">${lanes}</div>
-      <div class="side">${money}${dice}${notes.join("")}</div></div>
+      <div class="side">${pots}${dice}${notes.join("")}</div></div>
       <div class="players">${players}</div>`;
   }
 

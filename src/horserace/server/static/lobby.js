@@ -1,82 +1,215 @@
 "use strict";
-// The lobby: create a table, list tables, join a seat or watch. Tokens go to localStorage only.
-const $ = (id) => document.getElementById(id);
+// The lobby: a form to start a game (no JSON to type), the tables to join or watch.
 let presets = [];
+const FRIENDLY_BOT = ["heuristic", "ev", "random"]; // the first of these a game has seats a new bot
 
-async function api(method, path, body, token) {
-  const headers = { "Content-Type": "application/json" };
-  if (token) headers.Authorization = "Bearer " + token;
-  const response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail));
-  return data;
+function preset() { return presets.find((p) => p.name === $("preset").value); }
+
+function setField(id, field, label) {
+  const input = $(id);
+  input.min = field.min; input.max = field.max; input.value = field.value;
+  input.dataset.key = field.key;
+  if (label) $(label).textContent = field.key === "races" ? "Races" : field.key === "rounds" ? "Rounds" : "Starting money";
 }
 
-function fillSeats() {
-  const preset = presets.find((p) => p.name === $("preset").value);
-  if (!preset) return;
-  $("seats").value = ["open", ...Array(preset.players - 1).fill(preset.bots[0])].join(",");
+function choosePreset() {
+  const p = preset();
+  if (!p) return;
+  $("preset-summary").textContent = p.summary;
+  setField("players", p.fields.players);
+  if (p.name === "classic") $("players").value = 4; // a quick first game: you and three bots
+  setField("rounds", p.fields.rounds, "rounds-label");
+  setField("money", p.fields.money);
+  $("money-label").textContent = p.money === "cents" ? "Starting money (cents)" : p.money === "dollars" ? "Starting money ($)" : "Starting chips";
+  $("house").innerHTML = "";
+  for (const rule of p.house_rules) {
+    const label = document.createElement("label");
+    label.className = "inline";
+    label.title = rule.summary;
+    label.innerHTML = `<input type="checkbox" name="house" value="${esc(rule.name)}"> ${esc(rule.title)} <span class="muted">${esc(rule.summary)}</span>`;
+    label.querySelector("input").onchange = offerHouseRules;
+    $("house").appendChild(label);
+  }
+  $("house-box").hidden = !p.house_rules.length;
+  drawSeats();
 }
 
-async function loadPresets() {
-  presets = await api("GET", "/api/presets");
-  $("preset").innerHTML = presets.map((p) => `<option value="${p.name}">${p.name}: ${p.summary}</option>`).join("");
-  fillSeats();
-}
-
-async function loadTables() {
-  const tables = await api("GET", "/api/tables");
-  $("tables").innerHTML = "";
-  for (const t of tables) {
-    const row = document.createElement("tr");
-    row.dataset.table = t.id;
-    const seats = t.seats.map((s) => s.kind === "open" ? "(open)" : s.name).join(", ");
-    row.innerHTML = `<td>${t.preset}</td><td></td><td>${t.status}</td><td></td><td class="hash">${t.seed_hash}</td><td></td>`;
-    row.children[1].textContent = t.title;
-    row.children[3].textContent = seats;
-    const cell = row.children[5];
-    if (t.open_seats.length) {
-      const join = document.createElement("button");
-      join.textContent = "Join";
-      join.onclick = () => joinTable(t.id);
-      cell.appendChild(join);
-    }
-    const watch = document.createElement("a");
-    watch.href = "/table/" + t.id;
-    watch.textContent = localStorage.getItem("horserace.seat." + t.id) ? "Open" : "Watch";
-    cell.appendChild(watch);
-    $("tables").appendChild(row);
+function offerHouseRules() {
+  // only combinations the rules accept stay on offer
+  const p = preset();
+  const chosen = [...document.querySelectorAll('input[name="house"]:checked')].map((box) => box.value);
+  const valid = p.house_combinations.map((combo) => combo.join(","));
+  for (const box of document.querySelectorAll('input[name="house"]')) {
+    if (box.checked) continue;
+    const names = p.house_rules.map((r) => r.name).filter((n) => chosen.includes(n) || n === box.value);
+    box.disabled = !valid.includes(names.join(","));
+    box.parentElement.classList.toggle("unavailable", box.disabled);
   }
 }
 
-async function joinTable(id) {
-  const name = prompt("Your name at the table?");
-  if (!name) return;
-  try {
-    const joined = await api("POST", `/api/tables/${id}/join`, { name });
-    localStorage.setItem("horserace.seat." + id, joined.token);
-    location.href = "/table/" + id;
-  } catch (error) { alert(error.message); }
+function drawSeats() {
+  const p = preset();
+  const count = Math.max(0, Math.min(Number($("players").value) || 0, p.fields.players.max));
+  const before = [...document.querySelectorAll("#seat-list select")].map((s) => s.value);
+  const bot = FRIENDLY_BOT.find((b) => p.bots.includes(b)) || p.bots[0];
+  $("seat-list").innerHTML = "";
+  for (let seat = 0; seat < count; seat++) {
+    const item = document.createElement("li");
+    if (seat === 0 && $("play-myself").checked) {
+      item.innerHTML = `<span>Seat 1: <b>you</b></span>`;
+    } else {
+      const options = [`<option value="open">a person (invite them)</option>`]
+        .concat(p.bots.map((b) => `<option value="${esc(b)}">${esc(b)} bot</option>`));
+      item.innerHTML = `<label>Seat ${seat + 1} <select data-seat="${seat}">${options.join("")}</select></label>`;
+      const select = item.querySelector("select");
+      select.value = before[seat - ($("play-myself").checked ? 1 : 0)] || ($("companion").checked ? "open" : bot);
+    }
+    $("seat-list").appendChild(item);
+  }
 }
 
-$("preset").onchange = fillSeats;
-$("create").onsubmit = async (event) => {
+function numberProblem(id, what) {
+  const input = $(id);
+  const value = Number(input.value);
+  if (!Number.isInteger(value) || value < Number(input.min) || value > Number(input.max)) {
+    return `${what} must be a whole number from ${input.min} to ${input.max}.`;
+  }
+  return "";
+}
+
+async function create(event) {
   event.preventDefault();
   $("create-error").textContent = "";
+  $("name-error").textContent = "";
+  const playing = $("play-myself").checked;
+  const name = $("name").value.trim();
+  if (playing) {
+    const wrong = nameProblem(name);
+    if (wrong) { $("name-error").textContent = wrong; $("name").focus(); return; }
+  }
+  const wrong = numberProblem("players", "Players") || numberProblem("rounds", $("rounds-label").textContent) || numberProblem("money", "Starting money");
+  if (wrong) { $("create-error").textContent = wrong; return; }
+  const p = preset();
+  const options = {};
+  for (const id of ["players", "rounds", "money"]) options[$(id).dataset.key] = Number($(id).value);
+  for (const box of document.querySelectorAll('input[name="house"]:checked')) {
+    Object.assign(options, p.house_rules.find((r) => r.name === box.value).options);
+  }
+  const seats = [];
+  for (let seat = 0; seat < options.players; seat++) {
+    const select = document.querySelector(`#seat-list select[data-seat="${seat}"]`);
+    seats.push(select ? select.value : "open");
+  }
+  const button = event.submitter || document.querySelector("#create button");
+  button.disabled = true;
   try {
-    const options = JSON.parse($("options").value || "{}");
-    const seats = $("seats").value.split(",").map((s) => s.trim()).filter((s) => s);
-    const players = seats.length;
     const created = await api("POST", "/api/tables", {
-      preset: $("preset").value, title: $("title").value, seats,
-      options: { players, ...options }, turn_seconds: Number($("turn").value),
-      companion: $("companion").checked,
+      preset: p.name, title: $("title").value, seats, options,
+      turn_seconds: Number($("turn").value), companion: $("companion").checked, pace: $("pace").value,
     });
     const id = created.table.id;
-    localStorage.setItem("horserace.host." + id, created.host_token);
-    if (created.table.open_seats.length) await joinTable(id); else location.href = "/table/" + id;
-  } catch (error) { $("create-error").textContent = error.message; }
-};
+    Held.setHost(id, created.host_token);
+    if (playing) {
+      Held.setName(name);
+      const joined = await api("POST", `/api/tables/${id}/join`, { name, seat: 0 });
+      Held.add(id, joined.seat, joined.token);
+    }
+    location.href = `/table/${id}`;
+  } catch (error) {
+    $("create-error").textContent = "The table was not created: " + error.message;
+  } finally {
+    button.disabled = false;
+  }
+}
 
-loadPresets().then(loadTables);
+function statusWords(t) {
+  if (t.status === "waiting") {
+    const open = t.open_seats.length;
+    return `waiting for ${open} player${open === 1 ? "" : "s"}`;
+  }
+  if (t.status === "over") return "finished";
+  const key = t.config.rounds !== undefined ? "rounds" : "races";
+  const of = t.config[key];
+  return t.race ? `playing, ${key === "rounds" ? "round" : "race"} ${t.race}${of ? " of " + of : ""}` : "playing";
+}
+
+async function loadTables() {
+  let tables;
+  try { tables = await api("GET", "/api/tables"); } catch (error) { return; }
+  const state = $("filter-state").value;
+  const game = $("filter-preset").value;
+  const shown = tables.filter((t) => (state === "all" || (state === "live" ? t.status !== "over" : t.status === state)) && (!game || t.preset === game));
+  $("tables").innerHTML = "";
+  $("no-tables").hidden = shown.length > 0;
+  for (const t of shown) {
+    const item = document.createElement("li");
+    item.className = "table-line";
+    item.dataset.table = t.id;
+    const players = t.seats.map((s) => s.kind === "open" ? "(open seat)" : s.name).join(", ");
+    item.innerHTML = `<div><b class="game"></b> <span class="title"></span></div><div class="muted state"></div><div class="who"></div><div class="go"></div>`;
+    item.querySelector(".game").textContent = t.preset;
+    item.querySelector(".title").textContent = t.title;
+    item.querySelector(".state").textContent = statusWords(t);
+    item.querySelector(".who").textContent = players;
+    const go = item.querySelector(".go");
+    const held = Object.keys(Held.seats(t.id));
+    if (held.length || Held.host(t.id)) {
+      const open = document.createElement("a");
+      open.href = "/table/" + t.id;
+      open.className = "button primary";
+      open.textContent = "Back to my table";
+      go.appendChild(open);
+    }
+    if (t.status === "waiting" && t.open_seats.length && !t.companion) {
+      const join = document.createElement("button");
+      join.textContent = "Join";
+      join.setAttribute("aria-label", `Join ${t.preset} table ${t.title}`.trim());
+      join.onclick = () => joinTable(t.id, join);
+      go.appendChild(join);
+    }
+    const watch = document.createElement("a");
+    watch.href = "/table/" + t.id;
+    watch.className = "button";
+    watch.textContent = "Watch";
+    go.appendChild(watch);
+    $("tables").appendChild(item);
+  }
+}
+
+async function joinTable(id, button) {
+  const name = $("name").value.trim();
+  const wrong = nameProblem(name);
+  $("name-error").textContent = wrong;
+  if (wrong) { $("name").focus(); return; }
+  button.disabled = true;
+  try {
+    const joined = await api("POST", `/api/tables/${id}/join`, { name });
+    Held.setName(name);
+    Held.add(id, joined.seat, joined.token);
+    location.href = `/table/${id}?seat=${joined.seat}`;
+  } catch (error) {
+    $("name-error").textContent = "Could not join: " + error.message;
+    button.disabled = false;
+  }
+}
+
+async function start() {
+  $("name").value = Held.name();
+  presets = await api("GET", "/api/presets");
+  const options = presets.map((p) => `<option value="${esc(p.name)}">${esc(p.name)}</option>`).join("");
+  $("preset").innerHTML = options;
+  $("filter-preset").innerHTML += options;
+  $("preset").value = "classic";
+  choosePreset();
+  loadTables();
+}
+
+$("preset").onchange = choosePreset;
+$("players").oninput = drawSeats;
+$("play-myself").onchange = drawSeats;
+$("companion").onchange = drawSeats;
+$("filter-state").onchange = loadTables;
+$("filter-preset").onchange = loadTables;
+$("create").onsubmit = create;
+start();
 setInterval(loadTables, 5000);

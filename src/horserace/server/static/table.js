@@ -1,27 +1,55 @@
 "use strict";
-// The table client: one WebSocket, the drawn table (board.js), the log in words, actions as buttons.
-// The token is read from localStorage and sent in the first message, never in a URL.
-const $ = (id) => document.getElementById(id);
+// The table page: one WebSocket, the drawn table (board.js), the moves (actions.js), what
+// happened in words, chat, the end of the game. Tokens come from localStorage and go only in
+// the first message, never in a URL; a browser may hold several seats (?seat=N picks one).
 const tableId = location.pathname.split("/").pop();
-const token = localStorage.getItem("horserace.seat." + tableId);
-const hostToken = localStorage.getItem("horserace.host." + tableId);
+const wanted = new URLSearchParams(location.search).get("seat");
+let held = Held.seats(tableId);
+let token = held[wanted] || held[Object.keys(held).sort()[0]] || null;
+const hostToken = Held.host(tableId);
 let version = null; // the last version seen; a fresh page asks for the whole log (since 0)
 let names = [];
+let seats = [];
 let socket = null;
 let retry = 500;
-let lastDice = null; // the last dice-rolled event seen, drawn beside the board
+let lastDice = null;
 let diceStamp = 0;
 let lastState = null;
+let welcome = null;
+let pending = null; // the request id of the move sent and not yet answered
+let wasMyTurn = false;
+let rebuilding = false; // after an undo the whole log is asked for again
+const ICON = $("favicon").href;
+const TURN_ICON = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ccircle cx='8' cy='8' r='7' fill='%23e0a800'/%3E%3Ccircle cx='8' cy='8' r='3' fill='%23c0392b'/%3E%3C/svg%3E";
 
 function requestId() {
-  return (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now());
+  return crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now();
 }
 
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  if (socket && socket.readyState === WebSocket.OPEN) { socket.send(JSON.stringify(message)); return true; }
+  return false;
 }
 
-function log(events, mark) {
+function act(text) {
+  if (pending) return; // a second click while the first is on its way: nothing
+  $("error").textContent = "";
+  const id = requestId();
+  if (!send({ type: "act", action: text, version, request_id: id })) {
+    $("error").textContent = "Not connected; your move was not sent. Reconnecting…";
+    return;
+  }
+  pending = id;
+  Actions.disable($("actions"), true);
+}
+
+function nameOf(seat) { return names[seat] || "P" + (seat + 1); }
+function unit(view) {
+  if (view && view.config && view.config.money) return view.config.money;
+  return welcome && welcome.preset === "derby" ? "dollars" : "chips";
+}
+
+function log(events) {
   for (const event of events) {
     if (event.type === "dice-rolled") { lastDice = event; diceStamp += 1; }
     const line = document.createElement("div");
@@ -31,63 +59,191 @@ function log(events, mark) {
   while ($("log").children.length > 300) $("log").lastChild.remove();
 }
 
-function showSeats(seats) {
-  names = seats.map((s) => s.name || "P" + (s.seat + 1));
+function showSeats(list) {
+  seats = list;
+  names = list.map((s) => s.name || "P" + (s.seat + 1));
   $("seats").innerHTML = "";
-  for (const s of seats) {
+  for (const s of list) {
     const row = document.createElement("tr");
-    const how = s.kind === "human" ? (s.away ? "away (bot plays)" : s.connected ? "here" : "dropped") : s.kind;
+    const how = s.kind === "human" ? (s.away ? "away: a bot plays for now" : s.connected ? "here" : "not connected")
+      : s.kind === "bot" ? "bot" : "open seat";
     row.innerHTML = "<td></td><td></td><td></td>";
-    row.children[0].textContent = "P" + (s.seat + 1);
-    row.children[1].textContent = s.name;
+    row.children[0].textContent = "Seat " + (s.seat + 1);
+    row.children[1].textContent = s.name || "-";
     row.children[2].textContent = how;
     $("seats").appendChild(row);
   }
+  showJoin();
 }
 
-function compact(value) {
-  // one key a line, but short lists of plain values (hands, chips, lanes) on one line
-  return JSON.stringify(value, null, 1).replace(/\[[^\[\]{}]*\]/g, (list) => list.replace(/\s+/g, " "));
+function mySeat() { return welcome ? welcome.seat : null; }
+
+function notice(state) {
+  // whose turn, in players' words; spectators are never told "your move"
+  const me = mySeat();
+  const actor = state.actor;
+  if (state.status === "waiting") {
+    const open = seats.filter((s) => s.kind === "open").length;
+    if (welcome && welcome.companion) return welcome.host ? "Start when the people at the board are ready." : "Waiting for the host to start.";
+    return open ? `Waiting for ${open} more player${open === 1 ? "" : "s"}${welcome && welcome.host ? ": invite them, or start with bots" : ""}.` : "Starting…";
+  }
+  if (state.status === "over") return "The game is over.";
+  if (actor === "chance") {
+    if (welcome && welcome.companion) return state.legal.length ? "Enter what the dice (or the deal) showed at the table." : "The dice are being entered at the table.";
+    return "The dice are rolling…";
+  }
+  if (typeof actor === "number") {
+    if (actor === me && state.legal.length) {
+      return state.legal.length === 1 && state.legal[0] === "roll" ? "Your turn: roll the dice." : "Your turn: choose your move below.";
+    }
+    if (state.legal.length) return `Enter ${nameOf(actor)}'s move.`;
+    const seat = seats[actor];
+    const bot = seat && seat.kind === "bot" && !/bot\)?$/.test(nameOf(actor));
+    return `Waiting for ${nameOf(actor)}${bot ? " (bot)" : ""}.`;
+  }
+  return "";
+}
+
+function turnSignals(mine) {
+  document.title = (mine ? "● Your turn · " : "") + "horserace: " + ((welcome && welcome.preset) || "table");
+  $("favicon").href = mine ? TURN_ICON : ICON;
+  if (mine && !wasMyTurn && $("sound").checked) beep();
+  wasMyTurn = mine;
+}
+
+function beep() {
+  try {
+    const audio = new (window.AudioContext || window.webkitAudioContext)();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    gain.gain.value = 0.08;
+    tone.frequency.value = 660;
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.18);
+  } catch (error) { /* no sound here */ }
+}
+
+function showEnd(state) {
+  const over = state.status === "over" && state.result;
+  $("end").hidden = !over;
+  if (!over) return;
+  const view = state.view;
+  const money_unit = unit(view);
+  $("standings").innerHTML = "";
+  const ranked = [...state.result.standings].sort((a, b) => a.place - b.place || a.seat - b.seat);
+  for (const s of ranked) {
+    const row = document.createElement("tr");
+    const notes = [];
+    if (state.result.winners.includes(s.seat)) notes.push("winner");
+    if (view.out && view.out[s.seat]) notes.push("went out");
+    if (s.seat === mySeat()) notes.push("you");
+    row.innerHTML = "<td></td><td></td><td></td><td></td>";
+    row.children[0].textContent = "#" + s.place;
+    row.children[1].textContent = nameOf(s.seat);
+    row.children[2].textContent = money(s.chips, money_unit);
+    row.children[3].textContent = notes.join(", ");
+    $("standings").appendChild(row);
+  }
+  const left = state.result.unclaimed;
+  $("left-over").textContent = left ? `Left in the pot: ${money(left, money_unit)} (not awarded).` : "Nothing is left in the pot.";
+  $("again").hidden = !(welcome && welcome.host);
+  $("again-note").textContent = welcome && welcome.host ? "" : "The host can start the next game with the same seats.";
 }
 
 function showState(state) {
-  $("status").textContent = state.status;
   lastState = state;
-  $("view").textContent = compact(state.view);
+  $("status").textContent = state.status;
+  $("view").textContent = JSON.stringify(state.view, null, 1);
   try {
-    Board.draw($("board"), state.view, { names, lastDice, diceStamp, actor: state.actor, odds: state.odds });
+    Board.draw($("board"), state.view, { names, lastDice, diceStamp, actor: state.actor, odds: state.odds, unit: unit(state.view) });
   } catch (error) {
-    $("board").textContent = "The table could not be drawn (" + error.message + "); the view is below.";
+    $("board").textContent = "The table could not be drawn (" + error.message + ").";
   }
-  $("actions").innerHTML = "";
-  for (const text of state.legal) {
-    const button = document.createElement("button");
-    button.textContent = text;
-    button.onclick = () => {
-      $("error").textContent = "";
-      send({ type: "act", action: text, version, request_id: requestId() });
-    };
-    $("actions").appendChild(button);
-  }
-  if (!state.legal.length) {
-    const whose = typeof state.actor === "number" ? names[state.actor] || "P" + (state.actor + 1) : state.actor;
-    $("actions").textContent = state.status === "over" ? "The game is over." : `Waiting for ${whose}.`;
-  }
+  pending = null;
+  Actions.draw($("actions"), state.legal, names, act, (text) => { $("error").textContent = text; });
+  $("action-bar").hidden = !state.legal.length;
+  const mine = state.legal.length > 0 && state.actor === mySeat() && mySeat() !== null;
+  $("notice").textContent = notice(state);
+  $("notice").classList.toggle("mine", mine);
+  turnSignals(mine || (state.legal.length > 0 && welcome && welcome.host));
+  showEnd(state);
   if (state.seed !== null) {
     $("seed").textContent = state.seed;
     $("record").hidden = false;
     $("record").href = `/api/tables/${tableId}/record`;
     $("verify").hidden = false;
-    $("verify").href = "#";
-    $("verify").onclick = async (click) => {
-      click.preventDefault();
-      const answer = await (await fetch(`/api/tables/${tableId}/verify`)).json();
-      $("verdict").textContent = answer.verified
-        ? `verified: all ${answer.draws} draws come from the seed, which matches the hash shown before play`
-        : `NOT verified: ${(answer.problems || [answer.detail]).join("; ")}`;
-    };
   }
+  const allBots = seats.length && seats.every((s) => s.kind === "bot");
+  $("skip-box").hidden = !(allBots && state.status === "playing");
   $("start").hidden = state.status !== "waiting";
+  $("undo").hidden = !(welcome && welcome.companion && state.status !== "waiting");
+  $("host").hidden = !(welcome && welcome.host) || ($("start").hidden && $("undo").hidden);
+  if (state.status !== "waiting" && !(welcome && welcome.host && state.status === "waiting")) $("invite").hidden = true;
+  showJoin();
+}
+
+function showJoin() {
+  // a visitor holding no seat: the open seats to take, or watching
+  const open = seats.filter((s) => s.kind === "open");
+  const visitor = welcome && welcome.seat === null && !(welcome.companion && welcome.host);
+  const show = visitor && lastState && lastState.status === "waiting" && open.length > 0 && !(welcome && welcome.companion) && !sessionStorage.getItem("watch." + tableId);
+  $("join").hidden = !show;
+  if (!show) return;
+  $("join-seats").innerHTML = "";
+  for (const s of open) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "primary";
+    b.textContent = `Join seat ${s.seat + 1}`;
+    b.onclick = () => takeSeat(s.seat, b);
+    $("join-seats").appendChild(b);
+  }
+}
+
+async function takeSeat(seat, button) {
+  const name = $("join-name").value.trim();
+  const wrong = nameProblem(name);
+  $("join-error").textContent = wrong;
+  if (wrong) { $("join-name").focus(); return; }
+  button.disabled = true;
+  try {
+    const joined = await api("POST", `/api/tables/${tableId}/join`, { name, seat });
+    Held.setName(name);
+    Held.add(tableId, joined.seat, joined.token);
+    location.href = `/table/${tableId}?seat=${joined.seat}`;
+  } catch (error) {
+    $("join-error").textContent = "Could not join: " + error.message;
+    button.disabled = false;
+  }
+}
+
+function showYou() {
+  const me = mySeat();
+  if (me !== null) $("you").textContent = `You play seat ${me + 1} (${nameOf(me)}).`;
+  else if (welcome.host && welcome.companion) $("you").textContent = "You keep the books for the real board.";
+  else $("you").textContent = "You are watching.";
+  const mine = Object.keys(held).filter((s) => s !== "?");
+  $("seat-switch").hidden = mine.length < 2;
+  $("seat-switch").innerHTML = mine.length < 2 ? "" : "This browser holds seats " + mine.map((s) => Number(s) + 1).join(" and ") + ": ";
+  for (const s of mine.length < 2 ? [] : mine) {
+    if (Number(s) === me) continue;
+    const link = document.createElement("a");
+    link.href = `/table/${tableId}?seat=${s}`;
+    link.className = "button";
+    link.textContent = `play seat ${Number(s) + 1}`;
+    $("seat-switch").appendChild(link);
+  }
+}
+
+function showChat(line) {
+  const item = document.createElement("li");
+  const who = document.createElement("b");
+  who.textContent = line.name + ": ";
+  item.append(who, document.createTextNode(line.text));
+  $("chat").appendChild(item);
+  while ($("chat").children.length > 200) $("chat").firstChild.remove();
+  $("chat").scrollTop = $("chat").scrollHeight;
 }
 
 function receive(message) {
@@ -96,29 +252,74 @@ function receive(message) {
     $("version").textContent = version;
   }
   if (message.type === "welcome") {
+    welcome = message;
+    $("banner").hidden = true;
     $("title").textContent = `${message.preset}${message.title ? ": " + message.title : ""}`;
     $("seed-hash").textContent = message.seed_hash;
-    $("you").textContent = message.seat === null ? "watching" : "you are P" + (message.seat + 1);
-    $("host").hidden = !message.host;
-    $("undo").hidden = !message.companion;
     $("leave").hidden = message.seat === null;
+    $("chat-form").hidden = message.seat === null && !message.host;
+    $("fair").hidden = message.companion; // the dice are real ones at a companion table
     showSeats(message.seats);
-    if (message.resync) $("log").innerHTML = "";
+    showYou();
+    if (message.resync || rebuilding) $("log").innerHTML = "";
+    rebuilding = false;
     for (const missed of message.missed) log(missed.events);
+    $("chat").innerHTML = "";
+    for (const line of message.chat || []) showChat(line);
     showState(message.state);
+    if (message.host && message.state.status === "waiting" && !message.companion) showInvite();
+    if (message.next_table) follow(message.next_table);
   } else if (message.type === "update") {
     log(message.events);
     showState(message.state);
   } else if (message.type === "undone") {
-    log([{ text: "The last action was undone." }]);
+    // the undone moves leave the log: ask for the whole log again
+    $("log").innerHTML = "";
+    lastDice = null;
     showState(message.state);
+    rebuilding = send({ type: "sync", since: 0 });
   } else if (message.type === "seats") {
     showSeats(message.seats);
-    $("status").textContent = message.status;
-    if (lastState) showState(lastState);
+    if (message.state) showState(message.state);
+    else if (lastState) showState({ ...lastState, status: message.status });
+  } else if (message.type === "chat") {
+    showChat(message);
+  } else if (message.type === "next") {
+    follow(message.table);
   } else if (message.type === "error") {
-    $("error").textContent = `${message.code}: ${message.message}`;
+    refused(message);
   }
+}
+
+function refused(message) {
+  if (message.request_id && message.request_id === pending) pending = null;
+  if (message.code === "duplicate") return; // the same move twice: the first one counts
+  if (message.code === "stale") { send({ type: "sync", since: version }); return; } // redrawn, nothing lost
+  if (message.code === "unauthorized" && token) {
+    // this seat's token is no good here (the seat was given up): watch instead
+    for (const [seat, t] of Object.entries(held)) if (t === token) Held.drop(tableId, seat);
+    held = Held.seats(tableId);
+    token = null;
+    socket.close();
+    return;
+  }
+  if (message.code === "rate-limited" || (message.code === "not-seated" && !lastState?.legal.length)) {
+    $("chat-error").textContent = message.message;
+    return;
+  }
+  $("error").textContent = message.message;
+  if (lastState) Actions.disable($("actions"), false);
+}
+
+function follow(next) {
+  Held.follow(tableId, next);
+  const me = mySeat();
+  location.href = `/table/${next}${me !== null ? "?seat=" + me : ""}`;
+}
+
+function showInvite() {
+  $("invite").hidden = false;
+  $("invite-link").value = `${location.origin}/table/${tableId}`;
 }
 
 function connect() {
@@ -126,26 +327,80 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}`);
   socket.onopen = () => {
     retry = 500;
-    const hello = { type: "hello" };
+    const hello = { type: "hello", since: version === null ? 0 : version };
     if (token) hello.token = token;
     if (hostToken) hello.host_token = hostToken;
-    hello.since = version === null ? 0 : version;
     socket.send(JSON.stringify(hello));
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = () => { setTimeout(connect, retry); retry = Math.min(retry * 2, 10000); };
+  socket.onclose = () => {
+    $("banner").hidden = false;
+    pending = null;
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 10000);
+  };
 }
 
 async function post(path, bearer) {
-  const response = await fetch(path, { method: "POST", headers: { Authorization: "Bearer " + bearer } });
-  if (!response.ok) $("error").textContent = (await response.json()).detail;
+  try { return await api("POST", path, null, bearer); } catch (error) { $("error").textContent = error.message; return null; }
+}
+
+async function showRules() {
+  $("rules").showModal();
+  const preset = welcome ? welcome.preset : "classic";
+  const config = (lastState && lastState.view.config) || {};
+  const house = [];
+  if (config.husted) house.push("Husted: hidden hands with A, K and jokers; two betting rounds, a draw, J/Q/K powers.");
+  if (config.market) house.push("Schellenberg: the market, a face-up hand to buy from after a race roll.");
+  if (config.robertson) house.push("Robertson: four dice in the race, paired by the roller.");
+  if (config.trade_window && config.trade_window !== "none") house.push(`Perry: trading (${config.trade_window}).`);
+  $("rules-house").innerHTML = house.length ? `<p><b>House rules at this table:</b></p><ul>${house.map((h) => `<li>${esc(h)}</li>`).join("")}</ul>` : "";
+  try {
+    const response = await fetch(`/api/rules/${preset}`);
+    $("rules-text").innerHTML = markdown(await response.text());
+  } catch (error) { $("rules-text").textContent = "The rules could not be loaded."; }
 }
 
 $("start").onclick = () => post(`/api/tables/${tableId}/start`, hostToken);
 $("undo").onclick = () => send({ type: "undo", version });
+$("skip").onclick = () => send({ type: "skip" });
+$("again").onclick = async () => {
+  $("again").disabled = true;
+  const next = await post(`/api/tables/${tableId}/again`, hostToken);
+  if (next) follow(next.id);
+  $("again").disabled = false;
+};
 $("leave").onclick = async () => {
-  await post(`/api/tables/${tableId}/leave`, token);
-  localStorage.removeItem("horserace.seat." + tableId);
-  location.reload();
+  if (await post(`/api/tables/${tableId}/leave`, token)) {
+    Held.drop(tableId, mySeat());
+    location.href = `/table/${tableId}`;
+  }
+};
+$("invite-button").onclick = showInvite;
+$("copy").onclick = async () => {
+  $("invite-link").select();
+  try { await navigator.clipboard.writeText($("invite-link").value); $("copied").textContent = "Copied: paste it to your friends."; }
+  catch (error) { document.execCommand("copy"); $("copied").textContent = "Copied."; }
+};
+$("just-watch").onclick = () => { sessionStorage.setItem("watch." + tableId, "1"); showJoin(); };
+$("rules-button").onclick = showRules;
+$("rules-close").onclick = () => $("rules").close();
+$("dev").onchange = () => { $("dev-box").hidden = !$("dev").checked; };
+$("sound").checked = localStorage.getItem("horserace.sound") === "1";
+$("sound").onchange = () => localStorage.setItem("horserace.sound", $("sound").checked ? "1" : "0");
+$("join-name").value = Held.name();
+$("verify").onclick = async (click) => {
+  click.preventDefault();
+  const answer = await (await fetch(`/api/tables/${tableId}/verify`)).json();
+  $("verdict").textContent = answer.verified
+    ? `verified: all ${answer.draws} draws come from the seed, which matches the hash shown before play`
+    : `NOT verified: ${(answer.problems || [answer.detail]).join("; ")}`;
+};
+$("chat-form").onsubmit = (event) => {
+  event.preventDefault();
+  const text = $("chat-text").value.trim();
+  $("chat-error").textContent = "";
+  if (!text) return;
+  if (send({ type: "chat", text })) $("chat-text").value = "";
 };
 connect();

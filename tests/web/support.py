@@ -1,0 +1,146 @@
+"""What the browser tests share: a real `horserace serve`, Debian's Chromium, pages at desktop
+and phone size, and a screenshot gallery the run writes (build/gallery/index.html, or the
+folder in HORSERACE_GALLERY) so a person can look at every item at both sizes."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from tests.server.test_server_crash import HORSERACE, HOST, STARTUP_POLLS, _free_port
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+STEP_MS = 15_000  # any one page operation; a stuck page fails the test within this
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+ROOT = Path(__file__).resolve().parents[2]
+GALLERY = Path(os.environ.get("HORSERACE_GALLERY", ROOT / "build" / "gallery"))
+
+
+@contextmanager
+def serve(database: Path, log: Path, bot_delay: float = 0.05) -> Iterator[str]:
+    """`horserace serve` on a free port; its base URL."""
+    port = _free_port()
+    command = [str(HORSERACE), "serve", "--host", HOST, "--port", str(port)]
+    command += ["--db", f"sqlite:///{database}", "--bot-delay", str(bot_delay)]
+    command += ["--log-level", "warning"]
+    with log.open("ab") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://{HOST}:{port}"
+    try:
+        with httpx.Client(trust_env=False, timeout=5) as client:
+            for _ in range(STARTUP_POLLS):
+                assert process.poll() is None, log.read_text()
+                try:
+                    if client.get(f"{base}/api/tables").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            else:
+                raise AssertionError("the server did not start: " + log.read_text())
+        yield base
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+
+
+def api(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    with httpx.Client(trust_env=False, timeout=10) as client:
+        response = client.request(method, base + path, json=body, headers=headers)
+    assert response.is_success, response.text
+    return response.json()
+
+
+def new_page(browser: Browser, size: dict[str, int] = DESKTOP) -> Page:
+    """A page in a context of its own: its own localStorage, so one person (one browser)."""
+    context: BrowserContext = browser.new_context(viewport=size)  # type: ignore[arg-type]
+    return watched(context.new_page())
+
+
+def watched(page: Page) -> Page:
+    """The page, keeping its script errors for `page_errors`."""
+    page.set_default_timeout(STEP_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def page_errors(page: Page) -> list[str]:
+    return [e for e in getattr(page, "errors", []) if "favicon" not in e]
+
+
+def snap(page: Page, name: str) -> None:
+    """The page now, at desktop and at phone size (back to the size it had)."""
+    GALLERY.mkdir(parents=True, exist_ok=True)
+    before = page.viewport_size or DESKTOP
+    for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)  # type: ignore[arg-type]
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(GALLERY / f"{name}-{label}.png"), animations="disabled")
+    page.set_viewport_size(before)  # type: ignore[arg-type]
+    write_index()
+
+
+def write_index() -> None:
+    shots = sorted(GALLERY.glob("*-desktop.png"))
+    rows = []
+    for shot in shots:
+        name = shot.name.removesuffix("-desktop.png")
+        words = re.sub(r"^\d+-", "", name).replace("-", " ")
+        rows.append(
+            f'<figure><figcaption>{words}</figcaption><img src="{shot.name}" width="640" alt="">'
+            f'<img src="{name}-phone.png" width="195" alt=""></figure>'
+        )
+    (GALLERY / "index.html").write_text(
+        "<!doctype html><meta charset=utf-8><title>horserace screenshots</title>"
+        "<style>figure{display:flex;gap:1rem;align-items:flex-start;flex-wrap:wrap}</style>"
+        "<h1>The browser table, desktop 1280x800 and phone 390x844</h1>" + "".join(rows),
+        encoding="utf-8",
+    )
+
+
+def wait_text(page: Page, selector: str, pattern: str) -> None:
+    page.locator(selector).filter(has_text=re.compile(pattern)).first.wait_for()
+
+
+def play_until(pages: list[Page], done: Any, seconds: float = 120.0) -> int:
+    """Click each page's first move whenever it has one, until `done()`; the clicks made."""
+    deadline = time.monotonic() + seconds
+    clicks = 0
+    while not done():
+        assert time.monotonic() < deadline, "the game did not get there in time"
+        for page in pages:
+            bar = page.locator("#action-bar")
+            first = page.locator("#actions button[data-action]").first
+            if bar.is_visible() and first.count() and first.is_enabled():
+                version = page.locator("#version").text_content()
+                try:
+                    first.click(timeout=2_000)
+                except Exception:  # redrawn under the click: try again next time round
+                    continue
+                clicks += 1
+                page.wait_for_function(
+                    f"document.getElementById('version').textContent !== '{version}'",
+                    timeout=STEP_MS,
+                )
+        time.sleep(0.05)
+    return clicks
