@@ -24,6 +24,7 @@ __all__ = [
     "Message",
     "Player",
     "TestClient",
+    "WebSocketTestSession",
     "close_code",
     "create_table",
     "join",

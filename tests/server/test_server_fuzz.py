@@ -11,13 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from starlette.testclient import WebSocketTestSession
 
 from horserace.core.record import parse_record
 from horserace.engine import Step, replay
 from horserace.rules.registry import get_preset
 from horserace.server.limits import Limits
-from tests.server.support import Player, create_table, join, receive, serving
+from tests.server.support import Player, WebSocketTestSession, create_table, join, receive, serving
 
 MESSAGES = 1_000  # per table
 REPLIES = ("ack", "error", "welcome", "pong")

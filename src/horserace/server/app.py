@@ -36,6 +36,7 @@ from horserace.server.limits import (
     TokenBucket,
     client_address,
 )
+from horserace.server.lobby_routes import add_lobby_routes
 from horserace.server.postgres_store import PostgresStorage, is_postgres_url
 from horserace.server.protocol import (
     CLIENT_MESSAGE,
@@ -83,9 +84,13 @@ def create_app(
         hub = Hub(open_storage(), bot_delay=bot_delay, seeds=seeds, limits=app.state.limits)
         app.state.hub = hub
         hub.resume()
+        housekeeping = asyncio.get_running_loop().create_task(hub.housekeeping())
         try:
             yield
         finally:
+            housekeeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await housekeeping
             await hub.close()
 
     app = FastAPI(title="horserace", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -94,7 +99,9 @@ def create_app(
     app.add_middleware(BodyLimit)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.state.spawn_writer = _spawn_writer
     _pages(app)
+    add_lobby_routes(app)
     _lobby(app)
     _socket(app)
     return app
@@ -176,11 +183,6 @@ def _lobby(app: FastAPI) -> None:
         if preset not in PRESETS:
             raise HTTPException(404, "no such game")
         return PlainTextResponse(rules_markdown(preset), media_type="text/markdown")
-
-    @app.get("/api/tables")
-    async def tables() -> list[dict[str, Any]]:
-        held = sorted(_hub(app).tables.values(), key=lambda t: -t.created)
-        return [table.summary() for table in held]
 
     @app.post("/api/tables", status_code=201)
     async def create(request: CreateTable, address: Paced) -> dict[str, Any]:
@@ -299,7 +301,7 @@ async def _serve_socket(app: FastAPI, websocket: WebSocket, table_id: str, addre
         return
     limits: Limits = app.state.limits
     connection = Connection(TokenBucket(limits.messages_per_second, limits.message_burst), address)
-    writer = asyncio.get_running_loop().create_task(_write(websocket, connection))
+    writer = _spawn_writer(websocket, connection)
     try:
         while not connection.closed:
             frame = await websocket.receive()
@@ -321,6 +323,10 @@ async def _serve_socket(app: FastAPI, websocket: WebSocket, table_id: str, addre
         connection.close()
         with contextlib.suppress(Exception):
             await writer
+
+
+def _spawn_writer(websocket: WebSocket, connection: Connection) -> asyncio.Task[None]:
+    return asyncio.get_running_loop().create_task(_write(websocket, connection))
 
 
 async def _write(websocket: WebSocket, connection: Connection) -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from horserace.core.errors import ConfigError, HorseraceError
 from horserace.core.rng import fresh_seed
@@ -12,9 +15,10 @@ from horserace.rules.board.house import with_house_rules
 from horserace.rules.registry import get_preset
 from horserace.server.bots import bot_family
 from horserace.server.limits import Limits
+from horserace.server.lobby import LobbyFeed, row_summary
 from horserace.server.protocol import CreateTable
 from horserace.server.seating import TableRefusal, TableSettings, new_seats, now
-from horserace.server.storage import OPEN, OVER, PLAYING, WAITING, Storage, TableRow
+from horserace.server.storage import OPEN, OVER, PLAYING, WAITING, Page, Storage, TableRow
 from horserace.server.table import TableMaster
 from horserace.server.tokens import hash_token, new_table_id, new_token
 
@@ -35,33 +39,26 @@ class Hub:
         self.limits = limits or Limits()
         self.tables: dict[str, TableMaster] = {}
         self.created_by: dict[str, set[str]] = {}  # address -> its tables still waiting
+        self.lobby = LobbyFeed(self.summary_of)
 
     def resume(self) -> int:
         """Load every unfinished table from storage and set its bots going again."""
         resumed = 0
         for row in self.storage.list_tables((WAITING, PLAYING)):
-            try:
-                table = TableMaster.restore(
-                    row, self.storage.load_steps(row.id), self.storage, self.bot_delay
-                )
-            except HorseraceError as error:
-                log.error("table %s cannot be resumed: %s", row.id, error)
-                continue
-            self.tables[row.id] = table
-            if table.status == WAITING and table.ready_to_start():
-                table.start_now()  # every seat was a bot's: it was stopped before it started
-            table.kick()
-            resumed += 1
+            if self._load(row) is not None:
+                resumed += 1
         return resumed
 
     def find(self, table_id: str) -> TableMaster | None:
-        """A table in memory, or a finished one read back from storage."""
+        """A table in memory, or one read back from storage (a table that left memory while
+        idle, or a finished one), which then plays on where it was."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
         row = self.storage.load_table(table_id)
-        if row is None or row.status != OVER:
-            return None
+        return None if row is None else self._load(row)
+
+    def _load(self, row: TableRow) -> TableMaster | None:
         try:
             table = TableMaster.restore(
                 row, self.storage.load_steps(row.id), self.storage, self.bot_delay
@@ -69,8 +66,58 @@ class Hub:
         except HorseraceError as error:
             log.error("table %s cannot be read back: %s", row.id, error)
             return None
-        self.tables[row.id] = table
+        self._hold(table)
+        if table.status == WAITING and table.ready_to_start():
+            table.start_now()  # every seat was a bot's: it was stopped before it started
+        if table.status != OVER:
+            table.kick()
         return table
+
+    def _hold(self, table: TableMaster) -> None:
+        self.tables[table.id] = table
+        table.on_change = self._changed
+
+    def _changed(self, table: TableMaster) -> None:
+        self.lobby.changed(table.id)
+
+    def summary_of(self, table_id: str) -> dict[str, Any] | None:
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table.summary()
+        row = self.storage.load_table(table_id)
+        return None if row is None else row_summary(row)
+
+    def page(self, page: Page) -> list[dict[str, Any]]:
+        """One lobby page from storage; tables in memory give their live line."""
+        found = []
+        for row in self.storage.page_tables(page):
+            table = self.tables.get(row.id)
+            found.append(table.summary() if table is not None else row_summary(row))
+        return found
+
+    async def sweep(self) -> int:
+        """Tables nobody is connected to and nothing moves leave memory: finished ones after
+        `over_seconds`, others after `idle_seconds`. Their records stay in storage; `find`
+        reads them back when somebody asks. Returns how many left."""
+        moment = time.monotonic()
+        gone = []
+        for table in list(self.tables.values()):
+            quiet = moment - table.last_active
+            wait = self.limits.over_seconds if table.status == OVER else self.limits.idle_seconds
+            if quiet >= wait and len(table.connections) == 0 and not table.busy():
+                del self.tables[table.id]
+                gone.append(table)
+        for table in gone:
+            await table.close()
+        return len(gone)
+
+    async def housekeeping(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # the next sweep tries again; nothing is lost by waiting
+                log.exception("housekeeping failed")
 
     async def create(self, request: CreateTable, address: str = "") -> tuple[TableMaster, str]:
         """A new table with a fresh seed (only its hash is shown until the end); returns the
@@ -155,11 +202,13 @@ class Hub:
             raise ConfigError("table id collision; try again")
         self.storage.create_table(row)
         table = TableMaster(row, self.storage, self.bot_delay)
-        self.tables[row.id] = table
+        self._hold(table)
+        self.lobby.changed(table.id)
         table.kick()
         return table
 
     async def close(self) -> None:
+        self.lobby.close()
         for table in list(self.tables.values()):
             await table.close()
         self.storage.close()

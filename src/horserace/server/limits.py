@@ -115,6 +115,7 @@ class Limits:
     tables_total: int = 20_000  # tables held in memory at once
     idle_seconds: float = 600.0  # a table nobody watches and nothing moves leaves memory
     over_seconds: float = 60.0  # a finished table nobody watches leaves memory
+    sweep_seconds: float = 10.0  # how often housekeeping looks
 
 
 class AddressBook:

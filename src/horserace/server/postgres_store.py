@@ -15,7 +15,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
 from horserace.core.errors import ConfigError
-from horserace.server.storage import STATUSES, SeatRow, StoredStep, TableRow
+from horserace.server.storage import STATUSES, Page, SeatRow, StoredStep, TableRow
 
 SCHEMES: Final = ("postgresql://", "postgres://")
 SCHEMA_LOCK: Final = 0x686F727365  # the advisory lock that serialises creating the schema
@@ -57,6 +57,7 @@ SCHEMA = (
         UNIQUE (table_id, version)
     )""",
     "CREATE INDEX IF NOT EXISTS tables_by_status ON tables(status)",
+    "CREATE INDEX IF NOT EXISTS tables_by_age ON tables(status, created, id)",
 )
 
 TABLE_COLUMNS: Final = (
@@ -136,6 +137,28 @@ class PostgresStorage:
             rows = db.execute(
                 f"SELECT {TABLE_COLUMNS} FROM tables WHERE status = ANY(%s) ORDER BY created, id",
                 (list(statuses),),
+            ).fetchall()
+            return [_table(db, row) for row in rows]
+
+    def page_tables(self, page: Page) -> list[TableRow]:
+        where = ["status = ANY(%s)"]
+        values: list[Any] = [list(page.statuses)]
+        if page.preset is not None:
+            where.append("preset = %s")
+            values.append(page.preset)
+        if page.open_only:
+            where.append(
+                "EXISTS (SELECT 1 FROM seats WHERE seats.table_id = tables.id"
+                " AND seats.kind = 'open')"
+            )
+        if page.before is not None:
+            where.append("(created, id) < (%s, %s)")
+            values.extend(page.before)
+        with self._transaction() as db:
+            rows = db.execute(
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE {' AND '.join(where)}"
+                " ORDER BY created DESC, id DESC LIMIT %s",
+                (*values, page.limit),
             ).fetchall()
             return [_table(db, row) for row in rows]
 

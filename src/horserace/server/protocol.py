@@ -262,6 +262,13 @@ class Seats(_Strict):
     state: TableState | None = None  # sent when the status changes (the start), per viewer
 
 
+class Audience(_Strict):
+    """How many watch the table (no version: it changes nothing in the game)."""
+
+    type: Literal["audience"] = "audience"
+    watching: int
+
+
 class Ack(_Strict):
     type: Literal["ack"] = "ack"
     request_id: str

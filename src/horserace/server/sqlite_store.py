@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from horserace.core.errors import ConfigError
-from horserace.server.storage import STATUSES, SeatRow, StoredStep, TableRow
+from horserace.server.storage import STATUSES, Page, SeatRow, StoredStep, TableRow
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -47,6 +47,7 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (table_id, step)
 );
 CREATE INDEX IF NOT EXISTS tables_by_status ON tables(status);
+CREATE INDEX IF NOT EXISTS tables_by_age ON tables(status, created, id);
 """
 
 
@@ -123,6 +124,28 @@ class SQLiteStorage:
             rows = self._db.execute(
                 f"SELECT * FROM tables WHERE status IN ({marks}) ORDER BY created, id",
                 tuple(statuses),
+            ).fetchall()
+            return [self._table(row) for row in rows]
+
+    def page_tables(self, page: Page) -> list[TableRow]:
+        where = [f"status IN ({', '.join('?' for _ in page.statuses)})"]
+        values: list[Any] = list(page.statuses)
+        if page.preset is not None:
+            where.append("preset = ?")
+            values.append(page.preset)
+        if page.open_only:
+            where.append(
+                "EXISTS (SELECT 1 FROM seats WHERE seats.table_id = tables.id"
+                " AND seats.kind = 'open')"
+            )
+        if page.before is not None:
+            where.append("(created < ? OR (created = ? AND id < ?))")
+            values.extend([page.before[0], page.before[0], page.before[1]])
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT * FROM tables WHERE {' AND '.join(where)}"
+                " ORDER BY created DESC, id DESC LIMIT ?",
+                (*values, page.limit),
             ).fetchall()
             return [self._table(row) for row in rows]
 

@@ -61,6 +61,17 @@ class StoredStep:
     request_id: str | None = None
 
 
+@dataclass(frozen=True)
+class Page:
+    """One page of the lobby: newest first; `before` is the (created, id) to continue after."""
+
+    statuses: tuple[str, ...] = STATUSES
+    preset: str | None = None
+    open_only: bool = False  # only tables with a seat still open
+    limit: int = 50
+    before: tuple[float, str] | None = None
+
+
 class Storage(Protocol):
     """Every method is one transaction; a method that returns has made its change durable."""
 
@@ -69,6 +80,9 @@ class Storage(Protocol):
     def load_table(self, table_id: str) -> TableRow | None: ...
 
     def list_tables(self, statuses: Sequence[str] = STATUSES) -> list[TableRow]: ...
+
+    def page_tables(self, page: Page) -> list[TableRow]:
+        """The lobby's page: bounded by `page.limit`, whatever the number of tables."""
 
     def save_seats(self, table_id: str, seats: Sequence[SeatRow]) -> None: ...
 

@@ -10,8 +10,10 @@ a rule. An action is durable in storage before any connection hears of it.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Literal
@@ -24,8 +26,9 @@ from horserace.core.record import GameRecord, RecordedStep
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import Game, Step, replay
 from horserace.rules.registry import get_preset
+from horserace.server.audience import Audience
 from horserace.server.bots import bot_family, bot_for_move
-from horserace.server.connection import Connection
+from horserace.server.connection import Connection, encode
 from horserace.server.fair import seed_hash
 from horserace.server.messages import (
     actor_json,
@@ -70,7 +73,11 @@ from horserace.server.storage import (
 )
 
 log = logging.getLogger("horserace.server")
-MAX_MISSED = 2_000  # more steps than this since a client's version: it gets the view alone
+MAX_MISSED = 100  # steps a catch-up sends at most: further behind, a snapshot and the latest
+
+
+def _nobody(table: TableMaster) -> None:
+    """No lobby listens (a table made outside a hub)."""
 
 
 def request_key(seat: int | None, request_id: str) -> str:
@@ -108,7 +115,10 @@ class TableMaster:
         self.hurry: object = None  # a spectator's skip: bots move at once while this race runs
         self.chat = ChatRoom()
         self.next_table: str | None = None  # the host's next game with these seats
-        self.connections: set[Connection] = set()
+        self.connections = Audience()
+        self.last_active = time.monotonic()  # the last change or connection (housekeeping)
+        self.on_change: Callable[[TableMaster], None] = _nobody  # the lobby hears of changes
+        self._welcomes: dict[tuple[Any, ...], str] = {}  # encoded welcomes at this version
         self.away: set[int] = set()
         self.lock = asyncio.Lock()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -154,7 +164,7 @@ class TableMaster:
         return seat_names(self.seats)
 
     def connected(self, seat: int) -> bool:
-        return any(c.seat == seat for c in self.connections)
+        return self.connections.connected(seat)
 
     def seat_infos(self) -> list[Any]:
         return [
@@ -225,10 +235,12 @@ class TableMaster:
                 self.seats[seat] = replace(row, kind=BOT, name=f"{row.name} (bot)", token_hash=None)
                 self.away.discard(seat)
             self.storage.save_seats(self.id, self.seats)
-            for connection in list(self.connections):
+            for connection in self.connections:
                 if connection.seat == seat:
+                    self.connections.unseat(connection)
                     connection.seat = None  # it watches from now on
             self._broadcast_seats()
+            self.on_change(self)
         self.kick()
 
     async def start(self) -> None:
@@ -268,43 +280,80 @@ class TableMaster:
     # --- connections ---
     async def connect(self, connection: Connection, since: int | None) -> None:
         async with self.lock:
-            self.connections.add(connection)
+            self.touch()
             connection.greeted = True
+            seat_changed = self.connections.add(connection)
+            back = connection.seat is not None and connection.seat in self.away
             if connection.seat is not None:
                 self.away.discard(connection.seat)  # the player takes the seat back
-            connection.send(self._welcome(connection, since).model_dump(mode="json"))
-            self._broadcast_seats(skip=connection)
+            self.connections.send(connection, self._welcome_text(connection, since))
+            if back:
+                self._broadcast_seats(skip=connection)
+            elif seat_changed:
+                self.connections.seats_changed(self._broadcast_seats)
+            else:
+                self.connections.count_changed()
         self.kick()
 
     async def resync(self, connection: Connection, since: int | None) -> None:
         async with self.lock:
-            connection.send(self._welcome(connection, since).model_dump(mode="json"))
+            self.connections.send(connection, self._welcome_text(connection, since))
 
     async def disconnect(self, connection: Connection) -> None:
         async with self.lock:
+            self.touch()
             if connection in self.connections:
-                self.connections.discard(connection)
-                self._broadcast_seats()
+                if self.connections.remove(connection):
+                    self.connections.seats_changed(self._broadcast_seats)
+                else:
+                    self.connections.count_changed()
         self.kick()
 
-    def _welcome(self, connection: Connection, since: int | None) -> Welcome:
+    def busy(self) -> bool:
+        """Something is under way: a move, a bot thinking, a turn timer running."""
+        return self.lock.locked() or any(not task.done() for task in self.tasks)
+
+    def touch(self) -> None:
+        self.last_active = time.monotonic()
+
+    def _welcome_text(self, connection: Connection, since: int | None) -> str:
+        """The welcome, encoded once for every connection that would get the same one at this
+        version (a burst of catch-ups on a finished table costs one encoding)."""
+        missed_from = self._missed_from(since)
+        key = (connection.seat, connection.host, missed_from, self.version, len(self.chat.lines))
+        text = self._welcomes.get(key)
+        if text is None:
+            if len(self._welcomes) > 64 or any(k[3] != self.version for k in self._welcomes):
+                self._welcomes.clear()
+            text = encode(self._welcome(connection, missed_from).model_dump(mode="json"))
+            self._welcomes[key] = text
+        return text
+
+    def _missed_from(self, since: int | None) -> tuple[int, bool]:
+        """(index of the first step to send, resync): at most MAX_MISSED steps are ever sent;
+        a client further behind (or behind an undo) gets the snapshot with the latest steps
+        for its log, and `resync` says the log is not complete."""
+        end = len(self.step_versions)
+        if since is None or since == self.version:
+            return end, False
+        if since > self.version:  # it saw what is no more
+            return max(0, end - MAX_MISSED), True
+        first = bisect.bisect_right(self.step_versions, since)
+        undone = any(kept < since < made for kept, made in self.undone)
+        if undone or end - first > MAX_MISSED:
+            return max(0, end - MAX_MISSED), True
+        return first, False
+
+    def _welcome(self, connection: Connection, missed_from: tuple[int, bool]) -> Welcome:
         seat = connection.seat
-        missed: list[MissedStep] = []
-        resync = since is not None and since > self.version  # it saw what is no more
-        if since is not None and since < self.version:
-            first = next((i for i, v in enumerate(self.step_versions) if v > since), None)
-            too_many = first is not None and len(self.step_versions) - first > MAX_MISSED
-            undone = any(kept < since < made for kept, made in self.undone)
-            if undone or first is None or too_many:
-                resync = True
-            else:
-                missed = [
-                    MissedStep(
-                        version=self.step_versions[i],
-                        events=events_for(self.step_events[i], seat, self.names),
-                    )
-                    for i in range(first, len(self.step_versions))
-                ]
+        first, resync = missed_from
+        missed = [
+            MissedStep(
+                version=self.step_versions[i],
+                events=events_for(self.step_events[i], seat, self.names),
+            )
+            for i in range(first, len(self.step_versions))
+        ]
         return Welcome(
             table=self.id,
             preset=self.preset.name,
@@ -445,7 +494,7 @@ class TableMaster:
             self.status = PLAYING
             self.storage.set_status(self.id, PLAYING)
         self._timer_version = -1
-        for connection in list(self.connections):
+        for connection in self.connections:
             state = self._state_for(connection)
             connection.send(Undone(version=self.version, state=state).model_dump(mode="json"))
 
@@ -473,46 +522,58 @@ class TableMaster:
             self.game.state = before_state
             self.game.steps.pop()
             raise
+        finished = status != self.status
         self.version = version
         self.status = status
+        self.last_active = time.monotonic()
         self.step_versions.append(version)
         self.step_events.append(step.events)
         if request is not None:
             self.requests[request] = version
         self._broadcast_step(step)
+        if finished:
+            self.on_change(self)
         return step
 
     def _broadcast_step(self, step: Step) -> None:
-        cache: dict[tuple[int | None, bool], dict[str, Any]] = {}
+        cache: dict[tuple[int | None, bool], str] = {}
         actor = actor_json(step.actor)
         assert actor != "terminal"
-        for connection in list(self.connections):
+        for connection in self.connections:
             key = (connection.seat, connection.host)
-            message = cache.get(key)
-            if message is None:
-                message = Update(
-                    version=self.version,
-                    step=step.index,
-                    actor=actor,
-                    events=events_for(step.events, connection.seat, self.names),
-                    state=self._state_for(connection),
-                ).model_dump(mode="json")
-                cache[key] = message
-            connection.send(message)
+            text = cache.get(key)
+            if text is None:
+                text = encode(
+                    Update(
+                        version=self.version,
+                        step=step.index,
+                        actor=actor,
+                        events=events_for(step.events, connection.seat, self.names),
+                        state=self._state_for(connection),
+                    ).model_dump(mode="json")
+                )
+                cache[key] = text
+            self.connections.send(connection, text)
 
     def _broadcast_seats(self, skip: Connection | None = None, with_state: bool = False) -> None:
         """Who sits where; `with_state` (the start) adds each viewer's state, so the first
         move is offered without a reload."""
+        self.connections.seats_sent()
+        self.on_change(self)
         message = Seats(
             version=self.version, status=self.status, seats=self.seat_infos()
         ).model_dump(mode="json", exclude={"state"})
-        for connection in list(self.connections):
+        if not with_state:
+            self.connections.everyone(message, skip=skip)
+            return
+        cache: dict[tuple[int | None, bool], str] = {}
+        for connection in self.connections:
             if connection is not skip and connection.greeted:
-                if with_state:
+                key = (connection.seat, connection.host)
+                if key not in cache:
                     state = self._state_for(connection).model_dump(mode="json")
-                    connection.send({**message, "state": state})
-                else:
-                    connection.send(message)
+                    cache[key] = encode({**message, "state": state})
+                self.connections.send(connection, cache[key])
 
     # --- who moves when nobody is asked ---
     def _automatic(self) -> Literal["chance", "bot"] | None:
@@ -637,16 +698,12 @@ class TableMaster:
                 return
             name = self.names[connection.seat] if connection.seat is not None else "host"
             line = self.chat.add(connection.seat, name, text, now())
-            for other in list(self.connections):
-                if other.greeted:
-                    other.send(line.model_dump(mode="json"))
+            self.connections.everyone(line.model_dump(mode="json"))
 
     def moved_to(self, table_id: str) -> None:
         """The host's next game with these seats: every page here follows."""
         self.next_table = table_id
-        message = NextTable(table=table_id).model_dump(mode="json")
-        for connection in list(self.connections):
-            connection.send(message)
+        self.connections.everyone(NextTable(table=table_id).model_dump(mode="json"))
 
     def _arm_timer(self) -> None:
         """A dropped person's turn: after `turn_seconds` their stand-in bot takes the seat
@@ -680,5 +737,4 @@ class TableMaster:
         for task in list(self.tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        for connection in list(self.connections):
-            connection.close()
+        self.connections.close()
