@@ -144,3 +144,8 @@ def play_until(pages: list[Page], done: Any, seconds: float = 120.0) -> int:
                 )
         time.sleep(0.05)
     return clicks
+
+
+def moved_on(page: Page, version: str | None) -> None:
+    """Wait until the page has drawn a version other than `version`."""
+    page.wait_for_function(f"document.getElementById('version').textContent !== '{version}'")

@@ -47,10 +47,10 @@ function offerHouseRules() {
   }
 }
 
-function drawSeats() {
+function drawSeats(fresh) {
   const p = preset();
   const count = Math.max(0, Math.min(Number($("players").value) || 0, p.fields.players.max));
-  const before = [...document.querySelectorAll("#seat-list select")].map((s) => s.value);
+  const before = fresh === true ? [] : [...document.querySelectorAll("#seat-list select")].map((s) => s.value);
   const bot = FRIENDLY_BOT.find((b) => p.bots.includes(b)) || p.bots[0];
   $("seat-list").innerHTML = "";
   for (let seat = 0; seat < count; seat++) {
@@ -207,7 +207,7 @@ async function start() {
 $("preset").onchange = choosePreset;
 $("players").oninput = drawSeats;
 $("play-myself").onchange = drawSeats;
-$("companion").onchange = drawSeats;
+$("companion").onchange = () => drawSeats(true); // the people at a real board fill its seats
 $("filter-state").onchange = loadTables;
 $("filter-preset").onchange = loadTables;
 $("create").onsubmit = create;

@@ -138,6 +138,7 @@ function showEnd(state) {
     if (state.result.winners.includes(s.seat)) notes.push("winner");
     if (view.out && view.out[s.seat]) notes.push("went out");
     if (s.seat === mySeat()) notes.push("you");
+    row.dataset.seat = s.seat;
     row.innerHTML = "<td></td><td></td><td></td><td></td>";
     row.children[0].textContent = "#" + s.place;
     row.children[1].textContent = nameOf(s.seat);

@@ -1,0 +1,192 @@
+"""The other kinds of table at the page: a companion to a real board (set up in the form, the
+first entry offered at the start without a reload, undo taking its line out of the log, the
+watchers told the dice are entered at the table, no seed shown); a table of bots alone with a
+spectator's skip and Northwoods' final standings in money; the Calcutta auction's bid as one
+number input; the rules panel with the text of `horserace rules`; chat kept as plain text."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.server.test_server_crash import HORSERACE
+from tests.web.support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PHONE,
+    api,
+    moved_on,
+    new_page,
+    page_errors,
+    serve,
+    snap,
+    wait_text,
+)
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def _log(page: Page) -> list[str]:
+    return page.locator("#log div").all_inner_texts()
+
+
+def test_a_companion_table_from_the_form_starts_enters_and_undoes(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with serve(tmp_path / "t.db", tmp_path / "server.log") as base:
+        host = new_page(browser, PHONE)
+        host.goto(base + "/")
+        host.locator("#preset option").first.wait_for(state="attached")
+        host.uncheck("#play-myself")
+        host.locator("summary", has_text="More settings").click()
+        host.check("#companion")
+        host.fill("#players", "2")
+        host.locator("#players").dispatch_event("input")
+        assert host.locator("#seat-list select").evaluate_all("s => s.map(x => x.value)") == [
+            "open",
+            "open",
+        ]
+        host.get_by_role("button", name="Create table").click()
+        host.wait_for_url(re.compile(r".*/table/[\w-]+$"))
+        table = host.url.rsplit("/", 1)[1]
+        wait_text(host, "#notice", "Start when the people at the board are ready")
+        watcher = new_page(browser)
+        watcher.goto(f"{base}/table/{table}")
+        wait_text(watcher, "#you", "You are watching")
+        assert watcher.locator("#fair").is_hidden()  # real dice: no seed to show
+
+        host.get_by_role("button", name=re.compile("Start the game")).click()
+        wait_text(host, "#notice", "Enter what the dice")  # at once, no reload
+        wait_text(watcher, "#notice", "The dice are being entered at the table")
+        snap(host, "10-companion-enter")
+        for _ in range(2):
+            version = host.locator("#version").text_content()
+            host.locator("#actions [data-action]").first.click()
+            moved_on(host, version)
+        entered = _log(host)
+        assert len(entered) == 2, entered
+        host.get_by_role("button", name="Undo the last entry").click()
+        host.wait_for_function("document.querySelectorAll('#log div').length === 1")
+        host.wait_for_timeout(300)
+        assert _log(host) == entered[1:]  # the newest line (the undone entry) is gone
+        snap(host, "11-companion-undone")
+        assert page_errors(host) == [] and page_errors(watcher) == []
+
+
+def test_bots_alone_skip_and_northwoods_money_then_a_calcutta_bid_rules_and_chat(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with serve(tmp_path / "t.db", tmp_path / "server.log", bot_delay=0.8) as base:
+        created = api(
+            base,
+            "POST",
+            "/api/tables",
+            {
+                "preset": "northwoods",
+                "title": "bots only",
+                "options": {"players": 4, "rounds": 3, "starting_chips": 30},
+                "seats": ["random", "heuristic", "random", "heuristic"],
+                "pace": "natural",
+            },
+        )
+        table = created["table"]["id"]
+        watcher = new_page(browser, PHONE)
+        watcher.goto(base + "/")
+        line = watcher.locator(f'li[data-table="{table}"]')
+        line.wait_for()
+        assert re.search(r"playing, round \d+ of 3", line.inner_text())
+        assert "random bot, heuristic bot" in line.inner_text()
+        watcher.select_option("#filter-preset", "derby")
+        line.wait_for(state="detached")
+        watcher.select_option("#filter-preset", "northwoods")
+        line.wait_for()
+        snap(watcher, "12-lobby-filtered")
+        line.get_by_role("link", name="Watch").click()
+        skip = watcher.get_by_role("button", name="Skip to the end of this race")
+        deadline = time.monotonic() + 60
+        while not watcher.locator("#end").is_visible():
+            assert time.monotonic() < deadline, "skipping did not reach the end"
+            if skip.is_visible():
+                with contextlib.suppress(PlaywrightError):  # the race may end under the click
+                    skip.click(timeout=1_000)
+            watcher.wait_for_timeout(300)
+        rows = watcher.locator("#standings tr").all_inner_texts()
+        assert len(rows) == 4 and all(re.search(r"\$\d+\.\d\d", row) for row in rows), rows
+        view = json.loads(watcher.locator("#view").text_content() or "{}")
+        for seat, went in enumerate(view["out"]):  # Northwoods: who went out, from the view
+            row = watcher.locator(f'#standings tr[data-seat="{seat}"]').inner_text()
+            assert ("went out" in row) == went, (row, view["out"])
+        wait_text(watcher, "#left-over", r"Left in the pot: \$\d+\.\d\d|Nothing is left")
+        snap(watcher, "13-northwoods-standings")
+
+        auction = api(
+            base,
+            "POST",
+            "/api/tables",
+            {"preset": "calcutta", "options": {"players": 3}, "seats": ["open", "value", "value"]},
+        )
+        player = new_page(browser, PHONE)
+        player.goto(f"{base}/table/{auction['table']['id']}")
+        player.fill("#join-name", "Cy")
+        player.get_by_role("button", name="Join seat 1").click()
+        player.wait_for_url("**?seat=0")
+        bid = player.locator("#amount-bid")
+        bid.wait_for()
+        assert player.locator("#actions button").count() < 12  # not a button per amount
+        assert player.locator("#action-bar").is_visible()
+        box = player.locator("#action-bar").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE["height"]  # in view
+        low, high = int(bid.get_attribute("min") or 0), int(bid.get_attribute("max") or 0)
+        bid.fill(str(high + 5))
+        player.get_by_role("button", name="Bid", exact=True).click()
+        wait_text(player, "#error", f"Choose an amount the rules allow: {low} to {high}")
+        snap(player, "14-calcutta-bid")
+        player.get_by_role("button", name="more").click()
+        player.get_by_role("button", name=str(low), exact=True).click()
+        assert bid.input_value() == str(low)
+        version = player.locator("#version").text_content()
+        player.get_by_role("button", name="Bid", exact=True).click()
+        moved_on(player, version)
+        assert re.search(rf"Cy bids {low}\b", player.locator("#log").inner_text())
+
+        player.get_by_role("button", name="Rules").click()
+        panel = player.locator("#rules-text")
+        panel.locator("h3, h4").first.wait_for()
+        printed = subprocess.run(
+            [str(HORSERACE), "rules", "calcutta", "--markdown"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        first_heading = re.search(r"^#+\s+(.*)$", printed, re.M)
+        assert first_heading is not None
+        assert panel.locator("h3, h4").first.inner_text() == first_heading.group(1).replace("`", "")
+        shown = re.sub(r"\s+", " ", panel.inner_text())
+        for sentence in re.findall(r"^[A-Z][^`*|\n]{40,}?\.", printed, re.M)[:5]:
+            assert sentence in shown, sentence  # the same text, not a summary of it
+        snap(player, "15-rules-panel")
+        player.get_by_role("button", name="Close").click()
+
+        player.fill("#chat-text", "<img src=x onerror=alert(1)> good luck")
+        player.get_by_role("button", name="Send").click()
+        wait_text(player, "#chat", "good luck")
+        assert player.locator("#chat img").count() == 0
+        assert "<img src=x" in player.locator("#chat").inner_text()
+        assert page_errors(watcher) == [] and page_errors(player) == []
