@@ -57,7 +57,7 @@ def scripted_game(
     game = new_game(options)
     chance = ScriptedChance(script)
     bots = bots_for(game.rules.players(game.config), 0)
-    while not game.over and chance.remaining:
+    while not game.over and (chance.remaining or _forced(game)):
         actor = game.actor
         if actor is CHANCE:
             action = chance.choose(game.rules, game.state)
@@ -73,6 +73,11 @@ def scripted_game(
     if chance.remaining:
         raise AssertionError(f"the game ended with {chance.remaining} script entries unused")
     return game
+
+
+def _forced(game: Game) -> bool:
+    """A sure chance step (paying out, the next round) is next: the script needs no entry."""
+    return game.actor is CHANCE and game.rules.forced_chance(game.state) is not None
 
 
 def random_game(

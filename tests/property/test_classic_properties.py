@@ -22,7 +22,7 @@ from horserace.core.record import GameRecord, parse_record, read_record
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import Step, replay
 from horserace.rules.board.events import CardDealt
-from horserace.rules.board.model import BoardState, Phase
+from horserace.rules.board.state import BoardState, Phase
 from horserace.rules.registry import get_preset
 from tests.helpers import (
     CARDS_PER_DECK,
@@ -87,7 +87,11 @@ def check_state(state: BoardState, options: dict[str, Any]) -> None:
 def _check_exact_odds(state: BoardState, outcomes: list[tuple[Action, Fraction]]) -> None:
     """A card is dealt with chance (its count left) / (cards left); two fair dice otherwise."""
     probability = {action.text: p for action, p in outcomes}
-    if state.phase is Phase.DEAL:
+    if state.phase is Phase.PAYOUT:  # paying out, then the next round: one sure outcome
+        forced = RULES.forced_chance(state)
+        assert forced is not None
+        expected = {forced.text: Fraction(1)}
+    elif state.phase is Phase.DEAL:
         left = sum(state.deck)
         expected = {
             f"deal {rank_word(rank)}": Fraction(state.deck[rank], left)

@@ -6,7 +6,6 @@ situation); the deck table and the draft from real deals.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -19,18 +18,23 @@ from horserace.core.ledger import Ledger
 from horserace.core.types import CHANCE
 from horserace.engine import Game, Step, play
 from horserace.rules.board import events as ev
-from horserace.rules.board.model import BoardState, Phase
+from horserace.rules.board.phases.records import Racing
+from horserace.rules.board.state import BoardState, Phase
+from tests.board_positions import arrange
 from tests.helpers import bots_for, dice_for, new_game
 
 
 def act(game: Game, *texts: str) -> list[Event]:
-    """Apply texts in order, each for whoever moves now (a seat or chance)."""
+    """Apply texts in order, each for whoever moves now (a seat or chance); sure chance steps
+    (paying out, the next round) follow on their own, as every driver plays them."""
     events: list[Event] = []
     for text in texts:
         actor = game.actor
         action = game.rules.parse_action(game.state, text)
         step: Step = game.apply(action) if actor is CHANCE else game.act(actor, action)  # type: ignore[arg-type]
         events.extend(step.events)
+        while game.actor is CHANCE and game.rules.forced_chance(game.state) is not None:
+            events.extend(game.apply(game.rules.forced_chance(game.state)).events)  # type: ignore[arg-type]
     return events
 
 
@@ -51,16 +55,15 @@ def race_state(
     for horse, position in (positions or {}).items():
         at[horse - 2] = position
     ledger = Ledger.open(state.ledger.labels, [chips] * n + [0] * (len(state.ledger.labels) - n))
-    game.state = replace(
+    game.state = arrange(
         state,
         phase=Phase.RACE,
+        roller=roller,
         hands=tuple(full),
         packets=(NO_CARDS,) * n,
         lines=lines,
         positions=tuple(at),
-        roller=roller,
         ledger=ledger,
-        to_deal=0,
     )
 
 
@@ -153,40 +156,45 @@ def test_king_chain_doubles_twice_then_an_ace_cancels() -> None:
         (1, 2, 4, True),
         (2, 3, 8, True),
     ]
-    assert game.actor == 3 and game.state.pending[0].amount == 8
+    assert game.actor == 3 and game.rules.view(game.state, None).pending.amount == 8
     events = act(game, "ace")
     assert ev.AcePlayed(3, 8) in events
     assert chips(game) == [50, 50, 50, 50, 0, 0]  # nobody paid anything
     assert game.state.discards[KING] == 3 and game.state.discards[ACE] == 1
-    assert game.actor == 1  # the next roller, once the penalty is gone
+    assert game.actor == 0  # the roller is asked about a Joker, holding one or not
+    assert [a.text for a in game.rules.legal_actions(game.state, 0)] == ["pass"]
+    act(game, "pass")
+    assert game.actor == 1  # the next roller
 
 
 def test_king_passed_right_is_paid_by_a_neighbour_without_answers() -> None:
     game = new_game({"players": 4, "ante": 3}, preset="advanced")
     race_state(game, {0: {KING: 1}}, chips=5, roller=0)
     act(game, "roll", dice_for(11), "king right")  # line 4 x ante 3 = 12, to seat 3
+    assert game.actor == 3  # asked too, though it holds nothing to answer with
+    act(game, "pay")
     assert chips(game) == [5, 5, 5, 0, 5, 0]  # seat 3 pays all it has: 5 of 12
-    assert game.state.short[3]
 
 
 def test_scratch_penalties_resolve_in_seat_order_from_the_roller() -> None:
     game = new_game({"players": 4, "ante": 2}, preset="advanced")
     race_state(game, {0: {7: 1}, 1: {7: 1, ACE: 1}, 3: {7: 2}}, lines=(0, 0, 0, 0), roller=3)
-    game.state = replace(game.state, phase=Phase.SCRATCH)
-    events = act(game, "roll", dice_for(7))  # first scratch: position 1 x ante 2 per card
-    paid = [(e.seat, e.paid) for e in events if isinstance(e, ev.ChipsPaid)]
-    assert paid == [(3, 4), (0, 2)]  # seat 3 (roller) then seat 0; seat 1 may answer
-    assert game.actor == 1
-    act(game, "ace")
+    game.state = arrange(game.state, phase=Phase.SCRATCH, roller=3)
+    act(game, "roll", dice_for(7))  # first scratch: position 1 x ante 2 per card
+    asked = []
+    for answer in ("pay", "pay", "ace"):  # seat 3 (roller), seat 0, then seat 1 with its Ace
+        asked.append(game.actor)
+        act(game, answer)
+    assert asked == [3, 0, 1]
     assert chips(game) == [48, 50, 50, 46, 6, 0]
 
 
 def test_chain_scratch_repeat_costs_only_the_roller_and_last_scratcher_starts() -> None:
     game = new_game({"players": 4}, preset="advanced")
     race_state(game, {1: {6: 2}}, lines=(0, 0, 0, 0), roller=1)
-    game.state = replace(game.state, phase=Phase.SCRATCH)
-    act(game, "roll", dice_for(6))  # seat 1: horse 6 to position 1, discards 2 x 6: pays 2
-    act(game, "roll", dice_for(6))  # seat 2 rolls 6 again: only seat 2 pays position 1
+    game.state = arrange(game.state, phase=Phase.SCRATCH, roller=1)
+    act(game, "roll", dice_for(6), "pay")  # seat 1: horse 6 to position 1, 2 x 6: pays 2
+    act(game, "roll", dice_for(6), "pay")  # seat 2 rolls 6 again: only seat 2 pays position 1
     act(game, "roll", dice_for(8), "roll", dice_for(9))  # seats 3, 0: positions 2, 3
     assert phase_of(game) is Phase.SCRATCH
     act(game, "roll", dice_for(10))  # seat 1 scratches the fourth horse
@@ -206,9 +214,8 @@ def test_joker_finishes_a_horse_and_its_player_takes_the_jockey_pot() -> None:
         positions={2: 2},
         roller=1,
     )
-    state = game.state
     pots = [40, 40, 40, 40, 10, 8]  # main pot 10, jockey pot 8
-    game.state = replace(state, ledger=Ledger.open(state.ledger.labels, pots))
+    game.state = arrange(game.state, chips=pots)
     act(game, "roll", dice_for(7))
     assert game.actor == 1  # the roller may now play a Joker
     legal = {a.text for a in game.rules.legal_actions(game.state, 1)}
@@ -216,7 +223,7 @@ def test_joker_finishes_a_horse_and_its_player_takes_the_jockey_pot() -> None:
     assert "joker 5 forward" not in legal and "joker 4 back" not in legal  # 5 scratched, 4 at gate
     events = act(game, "joker 2 forward")
     assert ev.JokerPlayed(1, 2, True) in events
-    won = next(e for e in events if isinstance(e, ev.RaceWon))
+    won = next(e for e in events if isinstance(e, ev.PotShared))
     # Settlement: seat 1 pays 2 for its King and 4 for the Joker it still holds; seat 3 pays 3
     # for its Ace: main pot 10 + 9 = 19, three 2s held: 6 each, remainder 1 to the jockey pot.
     assert (won.horse, won.pot, won.share) == (2, 19, 6)
@@ -252,7 +259,7 @@ def test_robertson_offers_the_three_pairings_in_either_order() -> None:
     game = new_game({"players": 3, "robertson": True}, preset="classic")
     race_state(game, {}, lines=(3, 4, 8, 12), positions={11: 5})
     act(game, "roll", "6+1+5+4")
-    assert game.state.four_dice == (1, 4, 5, 6)
+    assert game.rules.view(game.state, None).four_dice == (1, 4, 5, 6)
     legal = [a.text for a in game.rules.legal_actions(game.state, 0)]
     assert legal == [
         f"pair {a} {b}" for a, b in [(5, 11), (6, 10), (7, 9), (9, 7), (10, 6), (11, 5)]
@@ -274,7 +281,7 @@ def test_robertson_sums_resolve_in_the_chosen_order() -> None:
 def test_robertson_four_dice_probabilities_are_exact() -> None:
     game = new_game({"players": 3, "robertson": True}, preset="classic")
     race_state(game, {})
-    game.state = replace(game.state, rolling=True)
+    game.state = arrange(game.state, record=Racing(0, rolling=True))
     outcomes = game.rules.chance_outcomes(game.state)
     assert len(outcomes) == 126 and sum(p for _, p in outcomes) == 1
     probability = {a.text: p for a, p in outcomes}
@@ -301,7 +308,7 @@ def test_northwoods_deals_all_44_and_the_remainder_is_discarded() -> None:
 def test_northwoods_scratch_rows_and_rerolled_repeats() -> None:
     game = northwoods()
     race_state(game, {0: {4: 1}, 2: {4: 2}}, lines=(0, 0, 0, 0), chips=200)
-    game.state = replace(game.state, phase=Phase.SCRATCH, roller=1)
+    game.state = arrange(game.state, phase=Phase.SCRATCH, roller=1)
     act(game, "roll", dice_for(4))  # first scratch: 20 cents a card
     events = act(game, "roll", dice_for(4))  # a repeat is rolled again by the same seat
     assert ev.RepeatRerolled(2, 4) in events and game.actor == 2
@@ -311,17 +318,36 @@ def test_northwoods_scratch_rows_and_rerolled_repeats() -> None:
     assert game.actor == 1  # the dealer's left rolls first in the race
 
 
-def test_northwoods_short_payer_is_out_after_the_round_and_the_game_ends() -> None:
+def test_northwoods_short_payer_who_collects_plays_on() -> None:
     game = northwoods(players=2)
     race_state(game, {0: {2: 1}, 1: {12: 1}}, lines=(4, 0, 0, 0), positions={2: 2}, chips=10)
-    act(game, "roll", dice_for(4))  # seat 0 owes 20 cents, holds 10: short, out after the round
-    assert chips(game) == [0, 10, 10] and game.state.short[0]
+    act(game, "roll", dice_for(4))  # seat 0 owes 20 cents, holds 10: pays all it has
+    assert chips(game) == [0, 10, 10]
+    assert game.actor == 1  # holding nothing, seat 0 still plays through the round
     events = act(game, "roll", dice_for(2))  # seat 1 finishes horse 2; seat 0's card collects
-    assert ev.PayoutMade(0, 1, 10) in events and ev.PlayerOut(0) in events
-    assert game.over
-    result = game.rules.result(game.state)
-    assert result.winners == (0, 1)  # 10 each: a shared win
-    assert [s.chips for s in result.standings] == [10, 10]
+    assert ev.PayoutMade(0, 1, 10) in events
+    assert not any(isinstance(e, ev.PlayerOut) for e in events)  # it holds money again
+    assert not game.over and game.state.out == (False, False)
+
+
+def test_northwoods_player_ending_a_round_with_nothing_is_out_and_ranks_last() -> None:
+    game = northwoods(players=3, rounds=5)
+    race_state(game, {1: {2: 1}}, lines=(4, 0, 0, 0), positions={2: 2}, chips=10, roller=0)
+    act(game, "roll", dice_for(4))  # seat 0 owes 20 cents, pays its 10: holds exactly 0
+    events = act(game, "roll", dice_for(2))  # seat 1 finishes horse 2 and collects the pot
+    assert ev.PlayerOut(0, 1) in events
+    assert game.state.out == (True, False, False)
+    assert game.state.seats.out == (1, 0, 0)  # out in round 1
+    assert game.state.dealer != 0  # out of the deal, the rolls and the cards from now on
+    assert total(game.state.hands[0]) == 0
+
+
+def test_northwoods_ranking_puts_every_player_still_in_above_those_out() -> None:
+    from horserace.rules.board.phases.payout import rank_board
+
+    result = rank_board([194, 21, 0, 0, 5], [2, 0, 3, 3, 0], unclaimed=0)
+    assert [(s.seat, s.place) for s in result.standings] == [(1, 1), (4, 2), (2, 3), (3, 3), (0, 5)]
+    assert result.winners == (1,)
 
 
 def test_northwoods_elimination_ends_when_one_player_is_left() -> None:

@@ -17,6 +17,7 @@ from horserace.core.errors import IllegalAction, InvalidAction
 from horserace.core.events import redact
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import Game, Step, replay
+from horserace.rules.board.actions import ROLL, Deal
 from horserace.rules.board.events import (
     CardDealt,
     CardDealtFaceDown,
@@ -29,11 +30,12 @@ from horserace.rules.board.events import (
     HorseScratched,
     PayoutMade,
     PotCarried,
+    PotShared,
     RaceWon,
     RepeatRerolled,
     RoundStarted,
 )
-from horserace.rules.board.model import ROLL, Deal, Phase
+from horserace.rules.board.state import Phase
 from horserace.rules.registry import get_preset
 from tests.helpers import (
     count,
@@ -158,7 +160,7 @@ def test_pay_what_you_can_and_a_broke_player_plays_on() -> None:
     assert paid_by(steps, 3) == [(12, 3), (16, 0), (4, 0)]
     assert roll_actors(steps, Phase.RACE) == [1, 2, 3, 0, 1]
     # Pot 3 + 2 + 3 + 3 = 11, share 11 // 4 = 2; seat 0 holds four 2s.
-    assert [(e.pot, e.share) for e in events_of(steps, RaceWon)] == [(11, 2)]
+    assert [(e.pot, e.share) for e in events_of(steps, PotShared)] == [(11, 2)]
     assert chips(game) == (8, 1, 0, 0)
     assert game.state.pot == 3
     assert game.over
@@ -220,7 +222,7 @@ def test_one_deck_payout_is_a_quarter_of_the_pot_per_winning_card() -> None:
     script = deal_script(hands, 0) + rolls(5, 6, 8, 9) + rolls(2, 8, 2, 2)
     steps: list[Step] = []
     game = scripted_game({"players": 4, "rounds": 2}, script, steps=steps)
-    won = events_of(steps, RaceWon)
+    won = events_of(steps, PotShared)
     assert [(e.horse, e.pot, e.share) for e in won] == [(2, 43, 10)]
     assert {(e.seat, e.cards, e.amount) for e in events_of(steps, PayoutMade)} == {
         (0, 3, 30),
@@ -229,7 +231,7 @@ def test_one_deck_payout_is_a_quarter_of_the_pot_per_winning_card() -> None:
     assert [e.amount for e in events_of(steps, PotCarried)] == [3]
     state = game.state
     assert state.round == 2 and state.pot == 3  # the remainder waits for round 2
-    winning = next(s for s in steps if events_of([s], RaceWon))
+    winning = next(s for s in steps if events_of([s], PotShared))
     before = winning.before.ledger.balances
     assert state.ledger.balances[0] == before[0] + 30
     assert state.ledger.balances[2] == before[2] + 10
@@ -244,7 +246,7 @@ def test_two_deck_payout_is_an_eighth_of_the_pot_per_winning_card() -> None:
     script = deal_script(hands, 0) + rolls(5, 6, 8, 9) + rolls(8, 2, 2, 2)
     steps: list[Step] = []
     game = scripted_game({"players": 5, "rounds": 1}, script, steps=steps)
-    assert [(e.pot, e.share) for e in events_of(steps, RaceWon)] == [(83, 10)]
+    assert [(e.pot, e.share) for e in events_of(steps, PotShared)] == [(83, 10)]
     assert {(e.seat, e.amount) for e in events_of(steps, PayoutMade)} == {(4, 50), (1, 30)}
     assert game.state.pot == 3
     result = RULES.result(game.state)
@@ -258,7 +260,9 @@ def test_nobody_holding_the_winner_carries_the_whole_pot() -> None:
     steps: list[Step] = []
     game = scripted_game({"players": 10, "rounds": 2}, script, steps=steps)
     expected_pot = 8 * (1 + 2 + 3 + 4)
-    assert [(e.horse, e.pot, e.share) for e in events_of(steps, RaceWon)] == [(2, expected_pot, 10)]
+    assert [(e.horse, e.pot, e.share) for e in events_of(steps, PotShared)] == [
+        (2, expected_pot, 10)
+    ]
     assert events_of(steps, PayoutMade) == []
     assert [e.amount for e in events_of(steps, PotCarried)] == [expected_pot]
     assert game.state.round == 2 and game.state.pot == expected_pot
@@ -311,8 +315,10 @@ def test_reset_passes_hands_left_redeals_discards_and_stub_and_moves_the_dealer(
     round_2 = deal_script(new_cards, dealer=1) + rolls(3, 4, 9, 10) + [dice_for(7)]
     steps: list[Step] = []
     scripted_game({"players": 3, "rounds": 2}, round_1 + round_2, steps=steps)
-    end = next(s for s in steps if events_of([s], RaceWon))
-    kept = end.before.hands
+    won = next(s for s in steps if events_of([s], RaceWon))
+    end = next(s for s in steps if events_of([s], HandsPassed))  # two steps on: paid, then reset
+    assert steps.index(end) == steps.index(won) + 2
+    kept = won.after.hands
     reset = end.after
     assert events_of([end], HandsPassed)
     assert [

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from horserace.components.cards import ACE, JOKER, KING, counts, total
@@ -11,8 +9,9 @@ from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError, IllegalAction
 from horserace.engine import Game
 from horserace.rules.board import events as ev
-from horserace.rules.board.husted import start_betting
-from horserace.rules.board.model import Phase
+from horserace.rules.board.phases.records import Betting
+from horserace.rules.board.state import Phase
+from tests.board_positions import arrange
 from tests.helpers import bots_for, dice_for, new_game
 from tests.scenarios.test_advanced_scenarios import act, phase_of, race_state
 
@@ -23,7 +22,7 @@ def betting(hands: dict[int, dict[int, int]], chips: int = 50, **options: object
     """A Husted table at the first betting round, hands as given (dealer seat 0)."""
     game = new_game({**HUSTED, **options})
     race_state(game, hands, lines=(0, 0, 0, 0), chips=chips)
-    game.state = start_betting(replace(game.state, phase=Phase.BETTING), 1)
+    game.state = arrange(game.state, record=Betting(1, 0, (0, 0, 0), (1, 2, 0)))
     return game
 
 
@@ -49,7 +48,7 @@ def test_wagers_and_raises_are_at_most_twice_the_ante() -> None:
     act(game, "wager 4")
     assert texts(game, 2) == ["meet", "raise 1", "raise 2", "raise 3", "raise 4", "fold"]
     act(game, "raise 4")  # seat 2 now has 8 in: 4 to meet and 4 more
-    assert game.state.bet_level == 8 and game.actor == 0
+    assert game.rules.view(game.state, None).bet_level == 8 and game.actor == 0
     assert list(game.state.ledger.balances) == [50, 46, 42, 12]
 
 
@@ -61,19 +60,17 @@ def test_a_players_wagers_total_at_most_five_antes() -> None:
     assert texts(game, 1) == ["meet", "fold"]  # seat 1 has 4 in: meeting 6 reaches its 10
     act(game, "meet", "meet")
     assert game.state.phase is Phase.DRAW
-    assert game.state.wagered == (10, 10, 10)
-    game.state = replace(game.state, drawers=())
-    game.state = start_betting(game.state, 2)
+    assert game.state.seats.wagered == (10, 10, 10)
+    game.state = arrange(game.state, record=Betting(2, 0, (0, 0, 0), (1, 2, 0)))
     assert texts(game, 1) == ["check"]  # nothing left to wager in the second round
 
 
 def test_a_fold_loses_the_share() -> None:
     game = new_game({**HUSTED, "rounds": 2})
     race_state(game, {0: {2: 1}, 1: {2: 1}}, positions={2: 2}, lines=(5, 6, 8, 9))
-    game.state = replace(game.state, folded=(True, False, False))
     pot = list(game.state.ledger.balances)
     pot[3] = 40
-    game.state = replace(game.state, ledger=game.state.ledger.open(game.state.ledger.labels, pot))
+    game.state = arrange(game.state, folded=(True, False, False), chips=pot)
     events = act(game, "roll", dice_for(2))
     assert [e for e in events if isinstance(e, ev.PayoutMade)] == [ev.PayoutMade(1, 1, 10)]
     assert list(game.state.ledger.balances) == [50, 60, 50, 30]
@@ -82,13 +79,13 @@ def test_a_fold_loses_the_share() -> None:
 def test_everyone_folding_to_a_wager_ends_the_betting() -> None:
     game = betting({})
     act(game, "wager 1", "fold", "fold")
-    assert game.state.folded == (True, False, True) and game.state.phase is Phase.DRAW
-    assert game.state.drawers == (1,)
+    assert game.state.seats.folded == (True, False, True) and game.state.phase is Phase.DRAW
+    assert game.state.phase_record.drawers == (1,)
 
 
 def test_the_draw_discards_face_up_and_deals_as_many_from_the_stub() -> None:
     game = betting({1: {JOKER: 1, ACE: 1, 7: 1}, 2: {4: 1}, 0: {5: 1}})
-    game.state = replace(game.state, deck=counts({9: 2, 10: 3}))
+    game.state = arrange(game.state, deck=counts({9: 2, 10: 3}))
     act(game, "check", "check", "check")
     assert game.state.phase is Phase.DRAW and game.actor == 1
     assert "discard joker A" in texts(game, 1) and "discard 7 7" not in texts(game, 1)
@@ -100,7 +97,7 @@ def test_the_draw_discards_face_up_and_deals_as_many_from_the_stub() -> None:
     with pytest.raises(IllegalAction):
         act(game, "deal 7")  # the stub holds only 9s and 10s
     act(game, "deal 10")
-    assert phase_of(game) is Phase.BETTING and game.state.bet_round == 2
+    assert phase_of(game) is Phase.BETTING and game.state.phase_record.round_no == 2
 
 
 def test_a_jack_moves_a_horse_back_after_paying_for_a_scratch() -> None:
@@ -108,7 +105,8 @@ def test_a_jack_moves_a_horse_back_after_paying_for_a_scratch() -> None:
     race_state(game, {0: {11: 1}}, positions={7: 5}, lines=(3, 0, 0, 0))
     act(game, "roll", dice_for(3))  # scratched: pays 1, then may play a face card
     assert game.actor == 0 and "jack 7" in texts(game, 0)
-    act(game, "jack 7")
+    events = act(game, "jack 7")
+    assert ev.HorseWentBack(7, 4) in events  # every move of a horse has its event
     assert game.state.position(7) == 4 and game.state.discards[11] == 1
     assert list(game.state.ledger.balances) == [49, 50, 50, 1]
 
@@ -118,14 +116,23 @@ def test_queen_and_king_chips_each_stop_one_roll_and_go_to_the_pot() -> None:
     race_state(game, {0: {12: 1}, 1: {KING: 1}}, lines=(3, 0, 0, 0))
     act(game, "roll", dice_for(3), "queen 7")  # 1 penalty + 1 chip under horse 7
     act(game, "roll", dice_for(3), "king 6")  # seat 1: 1 penalty + 2 chips under horse 6
-    assert game.state.blocks[7 - 2] == 1 and game.state.blocks[6 - 2] == 2
+    assert game.state.race.blocks[7 - 2] == 1 and game.state.race.blocks[6 - 2] == 2
     assert list(game.state.ledger.balances) == [48, 47, 50, 5]
     events = act(game, "roll", dice_for(7))
     assert ev.HorseBlocked(7, 0) in events and game.state.position(7) == 0
     act(game, "roll", dice_for(7))
     assert game.state.position(7) == 1
     act(game, "roll", dice_for(6), "roll", dice_for(6), "roll", dice_for(6))
-    assert game.state.position(6) == 1 and game.state.blocks[6 - 2] == 0
+    assert game.state.position(6) == 1 and game.state.race.blocks[6 - 2] == 0
+
+
+def test_the_payer_is_asked_about_a_face_card_whether_or_not_they_hold_one() -> None:
+    game = new_game(HUSTED)
+    race_state(game, {0: {5: 1}}, lines=(3, 0, 0, 0))
+    act(game, "roll", dice_for(3))  # scratched: pays 1; holds no J, Q or K
+    assert game.actor == 0 and texts(game, 0) == ["pass"]
+    act(game, "pass")
+    assert game.actor == 1
 
 
 def test_no_face_card_without_a_scratch_penalty() -> None:

@@ -18,7 +18,7 @@ from horserace.core.types import TERMINAL
 from horserace.odds.cards import TooManyStates, card_odds, position_from_cards, position_of
 from horserace.odds.derby import table_odds
 from horserace.odds.race import race_odds, scratch_phase_odds
-from horserace.rules.board.model import Phase
+from horserace.rules.board.state import Phase
 from horserace.rules.cards.state import CardsView
 from horserace.rules.cards.state import Phase as CardsPhase
 from horserace.rules.derby.model import Phase as DerbyPhase
@@ -46,7 +46,7 @@ def test_a_board_table_before_the_scratches_carries_the_exact_pre_race_odds() ->
 def test_mid_race_odds_follow_the_positions_and_scratches() -> None:
     game = new_game({"players": 4, "rounds": 1}, seed=3)
     chance, bots = SeededChance(3), bots_for(4, 3)
-    while not (game.state.phase is Phase.RACE and game.state.race_rolls >= 10):
+    while not (game.state.phase is Phase.RACE and game.state.race.race_rolls >= 10):
         actor = game.actor
         if isinstance(actor, int):
             legal = game.rules.legal_actions(game.state, actor)

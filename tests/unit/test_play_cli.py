@@ -27,7 +27,8 @@ from horserace.engine import Step, replay
 from horserace.odds.board_view import scratch_rolls_done
 from horserace.odds.race import race_odds, scratch_phase_odds
 from horserace.rules.board import events as ev
-from horserace.rules.board.model import BoardView, Phase
+from horserace.rules.board.state import Phase
+from horserace.rules.board.view import BoardView
 from horserace.rules.registry import get_preset
 from tests.helpers import deal_script, fill_hands, random_game, rolls, scripted_game
 
@@ -286,8 +287,7 @@ def test_finish_view_puts_the_winner_in_its_finish_slot() -> None:
     script = deal_script(hands, dealer=0) + rolls(2, 3, 4, 5) + rolls(12, 12, 12)
     steps = scripted_steps({"players": 2, "rounds": 2}, script)
     rules = get_preset("classic").rules
-    last = steps[-1]
-    assert any(isinstance(e, ev.RaceWon) for e in last.events)
+    last = next(s for s in steps if any(isinstance(e, ev.RaceWon) for e in s.events))
     view = finish_view(rules.view(last.before, None), rules.view(last.after, None), last.events)
     assert view.positions[12 - 2] == 3
     assert view.chips == rules.view(last.after, None).chips

@@ -25,12 +25,10 @@ from horserace.bots.board_values import (
 from horserace.components.cards import ACE, JOKER, KING, RankCounts, count_of
 from horserace.core.actions import Action
 from horserace.odds.board_view import view_odds as win_odds
-from horserace.rules.board.config import SCRATCH_LINES
-from horserace.rules.board.model import (
+from horserace.rules.board.actions import (
     ACCEPT,
     DECLINE,
     Answer,
-    BoardView,
     Buy,
     Keep,
     Offer,
@@ -40,6 +38,8 @@ from horserace.rules.board.model import (
     PlayJoker,
     PlayKing,
 )
+from horserace.rules.board.config import SCRATCH_LINES
+from horserace.rules.board.view import BoardView
 
 
 def _with(hand: RankCounts, rank: int, delta: int) -> RankCounts:
@@ -113,7 +113,7 @@ class EvBot:
         best_gain = 0.0
         for action in legal:
             if isinstance(action, Buy):
-                gain = swaps.gain(action.give, 1, action.take, 1) - price
+                gain = swaps.gain((action.give,), (action.take,)) - price
                 if gain > best_gain:
                     best, best_gain = action, gain
         return best
@@ -122,24 +122,26 @@ class EvBot:
         """Accept exactly when the trade raises this seat's expected chips."""
         offer = view.offer
         assert offer is not None
-        if ACCEPT in legal and Swaps(view).gain(offer.take, 1, offer.give, offer.count) > 0:
+        if ACCEPT in legal and Swaps(view).gain(offer.take, offer.give) > 0:
             return ACCEPT
         return DECLINE
 
     def _offer(self, view: BoardView, legal: Sequence[Action]) -> Action:
         """The offer that gains this seat the most, among those the target should value too
-        (judged card by card); otherwise pass."""
+        (judged card by card); otherwise pass. Only cards for cards: a gift is never best."""
         swaps = Swaps(view)
         best: Action = legal[0]
         best_gain = 0.0
-        seen: dict[tuple[int, int, int], float] = {}
+        seen: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
         for action in legal:
-            if not isinstance(action, Offer):
+            if not isinstance(action, Offer) or not action.take or not action.give:
                 continue
-            key = (action.give, action.count, action.take)
+            key = (action.give, action.take)
             if key not in seen:
-                seen[key] = swaps.gain(action.give, action.count, action.take, 1)
-            their_gain = action.count * swaps.worth_of(action.give) - swaps.worth_of(action.take)
+                seen[key] = swaps.gain(action.give, action.take)
+            their_gain = sum(map(swaps.worth_of, action.give)) - sum(
+                map(swaps.worth_of, action.take)
+            )
             if seen[key] > best_gain and their_gain > 0:
                 best, best_gain = action, seen[key]
         return best
@@ -217,10 +219,14 @@ class Swaps:
         powers = sum(cards[rank] * self.worth_of(rank) for rank in POWERS)
         return self.valuer.value(cards, self.odds) + powers
 
-    def gain(self, give: int, given: int, take: int, taken: int) -> float:
-        """Change in expected chips if the seat gives `given` × `give` and gets `taken` ×
-        `take`: horse cards by the pot they would collect, powers card by card."""
-        after = _with(_with(self.hand, give, -given), take, taken)
+    def gain(self, give: Sequence[int], take: Sequence[int]) -> float:
+        """Change in expected chips if the seat gives the cards `give` and gets `take`:
+        horse cards by the pot they would collect, powers card by card."""
+        after = self.hand
+        for rank in give:
+            after = _with(after, rank, -1)
+        for rank in take:
+            after = _with(after, rank, 1)
         return self._hand_worth(after) - self._hand_worth(self.hand)
 
 
@@ -254,7 +260,11 @@ class HeuristicBot:
             return min(legal, key=lambda a: order.get(a.rank, 6) if isinstance(a, Keep) else 9)
         if isinstance(first, Answer):
             offer = view.offer
-            good = offer is not None and offer.count >= 2 and offer.take not in POWERS
+            good = (
+                offer is not None
+                and len(offer.give) > len(offer.take)
+                and not any(rank in POWERS for rank in offer.take)
+            )
             return ACCEPT if good and ACCEPT in legal else DECLINE
         if view.offer is None and any(isinstance(a, Offer | Buy) for a in legal):
             return first  # rules of thumb neither start trades nor buy from the market

@@ -12,8 +12,9 @@ from horserace.components.dice import two_dice_sum_probabilities
 from horserace.odds.board_view import view_odds
 from horserace.odds.race import race_odds
 from horserace.rules.board.config import SCRATCH_LINES
-from horserace.rules.board.dealing import deck_for
-from horserace.rules.board.model import BoardView, Phase
+from horserace.rules.board.phases.deal import deck_for
+from horserace.rules.board.state import Phase
+from horserace.rules.board.view import BoardView
 
 DICE = {h: float(p) for h, p in two_dice_sum_probabilities().items()}
 

@@ -12,9 +12,10 @@ from horserace.bots.board_values import HandValuer
 from horserace.components.cards import ACE, JOKER, KING, RANKS, RankCounts, count_of
 from horserace.core.actions import Action
 from horserace.odds.board_view import view_odds as win_odds
-from horserace.rules.board.dealing import deck_for
-from horserace.rules.board.husted import JACK, QUEEN, Check, Discard, Fold, Meet, Power, Wager
-from horserace.rules.board.model import BoardView, Phase
+from horserace.rules.board.actions import JACK, QUEEN, Check, Discard, Fold, Meet, Power, Wager
+from horserace.rules.board.phases.deal import deck_for
+from horserace.rules.board.state import Phase
+from horserace.rules.board.view import BoardView
 
 DEAD = (ACE, JOKER)  # in Husted's deck these match no horse and have no power
 

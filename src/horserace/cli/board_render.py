@@ -23,7 +23,8 @@ from horserace.core.rules import Result
 from horserace.odds.board_view import scratch_rolls_done, view_odds, winner_of
 from horserace.rules.board import events as ev
 from horserace.rules.board.config import SCRATCH_LINES
-from horserace.rules.board.model import BoardView, Phase
+from horserace.rules.board.state import Phase
+from horserace.rules.board.view import BoardView
 
 TOKEN = "●"
 EMPTY = "·"
@@ -237,9 +238,10 @@ def status_line(view: BoardView, info: BoardInfo) -> Text:
         parts.append((f"market {hand_text(view.market)}", "italic"))
     if view.offer is not None:
         offer = view.offer
-        cards = " ".join([rank_text(offer.give)] * offer.count)
+        give = " ".join(rank_text(r) for r in offer.give) or "nothing"
+        take = " ".join(rank_text(r) for r in offer.take) or "nothing"
         who, target = seat_name(names, offer.seat), seat_name(names, offer.target)
-        parts.append((f"{who} offers {target} {cards} for {rank_text(offer.take)}", "bold cyan"))
+        parts.append((f"{who} offers {target} {give} for {take}", "bold cyan"))
     if view.pending is not None:
         owed = money(view, view.pending.amount)
         parts.append((f"{seat_name(names, view.pending.debtor)} owes {owed}", "bold red"))
@@ -421,7 +423,7 @@ def step_news(events: Sequence[Event], names: Sequence[str]) -> list[News]:
             else:
                 where = f"slot {event.position} of {event.finish - 1}"
                 news.append(News(head + f"horse {event.horse} → {where}", "move"))
-        elif isinstance(event, ev.RaceWon):
+        elif isinstance(event, ev.PotShared):
             news.append(_payout_news(event, rest, names))
         elif isinstance(event, (ev.RoundStarted, ev.GameOver)):
             news.append(
@@ -451,13 +453,15 @@ _QUIET = (
     ev.PayoutMade,
     ev.PotCarried,
     ev.HandsPassed,
+    ev.RaceWon,
+    ev.JockeyPotFilled,
 )
 
 
-def _payout_news(won: ev.RaceWon, events: Sequence[Event], names: Sequence[str]) -> News:
+def _payout_news(won: ev.PotShared, events: Sequence[Event], names: Sequence[str]) -> News:
     payouts = [e for e in events if isinstance(e, ev.PayoutMade)]
     carried = next((e.amount for e in events if isinstance(e, ev.PotCarried)), None)
-    text = f"Horse {won.horse} wins in {won.rolls} rolls; pot {won.pot} pays {won.share} a card: "
+    text = f"Horse {won.horse} wins: pot {won.pot} pays {won.share} a card: "
     if payouts:
         text += ", ".join(f"{seat_name(names, p.seat)} +{p.amount}" for p in payouts)
     else:

@@ -29,7 +29,8 @@ from horserace.core.rules import Rules
 from horserace.core.types import CHANCE
 from horserace.engine import Game, Step
 from horserace.rules.board import events as ev
-from horserace.rules.board.model import BoardState, BoardView, Phase
+from horserace.rules.board.state import BoardState, Phase
+from horserace.rules.board.view import BoardView
 
 DEFAULT_SPEED = 0.35
 PLAIN_WIDTH = 80
@@ -95,7 +96,7 @@ class Screen:
     def start(self, game: Game) -> None:
         self.game = game
         view = self.current_view()
-        dealt = int(game.state.to_deal)
+        dealt = view.to_deal
         dealer = seat_name(self.names, view.dealer)
         stub = view.undealt - dealt
         self.announce(
@@ -276,21 +277,24 @@ class CompanionChance:
         return self.screen.prompt(f"{self._context}: {question}")
 
     def choose(self, rules: Rules[Any, Any], state: Any) -> Action:
+        forced = rules.forced_chance(state)
+        if forced is not None:  # paying out or the next round: nothing to type
+            return forced
         names = self.screen.names
-        view = rules.view(state, self.screen.viewer)
-        if state.phase is Phase.DEAL:
-            if state.to_deal > self._left:  # a new deal begins: show the table once
-                self._deal_total = state.to_deal
+        view: BoardView = rules.view(state, self.screen.viewer)
+        if view.phase is Phase.DEAL:
+            if view.to_deal > self._left:  # a new deal begins: show the table once
+                self._deal_total = view.to_deal
                 self.screen.before_prompt(view)
             else:
                 self.screen.before_prompt(None)
-            self._left = state.to_deal
-            number = self._deal_total - state.to_deal + 1
-            who = seat_name(names, state.deal_to)
+            self._left = view.to_deal
+            number = self._deal_total - view.to_deal + 1
+            who = seat_name(names, view.deal_to) if view.deal_to < len(names) else "the market"
             self._context = f"card {number}/{self._deal_total} to {who}"
         else:
             self._left = 0
-            self._context = f"{seat_name(names, state.roller)} rolls"
+            self._context = f"{seat_name(names, view.roller)} rolls"
             self.screen.before_prompt(view)
         try:
             return self._typed.choose(rules, state)

@@ -29,7 +29,7 @@ def parse_rank(text: str, allowed: Iterable[int] = RANKS) -> int:
     """'7', 'J', 'q', '11', 'K', 'joker' -> the rank number, if it is among `allowed`."""
     word = text.strip().upper()
     rank = _NAMES_BACK.get(word)
-    if rank is None and word.isdigit():
+    if rank is None and word.isascii() and word.isdigit():
         rank = int(word)
     allowed = tuple(allowed)
     if rank is None or rank not in allowed:

@@ -37,6 +37,9 @@ class SeededChance:
         self._rng = random.Random(seed)
 
     def choose(self, rules: Rules[Any, Any], state: Any) -> Action:
+        forced = rules.forced_chance(state)
+        if forced is not None:
+            return forced
         outcomes, weights = rules.chance_weights(state)
         return sample_weighted(self._rng, outcomes, weights)
 
@@ -57,6 +60,9 @@ class ScriptedChance:
         return len(self._script) - self._next
 
     def choose(self, rules: Rules[Any, Any], state: Any) -> Action:
+        forced = rules.forced_chance(state)
+        if forced is not None:
+            return forced
         if self._next >= len(self._script):
             raise ScriptExhausted(f"the script ran out after {len(self._script)} outcomes")
         text = self._script[self._next]
@@ -74,6 +80,9 @@ class TypedChance:
         self._tell = tell
 
     def choose(self, rules: Rules[Any, Any], state: Any) -> Action:
+        forced = rules.forced_chance(state)
+        if forced is not None:
+            return forced
         outcomes, _ = rules.chance_weights(state)
         example = outcomes[0].text if outcomes else ""
         while True:

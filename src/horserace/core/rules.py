@@ -67,6 +67,11 @@ class Rules(ABC, Generic[ConfigT, StateT]):
     def chance_weights(self, state: StateT) -> tuple[Sequence[Action], Sequence[int]]:
         """Every chance outcome with a positive whole weight; P(outcome) = weight / sum."""
 
+    def forced_chance(self, state: StateT) -> Action | None:
+        """A chance step with one sure outcome (paying a round out), which every chance source
+        plays without asking or drawing; None when chance really chooses."""
+        return None
+
     def chance_outcomes(self, state: StateT) -> list[tuple[Action, Fraction]]:
         """Every chance outcome with its exact probability (they sum to exactly 1)."""
         outcomes, weights = self.chance_weights(state)

@@ -8,7 +8,8 @@ from functools import lru_cache
 from horserace.components.board import HORSES
 from horserace.odds.race import race_odds, scratch_phase_odds
 from horserace.rules.board.config import SCRATCH_LINES
-from horserace.rules.board.model import BoardView, Phase
+from horserace.rules.board.state import Phase
+from horserace.rules.board.view import BoardView
 
 
 def scratch_rolls_done(view: BoardView) -> int:

@@ -19,7 +19,7 @@ from horserace.odds.board_view import view_odds
 from horserace.odds.cards import RacePosition as CardsPosition
 from horserace.odds.cards import TooManyStates, card_odds, position_of
 from horserace.odds.derby import table_odds
-from horserace.rules.board.model import BoardView
+from horserace.rules.board.view import BoardView
 from horserace.rules.cards.state import CardsView
 from horserace.rules.cards.state import Phase as CardsPhase
 from horserace.rules.derby.model import DerbyView

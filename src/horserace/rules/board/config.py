@@ -18,7 +18,6 @@ RACE_STARTS = ("after-last-scratch", "last-scratcher", "dealer-left")
 PAYOUTS = ("share", "split")
 RESETS = ("pass-left", "gather")
 TRADE_WINDOWS = ("none", "before-scratch", "after-each-scratch", "after-scratch")
-MAX_CARDS_OFFERED = 3  # "three 2s for one 8": up to three cards of one rank for one card
 
 # Advanced Mode's deck by player count: (suits, jokers, cards per player), from the source table.
 ADVANCED_DECKS: Mapping[int, tuple[int, int, int]] = {
@@ -51,9 +50,10 @@ class BoardConfig:
     race_starts: str = "after-last-scratch"
     payout: str = "share"  # share: pot // cards of a rank, per card; split: pot // cards held
     reset: str = "pass-left"
-    elimination: bool = False  # Northwoods: a player who cannot pay in full is out after the round
+    elimination: bool = False  # Northwoods: a player holding nothing at a round's end is out
     robertson: bool = False  # four dice in the race, paired by the roller
-    trade_window: str = "none"  # Perry: when players may trade cards, one offer per seat
+    trade_window: str = "none"  # Perry: when players may trade cards
+    trade_offers: int = 3  # Perry: offers each seat may make in one window
     market: bool = False  # Schellenberg: an extra hand, face up, to buy from after a race roll
     husted: bool = False  # Husted: A, K, jokers kept; two betting rounds and a draw; J/Q/K powers
     rotate_dealer: bool = True
@@ -67,6 +67,7 @@ class BoardConfig:
         _whole("starting_chips", self.starting_chips, 0, 10**12)
         _whole("first_dealer", self.first_dealer, 0, self.players - 1)
         _whole("ante", self.ante, 0, 10**9)
+        _whole("trade_offers", self.trade_offers, 1, 50)
         _choice("deck", self.deck, DECKS)
         _choice("repeat_scratch", self.repeat_scratch, REPEAT_RULES)
         _choice("race_starts", self.race_starts, RACE_STARTS)

@@ -122,8 +122,17 @@ class CardsDiscarded(PublicEvent):
 
 
 @dataclass(frozen=True)
-class ChipsPaid(PublicEvent):
-    """A penalty into the pot; `paid` < `owed` when the payer ran short."""
+class MoneyEvent(PublicEvent):
+    """An event that moves chips: `money_moves` says which ledger accounts gain or lose what
+    (seats 0..n-1, then the Main Pot n and the Jockey Pot n + 1)."""
+
+    def money_moves(self, players: int) -> tuple[tuple[int, int], ...]:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class ChipsPaid(MoneyEvent):
+    """A payment into a pot; `paid` < `owed` when the payer ran short."""
 
     kind: ClassVar[str] = "chips-paid"
     seat: int
@@ -132,12 +141,29 @@ class ChipsPaid(PublicEvent):
     reason: str
     into: str = "pot"  # "pot" (the Main Pot) or "jockey"
 
+    def money_moves(self, players: int) -> tuple[tuple[int, int], ...]:
+        pot = players if self.into == "pot" else players + 1
+        return ((self.seat, -self.paid), (pot, self.paid))
+
     def describe(self, names: Sequence[str]) -> str:
         who = seat_name(names, self.seat)
         where = "" if self.into == "pot" else " into the Jockey Pot"
         if self.paid == self.owed:
             return f"{who} pays {_chips(self.paid)}{where} ({self.reason})"
         return f"{who} owes {_chips(self.owed)} but can pay only {self.paid} ({self.reason})"
+
+
+@dataclass(frozen=True)
+class HorseWentBack(PublicEvent):
+    """A Joker or a Jack moves a horse back one slot."""
+
+    kind: ClassVar[str] = "horse-went-back"
+    horse: int
+    position: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        where = "the gate" if self.position == 0 else f"slot {self.position}"
+        return f"Horse {self.horse} goes back to {where}"
 
 
 @dataclass(frozen=True)
@@ -155,25 +181,42 @@ class HorseAdvanced(PublicEvent):
 
 @dataclass(frozen=True)
 class RaceWon(PublicEvent):
+    """The race is decided; the payout is the next step."""
+
     kind: ClassVar[str] = "race-won"
     horse: int
     rolls: int
+    mover: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"Horse {self.horse} wins after {self.rolls} race rolls"
+
+
+@dataclass(frozen=True)
+class PotShared(PublicEvent):
+    """The payout begins: what the pot holds and what each winning card collects."""
+
+    kind: ClassVar[str] = "pot-shared"
+    horse: int
     pot: int
     share: int
+    cards: int  # winning cards held by players who collect
 
     def describe(self, names: Sequence[str]) -> str:
         return (
-            f"Horse {self.horse} wins after {self.rolls} race rolls; the pot of {self.pot}"
-            f" pays {_chips(self.share)} per winning card"
+            f"The pot of {self.pot} pays {_chips(self.share)} per {self.horse} ({self.cards} held)"
         )
 
 
 @dataclass(frozen=True)
-class PayoutMade(PublicEvent):
+class PayoutMade(MoneyEvent):
     kind: ClassVar[str] = "payout"
     seat: int
     cards: int
     amount: int
+
+    def money_moves(self, players: int) -> tuple[tuple[int, int], ...]:
+        return ((players, -self.amount), (self.seat, self.amount))
 
     def describe(self, names: Sequence[str]) -> str:
         return (
@@ -306,10 +349,27 @@ class PairChosen(PublicEvent):
 
 
 @dataclass(frozen=True)
-class JockeyPotWon(PublicEvent):
+class JockeyPotFilled(MoneyEvent):
+    """The Main Pot's remainder goes to the Jockey Pot."""
+
+    kind: ClassVar[str] = "jockey-pot-filled"
+    amount: int
+
+    def money_moves(self, players: int) -> tuple[tuple[int, int], ...]:
+        return ((players, -self.amount), (players + 1, self.amount))
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"The Main Pot's remaining {_chips(self.amount)} go to the Jockey Pot"
+
+
+@dataclass(frozen=True)
+class JockeyPotWon(MoneyEvent):
     kind: ClassVar[str] = "jockey-pot-won"
     seat: int
     amount: int
+
+    def money_moves(self, players: int) -> tuple[tuple[int, int], ...]:
+        return ((players + 1, -self.amount), (self.seat, self.amount))
 
     def describe(self, names: Sequence[str]) -> str:
         who = seat_name(names, self.seat)
@@ -320,9 +380,14 @@ class JockeyPotWon(PublicEvent):
 class PlayerOut(PublicEvent):
     kind: ClassVar[str] = "player-out"
     seat: int
+    round: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} could not pay in full and is out of the game"
+        return f"{seat_name(names, self.seat)} ends round {self.round} with nothing and is out"
+
+
+def _card_list(ranks: Sequence[int]) -> str:
+    return " ".join(rank_text(r) for r in ranks) or "nothing"
 
 
 @dataclass(frozen=True)
@@ -330,16 +395,23 @@ class TradeOffered(PublicEvent):
     kind: ClassVar[str] = "trade-offered"
     seat: int
     target: int
-    give: int
-    count: int
-    take: int
+    give: tuple[int, ...]
+    take: tuple[int, ...]
 
     def describe(self, names: Sequence[str]) -> str:
-        cards = " ".join([rank_text(self.give)] * self.count)
         return (
             f"{seat_name(names, self.seat)} offers {seat_name(names, self.target)}"
-            f" {cards} for a {rank_text(self.take)}"
+            f" {_card_list(self.give)} for {_card_list(self.take)}"
         )
+
+
+@dataclass(frozen=True)
+class TradePassed(PublicEvent):
+    kind: ClassVar[str] = "trade-passed"
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} makes no more offers"
 
 
 @dataclass(frozen=True)

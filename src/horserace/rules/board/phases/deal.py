@@ -1,0 +1,118 @@
+"""Dealing: the deck for the mode, one card at a time from the dealer's left, the market hand
+last in each turn round; and gathering the cards for the next round."""
+
+from __future__ import annotations
+
+from horserace.components.cards import (
+    ACE,
+    JOKER,
+    KING,
+    NO_CARDS,
+    add_counts,
+    counts,
+    full_deck,
+    suits_deck,
+    total,
+    with_count,
+)
+from horserace.rules.board import events as ev
+from horserace.rules.board.config import ADVANCED_DECKS, BoardConfig
+from horserace.rules.board.phases.records import Dealing
+from horserace.rules.board.seats import active_count, next_seat
+from horserace.rules.board.state import FRESH_RACE
+from horserace.rules.board.tx import Tx, cards_with, seats_with
+
+
+def deck_for(config: BoardConfig) -> tuple[int, ...]:
+    if config.deck == "advanced":
+        suits, jokers, _ = ADVANCED_DECKS[config.players]
+        return suits_deck(suits, jokers)
+    if config.husted:  # the whole pack: aces, kings and two jokers a deck stay in
+        extra = {ACE: 4 * config.decks, KING: 4 * config.decks, JOKER: 2 * config.decks}
+        return add_counts(full_deck(config.decks), counts(extra))
+    return full_deck(config.decks)
+
+
+def cards_to_deal(config: BoardConfig, deck_size: int, seats: int) -> int:
+    """Advanced: the table's hand size each; otherwise whole turns round while cards last."""
+    if config.deck == "advanced":
+        return ADVANCED_DECKS[config.players][2] * seats
+    return deck_size // seats * seats
+
+
+def start(tx: Tx) -> Dealing | None:
+    """Announce the round; None when there is nothing to deal."""
+    seats = active_count(tx.seats.out) + (1 if tx.config.market else 0)  # the market is a hand
+    deck_size = total(tx.cards.deck)
+    to_deal = cards_to_deal(tx.config, deck_size, seats)
+    tx.emit(ev.RoundStarted(tx.round, tx.dealer, to_deal, deck_size - to_deal))
+    return Dealing(to_deal, next_seat(tx.seats.out, tx.dealer)) if to_deal else None
+
+
+def deal(tx: Tx, record: Dealing, rank: int) -> Dealing | None:
+    """One card to `record.deal_to`; None once the deal is done."""
+    config, cards, seat = tx.config, tx.cards, record.deal_to
+    deck = with_count(cards.deck, rank, -1)
+    if seat == config.players:
+        tx.emit(ev.MarketDealt(rank))
+        tx.cards = cards_with(cards, deck=deck, market=with_count(cards.market, rank, 1))
+    elif config.draft:
+        tx.emit(ev.CardDealt(seat, rank, False))
+        packets = list(cards.packets)
+        packets[seat] = with_count(packets[seat], rank, 1)
+        tx.cards = cards_with(cards, deck=deck, packets=tuple(packets))
+    else:
+        tx.emit(ev.CardDealt(seat, rank, config.open_hands))
+        hands = list(cards.hands)
+        hands[seat] = with_count(hands[seat], rank, 1)
+        tx.cards = cards_with(cards, deck=deck, hands=tuple(hands))
+    if record.to_deal == 1:
+        return None
+    return Dealing(record.to_deal - 1, _next_to_deal(tx, seat))
+
+
+def finish(tx: Tx) -> None:
+    """Northwoods: the cards left over go face up to the discards."""
+    if tx.config.deck == "northwoods":
+        leftover = add_counts(tx.cards.discards, tx.cards.deck)
+        tx.cards = cards_with(tx.cards, discards=leftover, deck=NO_CARDS)
+
+
+def _next_to_deal(tx: Tx, seat: int) -> int:
+    """Round the table from the dealer's left; the market, when there is one, comes last."""
+    market = tx.config.players
+    if tx.config.market and seat == tx.dealer:
+        return market
+    return next_seat(tx.seats.out, tx.dealer if seat == market else seat)
+
+
+def gather(tx: Tx) -> None:
+    """Classic: hands pass left, discards + stub are re-dealt. Otherwise all cards are gathered.
+    The dealer moves left; the race and the round's seat status start afresh."""
+    config, cards = tx.config, tx.cards
+    n = config.players
+    if config.reset == "pass-left":
+        hands = tuple(cards.hands[(seat - 1) % n] for seat in range(n))
+        deck = add_counts(add_counts(cards.deck, cards.discards), cards.market)
+        tx.emit(ev.HandsPassed())
+    else:
+        hands = (NO_CARDS,) * n
+        deck = deck_for(config)
+    empty = (NO_CARDS,) * n
+    tx.cards = cards_with(
+        cards,
+        hands=hands,
+        deck=deck,
+        discards=NO_CARDS,
+        packets=empty,
+        market=NO_CARDS,
+        given_up=empty,
+    )
+    out = tx.seats.out
+    dealer = next_seat(out, tx.dealer) if config.rotate_dealer else tx.dealer
+    if out[dealer]:
+        dealer = next_seat(out, dealer)
+    tx.dealer = dealer
+    tx.round += 1
+    tx.race = FRESH_RACE
+    tx.seats = seats_with(tx.seats, folded=(False,) * n, wagered=(0,) * n)

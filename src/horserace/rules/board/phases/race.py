@@ -1,0 +1,64 @@
+"""The race: each roll's sum moves a running horse one slot, a scratched horse costs the roller
+its line value, a chip under a horse (Husted) stops it once. Robertson: four dice, paired by
+the roller. The race is won the moment a horse enters its finish slot."""
+
+from __future__ import annotations
+
+from horserace.components.dice import FourDice
+from horserace.rules.board import events as ev
+from horserace.rules.board.actions import Pair
+from horserace.rules.board.phases.records import Pairing, Penalty
+from horserace.rules.board.phases.scratch import scratch_value
+from horserace.rules.board.seats import next_seat
+from horserace.rules.board.state import BoardState
+from horserace.rules.board.tx import Tx, race_with
+
+
+def roll_taken(tx: Tx, roller: int) -> int:
+    """Count the roll; returns the next roller."""
+    tx.race = race_with(tx.race, race_rolls=tx.race.race_rolls + 1)
+    return next_seat(tx.seats.out, roller)
+
+
+def pair_legal(record: Pairing) -> tuple[Pair, ...]:
+    pairs = FourDice(record.dice).pairings()  # type: ignore[arg-type]
+    ordered = {(a, b) for a, b in pairs} | {(b, a) for a, b in pairs}
+    return tuple(Pair(a, b) for a, b in sorted(ordered))
+
+
+def resolve_sum(tx: Tx, horse: int, seat: int) -> Penalty | None:
+    """One sum for `seat`: the penalty it owes, if the horse is scratched."""
+    line = tx.race.line_of(horse)
+    if line:
+        reason = f"rolled scratched horse {horse} on line {line}"
+        return Penalty(seat, scratch_value(tx.config, line), reason)
+    blocks = tx.race.blocks
+    if blocks[horse - 2]:  # Husted: a chip under the horse stops this roll
+        left = blocks[horse - 2] - 1
+        tx.race = race_with(tx.race, blocks=(*blocks[: horse - 2], left, *blocks[horse - 1 :]))
+        tx.emit(ev.HorseBlocked(horse, left))
+        return None
+    move_horse(tx, horse, 1, seat)
+    return None
+
+
+def move_horse(tx: Tx, horse: int, step: int, seat: int) -> None:
+    """Move a horse a slot forward or back, with its event; entering the finish wins."""
+    race = tx.race
+    position = race.positions[horse - 2] + step
+    finish = tx.config.board.advances_to_finish(horse)
+    positions = (*race.positions[: horse - 2], position, *race.positions[horse - 1 :])
+    if step < 0:
+        tx.race = race_with(race, positions=positions)
+        tx.emit(ev.HorseWentBack(horse, position))
+        return
+    tx.emit(ev.HorseAdvanced(horse, position, finish))
+    if position >= finish:
+        tx.race = race_with(race, positions=positions, winner=horse, mover=seat)
+        tx.emit(ev.RaceWon(horse, race.race_rolls, seat))
+    else:
+        tx.race = race_with(race, positions=positions)
+
+
+def running(state: BoardState) -> list[int]:
+    return [horse for horse in range(2, 13) if not state.race.line_of(horse)]
