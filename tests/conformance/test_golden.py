@@ -1,0 +1,32 @@
+"""The golden records: one checked-in game per row of the board matrix, played again and
+compared line by line, and replayed event by event. A change in the rules' behaviour fails
+here with the first differing line; if the change is intended, rewrite the records with
+`python3 tasks.py golden` and review the diff."""
+
+from __future__ import annotations
+
+import pytest
+
+from horserace.core.record import parse_record
+from horserace.engine import replay
+from horserace.rules.registry import get_preset
+from tests.conformance.board_matrix import ROWS, Row, golden_lines, golden_path
+
+
+@pytest.mark.parametrize("row", ROWS, ids=repr)
+def test_the_game_plays_exactly_as_recorded(row: Row) -> None:
+    path = golden_path(row)
+    assert path.exists(), f"no golden record for {row}: run python3 tasks.py golden"
+    expected = path.read_text(encoding="utf-8").splitlines()
+    actual = golden_lines(row)
+    for number, (want, got) in enumerate(zip(expected, actual, strict=False), start=1):
+        assert got == want, f"{path.name} line {number} differs:\n want {want}\n got  {got}"
+    assert len(actual) == len(expected), f"{path.name}: {len(actual)} lines, not {len(expected)}"
+
+
+@pytest.mark.parametrize("row", ROWS, ids=repr)
+def test_the_golden_record_replays_event_by_event(row: Row) -> None:
+    record = parse_record(golden_path(row).read_text(encoding="utf-8"), source=row.name)
+    report = replay(record, get_preset)
+    assert report.ok, report.problems
+    assert report.steps_checked == len(record.steps) and record.result is not None
