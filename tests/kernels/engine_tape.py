@@ -38,8 +38,8 @@ def engine_game(preset: str, options: Mapping[str, Any], seed: int) -> EngineGam
     out_round = [0] * players
     paid_now, round_number = 0, 1
     for step in game.steps:
-        if step.actor == "chance":
-            text = step.action
+        if step.actor == "chance" and step.action not in ("payout", "next-round"):
+            text = step.action  # paying out and the next round are sure steps, not chance
             if text.startswith("deal "):
                 tape.append(parse_rank(text[5:], range(2, 13)))
             else:
