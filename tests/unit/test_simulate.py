@@ -22,6 +22,7 @@ from horserace.odds.race import scratch_phase_odds
 from horserace.rules.board.config import SCRATCH_LINES
 from horserace.simulate.board_sim import (
     CHUNK_GAMES,
+    KERNEL_CHUNK_GAMES,
     SimulationReport,
     exact_horse_odds,
     simulate_games,
@@ -274,3 +275,32 @@ def test_unknown_preset_and_bad_board_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["simulate", "classic", "--games", "2", "--board", str(board)])
     assert result.exit_code == 2 and result.stderr.startswith("error: ")
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_kernel_and_engine_runs_name_their_engine_and_draw(tmp_path: Path) -> None:
+    picture = tmp_path / "classic.png"
+    args = ["simulate", "classic", "--games", "300", "--seed", "3", "--json"]
+    result = CliRunner().invoke(app, [*args, "--plot", str(picture)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["engine"] == "kernel"
+    assert picture.read_bytes()[:4] == b"\x89PNG"
+    result = CliRunner().invoke(app, [*args[:3], "4", *args[4:], "--engine", "reference"])
+    assert json.loads(result.stdout)["engine"] == "reference"
+
+
+def test_the_kernel_refuses_games_with_decisions() -> None:
+    args = ["simulate", "classic", "--games", "3", "--house", "husted", "--ante", "1"]
+    result = CliRunner().invoke(app, [*args, "--engine", "kernel"])
+    assert result.exit_code == 2 and result.stderr.startswith("error: ")
+    assert "--engine reference" in result.stderr
+    wrong = CliRunner().invoke(app, ["simulate", "classic", "--games", "3", "--engine", "warp"])
+    assert wrong.exit_code == 2 and wrong.stderr.startswith("error: ")
+
+
+def test_kernel_reports_do_not_depend_on_the_workers() -> None:
+    games = 2 * KERNEL_CHUNK_GAMES + 11
+    options = {"players": 3, "rounds": 2}
+    one = simulate_games("classic", options, games, 8)
+    two = simulate_games("classic", options, games, 8, workers=2)
+    assert one == two and one.engine == "kernel" and one.games == games
+    assert sum(one.length_counts) == one.races == 2 * games

@@ -10,6 +10,7 @@ from horserace.cli import (
     derby_cmd,
     odds_cmd,
     play_cmd,
+    race_cmd,
     replay_cmd,
     rules_cmd,
     serve_cmd,
@@ -52,6 +53,7 @@ simulate_app = typer.Typer(
 )
 play_cmd.register(play_app)
 simulate_cmd.register(simulate_app)
+race_cmd.register(simulate_app)
 derby_cmd.register(play_app, simulate_app)
 cards_cmd.register(play_app, simulate_app, odds_cmd.odds_app)
 app.add_typer(play_app)

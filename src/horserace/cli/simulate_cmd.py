@@ -56,6 +56,9 @@ def register(simulate_app: typer.Typer) -> None:
             help="auto: the compiled kernel when no seat has a decision to make, else the rules"
             " engine; kernel; reference: always the rules engine.",
         ),
+        plot: Path | None = typer.Option(
+            None, "--plot", metavar="FILE.png", help="Draw win rates, money per seat, lengths."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead."),
     ) -> None:
         """Play many games between bots and report the figures with 95% confidence intervals.
@@ -88,6 +91,10 @@ def register(simulate_app: typer.Typer) -> None:
             report = _run(
                 preset, options, games, table_seed, workers, kinds, engine, show=not as_json
             )
+            if plot is not None:
+                from horserace.cli.plots import plot_simulation
+
+                plot_simulation(report, exact, plot)
         if as_json:
             data = report.to_json()
             for entry in data["horses"]:

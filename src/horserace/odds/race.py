@@ -37,6 +37,7 @@ __all__ = [
     "race_odds",
     "round_odds",
     "scratch_phase_odds",
+    "win_terms",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -125,6 +126,20 @@ def race_odds(
 ) -> RaceOdds:
     """Win odds in float64 (about 0.1 ms for a full board); horses absent from `remaining` are
     scratched and waste the rolls that name them."""
+    terms, expected = _win_terms(remaining, probabilities)
+    return RaceOdds({horse: float(t.sum()) for horse, t in terms.items()}, expected)
+
+
+def win_terms(remaining: Mapping[int, int]) -> dict[int, FloatArray]:
+    """terms[h][m] = P(horse h wins with m rolls of other running horses before its last one),
+    standard dice: the race's running rolls are then remaining[h] + m (summing over m gives
+    race_odds(remaining).win[h])."""
+    return _win_terms(remaining, None)[0]
+
+
+def _win_terms(
+    remaining: Mapping[int, int], probabilities: Mapping[int, Fraction] | None
+) -> tuple[dict[int, FloatArray], float]:
     dice = _dice(probabilities)
     horses, counts = _running(remaining, dice)
     p = np.array([dice.floats[h] for h in horses])
@@ -155,16 +170,16 @@ def race_odds(
     steps = np.log(np.arange(1, degree + 1) / scale)
     log_rise = np.concatenate(([0.0], np.cumsum(steps)))
     log_q = np.log(q)
-    win: dict[int, float] = {}
+    terms: dict[int, FloatArray] = {}
     with np.errstate(divide="ignore", under="ignore"):
         for i, horse in enumerate(horses):
             loo = np.convolve(prefix[i], suffix[i + 1])
             k = counts[i]
             log_w = k * log_q[i] + _rise(log_rise, steps, k - 1, len(loo))
-            win[horse] = float(np.exp(log_w + np.log(loo)).sum())
+            terms[horse] = np.exp(log_w + np.log(loo))
         full = prefix[-1]
         expected = float(np.exp(log_rise[: len(full)] + np.log(full)).sum()) / total
-    return RaceOdds(win, expected)
+    return terms, expected
 
 
 def _rise(log_rise: FloatArray, steps: FloatArray, start: int, length: int) -> FloatArray:

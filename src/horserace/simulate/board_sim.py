@@ -38,6 +38,7 @@ from horserace.simulate.stats import Proportion, RunningStats
 __all__ = [
     "CHUNK_GAMES",
     "ENGINES",
+    "KERNEL_CHUNK_GAMES",
     "SimulationReport",
     "exact_horse_odds",
     "kernel_spec",
@@ -48,6 +49,7 @@ CHUNK_GAMES = 16  # games per unit of work; fixed, so results never depend on th
 KERNEL_CHUNK_GAMES = 20_000  # the same for the compiled kernel, which plays far more a second
 KERNEL_STREAM = 4  # the kernel's games draw from this stream of the run's seed
 ENGINES = ("auto", "kernel", "reference")
+LONGEST = 400  # the race length histogram counts longer races in its last bin
 
 Progress = Callable[[int], None]
 
@@ -62,6 +64,7 @@ class _Tally:
     steps: int = 0
     horse_wins: list[int] = field(default_factory=lambda: [0] * len(HORSES))
     race_length: RunningStats = field(default_factory=RunningStats)
+    length_counts: list[int] = field(default_factory=lambda: [0] * (LONGEST + 1))
     paid_per_round: RunningStats = field(default_factory=RunningStats)
     seat_chips: list[RunningStats] = field(default_factory=list)
     pot_left: RunningStats = field(default_factory=RunningStats)
@@ -77,6 +80,9 @@ class _Tally:
         self.steps += other.steps
         self.horse_wins = [a + b for a, b in zip(self.horse_wins, other.horse_wins, strict=True)]
         self.race_length.merge(other.race_length)
+        self.length_counts = [
+            a + b for a, b in zip(self.length_counts, other.length_counts, strict=True)
+        ]
         self.paid_per_round.merge(other.paid_per_round)
         for mine, theirs in zip(self.seat_chips, other.seat_chips, strict=True):
             mine.merge(theirs)
@@ -103,6 +109,7 @@ class _RoundObserver:
                 tally.races += 1
                 tally.horse_wins[event.horse - HORSES[0]] += 1
                 tally.race_length.add(event.rolls)
+                tally.length_counts[min(event.rolls, LONGEST)] += 1
                 tally.paid_per_round.add(self.paid_this_round)
                 self.paid_this_round = 0
 
@@ -153,6 +160,8 @@ def _kernel_span(
     tally.games, tally.races = games, int(winners.size)
     tally.horse_wins = [int(count) for count in np.bincount(winners, minlength=13)[2:13]]
     tally.race_length = RunningStats.of_array(outcomes.rolls[used])
+    lengths = np.bincount(np.minimum(outcomes.rolls[used], LONGEST), minlength=LONGEST + 1)
+    tally.length_counts = [int(count) for count in lengths]
     tally.paid_per_round = RunningStats.of_array(outcomes.paid[used])
     tally.seat_chips = [RunningStats.of_array(outcomes.chips[:, s]) for s in range(players)]
     tally.pot_left = RunningStats.of_array(outcomes.pot_left)
@@ -187,6 +196,7 @@ class SimulationReport:
     steps: int
     horse_wins: dict[int, Proportion]  # per horse 2..12: races won out of all races
     race_length: RunningStats  # race rolls per race (rolls of scratched horses included)
+    length_counts: tuple[int, ...]  # races of each length 0..LONGEST (the last: or longer)
     paid_per_round: RunningStats  # chips paid into the pot per round (scratch and race penalties)
     seat_chips: tuple[RunningStats, ...]  # final chips per seat, over games
     pot_left: RunningStats  # chips left in the pot when a game ends
@@ -291,6 +301,7 @@ def simulate_games(
             for horse, wins in zip(HORSES, total.horse_wins, strict=True)
         },
         race_length=total.race_length,
+        length_counts=tuple(total.length_counts),
         paid_per_round=total.paid_per_round,
         seat_chips=tuple(total.seat_chips),
         pot_left=total.pot_left,
