@@ -27,6 +27,7 @@ __all__ = [
     "WebSocketTestSession",
     "close_code",
     "create_table",
+    "game_of",
     "join",
     "receive",
     "serving",
@@ -78,6 +79,16 @@ def join(client: TestClient, table_id: str, name: str) -> tuple[int, str]:
     assert response.status_code == 200, response.text
     data = response.json()
     return data["seat"], data["token"]
+
+
+def game_of(published: str) -> str:
+    """The game in a published record, without what names its table and signs it (two
+    tables that played the same game give the same text)."""
+    apart = ("chain", "signature", "table", "server_key")
+    rows = [json.loads(line) for line in published.splitlines()]
+    return "".join(
+        json.dumps({k: v for k, v in row.items() if k not in apart}) + "\n" for row in rows
+    )
 
 
 def close_code(ws: WebSocketTestSession, seconds: float = RECEIVE_SECONDS) -> int:

@@ -1,17 +1,23 @@
-"""Fair dice you can check: the seed is committed to by its SHA-256 before play and revealed at
-the end; `horserace verify` accepts the published record and rejects a tampered one."""
+"""Records anyone can check: the dice come from HMAC-SHA256 keyed by the server's committed
+seed and the players' seeds; a published record is a signed hash chain; `horserace verify`
+accepts it and rejects one that was changed, cut short, spliced, re-signed by another key or
+made at another table, and checks options, dice and standings even under a valid signature."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
 from horserace.cli.app import app
-from horserace.server.fair import seed_hash, seed_matches
-from tests.server.support import Player, create_table, serving
+from horserace.server.fair import FairChance, fair_key, seed_hash, seed_matches
+from horserace.server.records import check_published
+from horserace.server.signing import ServerKey
+from tests.server.support import Player, TestClient, create_table, serving
 
 runner = CliRunner()
 SEED = 4_242_424_242
@@ -24,80 +30,166 @@ def test_seed_hash_is_sha256_of_the_decimal_seed() -> None:
     assert not seed_matches(SEED + 1, seed_hash(SEED))
 
 
-def _finished_bot_table(tmp_path: Path) -> tuple[str, str, dict[str, object]]:
-    """(the published hash before play, the record, the lobby's final line)."""
+def test_the_fair_generator_is_exact_repeatable_and_keyed_by_every_seed() -> None:
+    key = fair_key(SEED, {0: "ann's luck", 2: "bob"})
+    assert key != fair_key(SEED, {0: "ann's luck", 2: "bob!"})
+    assert key != fair_key(SEED + 1, {0: "ann's luck", 2: "bob"})
+    first = FairChance(key)
+    draws = [first.below(6) for _ in range(60_000)]
+    again = FairChance(key)
+    assert [again.below(6) for _ in range(60_000)] == draws
+    counts = Counter(draws)
+    # each face 10,000 times on average; 5 standard deviations is about 456
+    assert all(abs(counts[face] - 10_000) < 456 for face in range(6)), counts
+    chi_square = sum((counts[face] - 10_000) ** 2 / 10_000 for face in range(6))
+    assert chi_square < 20.5  # the 0.1% point of chi-square with 5 degrees of freedom
+
+
+def _finished(client: TestClient, seats: list[str], rounds: int = 1) -> tuple[str, str, str]:
+    """(table id, the seed hash shown before play, the published record)."""
+    table, _, summary = create_table(client, "classic", seats, {"rounds": rounds})
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        watcher = Player(ws)
+        watcher.hello()
+        watcher.until(lambda m: m.get("state", {}).get("status") == "over")
+    record = client.get(f"/api/tables/{table}/record")
+    assert record.status_code == 200
+    return table, str(summary["seed_hash"]), record.text
+
+
+def _verify(tmp_path: Path, text: str, *options: str) -> Any:
+    path = tmp_path / "check.jsonl"
+    path.write_text(text)
+    return runner.invoke(app, ["verify", str(path), *options])
+
+
+def _rows(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def _text(rows: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(row) + "\n" for row in rows)
+
+
+def _other_roll(action: str) -> str:
+    """Another possible roll of two dice, written as the record writes them (low+high)."""
+    low, high = (int(x) for x in action.split("+"))
+    return f"{low % 6 + 1}+{high}" if low % 6 + 1 <= high else f"{low}+{high % 6 + 1}"
+
+
+def _resigned(key: ServerKey, rows: list[dict[str, Any]]) -> str:
+    bare = [{k: v for k, v in row.items() if k not in ("chain", "signature")} for row in rows]
+    return _text(key.sign(bare))
+
+
+def test_a_published_record_verifies_with_the_servers_key(tmp_path: Path) -> None:
     with serving(tmp_path / "t.db", seed=SEED) as client:
-        table, _, summary = create_table(client, "classic", ["random", "ev"], {"rounds": 2})
-        published = str(summary["seed_hash"])
-        assert summary["seed"] is None
-        with client.websocket_connect(f"/ws/tables/{table}") as ws:
-            watcher = Player(ws)
-            watcher.hello()
-            watcher.until(lambda m: m.get("state", {}).get("status") == "over")
-        assert watcher.latest is not None and watcher.latest["state"]["seed"] == str(SEED)
-        record = client.get(f"/api/tables/{table}/record")
-        assert record.status_code == 200
-        final = client.get(f"/api/tables/{table}").json()
-    return published, record.text, final
-
-
-def test_the_revealed_seed_hashes_to_the_published_hash_and_verifies(tmp_path: Path) -> None:
-    published, record, final = _finished_bot_table(tmp_path)
-    assert final["status"] == "over" and final["seed"] == str(SEED)
-    assert hashlib.sha256(str(final["seed"]).encode()).hexdigest() == published
-    path = tmp_path / "record.jsonl"
-    path.write_text(record)
-    result = runner.invoke(app, ["verify", str(path), "--seed-hash", published])
+        table, published, record = _finished(client, ["random", "ev"], rounds=2)
+        key = client.get("/api/server-key").json()["server_key"]
+        page = client.get(f"/api/tables/{table}/verify").json()
+    assert page["verified"] and page["server_key"] == key and page["draws"] > 40
+    header = _rows(record)[0]
+    assert header["table"] == table and header["seed_hash"] == published
+    assert header["chance"] == "fair" and header["server_key"] == key
+    result = _verify(tmp_path, record, "--key", key, "--table", table, "--seed-hash", published)
     assert result.exit_code == 0, result.output
-    assert "verified" in result.output and "matches the published hash" in result.output
-    wrong = runner.invoke(app, ["verify", str(path), "--seed-hash", seed_hash(SEED + 1)])
-    assert wrong.exit_code == 1 and "does not hash" in wrong.output
+    assert "verified" in result.output and table in result.output
+    assert "--key" in _verify(tmp_path, record).output  # no key given: compare it yourself
+    wrong = _verify(tmp_path, record, "--seed-hash", seed_hash(SEED + 1))
+    assert wrong.exit_code == 1 and "published SHA-256" in wrong.output
 
 
-def test_verify_rejects_a_changed_roll_and_a_changed_seed(tmp_path: Path) -> None:
-    published, record, _ = _finished_bot_table(tmp_path)
-    lines = [json.loads(line) for line in record.splitlines()]
-    rolls = [i for i, row in enumerate(lines) if row.get("action", "").count("+") == 1]
-    assert rolls
-    target = lines[rolls[-1]]
-    low, high = (int(x) for x in target["action"].split("+"))
-    target["action"] = f"{low % 6 + 1}+{high}" if low % 6 + 1 <= high else f"{low}+{high % 6 + 1}"
-    tampered = tmp_path / "tampered.jsonl"
-    tampered.write_text("".join(json.dumps(row) + "\n" for row in lines))
-    result = runner.invoke(app, ["verify", str(tampered), "--seed-hash", published])
-    assert result.exit_code == 1 and "not verified" in result.output
-    header = json.loads(record.splitlines()[0])
-    header["seed"] = SEED + 1
-    reseeded = tmp_path / "reseeded.jsonl"
-    reseeded.write_text(json.dumps(header) + "\n" + "".join(record.splitlines(True)[1:]))
-    result = runner.invoke(app, ["verify", str(reseeded)])
-    assert result.exit_code == 1 and "the seed gives" in result.output
-    broken = tmp_path / "broken.jsonl"
-    broken.write_text("not a record\n")
-    assert runner.invoke(app, ["verify", str(broken)]).exit_code == 2
+def test_changed_cut_spliced_foreign_and_re_signed_records_are_rejected(tmp_path: Path) -> None:
+    with serving(tmp_path / "t.db", seed=SEED) as client:
+        table, _, record = _finished(client, ["random", "ev"])
+        other, _, other_record = _finished(client, ["ev", "random"])
+        key = client.get("/api/server-key").json()["server_key"]
+    rows, others = _rows(record), _rows(other_record)
+
+    def refused(text: str, reason: str, *options: str) -> None:
+        result = _verify(tmp_path, text, "--key", key, *options)
+        assert result.exit_code == 1, result.output
+        assert reason in " ".join(result.output.split()), result.output
+
+    rolls = [i for i, row in enumerate(rows) if row.get("action", "").count("+") == 1]
+    changed = [dict(row) for row in rows]
+    changed[rolls[3]]["action"] = _other_roll(changed[rolls[3]]["action"])
+    refused(_text(changed), f"line {rolls[3] + 1}: the hash chain breaks")
+    refused(_text(rows[:-1]), "cut short")
+    refused(_text(rows[:5]), "cut short")
+    refused(_text(rows[:3] + rows[4:]), "line 4: the hash chain breaks")
+    refused(_text(rows[:10] + others[10:]), "line 11: the hash chain breaks")
+    refused(other_record, f"of table {other}, not {table}", "--table", table)
+    impostor = ServerKey.generate()
+    refused(_resigned(impostor, changed), "the signature does not match")  # claims our key
+    own = [dict(row) for row in changed]
+    own[0]["server_key"] = impostor.public_hex
+    refused(_resigned(impostor, own), "another server's key")
 
 
-def test_verify_refuses_a_record_without_a_seed(tmp_path: Path) -> None:
-    _, record, _ = _finished_bot_table(tmp_path)
-    header = json.loads(record.splitlines()[0])
-    header["chance"] = "typed"
-    typed = tmp_path / "typed.jsonl"
-    typed.write_text(json.dumps(header) + "\n" + "".join(record.splitlines(True)[1:]))
-    result = runner.invoke(app, ["verify", str(typed)])
-    assert result.exit_code == 1 and "not drawn from a seed" in result.output
-
-
-def test_the_page_verify_link_checks_a_finished_table_and_refuses_a_running_one(
+def test_a_valid_signature_does_not_excuse_wrong_dice_options_or_standings(
     tmp_path: Path,
 ) -> None:
-    with serving(tmp_path / "v.db", seed=SEED) as client:
-        waiting, _, _ = create_table(client, "classic", ["open", "ev"], {"rounds": 1})
-        assert client.get(f"/api/tables/{waiting}/verify").status_code == 409
-        table, _, summary = create_table(client, "classic", ["random", "ev"], {"rounds": 1})
+    """Even the server's own key cannot make a wrong record verify."""
+    with serving(tmp_path / "t.db", seed=SEED) as client:
+        _, _, record = _finished(client, ["random", "ev"])
+    server = ServerKey.load_or_create(str(tmp_path / "t.db") + ".key")
+    rows = _rows(record)
+    assert check_published(_resigned(server, rows), server_key=server.public_hex).verified
+    rolls = [i for i, row in enumerate(rows) if row.get("action", "").count("+") == 1]
+    dice = [dict(row) for row in rows]
+    dice[rolls[0]]["action"] = _other_roll(dice[rolls[0]]["action"])
+    found = check_published(_resigned(server, dice))
+    assert not found.verified and found.problems[0].startswith(f"step {rolls[0] - 1} "), found
+    seeds = [dict(row) for row in rows]
+    seeds[0]["player_seeds"] = {"0": "a seed nobody added"}
+    found = check_published(_resigned(server, seeds))
+    assert not found.verified and "the dice give" in found.problems[0], found.problems
+    standings = [dict(row) for row in rows]
+    standings[-1]["result"] = {**standings[-1]["result"], "winners": [9]}
+    found = check_published(_resigned(server, standings))
+    assert not found.verified and "result differs" in found.problems[0], found.problems
+    options = [dict(row) for row in rows]
+    options[0]["config"] = {**options[0]["config"], "rounds": 7}
+    assert not check_published(_resigned(server, options)).verified
+    loose = [dict(row) for row in rows]
+    loose[0]["config"] = {k: v for k, v in loose[0]["config"].items() if k != "rounds"}
+    found = check_published(_resigned(server, loose))
+    assert not found.verified and "options" in found.problems[0], found.problems
+
+
+def test_players_seeds_key_the_dice_and_are_published(tmp_path: Path) -> None:
+    with serving(tmp_path / "t.db", seed=SEED) as client:
+        table, _, _ = create_table(client, "classic", ["open", "random"], {"rounds": 1})
+        joined = client.post(f"/api/tables/{table}/join", json={"name": "Ann", "seed": "lucky 7"})
+        assert joined.status_code == 200
+        refused = client.post(f"/api/tables/{table}/join", json={"name": "Bo", "seed": "é" * 3})
+        assert refused.status_code == 422
         with client.websocket_connect(f"/ws/tables/{table}") as ws:
-            watcher = Player(ws)
-            watcher.hello()
-            watcher.until(lambda m: m.get("state", {}).get("status") == "over")
-        answer = client.get(f"/api/tables/{table}/verify").json()
-    assert answer["verified"] is True and answer["problems"] == []
-    assert answer["seed_hash"] == summary["seed_hash"] and answer["draws"] > 40
+            ann = Player(ws, 0)
+            ann.hello(token=joined.json()["token"])
+            for _ in range(500):
+                state = ann.state()
+                if state["state"]["status"] == "over":
+                    break
+                if state["state"]["actor"] == 0 and state["state"]["legal"]:
+                    ann.send_act(state["state"]["legal"][0], state["version"])
+        record = client.get(f"/api/tables/{table}/record").text
+    header = _rows(record)[0]
+    assert header["player_seeds"] == {"0": "lucky 7"}
+    assert check_published(record, table=table).verified
+
+
+def test_an_old_unsigned_record_is_not_verified(tmp_path: Path) -> None:
+    with serving(tmp_path / "t.db", seed=SEED) as client:
+        _, _, record = _finished(client, ["random", "ev"])
+    rows = _rows(record)
+    bare = [{k: v for k, v in row.items() if k not in ("chain", "signature")} for row in rows]
+    bare[0] = {
+        k: v for k, v in bare[0].items() if k in ("format", "version", "preset", "config", "seed")
+    }
+    bare[0]["chance"] = "seeded"
+    result = _verify(tmp_path, _text(bare))
+    assert result.exit_code == 1 and "not signed" in " ".join(result.output.split())
+    broken = _verify(tmp_path, "not a record\n")
+    assert broken.exit_code == 2 and "error:" in broken.output

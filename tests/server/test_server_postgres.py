@@ -15,7 +15,7 @@ from horserace.core.errors import ConfigError
 from horserace.server.app import create_app
 from horserace.server.postgres_store import PostgresStorage, postgres_conninfo
 from horserace.server.storage import OPEN, OVER, PLAYING, SeatRow, StoredStep, TableRow
-from tests.server.support import Player, TestClient, create_table, serving
+from tests.server.support import Player, TestClient, create_table, game_of, serving
 
 ROW = TableRow(
     id="t1",
@@ -98,7 +98,7 @@ def _finish(client: TestClient, table: str) -> str:
         watcher = Player(ws)
         watcher.hello()
         watcher.until(lambda m: m.get("state", {}).get("status") == "over")
-    return str(client.get(f"/api/tables/{table}/record").text)
+    return game_of(client.get(f"/api/tables/{table}/record").text)
 
 
 def test_a_server_on_postgres_resumes_a_stopped_table(postgres_url: str, tmp_path: Path) -> None:
@@ -108,7 +108,8 @@ def test_a_server_on_postgres_resumes_a_stopped_table(postgres_url: str, tmp_pat
     with serving(tmp_path / "whole.db", seed=99) as client:
         whole_table, _, _ = create_table(client, "advanced", seats, options)
         whole = _finish(client, whole_table)
-    app = create_app(postgres_url, bot_delay=0.002, seeds=lambda: 99)
+    key = str(tmp_path / "server.key")
+    app = create_app(postgres_url, bot_delay=0.002, seeds=lambda: 99, key_file=key)
     with TestClient(app) as client:
         table, _, _ = create_table(client, "advanced", seats, options)
         with client.websocket_connect(f"/ws/tables/{table}") as ws:
@@ -118,7 +119,7 @@ def test_a_server_on_postgres_resumes_a_stopped_table(postgres_url: str, tmp_pat
     with psycopg.connect(postgres_url) as db:
         row = db.execute("SELECT status, version FROM tables WHERE id = %s", (table,)).fetchone()
     assert row is not None and row[0] == PLAYING and row[1] < len(whole.splitlines()) - 2
-    with TestClient(create_app(postgres_url, seeds=lambda: 99)) as client:
+    with TestClient(create_app(postgres_url, seeds=lambda: 99, key_file=key)) as client:
         assert _finish(client, table) == whole
 
 

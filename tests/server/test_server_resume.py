@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from tests.server.support import Player, create_table, serving
+from tests.server.support import Player, create_table, game_of, serving
 
 SEATS = ["ev", "heuristic", "random", "ev"]  # Advanced: draft picks and answers to decide
 
@@ -18,7 +18,7 @@ def _finish(client_path: Path, table: str, bot_delay: float) -> str:
             watcher = Player(ws)
             watcher.hello()
             watcher.until(lambda m: m.get("state", {}).get("status") == "over")
-        return str(client.get(f"/api/tables/{table}/record").text)
+        return game_of(client.get(f"/api/tables/{table}/record").text)
 
 
 def test_a_stopped_table_resumes_and_ends_as_it_would_have(tmp_path: Path) -> None:

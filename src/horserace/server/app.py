@@ -19,12 +19,11 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
 from horserace.core.errors import HorseraceError
-from horserace.core.rng import fresh_seed
 from horserace.rules.registry import PRESETS
 from horserace.rules.texts import rules_markdown
 from horserace.server.catalogue import catalogue
 from horserace.server.connection import Connection
-from horserace.server.fair import verify_record
+from horserace.server.fair import server_seed
 from horserace.server.hub import Hub
 from horserace.server.limits import (
     CLOSE_NO_TABLE,
@@ -52,6 +51,7 @@ from horserace.server.protocol import (
     Undo,
 )
 from horserace.server.seating import TableRefusal
+from horserace.server.signing import ServerKey
 from horserace.server.sqlite_store import SQLiteStorage, sqlite_path
 from horserace.server.storage import Storage
 from horserace.server.table import TableMaster
@@ -65,12 +65,15 @@ def create_app(
     database: str = "sqlite:///horserace.db",
     *,
     bot_delay: float = 0.0,
-    seeds: Callable[[], int] = fresh_seed,
+    seeds: Callable[[], int] = server_seed,
     storage: Callable[[], Storage] | None = None,
     limits: Limits | None = None,
+    key_file: str | None = None,
 ) -> FastAPI:
     """The server for one database. `seeds` draws each new table's seed (tests fix it);
-    `bot_delay` is the pause before a bot's move, so people can follow the game."""
+    `bot_delay` is the pause before a bot's move, so people can follow the game; `key_file`
+    holds the key that signs published records (made on first start; by default beside an
+    SQLite database, else `horserace-server.key`)."""
 
     def open_storage() -> Storage:
         if storage is not None:
@@ -81,7 +84,10 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(open_storage(), bot_delay=bot_delay, seeds=seeds, limits=app.state.limits)
+        key = open_key(database, key_file)
+        hub = Hub(
+            open_storage(), bot_delay=bot_delay, seeds=seeds, limits=app.state.limits, key=key
+        )
         app.state.hub = hub
         hub.resume()
         housekeeping = asyncio.get_running_loop().create_task(hub.housekeeping())
@@ -105,6 +111,15 @@ def create_app(
     _lobby(app)
     _socket(app)
     return app
+
+
+def open_key(database: str, key_file: str | None) -> ServerKey:
+    if key_file is not None:
+        return ServerKey.load_or_create(key_file)
+    if is_postgres_url(database):
+        return ServerKey.load_or_create("horserace-server.key")
+    path = sqlite_path(database)
+    return ServerKey.generate() if path == ":memory:" else ServerKey.load_or_create(path + ".key")
 
 
 def _hub(app: FastAPI) -> Hub:
@@ -201,7 +216,7 @@ def _lobby(app: FastAPI) -> None:
         table = _table(app, table_id)
         token = new_token()
         try:
-            seat = await table.join(request.name, request.seat, hash_token(token))
+            seat = await table.join(request.name, request.seat, hash_token(token), request.seed)
         except HorseraceError as error:
             raise _refused(error) from None
         return {"seat": seat, "token": token, "table": table.summary()}
@@ -247,31 +262,37 @@ def _lobby(app: FastAPI) -> None:
 
     @app.get("/api/tables/{table_id}/verify")
     async def verify(table_id: str) -> dict[str, Any]:
-        """The fair-dice check of a finished table, done by the server for the page's link:
-        the revealed seed against the hash shown before play, and every draw replayed."""
+        """The check of a finished table's published record, done by the server for the
+        page's link (the same check as `horserace verify`), off the event loop."""
         table = _table(app, table_id)
         try:
-            record = table.record()
+            checked = await table.checked(_hub(app).key)
         except HorseraceError as error:
             raise _refused(error) from None
-        verdict = verify_record(record, table.seed_hash)
         return {
-            "verified": verdict.verified,
-            "problems": list(verdict.problems),
-            "draws": verdict.draws,
-            "steps": verdict.steps,
+            "verified": checked.verified,
+            "problems": list(checked.problems),
+            "draws": checked.draws,
+            "steps": checked.steps,
             "seed_hash": table.seed_hash,
+            "server_key": checked.server_key,
         }
+
+    @app.get("/api/server-key")
+    async def server_key() -> dict[str, str]:
+        """The public key that signs every published record (check one with `horserace
+        verify RECORD --key THIS`)."""
+        return {"algorithm": "Ed25519", "server_key": _hub(app).key.public_hex}
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> PlainTextResponse:
         table = _table(app, table_id)
         try:
-            lines = table.record().lines()
+            text = table.published(_hub(app).key)
         except HorseraceError as error:
             raise _refused(error) from None
         return PlainTextResponse(
-            "".join(line + "\n" for line in lines),
+            text,
             media_type="application/x-ndjson",
             headers={"Content-Disposition": f'attachment; filename="{table_id}.jsonl"'},
         )

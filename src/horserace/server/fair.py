@@ -1,13 +1,20 @@
 """Fair dice you can check: a table's seed is committed to by its SHA-256 before play and
-revealed after, so anyone can replay the record from the seed and confirm every roll."""
+revealed after; the dice come from a cryptographic generator keyed by that seed and the seeds
+the seated players add before play, so anyone can redraw every roll from the record."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from horserace.core.actions import Action
 from horserace.core.record import GameRecord
+from horserace.core.rules import Rules
 from horserace.engine import replay
 from horserace.rules.registry import get_preset
 
@@ -52,3 +59,61 @@ def verify_record(record: GameRecord, published: str | None = None) -> Verdict:
     report = replay(record, get_preset)
     draws = sum(1 for step in record.steps[: report.steps_checked] if step.actor == "chance")
     return Verdict(report.problems, draws, report.steps_checked)
+
+
+FAIR = "fair"  # the chance mode of a table whose draws come from `FairChance`
+SERVER_SEED_BITS = 256  # nobody can search the seeds for one with the published hash
+
+
+def server_seed() -> int:
+    """A new table's seed: 256 bits from the operating system's generator."""
+    return secrets.randbits(SERVER_SEED_BITS)
+
+
+MAX_PLAYER_SEED = 64  # characters of a player's contributed seed
+PLAYER_SEEDS = "player_seeds"  # where a table's settings keep them
+
+
+def fair_key(server_seed: int, player_seeds: Mapping[int, str]) -> bytes:
+    """The dice's key: HMAC-SHA256 keyed by the server's seed (committed to by its hash
+    before anyone could add a seed) over every seated player's seed, in seat order. Nobody
+    can aim the dice: the server fixed its seed before seeing the players', and a player
+    cannot know the server's seed when choosing theirs."""
+    players = json.dumps(
+        {str(seat): seed for seat, seed in sorted(player_seeds.items())},
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    return hmac.new(seed_text(server_seed).encode(), players.encode(), hashlib.sha256).digest()
+
+
+class FairChance:
+    """Chance outcomes from HMAC-SHA256 in counter mode under the table's key (a
+    cryptographic generator: past draws say nothing about the next). Draw `n` uses blocks
+    HMAC(key, "n:attempt") until one falls below the largest multiple of the total weight
+    under 2^256, so every outcome has exactly its weight's share."""
+
+    def __init__(self, key: bytes) -> None:
+        self.key = key
+        self.draws = 0
+
+    def below(self, total: int) -> int:
+        if total <= 0:
+            raise ValueError("nothing to draw from")
+        limit = (1 << 256) // total * total
+        for attempt in range(1_000):
+            block = hmac.new(self.key, f"{self.draws}:{attempt}".encode(), hashlib.sha256)
+            number = int.from_bytes(block.digest(), "big")
+            if number < limit:
+                self.draws += 1
+                return number % total
+        raise AssertionError("unreachable: each attempt fails with probability < 1/2")
+
+    def choose(self, rules: Rules[Any, Any], state: Any) -> Action:
+        outcomes, weights = rules.chance_weights(state)
+        pick = self.below(sum(weights))
+        for outcome, weight in zip(outcomes, weights, strict=True):
+            if pick < weight:
+                return outcome
+            pick -= weight
+        raise AssertionError("unreachable: pick < total")

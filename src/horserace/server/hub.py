@@ -10,14 +10,15 @@ from dataclasses import replace
 from typing import Any
 
 from horserace.core.errors import ConfigError, HorseraceError
-from horserace.core.rng import fresh_seed
 from horserace.rules.board.house import with_house_rules
 from horserace.rules.registry import get_preset
 from horserace.server.bots import bot_family
+from horserace.server.fair import FAIR, server_seed
 from horserace.server.limits import Limits
 from horserace.server.lobby import LobbyFeed, row_summary
 from horserace.server.protocol import CreateTable
 from horserace.server.seating import TableRefusal, TableSettings, new_seats, now
+from horserace.server.signing import ServerKey
 from horserace.server.storage import OPEN, OVER, PLAYING, WAITING, Page, Storage, TableRow
 from horserace.server.table import TableMaster
 from horserace.server.tokens import hash_token, new_table_id, new_token
@@ -30,9 +31,11 @@ class Hub:
         self,
         storage: Storage,
         bot_delay: float = 0.0,
-        seeds: Callable[[], int] = fresh_seed,
+        seeds: Callable[[], int] = server_seed,
         limits: Limits | None = None,
+        key: ServerKey | None = None,
     ) -> None:
+        self.key = key or ServerKey.generate()
         self.storage = storage
         self.bot_delay = bot_delay
         self.seeds = seeds
@@ -157,7 +160,7 @@ class Hub:
             preset=preset.name,
             config=rules.config_to_dict(config),
             seed=self.seeds(),
-            chance="typed" if request.companion else "seeded",
+            chance="typed" if request.companion else FAIR,
             settings=settings.to_dict(),
             host_hash=hash_token(host_token),
             created=now(),
@@ -183,7 +186,7 @@ class Hub:
             preset=table.preset.name,
             config=table.rules.config_to_dict(table.config),
             seed=self.seeds(),
-            chance="seeded" if table.chance is not None else "typed",
+            chance="typed" if table.settings.companion else FAIR,
             settings=table.settings.to_dict(),
             host_hash=table.host_hash,
             created=now(),

@@ -168,6 +168,13 @@ class PostgresStorage:
             db.execute("DELETE FROM seats WHERE table_id = %s", (table_id,))
             _insert_seats(db, table_id, seats)
 
+    def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE tables SET settings = %s WHERE id = %s",
+                (json.dumps(settings, sort_keys=True), table_id),
+            )
+
     def set_status(self, table_id: str, status: str) -> None:
         with self._transaction() as db:
             db.execute("UPDATE tables SET status = %s WHERE id = %s", (status, table_id))

@@ -162,6 +162,9 @@ class CreateTable(_Inbound):
 class JoinTable(_Inbound):
     name: NAME
     seat: int | None = Field(default=None, ge=0, le=1_000)
+    seed: str | None = Field(default=None, min_length=1, max_length=64, pattern=PRINTABLE_ASCII)
+    """The player's own seed for the dice, mixed with the server's (which was committed to
+    before): neither side alone decides a roll."""
 
 
 # --- server -> client ----------------------------------------------------------------------------

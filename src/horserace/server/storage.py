@@ -39,7 +39,8 @@ class TableRow:
     preset: str
     config: dict[str, Any]  # as `rules.config_to_dict` gives it
     seed: int
-    chance: str  # "seeded": drawn from the seed; "typed": entered by the host (companion)
+    chance: str  # "fair": drawn by server.fair.FairChance; "typed": entered by the host
+    # (companion); "seeded": the Mersenne Twister of tables made by older servers
     settings: dict[str, Any]  # title, turn timer, ... (see table.TableSettings)
     host_hash: str
     created: float
@@ -87,6 +88,8 @@ class Storage(Protocol):
     def save_seats(self, table_id: str, seats: Sequence[SeatRow]) -> None: ...
 
     def set_status(self, table_id: str, status: str) -> None: ...
+
+    def save_settings(self, table_id: str, settings: dict[str, Any]) -> None: ...
 
     def append_step(self, table_id: str, step: StoredStep, status: str) -> None:
         """Add the action and move the table to `step.version` and `status`, atomically."""

@@ -29,7 +29,7 @@ from horserace.rules.registry import get_preset
 from horserace.server.audience import Audience
 from horserace.server.bots import bot_family, bot_for_move
 from horserace.server.connection import Connection, encode
-from horserace.server.fair import seed_hash
+from horserace.server.fair import FAIR, PLAYER_SEEDS, FairChance, fair_key, seed_hash
 from horserace.server.messages import (
     actor_json,
     events_for,
@@ -50,6 +50,7 @@ from horserace.server.protocol import (
     Update,
     Welcome,
 )
+from horserace.server.records import Checked, check_published, published_lines
 from horserace.server.seating import (
     ChatRoom,
     Status,
@@ -59,6 +60,7 @@ from horserace.server.seating import (
     refusal_code,
     status_of,
 )
+from horserace.server.signing import ServerKey
 from horserace.server.storage import (
     BOT,
     HUMAN,
@@ -105,7 +107,10 @@ class TableMaster:
         self.bot_delay = self.settings.bot_delay(bot_delay)
         self.bots = bot_family(self.rules.family)
         self.game = Game(row.preset, self.rules, self.config, row.seed, row.chance)
-        self.chance = SeededChance(row.seed) if row.chance == "seeded" else None
+        self.chance_mode = row.chance
+        seeds = row.settings.get(PLAYER_SEEDS, {})
+        self.player_seeds: dict[int, str] = {int(k): str(v) for k, v in seeds.items()}
+        self.chance = self._chance()
         self.version = row.version
         self.step_versions: list[int] = []
         self.step_events: list[tuple[Event, ...]] = []
@@ -119,6 +124,8 @@ class TableMaster:
         self.last_active = time.monotonic()  # the last change or connection (housekeeping)
         self.on_change: Callable[[TableMaster], None] = _nobody  # the lobby hears of changes
         self._welcomes: dict[tuple[Any, ...], str] = {}  # encoded welcomes at this version
+        self._published: str | None = None
+        self._checked: Checked | None = None
         self.away: set[int] = set()
         self.lock = asyncio.Lock()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -200,8 +207,42 @@ class TableMaster:
             raise TableRefusal("waiting", "the record is published when the game is over")
         return self.game.record()
 
+    def published(self, key: ServerKey) -> str:
+        """The record as published once the game is over: chained and signed (a table of
+        the fair generator), or the plain record of an older table."""
+        if self._published is None:
+            record = self.record()
+            if self.chance_mode == FAIR:
+                lines = published_lines(record, key, self.id, self.player_seeds)
+            else:
+                lines = list(record.lines())
+            self._published = "".join(line + "\n" for line in lines)
+        return self._published
+
+    async def checked(self, key: ServerKey) -> Checked:
+        """The published record checked as anyone would check it (once; it cannot change)."""
+        if self._checked is None:
+            text = self.published(key)
+            self._checked = await asyncio.to_thread(
+                check_published, text, table=self.id, published_hash=self.seed_hash
+            )
+        return self._checked
+
     # --- seats ---
-    async def join(self, name: str, seat: int | None, token_hash: str) -> int:
+    def _chance(self) -> SeededChance | FairChance | None:
+        """Where the dice come from: the fair generator keyed by the seed and the players'
+        seeds; the Mersenne Twister of tables made before it; none at a companion table."""
+        if self.chance_mode == FAIR:
+            return FairChance(fair_key(self.seed, self.player_seeds))
+        return SeededChance(self.seed) if self.chance_mode == "seeded" else None
+
+    def _save_seeds(self) -> None:
+        seeds = {str(seat): seed for seat, seed in sorted(self.player_seeds.items())}
+        self.storage.save_settings(self.id, {**self.settings.to_dict(), PLAYER_SEEDS: seeds})
+
+    async def join(
+        self, name: str, seat: int | None, token_hash: str, seed: str | None = None
+    ) -> int:
         if not name.strip():
             raise TableRefusal("invalid", "a name is needed: type the name others will see")
         async with self.lock:
@@ -218,6 +259,9 @@ class TableMaster:
                 self.seats[seat], kind=HUMAN, name=name.strip(), token_hash=token_hash
             )
             self.storage.save_seats(self.id, self.seats)
+            if seed is not None and self.chance_mode == FAIR:
+                self.player_seeds[seat] = seed
+                self._save_seeds()
             starts = not any(row.kind == OPEN for row in self.seats)
             if starts:
                 self._start()
@@ -231,6 +275,8 @@ class TableMaster:
             row = self.seats[seat]
             if self.status == WAITING:
                 self.seats[seat] = SeatRow(seat=seat, kind=OPEN, bot=row.bot)
+                if self.player_seeds.pop(seat, None) is not None:
+                    self._save_seeds()
             else:
                 self.seats[seat] = replace(row, kind=BOT, name=f"{row.name} (bot)", token_hash=None)
                 self.away.discard(seat)
@@ -268,6 +314,7 @@ class TableMaster:
         self._start()
 
     def _start(self) -> None:
+        self.chance = self._chance()  # keyed by every seed the players added before play
         self.status = PLAYING
         self.storage.set_status(self.id, PLAYING)
 
@@ -482,6 +529,7 @@ class TableMaster:
         if not report.ok or report.game is None:
             raise RecordError("; ".join(report.problems))
         self.storage.truncate(self.id, keep, self.version + 1)
+        self._published = self._checked = None
         self.game = report.game
         self.undone.append((self.step_versions[keep - 1] if keep else 0, self.version + 1))
         self.version += 1
