@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 from horserace.cli.common import fail, user_errors
-from horserace.core.errors import RecordError
+from horserace.core.errors import ConfigError, RecordError
 
 NOT_VERIFIED = 1
 
@@ -30,26 +30,45 @@ def serve(
         float,
         typer.Option("--bot-delay", min=0.0, help="Seconds a bot waits before it moves."),
     ] = 0.8,
-    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn's log level.")] = "info",
+    log_level: Annotated[
+        str, typer.Option("--log-level", help="debug, info, warning or error.")
+    ] = "info",
+    key_file: Annotated[
+        str | None,
+        typer.Option(
+            "--key-file",
+            help="The key that signs published records (made if missing; default: beside"
+            " the SQLite file, or horserace-server.key).",
+        ),
+    ] = None,
+    openapi: Annotated[
+        bool, typer.Option("--openapi", help="Serve the API description at /docs.")
+    ] = False,
 ) -> None:
     """Serve the lobby and the tables: open http://HOST:PORT/ in a browser.
 
     Every action is written to the database before anyone is told of it; on start the server
-    resumes every unfinished table.
+    resumes every unfinished table. /healthz answers whether it and its database are up,
+    /metrics gives Prometheus metrics; the server's own logs are JSON lines on stderr.
     """
     import uvicorn
 
     from horserace.server.app import create_app
+    from horserace.server.ops import configure_logging
     from horserace.server.postgres_store import is_postgres_url, postgres_conninfo
     from horserace.server.sqlite_store import sqlite_path
 
+    levels = ("debug", "info", "warning", "error")
     with user_errors():
+        if log_level not in levels:
+            raise ConfigError(f"--log-level is one of {', '.join(levels)}")
         if is_postgres_url(db):
             postgres_conninfo(db)
         else:
             sqlite_path(db)
+    configure_logging(log_level)
     uvicorn.run(
-        create_app(db, bot_delay=bot_delay),
+        create_app(db, bot_delay=bot_delay, key_file=key_file, openapi=openapi),
         host=host,
         port=port,
         log_level=log_level,

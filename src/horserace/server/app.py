@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
@@ -36,6 +38,7 @@ from horserace.server.limits import (
     client_address,
 )
 from horserace.server.lobby_routes import add_lobby_routes
+from horserace.server.ops import METRICS_CONTENT_TYPE, Metrics, event
 from horserace.server.postgres_store import PostgresStorage, is_postgres_url
 from horserace.server.protocol import (
     CLIENT_MESSAGE,
@@ -53,11 +56,12 @@ from horserace.server.protocol import (
 from horserace.server.seating import TableRefusal
 from horserace.server.signing import ServerKey
 from horserace.server.sqlite_store import SQLiteStorage, sqlite_path
-from horserace.server.storage import Storage
+from horserace.server.storage import Page, Storage
 from horserace.server.table import TableMaster
 from horserace.server.tokens import hash_token, new_token, token_matches
 
 STATIC = Path(__file__).parent / "static"
+log = logging.getLogger("horserace.server")
 MAX_MESSAGE = 4_096  # characters: every client message is small
 
 
@@ -69,11 +73,13 @@ def create_app(
     storage: Callable[[], Storage] | None = None,
     limits: Limits | None = None,
     key_file: str | None = None,
+    openapi: bool = False,
 ) -> FastAPI:
     """The server for one database. `seeds` draws each new table's seed (tests fix it);
     `bot_delay` is the pause before a bot's move, so people can follow the game; `key_file`
     holds the key that signs published records (made on first start; by default beside an
-    SQLite database, else `horserace-server.key`)."""
+    SQLite database, else `horserace-server.key`); `openapi` serves the API's description
+    (`/openapi.json`, `/docs`), which is off unless asked for."""
 
     def open_storage() -> Storage:
         if storage is not None:
@@ -86,7 +92,12 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         key = open_key(database, key_file)
         hub = Hub(
-            open_storage(), bot_delay=bot_delay, seeds=seeds, limits=app.state.limits, key=key
+            open_storage(),
+            bot_delay=bot_delay,
+            seeds=seeds,
+            limits=app.state.limits,
+            key=key,
+            metrics=app.state.metrics,
         )
         app.state.hub = hub
         hub.resume()
@@ -99,7 +110,14 @@ def create_app(
                 await housekeeping
             await hub.close()
 
-    app = FastAPI(title="horserace", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="horserace",
+        lifespan=lifespan,
+        docs_url="/docs" if openapi else None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if openapi else None,
+    )
+    app.state.metrics = Metrics()
     app.state.limits = limits or Limits()
     app.state.addresses = AddressBook(app.state.limits)
     app.add_middleware(BodyLimit)
@@ -107,6 +125,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.state.spawn_writer = _spawn_writer
     _pages(app)
+    _operations(app)
     add_lobby_routes(app)
     _lobby(app)
     _socket(app)
@@ -185,6 +204,25 @@ def _pages(app: FastAPI) -> None:
     @app.get("/table/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
+
+
+def _operations(app: FastAPI) -> None:
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> JSONResponse:
+        """200 while the server answers and its database does; 503 otherwise."""
+        hub = _hub(app)
+        try:
+            await asyncio.to_thread(hub.storage.page_tables, Page(limit=1))
+        except Exception as error:  # any database failure is what this reports
+            return JSONResponse({"status": "unavailable", "error": type(error).__name__}, 503)
+        return JSONResponse({"status": "ok", "tables": len(hub.tables)})
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        """Prometheus text format: tables by status, sockets, actions, latency, refusals."""
+        counts = Counter(table.status for table in _hub(app).tables.values())
+        body = app.state.metrics.exposition(dict(counts))
+        return Response(body, media_type=METRICS_CONTENT_TYPE)
 
 
 def _lobby(app: FastAPI) -> None:
@@ -307,10 +345,14 @@ def _socket(app: FastAPI) -> None:
         if not book.open_socket(address):
             await websocket.send_json(_error("rate-limited", "too many sockets from this address"))
             await websocket.close(code=CLOSE_TOO_MANY)
+            app.state.metrics.closed.labels(str(CLOSE_TOO_MANY)).inc()
             return
+        gauge = app.state.metrics.connections
+        gauge.inc()
         try:
             await _serve_socket(app, websocket, table_id, address)
         finally:
+            gauge.dec()
             book.close_socket(address)
 
 
@@ -323,6 +365,7 @@ async def _serve_socket(app: FastAPI, websocket: WebSocket, table_id: str, addre
     limits: Limits = app.state.limits
     connection = Connection(TokenBucket(limits.messages_per_second, limits.message_burst), address)
     writer = _spawn_writer(websocket, connection)
+    metrics: Metrics = app.state.metrics
     try:
         while not connection.closed:
             frame = await websocket.receive()
@@ -342,6 +385,9 @@ async def _serve_socket(app: FastAPI, websocket: WebSocket, table_id: str, addre
     finally:
         await table.disconnect(connection)
         connection.close()
+        if connection.close_code != 1000:
+            metrics.closed.labels(str(connection.close_code)).inc()
+            event(log, "socket closed", table=table.id, code=connection.close_code, by=address)
         with contextlib.suppress(Exception):
             await writer
 

@@ -16,6 +16,7 @@ from horserace.server.bots import bot_family
 from horserace.server.fair import FAIR, server_seed
 from horserace.server.limits import Limits
 from horserace.server.lobby import LobbyFeed, row_summary
+from horserace.server.ops import Metrics, event
 from horserace.server.protocol import CreateTable
 from horserace.server.seating import TableRefusal, TableSettings, new_seats, now
 from horserace.server.signing import ServerKey
@@ -34,8 +35,10 @@ class Hub:
         seeds: Callable[[], int] = server_seed,
         limits: Limits | None = None,
         key: ServerKey | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.key = key or ServerKey.generate()
+        self.metrics = metrics or Metrics()
         self.storage = storage
         self.bot_delay = bot_delay
         self.seeds = seeds
@@ -50,6 +53,7 @@ class Hub:
         for row in self.storage.list_tables((WAITING, PLAYING)):
             if self._load(row) is not None:
                 resumed += 1
+        event(log, "tables resumed", count=resumed)
         return resumed
 
     def find(self, table_id: str) -> TableMaster | None:
@@ -79,6 +83,7 @@ class Hub:
     def _hold(self, table: TableMaster) -> None:
         self.tables[table.id] = table
         table.on_change = self._changed
+        table.metrics = self.metrics
 
     def _changed(self, table: TableMaster) -> None:
         self.lobby.changed(table.id)
@@ -112,6 +117,8 @@ class Hub:
                 gone.append(table)
         for table in gone:
             await table.close()
+        if gone:
+            event(log, "tables left memory", count=len(gone), held=len(self.tables))
         return len(gone)
 
     async def housekeeping(self) -> None:
@@ -169,6 +176,8 @@ class Hub:
         table = await self._open(row)
         if table.status == WAITING:
             mine.add(row.id)
+        kinds = [seat.kind if seat.kind != "bot" else seat.bot for seat in row.seats]
+        event(log, "table created", table=row.id, preset=row.preset, seats=kinds, by=address)
         return table, host_token
 
     async def again(self, table: TableMaster) -> TableMaster:

@@ -37,6 +37,7 @@ from horserace.server.messages import (
     seat_names,
     table_state,
 )
+from horserace.server.ops import Metrics
 from horserace.server.protocol import (
     Ack,
     Act,
@@ -124,6 +125,7 @@ class TableMaster:
         self.last_active = time.monotonic()  # the last change or connection (housekeeping)
         self.on_change: Callable[[TableMaster], None] = _nobody  # the lobby hears of changes
         self._welcomes: dict[tuple[Any, ...], str] = {}  # encoded welcomes at this version
+        self.metrics: Metrics | None = None  # the app's, once a hub holds the table
         self._published: str | None = None
         self._checked: Checked | None = None
         self.away: set[int] = set()
@@ -442,6 +444,7 @@ class TableMaster:
     # --- a person's move ---
     async def act(self, connection: Connection, message: Act) -> None:
         """Refused with a typed error (and no change) unless every check passes."""
+        started = time.perf_counter()
         async with self.lock:
             key = request_key(connection.seat, message.request_id)
             try:
@@ -457,8 +460,12 @@ class TableMaster:
                         request_id=message.request_id,
                     ).model_dump(mode="json")
                 )
+                if self.metrics is not None:
+                    self.metrics.refusals.labels(refusal.code).inc()
                 return
             connection.send(Ack(request_id=message.request_id, version=self.version).model_dump())
+            if self.metrics is not None:
+                self.metrics.latency.observe(time.perf_counter() - started)
         self.kick()
 
     def _check_act(
@@ -570,6 +577,9 @@ class TableMaster:
             self.game.state = before_state
             self.game.steps.pop()
             raise
+        if self.metrics is not None:
+            by = "person" if request is not None else "chance" if seat is None else "bot"
+            self.metrics.actions.labels(by).inc()
         finished = status != self.status
         self.version = version
         self.status = status

@@ -1,0 +1,90 @@
+"""What an operator watches: Prometheus metrics (one registry per app, so tests and several
+apps in one process never share counters) and structured logs, one JSON object a line, in
+which no token can appear."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from prometheus_client import CONTENT_TYPE_LATEST as METRICS_CONTENT_TYPE
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+__all__ = ["METRICS_CONTENT_TYPE", "JsonLogFormatter", "Metrics", "configure_logging"]
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+SECRET_WORDS = ("token", "authorization", "secret", "password", "key_file")
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        registry = self.registry
+        self.tables = Gauge(
+            "horserace_tables", "Tables held in memory, by status", ["status"], registry=registry
+        )
+        self.connections = Gauge(
+            "horserace_connections", "Open table and lobby WebSockets", registry=registry
+        )
+        self.actions = Counter(
+            "horserace_actions", "Actions applied, by who made them", ["by"], registry=registry
+        )
+        self.latency = Histogram(
+            "horserace_action_latency_seconds",
+            "From a person's act message to its ack being queued",
+            buckets=LATENCY_BUCKETS,
+            registry=registry,
+        )
+        self.refusals = Counter(
+            "horserace_refusals", "Typed errors sent, by code", ["code"], registry=registry
+        )
+        self.closed = Counter(
+            "horserace_sockets_closed_by_limit",
+            "Sockets the server closed, by close code",
+            ["code"],
+            registry=registry,
+        )
+
+    def exposition(self, table_counts: dict[str, int]) -> bytes:
+        for status in ("waiting", "playing", "over"):
+            self.tables.labels(status).set(table_counts.get(status, 0))
+        return generate_latest(self.registry)
+
+
+class JsonLogFormatter(logging.Formatter):
+    """One JSON object a line: time, level, logger, message, and the record's `fields`
+    (given as `extra={"fields": {...}}`), any whose name speaks of a secret left out."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        data: dict[str, Any] = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        fields = getattr(record, "fields", None)
+        if isinstance(fields, dict):
+            for name, value in fields.items():
+                if not any(word in str(name).lower() for word in SECRET_WORDS):
+                    data[str(name)] = value
+        if record.exc_info:
+            data["error"] = self.formatException(record.exc_info).splitlines()[-1]
+        return json.dumps(data, default=str)
+
+
+def configure_logging(level: str = "info") -> None:
+    """The server's own logs as JSON lines on stderr."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonLogFormatter())
+    logger = logging.getLogger("horserace")
+    logger.handlers[:] = [handler]
+    logger.setLevel(level.upper())
+    logger.propagate = False
+
+
+def event(logger: logging.Logger, message: str, **fields: Any) -> None:
+    """A structured log line: what happened and its fields (never a token)."""
+    logger.info(message, extra={"fields": fields})

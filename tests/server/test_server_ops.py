@@ -1,0 +1,68 @@
+"""What an operator sees: /healthz, Prometheus metrics that count what happened, JSON log
+lines without tokens, and no API description unless it is asked for."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from pathlib import Path
+
+from horserace.server.app import create_app
+from horserace.server.ops import JsonLogFormatter, event
+from tests.server.support import Player, TestClient, create_table, join, serving
+
+
+def _metric(text: str, name: str) -> float:
+    for line in text.splitlines():
+        if line.startswith(name + " ") or (
+            line.startswith(name + "{") and line.split(" ")[0] == name
+        ):
+            return float(line.rsplit(" ", 1)[1])
+    raise AssertionError(f"{name} not in the metrics")
+
+
+def test_health_metrics_and_no_openapi_by_default(tmp_path: Path) -> None:
+    with serving(tmp_path / "t.db") as client:
+        assert client.get("/healthz").json() == {"status": "ok", "tables": 0}
+        assert client.get("/openapi.json").status_code == 404
+        assert client.get("/docs").status_code == 404
+        table, _, _ = create_table(client, "classic", ["open", "random"], {"rounds": 1})
+        _, token = join(client, table, "Ann")
+        with client.websocket_connect(f"/ws/tables/{table}") as ws:
+            ann = Player(ws, 0)
+            ann.hello(token=token)
+            state = ann.settled(people=[0])
+            ann.send_act(state["state"]["legal"][0], state["version"])
+            assert ann.reply()["type"] == "ack"
+            ann.send_act(state["state"]["legal"][0], state["version"])
+            assert ann.reply()["code"] in ("stale", "not-your-turn")
+            text = client.get("/metrics").text
+            assert _metric(text, "horserace_connections") == 1
+        text = client.get("/metrics").text
+        assert _metric(text, 'horserace_tables{status="playing"}') == 1
+        assert _metric(text, 'horserace_actions_total{by="person"}') == 1
+        assert _metric(text, 'horserace_actions_total{by="bot"}') >= 1
+        assert _metric(text, 'horserace_actions_total{by="chance"}') >= 1
+        assert _metric(text, "horserace_action_latency_seconds_count") == 1
+        assert _metric(text, "horserace_connections") == 0
+        assert token not in text
+    app = create_app(f"sqlite:///{tmp_path / 'o.db'}", openapi=True)
+    with TestClient(app) as client:
+        assert "/api/tables" in client.get("/openapi.json").json()["paths"]
+
+
+def test_log_lines_are_json_and_never_hold_a_token() -> None:
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(JsonLogFormatter())
+    logger = logging.getLogger("horserace.test-ops")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        event(logger, "table created", table="abc", token="SECRET", host_token="SECRET", seats=2)
+    finally:
+        logger.removeHandler(handler)
+    line = json.loads(out.getvalue())
+    assert line["message"] == "table created" and line["table"] == "abc" and line["seats"] == 2
+    assert "SECRET" not in out.getvalue() and line["level"] == "info"
