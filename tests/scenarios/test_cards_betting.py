@@ -7,10 +7,11 @@ import pytest
 
 from horserace.components.french_deck import parse_card
 from horserace.core.errors import IllegalAction
+from horserace.core.types import CHANCE
 from horserace.rules.cards import events as ev
 from horserace.rules.cards.calcutta import pool_shares
 from horserace.rules.cards.state import NOBODY, Phase
-from tests.unit.test_cards_support import chips, events, new_table, of_suit, run, scripted
+from tests.unit.test_cards_support import CUT, chips, events, new_table, of_suit, run, scripted
 
 C, D, H, S = range(4)
 COURSE = ["2C", "9H", "KD", "5S", "7H", "JC", "3D"]  # clubs 2, diamonds 2, hearts 2, spades 1
@@ -74,7 +75,7 @@ def test_calcutta_sells_longshots_first_and_keeps_an_unsold_share() -> None:
         *("pass", "pass", "pass"),  # hearts: unsold
         *("bid 4", "bid 5", "pass", "pass"),  # spades (1 on the course, the favourite): P3 for 5
     ]
-    game, steps = scripted("calcutta", options, [*COURSE, *auction])
+    game, steps = scripted("calcutta", options, [*CUT, *COURSE, *auction])
     lots = [e.suit for e in events(steps, ev.LotOpened)]
     assert lots == [C, D, H, S]
     sorted_course = ("2C", "JC", "3D", "KD", "7H", "9H", "5S")
@@ -102,7 +103,7 @@ def test_calcutta_remainder_of_two_gives_one_chip_each() -> None:
         *("pass", "pass", "bid 4", "pass", "pass"),  # hearts: P1 4
         *("bid 1", "pass", "pass"),  # spades: P2 1
     ]
-    game, steps = scripted("calcutta", options, [*COURSE, *auction])
+    game, steps = scripted("calcutta", options, [*CUT, *COURSE, *auction])
     run(game, [*of_suit("D", 8, COURSE), *of_suit("C", 8, COURSE)], steps)
     assert pool_shares(11) == (7, 4)
     assert chips(game) == (150 - 4, 150 - 4 + 4, 150 - 3 + 7)
@@ -111,7 +112,7 @@ def test_calcutta_remainder_of_two_gives_one_chip_each() -> None:
 
 def test_calcutta_auctioneer_stays_out_when_the_table_says_so() -> None:
     game = new_table("calcutta", players=3, dealer_bids=False)
-    steps = run(game, [*COURSE, "pass", "pass"])
+    steps = run(game, [*CUT, *COURSE, "pass", "pass"])
     assert events(steps, ev.HorseSold) == [ev.HorseSold(C, NOBODY, 0)]
     assert game.actor == 1  # the auctioneer (seat 0) is never asked
     with pytest.raises(IllegalAction, match="at least 1"):
@@ -121,3 +122,24 @@ def test_calcutta_auctioneer_stays_out_when_the_table_says_so() -> None:
 @pytest.mark.parametrize(("pool", "shares"), [(0, (0, 0)), (9, (6, 3)), (10, (7, 3)), (11, (7, 4))])
 def test_pool_shares_follow_the_seed(pool: int, shares: tuple[int, int]) -> None:
     assert pool_shares(pool) == shares
+
+
+def test_calcutta_cuts_for_the_first_deal_and_a_tie_cuts_again() -> None:
+    game = new_table("calcutta", players=3)
+    first, phase = game.actor, game.state.phase
+    assert phase is Phase.CUT and first is CHANCE
+    steps = run(game, ["9C", "KD", "KH", "4S", "2D"])  # P2 and P3 tie on kings, then 4 beats 2
+    cut = [e for step in steps for e in step.events]
+    assert [e.kind for e in cut] == ["card-cut"] * 3 + ["cut-tied"] + ["card-cut"] * 2 + [
+        "dealer-cut"
+    ]
+    assert ev.CutTied((1, 2)) in cut and ev.DealerCut(1, parse_card("4S")) in cut
+    assert "P2 cut the highest card (4S) and deals first" in [
+        e.describe(["P1", "P2", "P3"]) for e in cut
+    ]
+    assert game.state.phase is Phase.COURSE and game.state.dealer == 1
+    assert len(game.state.deck) == 48  # the cut cards went back: a whole pack for the course
+    view = game.rules.view(game.state, None)
+    assert view.cut == tuple(map(parse_card, ("9C", "4S", "2D")))
+    run(game, COURSE)
+    assert game.actor == 2  # the auction opens at the dealer's left

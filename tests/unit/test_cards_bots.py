@@ -22,7 +22,7 @@ from horserace.odds.cards import exact_card_odds, position_of
 from horserace.rules.cards.actions import Bid, BookBet, Done, Pass, Pick
 from horserace.rules.cards.rules import CardsRules
 from horserace.rules.cards.state import CardsState, CardsView
-from tests.unit.test_cards_support import new_table, run
+from tests.unit.test_cards_support import CUT, new_table, run
 
 DECK = [card_text(c) for c in pack(range(2, 14))]
 
@@ -88,7 +88,7 @@ def test_the_party_bot_picks_the_best_expected_prize() -> None:
 
 def test_the_calcutta_bidder_bids_the_minimum_under_its_estimate() -> None:
     game = new_table("calcutta", players=3)
-    run(game, ["2C", "9H", "KD", "5S", "7H", "JC", "3D"])
+    run(game, [*CUT, "2C", "9H", "KD", "5S", "7H", "JC", "3D"])
     bot = CardsBot("value", random.Random(0))
     view = seat_view(game.state, 1)
     value = calcutta_value(view, view.auction.horse, view_odds(view, 2))

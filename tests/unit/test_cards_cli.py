@@ -230,3 +230,40 @@ def test_the_plain_board_hides_face_down_links_and_shows_the_lanes() -> None:
     assert "Link 1 is dealt face down" in news and "Link 1: 5H" not in news
     assert "2H: Hearts to link 1" in news
     assert "2H: Link 1 is turned: 5H" in news and "2H: Hearts falters back to link 0" in news
+
+
+def test_a_course_the_table_would_redeal_is_warned_of_not_priced() -> None:
+    five_spades = "2S 9S KS 5S 7S JC 3D"
+    result = runner.invoke(app, ["odds", "cards", "--course", five_spades], env=NO_COLOUR)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("warning: this course would be redealt at the table: 5 S")
+    assert "house edge" not in result.stdout
+    assert odds_json("--course", five_spades)["redealt"] is True
+    priced = odds_json("--course", five_spades, "--no-redeal")  # asked for: priced anyway
+    assert priced["win"]["S"] == 0 and "redealt" not in priced
+    four = odds_json("--course", "2S 9S KS 5S 7H JC 3D")  # four of a suit may finish
+    assert "redealt" not in four and four["win"]["S"] > 0
+
+
+def test_fractional_book_odds_pay_whole_chips_rounded_down(tmp_path: Path) -> None:
+    book = tmp_path / "book.toml"
+    book.write_text('name = "halves"\n[odds]\n0 = "1-1"\n1 = "2-1"\n2 = "5-2"\n3 = "5-1"\n')
+    args = ["odds", "cards", "--course", COURSE, "--book", str(book), "--no-average"]
+    shown = runner.invoke(app, args, env=NO_COLOUR)
+    assert "at 5-2 a 1-chip bet wins 2 and a 2-chip bet 5" in shown.stdout
+    for stake, paid in ((1, 2), (2, 5), (3, 7)):
+        data = odds_json("--course", COURSE, "--book", str(book), "--stake", str(stake))
+        chance = data["win"]["C"]  # clubs: 2 cards on the course, priced 5-2
+        assert data["book"]["horses"]["C"]["price"] == "5-2"
+        assert data["book"]["horses"]["C"]["edge"] == pytest.approx(1 - chance * (1 + paid / stake))
+
+
+def test_a_faltering_course_says_why_the_book_is_closed() -> None:
+    hidden = ["--course-length", "3", "--faltering", "--need", "3", "--ranks", "3"]
+    shown = runner.invoke(app, ["odds", "cards", *hidden], env=NO_COLOUR)
+    assert "The dealer's book is closed: a faltering course lies face down" in shown.stdout
+    assert "closed" in odds_json(*hidden)["book_closed"]
+    code, out, _ = play("basic", "--faltering", "--races", "1", "--seed", "4", "--no-animation")
+    assert code == 0 and "this table bets on the tote instead" in out.splitlines()[0]
+    code, out, _ = play("basic", "--faltering", "--betting", "party", "--races", "1", "--seed", "4")
+    assert code == 0 and "bets on the tote" not in out

@@ -20,6 +20,9 @@ from horserace.rules.registry import get_preset
 RULES = CardsRules()
 
 
+CUT = ["KS", "2C", "3C"]  # the Calcutta's cut for the first deal: P1's king deals, as seat 0
+
+
 def new_table(preset: str = "basic", **options: Any) -> Game:
     chosen = get_preset(preset)
     config = chosen.config(options)

@@ -57,7 +57,7 @@ def test_play_derby_plain_runs_to_the_end_and_writes_a_record(tmp_path: Path) ->
     assert "≈" in out and "»" in out and "┃" in out  # mud, accelerators, finish drawn
     money = standings(out)
     assert sorted(money) == ["P1", "P2", "P3", "P4", "P5"]
-    bank = int(re.search(r"the bank holds \$(\d+)", out).group(1))  # type: ignore[union-attr]
+    bank = int(re.search(r"left in the pot \(the bank.s\): \$(\d+)", out).group(1))  # type: ignore[union-attr]
     assert sum(money.values()) + bank == 5 * 8 + 2 * 36 * 3
     report = replay(read_record(record), get_preset)
     assert report.ok, report.problems

@@ -149,6 +149,9 @@ def test_bots_alone_skip_and_northwoods_money_then_a_calcutta_bid_rules_and_chat
         player.wait_for_url("**?seat=0")
         bid = player.locator("#amount-bid")
         bid.wait_for()
+        wait_text(player, "#log", r"cut the highest card \(\w+\) and deals first")
+        wait_text(player, ".player", r"dealer \(highest cut\)")
+        wait_text(player, ".note", "Under the hammer")
         assert player.locator("#actions button").count() < 12  # not a button per amount
         assert player.locator("#action-bar").is_visible()
         box = player.locator("#action-bar").bounding_box()
@@ -189,4 +192,23 @@ def test_bots_alone_skip_and_northwoods_money_then_a_calcutta_bid_rules_and_chat
         wait_text(player, "#chat", "good luck")
         assert player.locator("#chat img").count() == 0
         assert "<img src=x" in player.locator("#chat").inner_text()
+        for preset, options, words in (
+            ("basic", {"players": 3, "races": 1}, "Dealer's book"),
+            (
+                "basic",
+                {"players": 3, "races": 1, "faltering": True, "redeal": False, "betting": "tote"},
+                "the dealer's book is closed: bets go on the tote",
+            ),
+            ("derby", {"players": 3, "races": 1}, r"left in the pot \(the bank's\) \$\d+"),
+        ):
+            seats = ["random"] * 3
+            made = api(
+                base,
+                "POST",
+                "/api/tables",
+                {"preset": preset, "options": options, "seats": seats, "pace": "natural"},
+            )
+            watcher.goto(f"{base}/table/{made['table']['id']}")
+            wait_text(watcher, "#board", words)
+        snap(watcher, "16-faltering-tote-or-derby")
         assert page_errors(watcher) == [] and page_errors(player) == []

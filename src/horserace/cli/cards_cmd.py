@@ -114,6 +114,15 @@ def odds_cards(
         int | None,
         typer.Option("--max-states", metavar="N", help="Give up past N states."),
     ] = None,
+    stake: Annotated[
+        int,
+        typer.Option(
+            "--stake",
+            metavar="CHIPS",
+            min=1,
+            help="The bet the house edge is for (fractional odds pay whole chips, rounded down).",
+        ),
+    ] = 1,
     exact: Annotated[bool, typer.Option("--exact", help="Exact arithmetic (fractions).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
@@ -125,6 +134,12 @@ def odds_cards(
         needed = length + 1 if need is None else need
         history = parse_cards(turned)
         book = TRADITIONAL_ODDS if book_file is None else load_book_odds(book_file)
+        redealing = redeal if redeal is not None else length <= 4 * (ranks - needed) + stumbling
+        warning = _redealt(links, needed, ranks) if redealing and not faltering else None
+    if warning is not None:  # the table would deal this course again: there is nothing to price
+        typer.echo(json.dumps({"redealt": True, "warning": warning}) if as_json else warning)
+        return
+    with user_errors():
         position = replay_position(
             links, history, need=needed, faltering=faltering, stumbling=stumbling, ranks=ranks
         )
@@ -148,15 +163,16 @@ def odds_cards(
                 "course_length": length,
                 "need": needed,
                 "ranks": ranks,
-                "redeal": (
-                    redeal if redeal is not None else length <= 4 * (ranks - needed) + stumbling
-                ),
+                "redeal": redealing,
                 "stumbling": stumbling,
                 "book_odds": book,
             }
             averaged = average_book_edge(cards_config(options))
+    closed = CLOSED_BOOK if faltering else None
     if as_json:
-        data = _json(odds, links, history, needed, priced, counts, averaged, exact)
+        data = _json(odds, links, history, needed, priced, counts, averaged, exact, stake)
+        if closed is not None:
+            data["book_closed"] = closed
         typer.echo(json.dumps(data))
         return
     console = Console(highlight=False)
@@ -167,7 +183,11 @@ def odds_cards(
         markup=False,
         soft_wrap=True,
     )
-    console.print(render.horse_table(odds, position.track.positions, counts, priced))
+    console.print(render.horse_table(odds, position.track.positions, counts, priced, stake))
+    if closed is not None:
+        console.print(closed, markup=False, soft_wrap=True)
+    elif priced is not None and any(per > 1 for _, _, per in priced.prices):
+        console.print(render.rounding_text(priced, stake), markup=False, soft_wrap=True)
     console.print(render.exacta_table(odds))
     console.print(render.orders_table(odds))
     if averaged is not None and priced is not None:
@@ -190,6 +210,29 @@ def _course(text: str | None, length: int | None, faltering: bool) -> list[Card 
     return links
 
 
+CLOSED_BOOK = (
+    "The dealer's book is closed: a faltering course lies face down, so it has no prices"
+    " (the table bets on the tote)."
+)
+
+
+def _redealt(links: list[Card | None], need: int, ranks: int) -> str | None:
+    """The warning for a face-up course the redeal rule would deal again (a horse with more
+    course cards than its suit can spare could never finish), or None."""
+    if any(card is None for card in links):
+        return None
+    most = ranks - need  # cards of one suit the course may hold and the horse still finish
+    for suit in HORSES:
+        count = _count(links, suit)
+        if count > most:
+            return (
+                f"warning: this course would be redealt at the table: {count} {SUITS[suit]}"
+                f" on it leave that horse unable to finish (it needs {need} of {ranks});"
+                " no bet is priced (--no-redeal to price it anyway)"
+            )
+    return None
+
+
 def _count(links: list[Card | None], suit: int) -> int:
     return sum(1 for c in links if c is not None and not is_joker(c) and suit_of(c) == suit)
 
@@ -203,6 +246,7 @@ def _json(
     counts: dict[int, int],
     averaged: AverageEdge | None,
     exact: bool,
+    stake: int,
 ) -> dict[str, Any]:
     def table(values: dict[Any, Any]) -> dict[str, Any]:
         return {render.horse_name(key): render.number(p) for key, p in values.items()}
@@ -225,7 +269,7 @@ def _json(
         horses: dict[str, Any] = {}
         for suit in HORSES:
             price = book.price(counts[suit])
-            kept = None if price is None else render.book_edge(odds.win[suit], price)
+            kept = None if price is None else render.book_edge(odds.win[suit], price, stake)
             horses[SUITS[suit]] = {
                 "course_cards": counts[suit],
                 "price": None if price is None else f"{price[0]}-{price[1]}",
@@ -303,6 +347,18 @@ def _table_options(
     if auctioneer_out:
         options["dealer_bids"] = False
     return options
+
+
+FACE_DOWN_BOOK = (
+    "note: a faltering course lies face down, so the dealer's book has no prices to offer;"
+    " this table bets on the tote instead (--betting party for fixed prizes)"
+)
+
+
+def _say_why_the_tote(preset: str, faltering: bool, betting: str | None) -> None:
+    """A faltering course closes the book: the table says so rather than switch in silence."""
+    if faltering and betting is None and preset != "calcutta":
+        typer.echo(FACE_DOWN_BOOK)
 
 
 def _bot_kinds(text: str) -> tuple[str, ...]:
@@ -417,6 +473,7 @@ def _play_command(preset: str) -> Callable[..., None]:
                 auctioneer_out=auctioneer_out,
             )
             config = get_preset(preset).config(options)
+            _say_why_the_tote(preset, faltering, betting)
             seats = config.players
             check_play_options(seats, human, seed, speed, record)
             kinds = _bot_kinds(bots)
@@ -481,6 +538,8 @@ def _simulate_command(preset: str) -> Callable[..., None]:
                 book_file=book_file,
                 auctioneer_out=auctioneer_out,
             )
+            if not as_json:
+                _say_why_the_tote(preset, faltering, betting)
             table_seed = fresh_seed() if seed is None else seed
             report = simulate_cards(
                 preset, options, games, table_seed, bots=_bot_kinds(bots), workers=workers

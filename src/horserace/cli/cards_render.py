@@ -24,6 +24,7 @@ from horserace.engine import Game, Step
 from horserace.odds.cards import CardOdds, RacePosition, TooManyStates, card_odds, position_of
 from horserace.odds.cards_book import AverageEdge
 from horserace.rules.cards import events as ev
+from horserace.rules.cards.book import winnings
 from horserace.rules.cards.config import BookOdds
 from horserace.rules.cards.state import CardsState, CardsView, Phase
 from horserace.rules.cards.track import HORSES
@@ -36,12 +37,24 @@ def number(p: Any) -> Any:
     return p
 
 
-def book_edge(chance: Any, price: tuple[int, int]) -> Any:
-    """1 - chance (1 + win/per), in the chance's own arithmetic."""
-    win, per = price
+def book_edge(chance: Any, price: tuple[int, int], stake: int = 1) -> Any:
+    """1 - chance (1 + paid/stake), in the chance's own arithmetic, where `paid` is what the
+    book pays a `stake` at `price`: whole chips, rounded down, as at the table."""
+    paid = winnings(stake, price)
     if isinstance(chance, Fraction):
-        return 1 - chance * (1 + Fraction(win, per))
-    return 1 - float(chance) * (1 + win / per)
+        return 1 - chance * (1 + Fraction(paid, stake))
+    return 1 - float(chance) * (1 + paid / stake)
+
+
+def rounding_text(book: BookOdds, stake: int) -> str:
+    """The rule for fractional prices, with the book's own first such price as the example."""
+    win, per = next((w, p) for _, w, p in book.prices if p > 1)
+    return (
+        f"A payout at fractional odds is the stake times the odds rounded down to whole chips,"
+        f" the same at the table: at {win}-{per} a 1-chip bet wins {winnings(1, (win, per))}"
+        f" and a {per}-chip bet {winnings(per, (win, per))}. The house edge shown is for a"
+        f" {stake}-chip bet (--stake)."
+    )
 
 
 def fair_odds(chance: Any) -> Any:
@@ -72,7 +85,11 @@ def horse_name(horses: tuple[int, ...] | int) -> str:
 
 
 def horse_table(
-    odds: CardOdds[Any], positions: tuple[int, ...], counts: dict[int, int], book: BookOdds | None
+    odds: CardOdds[Any],
+    positions: tuple[int, ...],
+    counts: dict[int, int],
+    book: BookOdds | None,
+    stake: int = 1,
 ) -> Table:
     table = Table(title="Each horse", title_justify="left")
     for name in ("horse", "course", "at", "win", "fair price"):
@@ -91,7 +108,7 @@ def horse_table(
             if price is None:
                 row += ["no bets", ""]
             else:
-                row += [f"{price[0]}-{price[1]}", percent(book_edge(chance, price))]
+                row += [f"{price[0]}-{price[1]}", percent(book_edge(chance, price, stake))]
         row += [percent(odds.place[suit]), percent(odds.show[suit])]
         table.add_row(*row)
     return table
@@ -268,7 +285,14 @@ def status_line(view: CardsView, info: BoardInfo) -> Text:
         (info.title, "bold"),
         (f"race {view.race}/{view.config.races}", "bold"),
     ]
-    if view.phase is Phase.COURSE:
+    if view.phase is Phase.CUT:
+        cut = ", ".join(
+            f"{seat_name(names, seat)} {card_text(card)}"
+            for seat, card in enumerate(view.cut)
+            if card is not None
+        )
+        parts.append((f"cutting for the first deal: {cut or 'nobody has cut yet'}", "cyan"))
+    elif view.phase is Phase.COURSE:
         parts.append(
             (f"dealing the course ({view.course_dealt}/{view.config.course_length})", "cyan")
         )
@@ -280,7 +304,8 @@ def status_line(view: CardsView, info: BoardInfo) -> Text:
         parts.append((f"race: {len(view.turned)} cards turned", "cyan"))
     else:
         parts.append(("game over", "cyan"))
-    parts.append((f"dealer {seat_name(names, view.dealer)}", ""))
+    if view.phase is not Phase.CUT:
+        parts.append((f"dealer {seat_name(names, view.dealer)}", ""))
     if view.table:
         parts.append((f"on the table {view.table}", "bold yellow"))
     if view.config.betting in ("party", "tote") and view.bank:

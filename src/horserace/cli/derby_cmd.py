@@ -559,7 +559,7 @@ def run(setup: Setup) -> int:
     screen.close()
     result = rules.result(game.state)
     screen.show(standings_table(result, setup.names))
-    console.print(f"the bank holds ${result.unclaimed}", soft_wrap=True)
+    console.print(f"left in the pot (the bank's): ${result.unclaimed}", soft_wrap=True)
     return 0 if _write_record(game, setup.record, console) else RECORD_FAILED
 
 

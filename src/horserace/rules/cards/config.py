@@ -126,6 +126,7 @@ class CardsConfig:
     takeout: int = 0  # tote: percent of each pool kept by the house
     prizes: tuple[int, ...] = (25, 20, 15)  # party: paid by the bank for 1st, 2nd, 3rd
     dealer_bids: bool = True  # calcutta: the auctioneer may bid too
+    cut_for_deal: bool = False  # the first dealer is whoever cuts the highest card
 
     def __post_init__(self) -> None:
         _whole("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
@@ -141,7 +142,7 @@ class CardsConfig:
                 f"need {self.need} is more than the {self.ranks} cards of a suit: no horse"
                 " could ever finish"
             )
-        for name in ("redeal", "faltering", "stumbling", "dealer_bids"):
+        for name in ("redeal", "faltering", "stumbling", "dealer_bids", "cut_for_deal"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be true or false")
         if self.faltering and self.redeal:

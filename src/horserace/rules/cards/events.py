@@ -33,6 +33,41 @@ class RaceStarted(PublicEvent):
 
 
 @dataclass(frozen=True)
+class CardCut(PublicEvent):
+    """One player's cut for the first deal, face up for all."""
+
+    kind: ClassVar[str] = "card-cut"
+    seat: int
+    card: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{seat_name(names, self.seat)} cuts {card_text(self.card)}"
+
+
+@dataclass(frozen=True)
+class CutTied(PublicEvent):
+    kind: ClassVar[str] = "cut-tied"
+    seats: tuple[int, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        who = " and ".join(seat_name(names, seat) for seat in self.seats)
+        return f"{who} tie for the highest cut: they cut again"
+
+
+@dataclass(frozen=True)
+class DealerCut(PublicEvent):
+    kind: ClassVar[str] = "dealer-cut"
+    seat: int
+    card: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return (
+            f"{seat_name(names, self.seat)} cut the highest card ({card_text(self.card)})"
+            " and deals first"
+        )
+
+
+@dataclass(frozen=True)
 class CourseCardDealt(Event):
     """Seen by all when the course lies face up; nobody sees a face-down link."""
 

@@ -12,6 +12,7 @@ CALCUTTA: Mapping[str, Any] = {
     "players": 6,
     "races": 6,
     "starting_chips": 150,
+    "cut_for_deal": True,
 }
 
 SUMMARY_BASIC = "The card race: four aces race on a 7-card course, the dealer makes a book"

@@ -48,6 +48,18 @@ def full_deck(config: CardsConfig) -> tuple[Card, ...]:
     return pack(range(2, config.ranks + 2), jokers=1 if config.stumbling else 0)
 
 
+def cut_rank(card: Card | None) -> int:
+    """How high a cut card is: king 13 down to 2 (the aces are the horses); a joker lowest."""
+    if card is None or is_joker(card):
+        return 0
+    return card % 13 + 1
+
+
+def _card(card: Card | None) -> Card:
+    assert card is not None
+    return card
+
+
 def _without(deck: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     index = deck.index(card)
     return deck[:index] + deck[index + 1 :]
@@ -74,11 +86,14 @@ class CardsRules(Rules[CardsConfig, CardsState]):
         n = config.players
         labels = [f"seat {seat + 1}" for seat in range(n)] + ["table", "bank"]
         ledger = Ledger.open(labels, [config.starting_chips] * n + [0, config.bank_funds])
+        cutting = config.cut_for_deal
         return CardsState(
             config=config,
             race=1,
             dealer=config.first_dealer,
-            phase=Phase.COURSE,
+            phase=Phase.CUT if cutting else Phase.COURSE,
+            cut=(None,) * n if cutting else (),
+            cutters=tuple(range(n)) if cutting else (),
             deck=full_deck(config),
             course=(),
             track=Track(),
@@ -104,12 +119,12 @@ class CardsRules(Rules[CardsConfig, CardsState]):
         return self.style(state.config).legal(state, seat)
 
     def chance_weights(self, state: CardsState) -> tuple[Sequence[Action], Sequence[int]]:
-        if state.phase not in (Phase.COURSE, Phase.RACE):
+        if state.phase not in (Phase.CUT, Phase.COURSE, Phase.RACE):
             return (), ()
         return [DealCard(card) for card in state.deck], [1] * len(state.deck)
 
     def parse_action(self, state: CardsState, text: str) -> Action:
-        if state.phase in (Phase.COURSE, Phase.RACE):
+        if state.phase in (Phase.CUT, Phase.COURSE, Phase.RACE):
             return parse_card_action(text)
         return self.style(state.config).parse(text)
 
@@ -136,11 +151,38 @@ class CardsRules(Rules[CardsConfig, CardsState]):
                 events += more
             return after, tuple(events)
         assert isinstance(action, DealCard)
+        if state.phase is Phase.CUT:
+            cut_after, cut_events = self._cut_card(state, action.card)
+            return cut_after, tuple(cut_events)
         if state.phase is Phase.COURSE:
             course_after, course_events = self._course_card(state, action.card)
             return course_after, tuple(course_events)
         race_after, race_events = self._race_card(state, action.card)
         return race_after, tuple(race_events)
+
+    # --- the cut for the first deal ----------------------------------------
+    def _cut_card(self, state: CardsState, card: Card) -> tuple[CardsState, list[Event]]:
+        """Each cutter in seat order cuts one card; the highest deals first, and players tied
+        for the highest cut again (from what is left of the pack, a fresh one if it runs out)."""
+        seat = next(s for s in state.cutters if state.cut[s] is None)
+        cut = tuple(card if s == seat else c for s, c in enumerate(state.cut))
+        state = replace(state, deck=_without(state.deck, card), cut=cut)
+        events: list[Event] = [ev.CardCut(seat, card)]
+        if any(cut[s] is None for s in state.cutters):
+            return state, events
+        best = max(cut_rank(cut[s]) for s in state.cutters)
+        top = tuple(s for s in state.cutters if cut_rank(cut[s]) == best)
+        if len(top) > 1:
+            deck = state.deck if len(state.deck) >= len(top) else full_deck(state.config)
+            again = tuple(None if s in top else c for s, c in enumerate(cut))
+            events.append(ev.CutTied(top))
+            return replace(state, cut=again, cutters=top, deck=deck), events
+        dealer = top[0]
+        events.append(ev.DealerCut(dealer, card=_card(cut[dealer])))
+        state = replace(
+            state, dealer=dealer, phase=Phase.COURSE, deck=full_deck(state.config), cutters=()
+        )
+        return state, events
 
     # --- the course --------------------------------------------------------
     def _course_card(self, state: CardsState, card: Card) -> tuple[CardsState, list[Event]]:
@@ -272,6 +314,7 @@ class CardsRules(Rules[CardsConfig, CardsState]):
             unseen=tuple(state.unseen(suit) for suit in HORSES),
             joker_unseen=state.joker_unseen(),
             actor=actor if isinstance(actor, int) else None,
+            cut=state.cut,
         )
 
     def ledger(self, state: CardsState) -> Ledger:

@@ -20,6 +20,7 @@ __all__ = ["NOBODY", "Auction", "Bet", "Betting", "CardsState", "CardsView", "Ph
 
 
 class Phase(Enum):
+    CUT = "cut"  # the players cut the deck for the first deal (Calcutta)
     COURSE = "course"  # the course cards are being dealt
     BETTING = "betting"  # bets, picks or the auction
     RACE = "race"  # race cards are being turned
@@ -80,6 +81,8 @@ class CardsState:
     auction: Auction
     ledger: Ledger
     redeals: int = 0
+    cut: tuple[Card | None, ...] = ()  # per seat, the card it cut for the first deal
+    cutters: tuple[int, ...] = ()  # the seats cutting now (all, then those tied for highest)
 
     @property
     def table_account(self) -> int:
@@ -130,3 +133,4 @@ class CardsView:
     unseen: tuple[int, ...]  # per suit: cards not seen yet
     joker_unseen: bool
     actor: int | None  # the seat to act now, if any
+    cut: tuple[Card | None, ...] = ()  # the cards cut for the first deal, shown to all

@@ -97,7 +97,7 @@ class ScratchRolled(PublicEvent):
 
 @dataclass(frozen=True)
 class WagerForfeited(PublicEvent):
-    """A scratched horse's wager goes to the bank."""
+    """A scratched horse's wager is left in the pot: the bank keeps it."""
 
     kind: ClassVar[str] = "wager-forfeited"
     seat: int
@@ -107,7 +107,7 @@ class WagerForfeited(PublicEvent):
     def describe(self, names: Sequence[str]) -> str:
         return (
             f"{seat_name(names, self.seat)}'s wager of {dollars(self.amount)} on scratched"
-            f" horse {self.horse} goes to the bank"
+            f" horse {self.horse} is left in the pot (the bank keeps it)"
         )
 
 
@@ -270,7 +270,10 @@ class WagerLost(PublicEvent):
     amount: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} loses {dollars(self.amount)} on horse {self.horse}"
+        return (
+            f"{seat_name(names, self.seat)} loses {dollars(self.amount)} on horse {self.horse}:"
+            " it is left in the pot (the bank keeps it)"
+        )
 
 
 @dataclass(frozen=True)

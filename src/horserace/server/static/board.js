@@ -11,6 +11,7 @@ const Board = (() => {
   const SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
   const RANK_NAMES = { 0: "joker", 1: "A", 11: "J", 12: "Q", 13: "K" };
   const PHASES = { deal: "dealing", draft: "drafting", scratch: "scratching horses", race: "the race", betting: "betting", draw: "the draw", trade: "trading", over: "game over" };
+  const CARD_PHASES = { cut: "cutting for the deal", course: "dealing the course", betting: "betting", race: "the race", over: "over" };
   const lastLeft = new Map(); // token key -> its last CSS left, so the move can be animated
   let names = [];
 
@@ -187,11 +188,11 @@ const Board = (() => {
     }
     let players = "";
     view.order.forEach((seat) => {
-      players += `<div class="player${seat === view.seat ? " me" : ""}${seat === view.to_act ? " acting" : ""}"><b>${who(seat)}</b><div>horse ${view.horses[seat] || "-"} · odds ${view.odds[seat] || "-"} · wager ${view.wagers[seat]}</div><div>money <b>${view.money[seat]}</b></div></div>`;
+      players += `<div class="player${seat === view.seat ? " me" : ""}${seat === view.to_act ? " acting" : ""}"><b>${who(seat)}</b><div>horse ${view.horses[seat] || "-"} · odds ${view.odds[seat] || "-"} · wager ${view.wagers[seat]}</div><div>money <b>${money(view.money[seat], "dollars")}</b></div></div>`;
     });
     const podiums = view.podiums.map((p, i) => `race ${i + 1}: ${p.join(", ")}`).join("; ");
     const legend = '<div class="legend"><span class="dspace z0"></span>zone 1 <span class="dspace z1"></span>zone 2 <span class="dspace z2"></span>zone 3 <span class="dspace mud"></span>mud <span class="dspace accel"></span>accelerator</div>';
-    return `<div class="status-line"><b>race ${view.race_number}/${view.config.races}</b> · phase <b>${esc(view.phase)}</b>${race ? ` · turn ${race.turn}` : ""} · bank ${view.bank}${podiums ? " · " + esc(podiums) : ""}</div>
+    return `<div class="status-line"><b>race ${view.race_number}/${view.config.races}</b> · phase <b>${esc(view.phase)}</b>${race ? ` · turn ${race.turn}` : ""} · left in the pot (the bank's) ${money(view.bank, "dollars")}${podiums ? " · " + esc(podiums) : ""}</div>
       <div class="table-top"><div class="board derby">${lanes}${legend}</div><div class="side">${dice}${oddsBox(info.odds, (horse) => `<span style="color:${derbyColour(horse)}">${esc(horse)}</span>`)}</div></div>
       <div class="players">${players}</div>`;
   }
@@ -237,16 +238,37 @@ const Board = (() => {
     if (bets.length) {
       side += box("bets", bets.map((b) => `<div>${who(b.seat)}: ${esc(b.kind)} ${b.horses.map((h) => SUIT_SYMBOLS[h]).join(" ")} · ${b.stake}</div>`).join(""));
     }
+    if (config.betting === "book" && view.phase !== "course") {
+      // the dealer's prices by the course count, and how a fractional price pays
+      const count = (suit) => view.course.filter((c) => c !== null && c < 52 && Math.floor(c / 13) === suit).length;
+      const priceOf = (n) => { const p = config.book_odds.prices.find(([c]) => c === n); return p ? `${p[1]}-${p[2]}` : null; };
+      const rows = [0, 1, 2, 3].map((suit) => { const p = priceOf(count(suit)); return `<div>${SUIT_SYMBOLS[suit]} ${SUIT_NAMES[suit]}: ${p ? "<b>" + p + "</b>" : "no bets (no price for " + count(suit) + " course cards)"}</div>`; });
+      const fractional = config.book_odds.prices.find(([, , per]) => per > 1);
+      const rule = fractional ? `<div class="muted">Winnings are the stake times the odds, rounded down to whole chips: at ${fractional[1]}-${fractional[2]} a 1-chip bet wins ${Math.floor(fractional[1] / fractional[2])}.</div>` : "";
+      side += box("Dealer's book", rows.join("") + rule);
+    }
+    if (config.faltering && config.betting !== "book") {
+      side += `<div class="note">The course lies face down, so the dealer's book is closed: bets go on the ${config.betting === "party" ? "party's fixed prizes" : "tote"}.</div>`;
+    }
     const auction = view.auction;
+    if (auction && auction.bidding && auction.lot < auction.lots.length) {
+      const horse = auction.lots[auction.lot];
+      const high = auction.bidding.high;
+      side += `<div class="note offer">Under the hammer: <b>${SUIT_SYMBOLS[horse]} ${SUIT_NAMES[horse]}</b>${high ? `, high bid ${high} by ${who(auction.bidding.leader)}` : ", no bid yet"}</div>`;
+    }
     if (auction && auction.owners.some((o) => o >= 0)) {
       side += box("owners", auction.owners.map((o, s) => `<div>${SUIT_SYMBOLS[s]} ${SUIT_NAMES[s]}: ${o >= 0 ? who(o) + " (" + auction.prices[s] + ")" : "-"}</div>`).join(""));
     }
     let players = "";
     view.chips.forEach((chips, seat) => {
-      const marks = [seat === view.seat ? "you" : "", seat === view.dealer ? "dealer" : ""].filter((m) => m);
-      players += `<div class="player${seat === view.seat ? " me" : ""}${seat === view.actor ? " acting" : ""}"><b>${who(seat)}</b> <span class="muted">${marks.join(", ")}</span><div>chips <b>${chips}</b></div></div>`;
+      const cutting = view.race === 1 && ["cut", "course", "betting"].includes(view.phase); // the first race shows who cut what
+      const cutCard = cutting && view.cut && view.cut[seat] !== null && view.cut[seat] !== undefined;
+      const marks = [seat === view.seat ? "you" : "", seat === view.dealer && view.phase !== "cut" ? "dealer" + (view.cut && view.cut.length && cutting ? " (highest cut)" : "") : ""].filter((m) => m);
+      if (cutCard) marks.push("cut " + cardText(view.cut[seat]));
+      players += `<div class="player${seat === view.seat ? " me" : ""}${seat === view.actor ? " acting" : ""}"><b>${who(seat)}</b> <span class="muted">${marks.join(", ")}</span><div><b>${money(chips, "chips")}</b></div></div>`;
     });
-    return `<div class="status-line"><b>race ${view.race}/${config.races}</b> · phase <b>${esc(view.phase)}</b> · dealer ${who(view.dealer)} · need ${config.need}</div>
+    const cut = view.cut && view.cut.some((c) => c !== null) && view.phase === "cut";
+    return `<div class="status-line"><b>race ${view.race}/${config.races}</b> · <b>${esc(CARD_PHASES[view.phase] || view.phase)}</b> · ${cut ? "cutting for the deal" : "dealer " + who(view.dealer)} · a horse needs ${config.need} cards</div>
       <div class="table-top"><div class="board cards">${lanes}</div><div class="side">${side}</div></div>
       <div class="players">${players}</div>`;
   }
