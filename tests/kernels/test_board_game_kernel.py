@@ -60,6 +60,34 @@ def test_classic_kernel_plays_the_engines_game_seat_by_seat(batch: int) -> None:
         _kernel_matches(played)
 
 
+def _northwoods_options(seed: int) -> dict[str, Any]:
+    """Northwoods tables short enough that players run out of money and go out."""
+    pick = random.Random(seed)
+    options: dict[str, Any] = {
+        "players": pick.randint(2, 6),
+        "rounds": pick.randint(3, 25),
+        "starting_chips": pick.choice([20, 45, 60, 100, 200]),
+    }
+    options["first_dealer"] = pick.randrange(options["players"])
+    return options
+
+
+@pytest.mark.parametrize("batch", range(5))
+def test_northwoods_kernel_plays_the_engines_game_and_puts_the_same_players_out(
+    batch: int,
+) -> None:
+    went_out = 0
+    for seed in range(batch * 100, (batch + 1) * 100):
+        played = engine_game("northwoods", _northwoods_options(seed), seed)
+        _kernel_matches(played)
+        spec = BoardGameSpec.from_config(played.config)
+        assert spec is not None
+        outcomes, _ = replay_tape(spec, played.tape)
+        assert outcomes.out_round[0].tolist() == played.out_round
+        went_out += sum(1 for r in played.out_round if r)
+    assert went_out > 50  # the batch really tests elimination
+
+
 def test_games_with_decisions_are_left_to_the_engine() -> None:
     rules = get_preset("advanced").rules
     advanced = rules.config_to_dict(get_preset("advanced").config({}))
