@@ -1,9 +1,11 @@
 """The browser table under load: N tables at once on one `horserace serve`, each with one
 person acting over a real WebSocket and bots in the other seats.
 
-Run: `.venv/bin/python benchmarks/bench_server.py [--tables 20 50 100] [--seconds 20]`.
-For each size it starts `horserace serve` on a free 127.0.0.1 port with a fresh SQLite file
-(`--bot-delay 0`), opens the tables, lets them play for `--seconds` (or to their end), and
+Run: `.venv/bin/python benchmarks/bench_server.py [--tables 20 50 100] [--seconds 20]
+[--pace 0]`. For each size it starts `horserace serve` on a free 127.0.0.1 port with a fresh
+SQLite file (`--bot-delay PACE`), opens the tables, lets them play for `--seconds` (or to their
+end; with `--pace` the person also thinks PACE seconds before each action, so every table
+moves at a human pace instead of as fast as it can), and
 prints the actions applied per second across the server (from the tables' versions) and the
 latency of the person's actions (sending `act` -> receiving its `ack`), end to end. The server
 is stopped at the end, also on Ctrl-C. It only prints: timings depend on the machine.
@@ -77,7 +79,9 @@ def _cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(database: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    database: Path, log: Path, bot_delay: float = 0.0
+) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     command = [
         str(HORSERACE),
@@ -89,9 +93,13 @@ def start_server(database: Path, log: Path) -> tuple[subprocess.Popen[bytes], st
         "--db",
         f"sqlite:///{database}",
         "--bot-delay",
-        "0",
+        str(bot_delay),
         "--log-level",
         "warning",
+        "--sockets-per-address",
+        "100000",  # every benchmark client comes from 127.0.0.1
+        "--requests-per-second",
+        "100000",
     ]
     with log.open("ab") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
@@ -102,7 +110,7 @@ def start_server(database: Path, log: Path) -> tuple[subprocess.Popen[bytes], st
                 if process.poll() is not None:
                     raise RuntimeError("the server stopped: " + log.read_text())
                 try:
-                    if client.get(f"{base}/api/tables").status_code == 200:
+                    if client.get(f"{base}/healthz").status_code == 200:
                         return process, base
                 except httpx.TransportError:
                     time.sleep(0.1)
@@ -147,31 +155,55 @@ async def open_tables(
 
 
 async def total_version(client: httpx.AsyncClient, base: str) -> tuple[int, int, int]:
-    """(actions applied at every table, tables held, tables over)."""
-    response = await client.get(f"{base}/api/tables")
+    """(actions applied at every table, tables held, tables over), from the server's
+    Prometheus metrics."""
+    metrics = await read_metrics(client, base)
+    actions = sum(
+        value for name, value in metrics.items() if name.startswith("horserace_actions_total")
+    )
+    held = sum(value for name, value in metrics.items() if name.startswith("horserace_tables{"))
+    return int(actions), int(held), int(metrics.get('horserace_tables{status="over"}', 0))
+
+
+async def read_metrics(client: httpx.AsyncClient, base: str) -> dict[str, float]:
+    response = await client.get(f"{base}/metrics")
     response.raise_for_status()
-    tables = response.json()
-    over = sum(1 for table in tables if table["status"] == "over")
-    return sum(int(table["version"]) for table in tables), len(tables), over
+    found = {}
+    for line in response.text.splitlines():
+        if line and not line.startswith("#"):
+            name, _, value = line.rpartition(" ")
+            found[name] = float(value)
+    return found
 
 
 async def play_person(
-    person: Person, ws: ClientConnection, go: asyncio.Event, deadline: float, seed: int
+    person: Person,
+    ws: ClientConnection,
+    go: asyncio.Event,
+    deadline: float,
+    seed: int,
+    pace: float = 0.0,
 ) -> None:
-    """Act whenever the table waits for this seat, one request at a time; stop at the end of
-    the game or at the deadline."""
+    """Act whenever the table waits for this seat (after `pace` seconds of thought), one
+    request at a time; stop at the end of the game or at the deadline."""
     choose = random.Random(seed)
     await go.wait()
     latest: dict[str, Any] | None = None
     pending: tuple[str, float] | None = None
     acted = -1
+    turn_seen: tuple[int, float] | None = None  # (version, when this seat's turn was seen)
     for count in range(MAX_MESSAGES):
+        thinking = 0.0
         if pending is None and latest is not None:
             state = latest["state"]
             if state["status"] == "over":
                 person.finished = time.perf_counter()
                 return
             if state["legal"] and latest["version"] > acted:
+                if turn_seen is None or turn_seen[0] != latest["version"]:
+                    turn_seen = (latest["version"], time.perf_counter())
+                thinking = turn_seen[1] + pace - time.perf_counter()
+            if state["legal"] and latest["version"] > acted and thinking <= 0:
                 acted = latest["version"]
                 rid = f"load-{count}"
                 action = choose.choice(state["legal"])
@@ -182,8 +214,10 @@ async def play_person(
         if remaining <= 0:
             return
         try:
-            text = await asyncio.wait_for(ws.recv(), remaining)
+            text = await asyncio.wait_for(ws.recv(), min(remaining, max(thinking, 0) or remaining))
         except TimeoutError:
+            if thinking > 0 and time.perf_counter() < deadline:
+                continue  # done thinking: act now
             return
         message = json.loads(text)
         kind = message["type"]
@@ -205,6 +239,7 @@ async def run_load(
     options: dict[str, Any],
     bot: str,
     server_pid: int,
+    pace: float = 0.0,
 ) -> Figures:
     async with httpx.AsyncClient(trust_env=False, timeout=60) as client:
         people = await open_tables(client, base, count, preset, options, bot)
@@ -222,7 +257,7 @@ async def run_load(
             started = time.perf_counter()
             deadline = started + seconds
             tasks = [
-                asyncio.create_task(play_person(person, ws, go, deadline, index))
+                asyncio.create_task(play_person(person, ws, go, deadline, index, pace))
                 for index, (person, ws) in enumerate(zip(people, sockets, strict=True))
             ]
             go.set()
@@ -269,10 +304,19 @@ def percentile(values: list[float], share: float) -> float:
 def measure(args: argparse.Namespace, count: int, options: dict[str, Any]) -> Figures:
     with tempfile.TemporaryDirectory(prefix="bench-server-", dir=args.db_dir) as folder:
         database, log = Path(folder) / "tables.db", Path(folder) / "server.log"
-        process, base = start_server(database, log)
+        process, base = start_server(database, log, args.pace)
         try:
             return asyncio.run(
-                run_load(base, count, args.seconds, args.preset, options, args.bot, process.pid)
+                run_load(
+                    base,
+                    count,
+                    args.seconds,
+                    args.preset,
+                    options,
+                    args.bot,
+                    process.pid,
+                    args.pace,
+                )
             )
         finally:
             stop_server(process)
@@ -297,13 +341,16 @@ def main() -> None:
     parser.add_argument("--options", default='{"players": 4}', help="the preset's options, JSON")
     parser.add_argument("--bot", default="random", help="the bot kind in the other seats")
     parser.add_argument("--db-dir", default=None, help="where the database goes (a temp folder)")
+    parser.add_argument(
+        "--pace", type=float, default=0.0, help="seconds each bot and person takes per move"
+    )
     args = parser.parse_args()
     options = dict(json.loads(args.options))
     if any(count < 1 for count in args.tables) or args.seconds <= 0:
         parser.error("--tables and --seconds must be positive")
     where = args.db_dir or tempfile.gettempdir()
     print(f"{args.preset} {options}, seat 0 a person over a WebSocket, the others {args.bot}")
-    print(f"bot delay 0, SQLite in {where}, play window {args.seconds:g} s\n")
+    print(f"pace {args.pace:g} s, SQLite in {where}, play window {args.seconds:g} s\n")
     print(
         "| tables | held | window | actions/s (server) | person actions"
         " | person latency p50 / p95 / p99 (ms) | errors | server CPU | client CPU |"

@@ -28,8 +28,10 @@ def test_husted_keeps_hands_hidden_and_refuses_open_hands(tmp_path: Path) -> Non
         assert summary["config"]["open_hands"] is False and summary["config"]["ante"] == 1
         _, token = join(client, table, "Ann")
         with client.websocket_connect(f"/ws/tables/{table}") as ws:
-            welcome = Player(ws, 0).hello(token=token)
-            hands = welcome["state"]["view"]["hands"]
+            ann = Player(ws, 0)
+            ann.hello(token=token)
+            dealt = ann.settled(people=[0])  # the deal is over when a seat is to move
+            hands = dealt["state"]["view"]["hands"]
             assert hands[0] is not None and sum(hands[0]) > 0
             assert hands[1] is None and hands[2] is None
         catalogue = {p["name"]: p for p in client.get("/api/presets").json()}

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from horserace.cli.common import fail, user_errors
 from horserace.core.errors import ConfigError, RecordError
+from horserace.server.limits import Limits
 
 NOT_VERIFIED = 1
 
@@ -44,6 +45,20 @@ def serve(
     openapi: Annotated[
         bool, typer.Option("--openapi", help="Serve the API description at /docs.")
     ] = False,
+    sockets_per_address: Annotated[
+        int,
+        typer.Option(
+            "--sockets-per-address", min=1, help="WebSockets one client address may hold."
+        ),
+    ] = Limits.sockets_per_address,
+    requests_per_second: Annotated[
+        float,
+        typer.Option(
+            "--requests-per-second",
+            min=0.1,
+            help="Lobby requests that change something, per address (bursts of twice this).",
+        ),
+    ] = Limits.requests_per_second,
 ) -> None:
     """Serve the lobby and the tables: open http://HOST:PORT/ in a browser.
 
@@ -68,7 +83,17 @@ def serve(
             sqlite_path(db)
     configure_logging(log_level)
     uvicorn.run(
-        create_app(db, bot_delay=bot_delay, key_file=key_file, openapi=openapi),
+        create_app(
+            db,
+            bot_delay=bot_delay,
+            key_file=key_file,
+            openapi=openapi,
+            limits=Limits(
+                sockets_per_address=sockets_per_address,
+                requests_per_second=requests_per_second,
+                request_burst=2 * requests_per_second,
+            ),
+        ),
         host=host,
         port=port,
         log_level=log_level,

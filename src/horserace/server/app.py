@@ -220,8 +220,10 @@ def _operations(app: FastAPI) -> None:
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:
         """Prometheus text format: tables by status, sockets, actions, latency, refusals."""
-        counts = Counter(table.status for table in _hub(app).tables.values())
-        body = app.state.metrics.exposition(dict(counts))
+        held = list(_hub(app).tables.values())
+        counts = Counter(table.status for table in held)
+        sent = sum(table.connections.sent for table in held)
+        body = app.state.metrics.exposition(dict(counts), sent)
         return Response(body, media_type=METRICS_CONTENT_TYPE)
 
 
@@ -383,7 +385,7 @@ async def _serve_socket(app: FastAPI, websocket: WebSocket, table_id: str, addre
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        await table.disconnect(connection)
+        table.disconnect(connection)
         connection.close()
         if connection.close_code != 1000:
             metrics.closed.labels(str(connection.close_code)).inc()

@@ -23,6 +23,7 @@ from horserace.server.signing import ServerKey
 from horserace.server.storage import OPEN, OVER, PLAYING, WAITING, Page, Storage, TableRow
 from horserace.server.table import TableMaster
 from horserace.server.tokens import hash_token, new_table_id, new_token
+from horserace.server.writer import GroupWriter
 
 log = logging.getLogger("horserace.server")
 
@@ -39,6 +40,7 @@ class Hub:
     ) -> None:
         self.key = key or ServerKey.generate()
         self.metrics = metrics or Metrics()
+        self.writer = GroupWriter(storage)
         self.storage = storage
         self.bot_delay = bot_delay
         self.seeds = seeds
@@ -84,6 +86,7 @@ class Hub:
         self.tables[table.id] = table
         table.on_change = self._changed
         table.metrics = self.metrics
+        table.writer = self.writer
 
     def _changed(self, table: TableMaster) -> None:
         self.lobby.changed(table.id)
@@ -223,4 +226,5 @@ class Hub:
         self.lobby.close()
         for table in list(self.tables.values()):
             await table.close()
+        self.writer.close()
         self.storage.close()

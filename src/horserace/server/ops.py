@@ -37,6 +37,11 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=registry,
         )
+        self.messages = Gauge(
+            "horserace_messages_sent",
+            "Messages queued to table sockets by the tables held now",
+            registry=registry,
+        )
         self.refusals = Counter(
             "horserace_refusals", "Typed errors sent, by code", ["code"], registry=registry
         )
@@ -47,7 +52,8 @@ class Metrics:
             registry=registry,
         )
 
-    def exposition(self, table_counts: dict[str, int]) -> bytes:
+    def exposition(self, table_counts: dict[str, int], messages: int) -> bytes:
+        self.messages.set(messages)
         for status in ("waiting", "playing", "over"):
             self.tables.labels(status).set(table_counts.get(status, 0))
         return generate_latest(self.registry)

@@ -181,27 +181,15 @@ class PostgresStorage:
 
     # --- actions -------------------------------------------------------------------------
     def append_step(self, table_id: str, step: StoredStep, status: str) -> None:
-        """Under the table row's lock (SELECT ... FOR UPDATE), so two processes append to one
-        table one after the other; the second writer of a step or version is refused."""
+        self.append_steps([(table_id, step, status)])
+
+    def append_steps(self, batch: Sequence[tuple[str, StoredStep, str]]) -> None:
+        """In one transaction, each under its table row's lock (SELECT ... FOR UPDATE), so
+        two processes append to one table one after the other; the second writer of a step
+        or version is refused."""
         with self._transaction() as db:
-            _lock_table(db, table_id)
-            db.execute(
-                "INSERT INTO actions (table_id, step, version, actor, action, events, request_id)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                (
-                    table_id,
-                    step.step,
-                    step.version,
-                    step.actor,
-                    step.action,
-                    json.dumps(list(step.events), sort_keys=True),
-                    step.request_id,
-                ),
-            )
-            db.execute(
-                "UPDATE tables SET version = %s, status = %s WHERE id = %s",
-                (step.version, status, table_id),
-            )
+            for table_id, step, status in batch:
+                _append(db, table_id, step, status)
 
     def truncate(self, table_id: str, keep: int, version: int) -> None:
         with self._transaction() as db:
@@ -224,6 +212,29 @@ class PostgresStorage:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _append(
+    db: psycopg.Connection[tuple[Any, ...]], table_id: str, step: StoredStep, status: str
+) -> None:
+    _lock_table(db, table_id)
+    db.execute(
+        "INSERT INTO actions (table_id, step, version, actor, action, events, request_id)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+        (
+            table_id,
+            step.step,
+            step.version,
+            step.actor,
+            step.action,
+            json.dumps(list(step.events), sort_keys=True),
+            step.request_id,
+        ),
+    )
+    db.execute(
+        "UPDATE tables SET version = %s, status = %s WHERE id = %s",
+        (step.version, status, table_id),
+    )
 
 
 def _lock_table(db: psycopg.Connection[tuple[Any, ...]], table_id: str) -> None:

@@ -46,6 +46,7 @@ CREATE TABLE IF NOT EXISTS actions (
     request_id TEXT,
     PRIMARY KEY (table_id, step)
 );
+CREATE UNIQUE INDEX IF NOT EXISTS actions_by_version ON actions(table_id, version);
 CREATE INDEX IF NOT EXISTS tables_by_status ON tables(status);
 CREATE INDEX IF NOT EXISTS tables_by_age ON tables(status, created, id);
 """
@@ -187,23 +188,14 @@ class SQLiteStorage:
 
     # --- actions -------------------------------------------------------------------------
     def append_step(self, table_id: str, step: StoredStep, status: str) -> None:
+        self.append_steps([(table_id, step, status)])
+
+    def append_steps(self, batch: Sequence[tuple[str, StoredStep, str]]) -> None:
+        """Several tables' actions in one transaction: one commit (one wait for the disk)
+        for all of them."""
         with self._transaction() as db:
-            db.execute(
-                "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    table_id,
-                    step.step,
-                    step.version,
-                    step.actor,
-                    step.action,
-                    json.dumps(list(step.events), sort_keys=True),
-                    step.request_id,
-                ),
-            )
-            db.execute(
-                "UPDATE tables SET version = ?, status = ? WHERE id = ?",
-                (step.version, status, table_id),
-            )
+            for table_id, step, status in batch:
+                _append(db, table_id, step, status)
 
     def truncate(self, table_id: str, keep: int, version: int) -> None:
         with self._transaction() as db:
@@ -225,6 +217,25 @@ class SQLiteStorage:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _append(db: sqlite3.Connection, table_id: str, step: StoredStep, status: str) -> None:
+    db.execute(
+        "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            table_id,
+            step.step,
+            step.version,
+            step.actor,
+            step.action,
+            json.dumps(list(step.events), sort_keys=True),
+            step.request_id,
+        ),
+    )
+    db.execute(
+        "UPDATE tables SET version = ?, status = ? WHERE id = ?",
+        (step.version, status, table_id),
+    )
 
 
 def _insert_seats(db: sqlite3.Connection, table_id: str, seats: Sequence[SeatRow]) -> None:

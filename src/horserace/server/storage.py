@@ -94,6 +94,9 @@ class Storage(Protocol):
     def append_step(self, table_id: str, step: StoredStep, status: str) -> None:
         """Add the action and move the table to `step.version` and `status`, atomically."""
 
+    def append_steps(self, batch: Sequence[tuple[str, StoredStep, str]]) -> None:
+        """Several `append_step`s (of different tables) in one transaction."""
+
     def truncate(self, table_id: str, keep: int, version: int) -> None:
         """Companion undo: keep only the first `keep` actions; the table moves on to
         `version` (versions only grow, so a client's stale version is always noticed)."""

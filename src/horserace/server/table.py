@@ -74,6 +74,7 @@ from horserace.server.storage import (
     StoredStep,
     TableRow,
 )
+from horserace.server.writer import GroupWriter
 
 log = logging.getLogger("horserace.server")
 MAX_MISSED = 100  # steps a catch-up sends at most: further behind, a snapshot and the latest
@@ -126,6 +127,7 @@ class TableMaster:
         self.on_change: Callable[[TableMaster], None] = _nobody  # the lobby hears of changes
         self._welcomes: dict[tuple[Any, ...], str] = {}  # encoded welcomes at this version
         self.metrics: Metrics | None = None  # the app's, once a hub holds the table
+        self.writer: GroupWriter | None = None  # the hub's group writer
         self._published: str | None = None
         self._checked: Checked | None = None
         self.away: set[int] = set()
@@ -348,14 +350,15 @@ class TableMaster:
         async with self.lock:
             self.connections.send(connection, self._welcome_text(connection, since))
 
-    async def disconnect(self, connection: Connection) -> None:
-        async with self.lock:
-            self.touch()
-            if connection in self.connections:
-                if self.connections.remove(connection):
-                    self.connections.seats_changed(self._broadcast_seats)
-                else:
-                    self.connections.count_changed()
+    def disconnect(self, connection: Connection) -> None:
+        """Without the lock and without waiting (a socket's handler may be cancelled while
+        it ends): only the audience changes, and what it sends goes out later."""
+        self.touch()
+        if connection in self.connections:
+            if self.connections.remove(connection):
+                self.connections.seats_changed(self._broadcast_seats)
+            else:
+                self.connections.count_changed()
         self.kick()
 
     def busy(self) -> bool:
@@ -449,7 +452,7 @@ class TableMaster:
             key = request_key(connection.seat, message.request_id)
             try:
                 seat, action = self._check_act(connection, message, key)
-                self.commit(action, seat, key)
+                await self.commit(action, seat, key)
             except TableRefusal as refusal:
                 known = self.requests.get(key)
                 connection.send(
@@ -554,10 +557,13 @@ class TableMaster:
             connection.send(Undone(version=self.version, state=state).model_dump(mode="json"))
 
     # --- moves ---
-    def commit(self, action: Action, seat: int | None = None, request: str | None = None) -> Step:
+    async def commit(
+        self, action: Action, seat: int | None = None, request: str | None = None
+    ) -> Step:
         """Apply (`Game.act` for a seat, `Game.apply` for chance; the rules verify first),
-        persist in one transaction, then tell everyone. If storage fails, the game is put back
-        as it was and nobody is told."""
+        persist (through the group writer when there is one, off the event loop; the table's
+        lock is held meanwhile, other tables move on), then tell everyone. If storage fails,
+        the game is put back as it was and nobody is told."""
         before_state = self.game.state
         step = self.game.apply(action) if seat is None else self.game.act(seat, action)
         version = self.version + 1
@@ -572,7 +578,10 @@ class TableMaster:
             request_id=request,
         )
         try:
-            self.storage.append_step(self.id, stored, status)
+            if self.writer is not None:
+                await self.writer.append(self.id, stored, status)
+            else:
+                self.storage.append_step(self.id, stored, status)
         except BaseException:
             self.game.state = before_state
             self.game.steps.pop()
@@ -674,7 +683,7 @@ class TableMaster:
                     return
                 if move == "chance":
                     assert self.chance is not None
-                    self.commit(self.chance.choose(self.rules, self.game.state))
+                    await self.commit(self.chance.choose(self.rules, self.game.state))
                     version = -1
                 else:
                     version = self.version
@@ -699,7 +708,7 @@ class TableMaster:
         choice = await asyncio.to_thread(bot.choose, view, legal)
         async with self.lock:
             if self.version == version and self._automatic() == "bot":
-                self.commit(choice, seat)
+                await self.commit(choice, seat)
 
     # --- spectators of a bots' table, and the chat ---
     def _race(self) -> tuple[str, int] | None:

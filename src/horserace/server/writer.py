@@ -1,0 +1,98 @@
+"""Durable writes off the event loop: one writer thread takes every action queued by every
+table and commits them together (group commit), so a wait for the disk is shared by all the
+tables that moved meanwhile and never blocks the loop.
+
+A table awaits its own action's commit before anyone hears of it; if the batch fails, each of
+its actions is tried alone, so only the one that cannot be stored fails (and its table is put
+back as it was).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import threading
+from collections.abc import Sequence
+
+from horserace.server.storage import Storage, StoredStep
+
+MAX_BATCH = 512
+_STOP = object()
+
+Item = tuple[str, StoredStep, str, asyncio.Future[None], asyncio.AbstractEventLoop]
+
+
+class GroupWriter:
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.batches = 0  # commits made, for the metrics
+        self.written = 0
+        self._queue: queue.SimpleQueue[Item | object] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="horserace-writer", daemon=True)
+        self._thread.start()
+
+    async def append(self, table_id: str, step: StoredStep, status: str) -> None:
+        """Returns once the action is committed; raises what storing it raised."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._queue.put((table_id, step, status, done, loop))
+        await done
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is _STOP:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < MAX_BATCH:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is _STOP:
+                    stop = True
+                    break
+                batch.append(item)
+            self._commit([item for item in batch if isinstance(item, tuple)])
+            if stop:
+                return
+
+    def _commit(self, batch: Sequence[Item]) -> None:
+        try:
+            self.storage.append_steps(
+                [(table, step, status) for table, step, status, _, _ in batch]
+            )
+        except Exception:
+            for item in batch:  # find the one that cannot be stored; the others go in alone
+                try:
+                    self.storage.append_steps([item[:3]])
+                except Exception as error:
+                    _settle(item, error)
+                else:
+                    _settle(item, None)
+            return
+        self.batches += 1
+        self.written += len(batch)
+        for item in batch:
+            _settle(item, None)
+
+    def close(self) -> None:
+        self._queue.put(_STOP)
+        self._thread.join(timeout=30)
+
+
+def _settle(item: Item, error: Exception | None) -> None:
+    done, loop = item[3], item[4]
+
+    def settle() -> None:
+        if done.done():
+            return
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)
+
+    with contextlib.suppress(RuntimeError):  # the loop is gone: nobody is waiting
+        loop.call_soon_threadsafe(settle)
