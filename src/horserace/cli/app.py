@@ -15,6 +15,7 @@ from horserace.cli import (
     rules_cmd,
     serve_cmd,
     simulate_cmd,
+    sweep_cmd,
 )
 
 app = typer.Typer(
@@ -58,7 +59,7 @@ derby_cmd.register(play_app, simulate_app)
 cards_cmd.register(play_app, simulate_app, odds_cmd.odds_app)
 app.add_typer(play_app)
 app.add_typer(simulate_app)
-for module in (odds_cmd, replay_cmd, rules_cmd):
+for module in (odds_cmd, replay_cmd, rules_cmd, sweep_cmd):
     module.register(app)
 serve_cmd.register(app)
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from horserace.simulate.board_sim import SimulationReport
     from horserace.simulate.race_sim import RaceReport
+    from horserace.simulate.sweep import Outcome
 
 
 def _figure(panels: int, width: float = 5.0) -> tuple[Figure, list[Axes]]:
@@ -103,4 +104,28 @@ def plot_simulation(report: SimulationReport, exact: Mapping[int, float], path: 
     money.set_title(f"final money per seat ({report.games:,} games)")
     draw_counts(length, report.length_counts, "rolls in the race")
     length.set_title("race length")
+    _save(figure, path)
+
+
+def plot_sweep(outcomes: Sequence[Outcome], path: Path) -> None:
+    """Per grid point: race length and chips paid per round with intervals, and each horse's
+    win rate across the points."""
+    done = [o for o in outcomes if o.report is not None]
+    if not done:
+        raise ConfigError("no point of the sweep finished, so there is nothing to draw")
+    reports = [o.report for o in done if o.report is not None]
+    labels = [o.point.name for o in done]
+    figure, (length, paid, wins) = _figure(3, width=max(5.0, 0.6 * len(labels)))
+    draw_means(length, labels, [r.race_length for r in reports], "rolls per race")
+    length.set_title("race length")
+    draw_means(paid, labels, [r.paid_per_round for r in reports], "chips per round")
+    paid.set_title("paid into the pot per round")
+    for horse in reports[0].horse_wins:
+        rates = [100 * r.horse_wins[horse].rate for r in reports]
+        wins.plot(labels, rates, marker="o", label=str(horse))
+    wins.set_ylabel("wins (%)")
+    wins.set_title("win rate per horse")
+    wins.legend(fontsize="x-small", ncol=2, title="horse")
+    for axes in (length, paid, wins):
+        axes.tick_params(axis="x", labelrotation=60, labelsize="small")
     _save(figure, path)

@@ -1,0 +1,141 @@
+"""Sweeps: the grid, the same table on one process, a local pool or a Dask cluster (a
+LocalCluster the test starts), retries of a failing point, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from horserace.cli.app import app
+from horserace.components.board import HORSES
+from horserace.core.errors import ConfigError
+from horserace.simulate.board_sim import SimulationReport
+from horserace.simulate.sweep import Point, Sweep, expand, parse_grid, play_point, rows
+
+GRID = ["players=2,5", "rounds=2,3", "repeat_scratch=move,reroll"]
+
+
+def _table(outcomes: list[Any]) -> list[dict[str, Any]]:
+    return [
+        {k: v for k, v in row.items() if k not in ("seconds", "attempts")} for row in rows(outcomes)
+    ]
+
+
+def test_the_grid_is_every_combination_checked_before_running() -> None:
+    points = expand("classic", parse_grid(GRID), 10, 1)
+    assert len(points) == 8
+    assert points[0].name == "players=2 rounds=2 repeat_scratch=move"
+    assert points[-1].options == {"players": 5, "rounds": 3, "repeat_scratch": "reroll"}
+    with pytest.raises(ConfigError, match="grid point players=13"):
+        expand("classic", parse_grid(["players=4,13"]), 10, 1)
+    with pytest.raises(ConfigError, match="unknown option"):
+        expand("classic", parse_grid(["speed=1"]), 10, 1)
+    for bad in (["players"], ["players=2,,3"], ["players=2", "players=3"]):
+        with pytest.raises(ConfigError):
+            parse_grid(bad)
+
+
+def test_a_local_pool_gives_the_same_table_as_one_process() -> None:
+    points = expand("classic", parse_grid(GRID), 200, 7)
+    one = Sweep().run_local(points, 1)
+    two = Sweep().run_local(points, 2)
+    assert _table(one) == _table(two)
+    assert all(row["error"] == "" and row["engine"] == "kernel" for row in _table(one))
+
+
+def flaky(point: Point) -> SimulationReport:
+    """Fails the first try of each point (a marker file remembers it across processes)."""
+    marker = Path(os.environ["HORSERACE_SWEEP_MARKERS"]) / f"point-{point.index}"
+    if not marker.exists():
+        marker.touch()
+        raise RuntimeError(f"worker lost while playing point {point.index}")
+    return play_point(point)
+
+
+def broken(point: Point) -> SimulationReport:
+    raise RuntimeError(f"point {point.index} cannot be played")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_failed_point_is_retried_and_one_that_keeps_failing_is_reported(
+    workers: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HORSERACE_SWEEP_MARKERS", str(tmp_path))
+    points = expand("classic", parse_grid(["players=2,3"]), 20, 1)
+    healed = Sweep(task=flaky, retries=1).run_local(points, workers)
+    assert [o.attempts for o in healed] == [2, 2] and all(o.report for o in healed)
+    assert _table(healed) == _table(Sweep().run_local(points, 1))
+    failed = Sweep(task=broken, retries=2).run_local(points, workers)
+    assert [o.attempts for o in failed] == [3, 3]
+    assert all(o.report is None and "cannot be played" in (o.error or "") for o in failed)
+
+
+def test_a_dask_cluster_gives_the_same_table_and_retries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from distributed import LocalCluster
+
+    monkeypatch.setenv("HORSERACE_SWEEP_MARKERS", str(tmp_path))
+    points = expand("classic", parse_grid(GRID[:2]), 100, 3)
+    with LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        seen: list[int] = []
+        on_dask = Sweep(progress=lambda done, _: seen.append(done)).run_dask(
+            points, cluster.scheduler_address
+        )
+        assert _table(on_dask) == _table(Sweep().run_local(points, 1))
+        assert seen == [1, 2, 3, 4]
+        healed = Sweep(task=flaky, retries=1).run_dask(points, cluster.scheduler_address)
+        assert all(o.report is not None for o in healed)
+        failed = Sweep(task=broken, retries=1).run_dask(points[:1], cluster.scheduler_address)
+        assert failed[0].report is None and "cannot be played" in (failed[0].error or "")
+
+
+def test_an_unreachable_scheduler_is_one_line_and_exit_2() -> None:
+    args = ["sweep", "classic", "--grid", "players=2", "--games", "5"]
+    result = CliRunner().invoke(app, [*args, "--scheduler", "tcp://127.0.0.1:9"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: cannot reach the Dask scheduler")
+    assert result.stderr.count("\n") == 1
+
+
+def test_the_command_writes_csv_json_and_a_picture(tmp_path: Path) -> None:
+    out, picture = tmp_path / "sweep.csv", tmp_path / "sweep.png"
+    args = ["sweep", "classic", "-g", "players=3,4", "-g", "house=none,robertson"]
+    result = CliRunner().invoke(
+        app, [*args, "--games", "20", "--seed", "2", "--out", str(out), "--plot", str(picture)]
+    )
+    assert result.exit_code == 0, result.output
+    lines = out.read_text().splitlines()
+    assert lines[0].startswith("players,house,attempts,error,engine,games")
+    assert len(lines) == 5
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert [row["engine"] for row in data] == ["kernel", "reference", "kernel", "reference"]
+    assert all(abs(sum(row[f"win_{h}"] for h in HORSES) - 1) < 1e-9 for row in data)
+    assert picture.read_bytes()[:4] == b"\x89PNG"
+    shown = CliRunner().invoke(app, [*args[:4], "--games", "5", "--seed", "1", "--json"])
+    assert json.loads(shown.stdout)["seed"] == 1
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--grid", "nope=1"],
+        ["--grid", "players=1"],
+        ["--grid", "house=wild"],
+        ["--grid", "board=/no/such/board.toml"],
+        ["--grid", "players"],
+        ["--games", "0"],
+        ["--out", "/no/such/dir/sweep.csv"],
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(extra: list[str]) -> None:
+    result = CliRunner().invoke(app, ["sweep", "classic", "--games", "5", *extra])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
