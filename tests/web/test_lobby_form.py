@@ -104,6 +104,12 @@ def test_a_host_sets_up_husted_in_the_form_and_a_friend_joins_by_the_link(
         turn = bo  # the betting starts at the dealer's (Ann's) left
         turn.locator("#action-bar").wait_for()
         wait_text(turn, "#notice", "Your turn")
+        moves = turn.locator("#actions button[data-action]")
+        helps = moves.evaluate_all("bs => bs.map(b => b.title)")
+        assert helps and all(len(h) > 10 for h in helps), helps  # every move says what it does
+        turn.get_by_role("button", name="Explain these moves").click()  # a tap, not a hover
+        shown = moves.first.evaluate("b => getComputedStyle(b, '::after').content")
+        assert shown == f'"{helps[0]}"'
         _accessible(turn)
         snap(turn, "05-husted-hidden-hands")
         version = turn.locator("#version").text_content()

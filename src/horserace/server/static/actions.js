@@ -77,7 +77,8 @@ const Actions = (() => {
       case "silk": return `Silks ${w[1]}`;
       default:
         if (/^\d+\+\d+$/.test(text)) return text.replace("+", " + ");
-        return w.map((part) => SUITS[part] || part).join(" ");
+        const said = w.map((part) => SUITS[part] || part).join(" ");
+        return said[0].toUpperCase() + said.slice(1);
     }
   }
   function help(text) {
@@ -109,7 +110,7 @@ const Actions = (() => {
     const b = document.createElement("button");
     b.type = "button";
     b.textContent = label;
-    if (title) b.title = title;
+    if (title) { b.title = title; b.dataset.help = title; }
     if (action) b.dataset.action = action;
     b.onclick = onclick;
     return b;
@@ -187,6 +188,20 @@ const Actions = (() => {
     }
     if (row.children.length) root.prepend(row);
     for (const [verb, group] of amounts) root.appendChild(amountControl(verb, group, legal, send, report));
+    if (root.querySelector("[data-help]")) {
+      // title text shows on hover only: a tap on "?" writes every move's help under it
+      const explain = button("?", "", () => {
+        const on = root.classList.toggle("explain");
+        explain.setAttribute("aria-pressed", on ? "true" : "false");
+        localStorage.setItem("horserace.explain", on ? "1" : "0");
+      });
+      explain.className = "explain-toggle";
+      explain.setAttribute("aria-label", "Explain these moves");
+      const on = localStorage.getItem("horserace.explain") === "1";
+      root.classList.toggle("explain", on);
+      explain.setAttribute("aria-pressed", on ? "true" : "false");
+      root.appendChild(explain);
+    }
   }
 
   function disable(root, off) {
