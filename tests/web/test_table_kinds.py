@@ -94,18 +94,14 @@ def test_bots_alone_skip_and_northwoods_money_then_a_calcutta_bid_rules_and_chat
     browser: Browser, tmp_path: Path
 ) -> None:
     with serve(tmp_path / "t.db", tmp_path / "server.log", bot_delay=0.8) as base:
-        created = api(
-            base,
-            "POST",
-            "/api/tables",
-            {
-                "preset": "northwoods",
-                "title": "bots only",
-                "options": {"players": 4, "rounds": 3, "starting_chips": 30},
-                "seats": ["random", "heuristic", "random", "heuristic"],
-                "pace": "natural",
-            },
-        )
+        created_body = {
+            "preset": "northwoods",
+            "title": "bots only",
+            "options": {"players": 4, "rounds": 3, "starting_chips": 30},
+            "seats": ["random", "heuristic", "random", "heuristic"],
+            "pace": "natural",
+        }
+        created = api(base, "POST", "/api/tables", created_body)
         table = created["table"]["id"]
         watcher = new_page(browser, PHONE)
         watcher.goto(base + "/")
@@ -118,6 +114,8 @@ def test_bots_alone_skip_and_northwoods_money_then_a_calcutta_bid_rules_and_chat
         watcher.select_option("#filter-preset", "northwoods")
         line.wait_for()
         snap(watcher, "12-lobby-filtered")
+        pushed = api(base, "POST", "/api/tables", {**created_body, "title": "pushed"})
+        watcher.locator(f'li[data-table="{pushed["table"]["id"]}"]').wait_for()  # no reload
         line.get_by_role("link", name="Watch").click()
         skip = watcher.get_by_role("button", name="Skip to the end of this race")
         deadline = time.monotonic() + 60

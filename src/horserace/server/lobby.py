@@ -18,6 +18,7 @@ PAGE_DEFAULT = 50
 PAGE_MAX = 200
 PUSH_SECONDS = 1.0
 FILTERS: dict[str, tuple[tuple[str, ...], bool]] = {
+    "live": ((WAITING, PLAYING), False),  # the lobby page's default: every table not over
     "open": ((WAITING,), True),
     "waiting": ((WAITING,), False),
     "playing": ((PLAYING,), False),

@@ -38,7 +38,7 @@ def add_lobby_routes(app: FastAPI) -> None:
         limit: Annotated[int, Query(ge=1, le=200)] = PAGE_DEFAULT,
         before: Annotated[str, Query(max_length=80)] = "",
     ) -> list[dict[str, Any]]:
-        """Newest first, `limit` at a time (`status`: all, open, waiting, playing, finished;
+        """Newest first, `limit` at a time (`status`: all, live, open, waiting, playing, finished;
         `preset`); the `X-Next-Page` header is the `before` of the next page."""
         page = _page(status, preset, limit, before)
         found = hub_of(app).page(page)

@@ -133,15 +133,54 @@ function statusWords(t) {
   return t.race ? `playing, ${key === "rounds" ? "round" : "race"} ${t.race}${of ? " of " + of : ""}` : "playing";
 }
 
-async function loadTables() {
-  let tables;
-  try { tables = await api("GET", "/api/tables"); } catch (error) { return; }
-  const state = $("filter-state").value;
-  const game = $("filter-preset").value;
-  const shown = tables.filter((t) => (state === "all" || (state === "live" ? t.status !== "over" : t.status === state)) && (!game || t.preset === game));
+// The tables: the first page and then every change pushed over /ws/lobby (no polling);
+// older ones a page at a time. A dropped lobby socket is opened again.
+let shown = new Map(); // table id -> its lobby line
+let nextPage = null;
+let lobby = null;
+
+function query() {
+  const q = new URLSearchParams({ status: $("filter-state").value });
+  if ($("filter-preset").value) q.set("preset", $("filter-preset").value);
+  return q;
+}
+
+function listen() {
+  if (lobby) { lobby.onclose = null; lobby.close(); }
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby?${query()}`);
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "tables") {
+      shown = new Map(message.tables.map((t) => [t.id, t]));
+      nextPage = message.next;
+    } else if (message.type === "tables-changed") {
+      for (const t of message.tables) {
+        if (t.matches) shown.set(t.id, t); else shown.delete(t.id);
+      }
+    } else return;
+    drawTables();
+  };
+  socket.onclose = () => { setTimeout(listen, 3000); };
+  lobby = socket;
+}
+
+async function moreTables() {
+  const q = query();
+  q.set("before", nextPage);
+  const response = await fetch("/api/tables?" + q);
+  if (!response.ok) return;
+  for (const t of await response.json()) shown.set(t.id, t);
+  nextPage = response.headers.get("X-Next-Page");
+  drawTables();
+}
+
+function drawTables() {
+  const tables = [...shown.values()].sort((a, b) => b.created - a.created);
   $("tables").innerHTML = "";
-  $("no-tables").hidden = shown.length > 0;
-  for (const t of shown) {
+  $("no-tables").hidden = tables.length > 0;
+  $("more-tables").hidden = !nextPage;
+  for (const t of tables) {
     const item = document.createElement("li");
     item.className = "table-line";
     item.dataset.table = t.id;
@@ -201,15 +240,15 @@ async function start() {
   $("filter-preset").innerHTML += options;
   $("preset").value = "classic";
   choosePreset();
-  loadTables();
 }
 
 $("preset").onchange = choosePreset;
 $("players").oninput = drawSeats;
 $("play-myself").onchange = drawSeats;
 $("companion").onchange = () => drawSeats(true); // the people at a real board fill its seats
-$("filter-state").onchange = loadTables;
-$("filter-preset").onchange = loadTables;
+$("filter-state").onchange = listen;
+$("filter-preset").onchange = listen;
+$("more-tables").onclick = moreTables;
 $("create").onsubmit = create;
+listen();
 start();
-setInterval(loadTables, 5000);
