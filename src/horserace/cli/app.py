@@ -8,6 +8,7 @@ from horserace import __version__
 from horserace.cli import (
     cards_cmd,
     derby_cmd,
+    design_cmd,
     odds_cmd,
     play_cmd,
     race_cmd,
@@ -59,7 +60,7 @@ derby_cmd.register(play_app, simulate_app)
 cards_cmd.register(play_app, simulate_app, odds_cmd.odds_app)
 app.add_typer(play_app)
 app.add_typer(simulate_app)
-for module in (odds_cmd, replay_cmd, rules_cmd, sweep_cmd):
+for module in (odds_cmd, replay_cmd, rules_cmd, sweep_cmd, design_cmd):
     module.register(app)
 serve_cmd.register(app)
 

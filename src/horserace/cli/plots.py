@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+    from horserace.odds.designer import BoardFigures
     from horserace.simulate.board_sim import SimulationReport
     from horserace.simulate.race_sim import RaceReport
     from horserace.simulate.sweep import Outcome
@@ -128,4 +129,20 @@ def plot_sweep(outcomes: Sequence[Outcome], path: Path) -> None:
     wins.legend(fontsize="x-small", ncol=2, title="horse")
     for axes in (length, paid, wins):
         axes.tick_params(axis="x", labelrotation=60, labelsize="small")
+    _save(figure, path)
+
+
+def plot_boards(boards: Mapping[str, BoardFigures], path: Path) -> None:
+    """Boards side by side: their lanes, and each horse's exact chance to win a round."""
+    figure, (lanes, chances) = _figure(2)
+    width = 0.8 / len(boards)
+    for index, (name, figures) in enumerate(boards.items()):
+        horses = [h + (index - (len(boards) - 1) / 2) * width for h in figures.win]
+        lanes.bar(horses, figures.slots, width=width, label=name)
+        chances.bar(horses, [100 * p for p in figures.win.values()], width=width, label=name)
+    for axes, title in ((lanes, "slots per lane"), (chances, "chance to win a round (%)")):
+        axes.set_xticks(list(range(2, 13)))
+        axes.set_xlabel("horse")
+        axes.set_title(title)
+        axes.legend(fontsize="small")
     _save(figure, path)

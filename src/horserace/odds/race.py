@@ -37,6 +37,7 @@ __all__ = [
     "race_odds",
     "round_odds",
     "scratch_phase_odds",
+    "scratch_set_chances",
     "win_terms",
 ]
 
@@ -341,6 +342,13 @@ def scratch_phase_odds(
         float(dice.unnamed),
         lambda rem: race_odds(rem, probabilities).win,
     )
+
+
+def scratch_set_chances(rolls_left: int, *, reroll_repeats: bool) -> dict[frozenset[int], float]:
+    """The chance of each set of scratched horses after `rolls_left` scratch rolls from a
+    board with none scratched (standard dice); it does not depend on the lanes."""
+    dice = _DEFAULT_DICE
+    return _final_scratch_sets(frozenset(), dice.floats, rolls_left, reroll_repeats, 0.0)
 
 
 def round_odds(
