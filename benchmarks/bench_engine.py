@@ -77,10 +77,15 @@ def time_engine(preset_name: str, options: dict[str, Any], bot: str, games: int)
     return Timing(games, steps, time.process_time() - started)
 
 
-def time_simulate(games: int) -> Timing:
+def time_simulate(games: int, engine: str) -> Timing:
+    """`simulate_games` on one worker: "reference" plays the rules engine (with the tally's
+    observer on every step), "auto" the compiled kernel when there is one (compiled once
+    before timing)."""
+    if engine != "reference":
+        simulate_games("classic", CLASSIC, 1, SEED, workers=1, engine=engine)
     started = time.process_time()
-    report = simulate_games("classic", CLASSIC, games, SEED, workers=1)
-    return Timing(report.games, report.steps, time.process_time() - started)
+    report = simulate_games("classic", CLASSIC, games, SEED, workers=1, engine=engine)
+    return Timing(report.games, max(report.steps, 1), time.process_time() - started)
 
 
 def show(label: str, timing: Timing, note: str = "") -> None:
@@ -112,16 +117,20 @@ def main() -> None:
     print(f"Classic: {CLASSIC['players']} players, {CLASSIC['rounds']} rounds, random bots")
     before = time_plain(plain_half, SEED)
     engine = time_engine("classic", CLASSIC, "random", games)
-    simulated = time_simulate(games)
+    simulated = time_simulate(games, "reference")
+    compiled = time_simulate(50 * games, "auto")
     after = time_plain(plain_half, SEED + plain_half)
     plain = Timing(2 * plain_half, before.steps + after.steps, before.seconds + after.seconds)
     show("plain loop (baseline)", plain, "(steps = dice rolls)")
     show("reference engine, play loop", engine)
-    show("simulate_games, one worker", simulated)
+    show("simulate_games, reference", simulated)
+    show("simulate_games, default", compiled, "(the compiled kernel; no steps)")
     engine_share = ratio(engine.games_per_second, plain.games_per_second, ENGINE_TARGET)
     simulate_share = ratio(simulated.games_per_second, engine.games_per_second, SIMULATE_TARGET)
-    print(f"games/s, engine / plain loop: {engine_share}")
-    print(f"games/s, simulate / engine:   {simulate_share}")
+    default_share = ratio(compiled.games_per_second, engine.games_per_second, SIMULATE_TARGET)
+    print(f"games/s, engine / plain loop:              {engine_share}")
+    print(f"games/s, simulate (reference) / engine:    {simulate_share}")
+    print(f"games/s, simulate (default) / engine:      {default_share}")
 
     print(f"Advanced: {ADVANCED['players']} players, EV bots")
     advanced = time_engine("advanced", ADVANCED, "ev", max(1, games // 4))

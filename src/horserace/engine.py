@@ -11,17 +11,53 @@ from horserace.core.chance import ChanceSource, SeededChance
 from horserace.core.errors import HorseraceError, IllegalAction, RecordError
 from horserace.core.events import Event
 from horserace.core.record import GameRecord, RecordedStep
-from horserace.core.rules import Result, Rules
+from horserace.core.rules import Result, Rules, Standing
 from horserace.core.types import CHANCE, TERMINAL, Actor, actor_text
 
 
 class Agent(Protocol):
-    """A seat's decision maker (bot or person): sees its view and the legal actions only."""
+    """A seat's decision maker (bot or person): sees its view and the legal actions only.
+
+    An agent with `reads_view = False` (the random bot) is handed None instead of a view, so
+    a game between such agents never builds one."""
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action: ...
 
 
-@dataclass(frozen=True)
+class PlayedStep:
+    """One step of a game's record, kept as the objects it was made of: the text and the
+    events' JSON are made only when someone reads them (writing the record, storing it)."""
+
+    __slots__ = ("_action", "_actor", "_events", "_json")
+
+    def __init__(self, actor: Actor, action: Action, events: tuple[Event, ...]) -> None:
+        self._actor, self._action, self._events = actor, action, events
+        self._json: tuple[dict[str, Any], ...] | None = None
+
+    @property
+    def actor(self) -> str:
+        return actor_text(self._actor)
+
+    @property
+    def action(self) -> str:
+        return self._action.text
+
+    @property
+    def events(self) -> tuple[dict[str, Any], ...]:
+        if self._json is None:
+            self._json = tuple(event.to_json() for event in self._events)
+        return self._json
+
+    @property
+    def happened(self) -> tuple[Event, ...]:
+        """The events themselves (a tally reads these, not their JSON)."""
+        return self._events
+
+    def recorded(self) -> RecordedStep:
+        return RecordedStep(self.actor, self.action, self.events)
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
     """One applied action, as observers (renderers, statistics) receive it."""
 
@@ -36,11 +72,16 @@ class Step:
 def result_to_json(result: Result) -> dict[str, Any]:
     return {
         "winners": list(result.winners),
-        "standings": [
-            {"seat": s.seat, "chips": s.chips, "place": s.place} for s in result.standings
-        ],
+        "standings": [_standing_json(s) for s in result.standings],
         "unclaimed": result.unclaimed,
     }
+
+
+def _standing_json(standing: Standing) -> dict[str, Any]:
+    row = {"seat": standing.seat, "chips": standing.chips, "place": standing.place}
+    if standing.out:
+        row["out"] = standing.out
+    return row
 
 
 @dataclass
@@ -53,7 +94,7 @@ class Game:
     seed: int | None
     chance_mode: str
     state: Any = None
-    steps: list[RecordedStep] = field(default_factory=list)
+    steps: list[PlayedStep | RecordedStep] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.state is None:
@@ -69,7 +110,7 @@ class Game:
 
     def act(self, seat: int, action: Action) -> Step:
         """A seat's move: refused (IllegalAction) unless it is that seat's turn and allowed."""
-        actor = self.actor
+        actor = self.rules.actor(self.state)
         if actor != seat:
             whose = (
                 f"seat {actor + 1}'s turn" if isinstance(actor, int) else f"{actor.value}'s turn"
@@ -84,10 +125,13 @@ class Game:
         after, events = self.rules.apply(before, action)
         self.state = after
         index = len(self.steps)
-        self.steps.append(
-            RecordedStep(actor_text(actor), action.text, tuple(e.to_json() for e in events))
-        )
+        self.steps.append(PlayedStep(actor, action, events))
         return Step(index, actor, action, before, after, events)
+
+    def _advance(self, actor: Actor, action: Action) -> None:
+        """`apply` for the play loop, which knows whose turn it is and keeps no Step."""
+        self.state, events = self.rules.apply(self.state, action)
+        self.steps.append(PlayedStep(actor, action, events))
 
     def record(self) -> GameRecord:
         result = result_to_json(self.rules.result(self.state)) if self.over else None
@@ -96,7 +140,9 @@ class Game:
             config=self.rules.config_to_dict(self.config),
             seed=self.seed,
             chance=self.chance_mode,
-            steps=tuple(self.steps),
+            steps=tuple(
+                step.recorded() if isinstance(step, PlayedStep) else step for step in self.steps
+            ),
             result=result,
         )
 
@@ -110,17 +156,21 @@ def play(
 ) -> Game:
     """Run `game` to its end: chance from `chance`, every seat's move from its agent."""
     rules = game.rules
+    reads = {seat: getattr(agent, "reads_view", True) for seat, agent in agents.items()}
     for _ in range(max_steps):
-        actor = game.actor
+        state = game.state
+        actor = rules.actor(state)
         if actor is TERMINAL:
             return game
         if actor is CHANCE:
-            step = game.apply(chance.choose(rules, game.state))
+            action = chance.choose(rules, state)
         else:
-            legal = rules.legal_actions(game.state, actor)
-            step = game.act(actor, agents[actor].choose(rules.view(game.state, actor), legal))
-        if observe is not None:
-            observe(step)
+            legal = rules.legal_actions(state, actor)
+            action = agents[actor].choose(rules.view(state, actor) if reads[actor] else None, legal)
+        if observe is None:
+            game._advance(actor, action)
+        else:
+            observe(game.apply(action))
     raise HorseraceError(f"the game did not end within {max_steps} steps")
 
 

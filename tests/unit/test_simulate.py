@@ -304,3 +304,13 @@ def test_kernel_reports_do_not_depend_on_the_workers() -> None:
     two = simulate_games("classic", options, games, 8, workers=2)
     assert one == two and one.engine == "kernel" and one.games == games
     assert sum(one.length_counts) == one.races == 2 * games
+
+
+def test_northwoods_wins_and_outs_follow_the_tables_ranking() -> None:
+    for engine in ("reference", "kernel"):
+        report = simulate_games("northwoods", {"players": 3, "rounds": 12}, 40, 5, engine=engine)
+        wins = sum(w.successes for w in report.seat_wins)
+        assert report.games <= wins <= report.games * 3  # every game has a winner (or shares)
+        assert any(out.successes for out in report.seat_out)  # players do go out
+        seats = report.to_json()["seats"]
+        assert all(0 <= s["went_out"]["successes"] <= 40 for s in seats)

@@ -13,6 +13,7 @@ class RandomBot:
     """Sees only its view and the legal actions, like every driver."""
 
     kind = "random"
+    reads_view = False  # it picks among the legal actions alone
 
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng

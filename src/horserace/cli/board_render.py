@@ -355,42 +355,50 @@ def standings_table(result: Result, names: Sequence[str], unit: str = "chips") -
     table.add_column("place", justify="right")
     table.add_column("player")
     table.add_column("money" if unit == "cents" else "chips", justify="right")
+    went_out = any(standing.out for standing in result.standings)
+    if went_out:
+        table.add_column("")
     for standing in result.standings:
         shared = places.count(standing.place) > 1
         place = f"={standing.place}" if shared else str(standing.place)
-        style = "bold green" if standing.place == 1 else ""
-        table.add_row(
+        style = "bold green" if standing.place == 1 else ("dim" if standing.out else "")
+        row: list[str | Text] = [
             place,
             Text(seat_name(names, standing.seat), style=style),
             money_text(unit, standing.chips),
-        )
+        ]
+        if went_out:
+            row.append(f"out in round {standing.out}" if standing.out else "")
+        table.add_row(*row)
     return table
 
 
 # --- announcements -----------------------------------------------------------------------------
 
 
-def _pays(names: Sequence[str], paid: ev.ChipsPaid) -> str:
+def _pays(names: Sequence[str], paid: ev.ChipsPaid, unit: str) -> str:
     who = seat_name(names, paid.seat)
     if paid.paid == paid.owed:
-        return f"{who} pays {paid.paid}"
-    return f"{who} owes {paid.owed}, pays only {paid.paid}"
+        return f"{who} pays {money_text(unit, paid.paid)}"
+    return f"{who} owes {money_text(unit, paid.owed)}, pays only {money_text(unit, paid.paid)}"
 
 
-def _paid_list(names: Sequence[str], payments: Sequence[ev.ChipsPaid]) -> str:
+def _paid_list(names: Sequence[str], payments: Sequence[ev.ChipsPaid], unit: str) -> str:
     """'paid: Ann 2, Bob 1 of 3' -- compact, as a scratch can make every seat pay."""
     if not payments:
         return "nobody holds one"
     items = [
-        f"{seat_name(names, p.seat)} {p.paid}" + ("" if p.paid == p.owed else f" of {p.owed}")
+        f"{seat_name(names, p.seat)} {money_text(unit, p.paid)}"
+        + ("" if p.paid == p.owed else f" of {money_text(unit, p.owed)}")
         for p in payments
     ]
     return "paid: " + ", ".join(items)
 
 
-def step_news(events: Sequence[Event], names: Sequence[str]) -> list[News]:
+def step_news(events: Sequence[Event], names: Sequence[str], unit: str = "chips") -> list[News]:
     """What one step announces, a line per happening: the dice with what they did, the payout
-    with everyone's share, a new round. Deals say nothing (there are dozens per round)."""
+    with everyone's share, a new round. Deals say nothing (there are dozens per round).
+    Amounts are in the table's money (`unit`: chips, or cents shown as dollars)."""
     news: list[News] = []
     rest = list(events)
     head = ""
@@ -411,7 +419,7 @@ def step_news(events: Sequence[Event], names: Sequence[str]) -> list[News]:
                 what = (
                     f"horse {event.horse} moves from scratch line {event.from_line} to {event.line}"
                 )
-            tail = "; " + _paid_list(names, payments)
+            tail = "; " + _paid_list(names, payments, unit)
             news.append(News(head + what + tail, "short" if short else "scratch"))
         elif isinstance(event, ev.RepeatRerolled):
             news.append(
@@ -424,18 +432,16 @@ def step_news(events: Sequence[Event], names: Sequence[str]) -> list[News]:
                 where = f"slot {event.position} of {event.finish - 1}"
                 news.append(News(head + f"horse {event.horse} → {where}", "move"))
         elif isinstance(event, ev.PotShared):
-            news.append(_payout_news(event, rest, names))
-        elif isinstance(event, (ev.RoundStarted, ev.GameOver)):
-            news.append(
-                News(
-                    event.describe(names), "round" if isinstance(event, ev.RoundStarted) else "over"
-                )
-            )
+            news.append(_payout_news(event, rest, names, unit))
+        elif isinstance(event, ev.GameOver):
+            news.append(News(_game_over(event, names, unit), "over"))
+        elif isinstance(event, ev.RoundStarted):
+            news.append(News(event.describe(names), "round"))
         elif not isinstance(event, _QUIET):
             news.append(News(event.describe(names)))
     if payments and not any(isinstance(e, ev.HorseScratched) for e in rest):
         what = f"horse {dice} is scratched: " if dice else ""
-        paid_text = ", ".join(_pays(names, p) for p in payments)
+        paid_text = ", ".join(_pays(names, p, unit) for p in payments)
         news.insert(0, News(head + what + paid_text, "short" if short else "penalty"))
     return news
 
@@ -458,14 +464,28 @@ _QUIET = (
 )
 
 
-def _payout_news(won: ev.PotShared, events: Sequence[Event], names: Sequence[str]) -> News:
+def _payout_news(
+    won: ev.PotShared, events: Sequence[Event], names: Sequence[str], unit: str
+) -> News:
     payouts = [e for e in events if isinstance(e, ev.PayoutMade)]
     carried = next((e.amount for e in events if isinstance(e, ev.PotCarried)), None)
-    text = f"Horse {won.horse} wins: pot {won.pot} pays {won.share} a card: "
+    pot, share = money_text(unit, won.pot), money_text(unit, won.share)
+    text = f"Horse {won.horse} wins: pot {pot} pays {share} a card: "
     if payouts:
-        text += ", ".join(f"{seat_name(names, p.seat)} +{p.amount}" for p in payouts)
+        text += ", ".join(
+            f"{seat_name(names, p.seat)} +{money_text(unit, p.amount)}" for p in payouts
+        )
     else:
         text += f"nobody holds a {rank_text(won.horse)}"
     if carried is not None:
-        text += f"; {carried} stay in the pot"
+        text += f"; {money_text(unit, carried)} stay in the pot"
     return News(text, "payout")
+
+
+def _game_over(over: ev.GameOver, names: Sequence[str], unit: str) -> str:
+    who = " and ".join(seat_name(names, s) for s in over.winners)
+    verb = "share the win" if len(over.winners) > 1 else "wins"
+    left = money_text(unit, over.unclaimed)
+    if unit == "chips":
+        left += " chip" if over.unclaimed == 1 else " chips"
+    return f"Game over: {who} {verb}; {left} left in the pot"

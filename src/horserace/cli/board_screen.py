@@ -57,6 +57,7 @@ class Screen:
     game: Game | None = None
     news: list[News] = field(default_factory=list)
     last_dice: tuple[int, int] | None = None
+    unit: str = "chips"  # the table's money: chips, or cents shown as dollars
 
     def render(
         self, view: BoardView, with_odds: bool = True, with_news: bool = True
@@ -96,6 +97,7 @@ class Screen:
     def start(self, game: Game) -> None:
         self.game = game
         view = self.current_view()
+        self.unit = view.config.money
         dealt = view.to_deal
         dealer = seat_name(self.names, view.dealer)
         stub = view.undealt - dealt
@@ -114,7 +116,7 @@ class Screen:
         for event in events:
             if isinstance(event, ev.DiceRolled):
                 self.last_dice = event.dice
-        items = step_news(events, self.names)
+        items = step_news(events, self.names, self.unit)
         self.news.extend(items)
         del self.news[:-NEWS_KEPT]
         return items

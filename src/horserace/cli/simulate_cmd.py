@@ -203,12 +203,24 @@ def _print_report(
     figures.add_row(*_mean_row("chips left in the pot at the end", report.pot_left))
     console.print(figures)
 
-    seats = Table(title="Final chips per seat", title_justify="left")
+    cents = report.config.get("money") == "cents"
+    went_out = any(out.successes for out in report.seat_out)
+    title = "Final money per seat (cents)" if cents else "Final chips per seat"
+    if went_out:
+        title += "; wins and outs by the table's ranking (players still in first)"
+    seats = Table(title=title, title_justify="left")
     seats.add_column("seat")
-    for name in ("mean", "std dev", "95% CI", "games"):
+    for name in ("mean", "std dev", "95% CI", "games", "wins"):
         seats.add_column(name, justify="right")
-    for name, stats in zip(seat_names(report.players), report.seat_chips, strict=True):
-        seats.add_row(*_mean_row(name, stats))
+    if went_out:
+        seats.add_column("went out", justify="right")
+    for seat, (name, stats) in enumerate(
+        zip(seat_names(report.players), report.seat_chips, strict=True)
+    ):
+        row = [*_mean_row(name, stats), f"{report.seat_wins[seat].rate:.1%}"]
+        if went_out:
+            row.append(f"{report.seat_out[seat].rate:.1%}")
+        seats.add_row(*row)
     console.print(seats)
 
     results = Table(

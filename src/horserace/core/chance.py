@@ -40,8 +40,19 @@ class SeededChance:
         forced = rules.forced_chance(state)
         if forced is not None:
             return forced
+        table = rules.chance_table(state)
+        if table is not None:
+            return table[self._rng.randrange(len(table))]
         outcomes, weights = rules.chance_weights(state)
         return sample_weighted(self._rng, outcomes, weights)
+
+
+def lookup_table(outcomes: Sequence[Action], weights: Sequence[int]) -> tuple[Action, ...]:
+    """Outcome i repeated weights[i] times, in order: table[pick] is what sample_weighted
+    picks for the same number, without walking the weights."""
+    return tuple(
+        outcome for outcome, weight in zip(outcomes, weights, strict=True) for _ in range(weight)
+    )
 
 
 class ScriptExhausted(HorseraceError):

@@ -20,11 +20,13 @@ StateT = TypeVar("StateT")
 
 @dataclass(frozen=True)
 class Standing:
-    """One seat's final place: most chips first, equal chips share a place."""
+    """One seat's final place: most chips first, equal chips share a place (a family may rank
+    seats that went out of the game below the rest: `out` is the round they went out in)."""
 
     seat: int
     chips: int
     place: int
+    out: int = 0
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,11 @@ class Rules(ABC, Generic[ConfigT, StateT]):
     def forced_chance(self, state: StateT) -> Action | None:
         """A chance step with one sure outcome (paying a round out), which every chance source
         plays without asking or drawing; None when chance really chooses."""
+        return None
+
+    def chance_table(self, state: StateT) -> Sequence[Action] | None:
+        """For a fixed distribution (the dice), every outcome repeated by its weight, in the
+        order of chance_weights, so a seeded draw is one lookup; None to draw by weights."""
         return None
 
     def chance_outcomes(self, state: StateT) -> list[tuple[Action, Fraction]]:

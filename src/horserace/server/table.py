@@ -13,6 +13,7 @@ import asyncio
 import bisect
 import contextlib
 import logging
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -80,6 +81,9 @@ log = logging.getLogger("horserace.server")
 MAX_MISSED = 100  # steps a catch-up sends at most: further behind, a snapshot and the latest
 
 
+QUICK_ANSWER = (0.5, 1.5)  # a person's "pass", in bot pauses: the table answers as fast
+
+
 def _nobody(table: TableMaster) -> None:
     """No lobby listens (a table made outside a hub)."""
 
@@ -136,6 +140,7 @@ class TableMaster:
         self._driver: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._timer_version = -1
+        self._jitter = secrets.SystemRandom()  # timing only: never the game's chance
 
     # --- building and resuming ---
     @classmethod
@@ -643,8 +648,9 @@ class TableMaster:
                 self.connections.send(connection, cache[key])
 
     # --- who moves when nobody is asked ---
-    def _automatic(self) -> Literal["chance", "bot"] | None:
-        """What the driver does next: draw chance, let a bot (or a stand-in) move, or wait."""
+    def _automatic(self) -> Literal["chance", "bot", "answer"] | None:
+        """What the driver does next: draw chance, let a bot (or a stand-in) move, answer for
+        a person who has nothing to play but "pay" or "pass", or wait."""
         if self.status != PLAYING:
             return None
         actor = self.game.actor
@@ -656,6 +662,16 @@ class TableMaster:
         row = self.seats[actor]
         if row.kind == BOT or actor in self.away:
             return "bot"
+        if self._only_answer(actor) is not None:
+            return "answer"
+        return None
+
+    def _only_answer(self, seat: int) -> Action | None:
+        """The one thing `seat` may do, when that is to pay or pass (holding no card that
+        could answer): the table says it for them."""
+        legal = self.rules.legal_actions(self.game.state, seat)
+        if len(legal) == 1 and legal[0].text in ("pay", "pass"):
+            return legal[0]
         return None
 
     def kick(self) -> None:
@@ -690,8 +706,29 @@ class TableMaster:
             if version < 0:
                 await asyncio.sleep(0)
                 continue
+            if move == "answer":
+                await asyncio.sleep(self._quick_person())
+                await self._answer_for(version)
+                continue
             await asyncio.sleep(0 if self._hurrying() else self.bot_delay)
             await self._bot_move(version)
+
+    def _quick_person(self) -> float:
+        """How long a quick person takes to press "pass": the others must not tell the
+        table's answer from theirs, so it takes as long, at random."""
+        return self._jitter.uniform(QUICK_ANSWER[0], QUICK_ANSWER[1]) * self.bot_delay
+
+    async def _answer_for(self, version: int) -> None:
+        """Pay or pass for the seat, exactly as if they had pressed it (nobody is told)."""
+        async with self.lock:
+            seat = self.game.actor
+            if self.version != version or not isinstance(seat, int):
+                return
+            if self._automatic() != "answer":
+                return
+            answer = self._only_answer(seat)
+            assert answer is not None
+            await self.commit(answer, seat)
 
     async def _bot_move(self, version: int) -> None:
         """A bot's move at `version`: it decides off the lock, then moves if nothing changed."""

@@ -25,8 +25,9 @@ from horserace.bots import make_bot, parse_bots
 from horserace.components.board import HORSES
 from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError
+from horserace.core.events import Event
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
-from horserace.engine import Game, Step, play
+from horserace.engine import Game, PlayedStep, Step, play
 from horserace.kernels.board_game import BoardGameSpec, run_games
 from horserace.odds.race import scratch_phase_odds
 from horserace.rules.board.config import SCRATCH_LINES, BoardConfig, board_config_dict
@@ -69,10 +70,14 @@ class _Tally:
     seat_chips: list[RunningStats] = field(default_factory=list)
     pot_left: RunningStats = field(default_factory=RunningStats)
     bot_results: dict[str, RunningStats] = field(default_factory=dict)
+    seat_wins: list[int] = field(default_factory=list)  # games won (shared wins count)
+    seat_out: list[int] = field(default_factory=list)  # games in which the seat went out
 
     def __post_init__(self) -> None:
         if not self.seat_chips:
             self.seat_chips = [RunningStats() for _ in range(self.players)]
+        self.seat_wins = self.seat_wins or [0] * self.players
+        self.seat_out = self.seat_out or [0] * self.players
 
     def merge(self, other: _Tally) -> _Tally:
         self.games += other.games
@@ -89,6 +94,8 @@ class _Tally:
         self.pot_left.merge(other.pot_left)
         for kind, stats in other.bot_results.items():
             self.bot_results.setdefault(kind, RunningStats()).merge(stats)
+        self.seat_wins = [a + b for a, b in zip(self.seat_wins, other.seat_wins, strict=True)]
+        self.seat_out = [a + b for a, b in zip(self.seat_out, other.seat_out, strict=True)]
         return self
 
 
@@ -100,9 +107,12 @@ class _RoundObserver:
         self.paid_this_round = 0
 
     def __call__(self, step: Step) -> None:
+        self.take(step.events)
+
+    def take(self, events: tuple[Event, ...]) -> None:
         tally = self.tally
         tally.steps += 1
-        for event in step.events:
+        for event in events:
             if isinstance(event, ChipsPaid):
                 self.paid_this_round += event.paid
             elif isinstance(event, RaceWon):  # the race ends the round
@@ -136,10 +146,16 @@ def _engine_span(
             seat: make_bot(kinds[seat], derive_seed(game_seed, BOT_STREAM, seat))
             for seat in range(players)
         }
-        play(game, agents, SeededChance(game_seed), observe=_RoundObserver(tally))
+        play(game, agents, SeededChance(game_seed))
+        observer = _RoundObserver(tally)
+        for played in game.steps:  # tallied after the game: the play loop keeps no Steps
+            assert isinstance(played, PlayedStep)
+            observer.take(played.happened)
         result = rules.result(game.state)
         for standing in result.standings:
             tally.seat_chips[standing.seat].add(standing.chips)
+            tally.seat_wins[standing.seat] += standing.place == 1
+            tally.seat_out[standing.seat] += standing.out > 0
             gain = standing.chips - config.starting_chips
             tally.bot_results.setdefault(kinds[standing.seat], RunningStats()).add(gain)
         tally.pot_left.add(result.unclaimed)
@@ -165,6 +181,12 @@ def _kernel_span(
     tally.paid_per_round = RunningStats.of_array(outcomes.paid[used])
     tally.seat_chips = [RunningStats.of_array(outcomes.chips[:, s]) for s in range(players)]
     tally.pot_left = RunningStats.of_array(outcomes.pot_left)
+    # the table's ranking: players still in above those out, the later out above the earlier
+    still_in = outcomes.out_round == 0
+    key = np.where(still_in, outcomes.chips + (1 << 40), outcomes.out_round)
+    winners = key == key.max(axis=1, keepdims=True)
+    tally.seat_wins = [int(count) for count in winners.sum(axis=0)]
+    tally.seat_out = [int(count) for count in (~still_in).sum(axis=0)]
     gains = outcomes.chips - spec.starting_chips
     # game i seats bots[(seat + i) % players]: the same rotation as the engine path
     at = (np.arange(players)[None, :] + np.arange(span.start, span.stop)[:, None]) % len(bots)
@@ -202,6 +224,8 @@ class SimulationReport:
     pot_left: RunningStats  # chips left in the pot when a game ends
     bots: tuple[str, ...]  # the bot at each seat in the first game (rotated one seat a game)
     bot_results: dict[str, RunningStats]  # per bot kind: final minus starting chips, per seat-game
+    seat_wins: tuple[Proportion, ...] = ()  # games each seat won, by the table's ranking
+    seat_out: tuple[Proportion, ...] = ()  # games each seat went out of (Northwoods)
     engine: str = "reference"  # what played the games: "kernel" or "reference"
     workers: int = field(default=1, compare=False)
     elapsed_seconds: float = field(default=0.0, compare=False)
@@ -229,7 +253,13 @@ class SimulationReport:
             "race_length": self.race_length.to_json(),
             "paid_per_round": self.paid_per_round.to_json(),
             "seats": [
-                {"seat": seat, "name": f"P{seat + 1}", **chips.to_json()}
+                {
+                    "seat": seat,
+                    "name": f"P{seat + 1}",
+                    **chips.to_json(),
+                    "wins": self.seat_wins[seat].to_json(),
+                    "went_out": self.seat_out[seat].to_json(),
+                }
                 for seat, chips in enumerate(self.seat_chips)
             ],
             "pot_left": self.pot_left.to_json(),
@@ -307,6 +337,8 @@ def simulate_games(
         pot_left=total.pot_left,
         bots=mix,
         bot_results=dict(sorted(total.bot_results.items())),
+        seat_wins=tuple(Proportion(wins, total.games) for wins in total.seat_wins),
+        seat_out=tuple(Proportion(out, total.games) for out in total.seat_out),
         engine="kernel" if spec is not None else "reference",
         workers=workers,
         elapsed_seconds=elapsed,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from horserace.components.dice import DiceRoll, FourDice
 from horserace.core.actions import Action
 from horserace.core.events import Event
+from horserace.core.types import CHANCE
 from horserace.rules.board import events as ev
 from horserace.rules.board.actions import (
     Answer,
@@ -65,6 +66,24 @@ from horserace.rules.board.tx import Tx
 
 def step(state: BoardState, action: Action) -> tuple[BoardState, tuple[Event, ...]]:
     """Apply an action the rules already verified; returns the next state and its events."""
+    record = state.phase_record
+    if type(action) is Roll and isinstance(record, Scratching | Racing):
+        # calling for the dice changes nothing but whose turn it is: chance rolls next
+        rolling = type(record)(record.roller, rolling=True)
+        return (
+            BoardState(
+                state.config,
+                state.round,
+                state.dealer,
+                state.cards,
+                state.race,
+                state.seats,
+                state.ledger,
+                rolling,
+                CHANCE,
+            ),
+            (),
+        )
     tx = Tx(state)
     record = _run(tx, _act(tx, state.phase_record, action))
     tx.phase = record

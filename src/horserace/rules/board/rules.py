@@ -10,6 +10,7 @@ from typing import Any
 from horserace.components.cards import ALL_RANKS, NO_CARDS, RANKS, full_deck
 from horserace.components.dice import ALL_FOUR_DICE, ALL_ROLLS, DiceRoll, FourDice
 from horserace.core.actions import Action
+from horserace.core.chance import lookup_table
 from horserace.core.errors import IllegalAction, InvalidAction
 from horserace.core.events import Event
 from horserace.core.ledger import Ledger
@@ -54,8 +55,11 @@ from horserace.rules.board.phases.records import (
     NextRound,
     Pairing,
     Payout,
+    PhaseRecord,
+    Racing,
     Responding,
     Rolling,
+    Scratching,
     Trading,
 )
 from horserace.rules.board.state import FRESH_RACE, BoardState, Phase, SeatStatus, fresh_cards
@@ -65,6 +69,8 @@ from horserace.rules.board.view import BoardView, build_view
 _ROLL_WEIGHTS = tuple(2 if roll.low != roll.high else 1 for roll in ALL_ROLLS)
 _FOUR_WEIGHTS = tuple(dice.weight for dice in ALL_FOUR_DICE)
 _DEALS = tuple(Deal(rank) for rank in ALL_RANKS)
+_ROLL_TABLE = lookup_table(ALL_ROLLS, _ROLL_WEIGHTS)
+_FOUR_TABLE = lookup_table(ALL_FOUR_DICE, _FOUR_WEIGHTS)
 
 
 class BoardRules(Rules[BoardConfig, BoardState]):
@@ -152,6 +158,13 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             return ALL_FOUR_DICE, _FOUR_WEIGHTS
         return ALL_ROLLS, _ROLL_WEIGHTS
 
+    def chance_table(self, state: BoardState) -> Sequence[Action] | None:
+        if state.actor is not CHANCE or not isinstance(state.phase_record, Rolling):
+            return None
+        if state.config.robertson and isinstance(state.phase_record, Racing):
+            return _FOUR_TABLE
+        return _ROLL_TABLE
+
     def forced_chance(self, state: BoardState) -> Action | None:
         record = state.phase_record
         if isinstance(record, Payout):
@@ -200,12 +213,16 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             shown = [a.text for a in legal[:12]]
             more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
             raise IllegalAction(
-                f"{action.text!r} is not allowed now; seat {actor + 1} may: "
-                f"{', '.join(shown)}{more}"
+                f"{action.text!r} is not allowed now ({situation(record, actor)});"
+                f" seat {actor + 1} may: {', '.join(shown)}{more}"
             )
 
     def _verify_chance(self, state: BoardState, action: Action) -> None:
         record = state.phase_record
+        if type(action) is DiceRoll and type(record) is Scratching:
+            return
+        if type(action) is DiceRoll and type(record) is Racing and not state.config.robertson:
+            return
         if isinstance(record, Payout | NextRound):
             if not isinstance(action, Settle) or action.what != (
                 "payout" if isinstance(record, Payout) else "next-round"
@@ -250,4 +267,32 @@ class BoardRules(Rules[BoardConfig, BoardState]):
         )
 
 
-__all__ = ["PASS", "BoardRules"]
+def situation(record: PhaseRecord, seat: int) -> str:
+    """The rule that says what may be done now, in a table's words."""
+    who = f"seat {seat + 1}"
+    if isinstance(record, Rolling):
+        return f"{who} rolls next in the {'race' if isinstance(record, Racing) else 'scratch'}"
+    if isinstance(record, Responding):
+        return f"{who} owes {record.pending[0].amount}: pay, or answer with an Ace or a King"
+    if isinstance(record, JokerTurn):
+        return f"{who} may play a Joker after their roll, or pass"
+    if isinstance(record, FaceCardTurn):
+        return f"{who} paid for a scratched horse and may play a J, Q or K, or pass"
+    if isinstance(record, MarketTurn):
+        return f"{who} may buy one market card after their roll, or pass"
+    if isinstance(record, Trading):
+        if record.offer is not None:
+            return f"{who} answers the offer made to them"
+        return f"the trading window is open: {who} offers a trade or passes"
+    if isinstance(record, Pairing):
+        return f"{who} pairs the four dice"
+    if isinstance(record, Drafting):
+        return f"the draft: {who} keeps one card of their packet"
+    if isinstance(record, Betting):
+        return f"betting round {record.round_no}: {who} checks, wagers, meets, raises or folds"
+    if isinstance(record, Drawing):
+        return f"the draw: {who} discards up to two cards"
+    return f"it is {who}'s turn"
+
+
+__all__ = ["PASS", "BoardRules", "situation"]

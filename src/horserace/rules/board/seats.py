@@ -6,6 +6,8 @@ from __future__ import annotations
 def next_seat(out: tuple[int, ...], seat: int) -> int:
     """The next seat to the left still in the game (or `seat` if it is the only one)."""
     n = len(out)
+    if not any(out):
+        return (seat + 1) % n
     for offset in range(1, n + 1):
         candidate = (seat + offset) % n
         if not out[candidate]:

@@ -1,13 +1,14 @@
 """The board game's state in small immutable parts, so a step copies only what it changes.
 
+The parts are named tuples: immutable, and the cheapest values Python can build per step.
+
 `BoardState` holds the parts (cards, race, seats' round status, the ledger) and the current
 phase's own small record; whose turn it is is computed once per step (by the flow) and stored.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from horserace.components.cards import NO_CARDS, RankCounts
 from horserace.core.ledger import Ledger
@@ -18,8 +19,7 @@ from horserace.rules.board.phases.records import Interrupt, Phase, PhaseRecord
 __all__ = ["AT_GATE", "EMPTY_LINES", "BoardState", "Cards", "Phase", "Race", "SeatStatus"]
 
 
-@dataclass(frozen=True, slots=True)
-class Cards:
+class Cards(NamedTuple):
     """Every card of the round: hands, the undealt deck (the stub once dealt), discards."""
 
     hands: tuple[RankCounts, ...]
@@ -30,8 +30,7 @@ class Cards:
     given_up: tuple[RankCounts, ...]  # per seat: cards given up to scratches this round
 
 
-@dataclass(frozen=True, slots=True)
-class Race:
+class Race(NamedTuple):
     """The board: scratch lines, horses' advances, chips under horses (Husted)."""
 
     lines: tuple[int, ...]  # horse on scratch line k at index k - 1, 0 when empty
@@ -51,8 +50,7 @@ class Race:
         return 0
 
 
-@dataclass(frozen=True, slots=True)
-class SeatStatus:
+class SeatStatus(NamedTuple):
     """Who is still in the game, and this round's Husted betting per seat."""
 
     out: tuple[int, ...]  # 0 while in the game, else the round in which the seat went out
@@ -60,8 +58,7 @@ class SeatStatus:
     wagered: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class BoardState:
+class BoardState(NamedTuple):
     """The whole table. Hidden parts (deck, hands, packets) leave the core only via the view."""
 
     config: BoardConfig
@@ -138,9 +135,7 @@ class BoardState:
 
     def evolve(self, **parts: Any) -> BoardState:
         """A copy with some parts replaced (tests and drivers that set up a position)."""
-        values = {name: getattr(self, name) for name in self.__slots__}
-        values.update(parts)
-        return BoardState(**values)
+        return self._replace(**parts)
 
 
 def fresh_cards(players: int, deck: RankCounts) -> Cards:

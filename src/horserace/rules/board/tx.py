@@ -7,6 +7,8 @@ emit the event that explains them, so a seat's money is always its start plus it
 
 from __future__ import annotations
 
+from typing import Any
+
 from horserace.components.cards import RankCounts
 from horserace.core.events import Event
 from horserace.core.ledger import Ledger, LedgerError
@@ -106,7 +108,7 @@ class Tx:
     def set_hand(self, seat: int, hand: RankCounts) -> None:
         hands = list(self.cards.hands)
         hands[seat] = hand
-        self.cards = _cards(self.cards, hands=tuple(hands))
+        self.cards = self.cards._replace(hands=tuple(hands))
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -131,43 +133,14 @@ class Tx:
         return state, tuple(self.events)
 
 
-def _cards(cards: Cards, **changes: object) -> Cards:
-    values: dict[str, object] = {
-        "hands": cards.hands,
-        "deck": cards.deck,
-        "discards": cards.discards,
-        "packets": cards.packets,
-        "market": cards.market,
-        "given_up": cards.given_up,
-    }
-    values.update(changes)
-    return Cards(**values)  # type: ignore[arg-type]
-
-
-def cards_with(cards: Cards, **changes: object) -> Cards:
+def cards_with(cards: Cards, **changes: Any) -> Cards:
     """A copy of the cards part with some fields replaced."""
-    return _cards(cards, **changes)
+    return cards._replace(**changes)
 
 
-def race_with(race: Race, **changes: object) -> Race:
-    values: dict[str, object] = {
-        "lines": race.lines,
-        "positions": race.positions,
-        "blocks": race.blocks,
-        "scratch_rolls": race.scratch_rolls,
-        "race_rolls": race.race_rolls,
-        "winner": race.winner,
-        "mover": race.mover,
-    }
-    values.update(changes)
-    return Race(**values)  # type: ignore[arg-type]
+def race_with(race: Race, **changes: Any) -> Race:
+    return race._replace(**changes)
 
 
-def seats_with(seats: SeatStatus, **changes: object) -> SeatStatus:
-    values: dict[str, object] = {
-        "out": seats.out,
-        "folded": seats.folded,
-        "wagered": seats.wagered,
-    }
-    values.update(changes)
-    return SeatStatus(**values)  # type: ignore[arg-type]
+def seats_with(seats: SeatStatus, **changes: Any) -> SeatStatus:
+    return seats._replace(**changes)

@@ -19,7 +19,7 @@ from horserace.rules.board import events as ev
 from horserace.rules.board.config import ADVANCED_DECKS, BoardConfig
 from horserace.rules.board.phases.records import Dealing
 from horserace.rules.board.seats import active_count, next_seat
-from horserace.rules.board.state import FRESH_RACE
+from horserace.rules.board.state import FRESH_RACE, Cards
 from horserace.rules.board.tx import Tx, cards_with, seats_with
 
 
@@ -53,19 +53,17 @@ def deal(tx: Tx, record: Dealing, rank: int) -> Dealing | None:
     """One card to `record.deal_to`; None once the deal is done."""
     config, cards, seat = tx.config, tx.cards, record.deal_to
     deck = with_count(cards.deck, rank, -1)
+    hands, discards, packets, market = cards.hands, cards.discards, cards.packets, cards.market
     if seat == config.players:
         tx.emit(ev.MarketDealt(rank))
-        tx.cards = cards_with(cards, deck=deck, market=with_count(cards.market, rank, 1))
+        market = with_count(market, rank, 1)
     elif config.draft:
         tx.emit(ev.CardDealt(seat, rank, False))
-        packets = list(cards.packets)
-        packets[seat] = with_count(packets[seat], rank, 1)
-        tx.cards = cards_with(cards, deck=deck, packets=tuple(packets))
+        packets = (*packets[:seat], with_count(packets[seat], rank, 1), *packets[seat + 1 :])
     else:
         tx.emit(ev.CardDealt(seat, rank, config.open_hands))
-        hands = list(cards.hands)
-        hands[seat] = with_count(hands[seat], rank, 1)
-        tx.cards = cards_with(cards, deck=deck, hands=tuple(hands))
+        hands = (*hands[:seat], with_count(hands[seat], rank, 1), *hands[seat + 1 :])
+    tx.cards = Cards(hands, deck, discards, packets, market, cards.given_up)
     if record.to_deal == 1:
         return None
     return Dealing(record.to_deal - 1, _next_to_deal(tx, seat))

@@ -83,6 +83,6 @@ def rank_board(chips: Sequence[int], out: Sequence[int], unclaimed: int) -> Resu
         place = index + 1
         if index and key(seat) == key(order[index - 1]):
             place = standings[-1].place
-        standings.append(Standing(seat=seat, chips=chips[seat], place=place))
+        standings.append(Standing(seat=seat, chips=chips[seat], place=place, out=out[seat]))
     winners = tuple(s.seat for s in standings if s.place == 1)
     return Result(standings=tuple(standings), winners=winners, unclaimed=unclaimed)

@@ -10,13 +10,22 @@ from horserace.rules.board.actions import Pair
 from horserace.rules.board.phases.records import Pairing, Penalty
 from horserace.rules.board.phases.scratch import scratch_value
 from horserace.rules.board.seats import next_seat
-from horserace.rules.board.state import BoardState
+from horserace.rules.board.state import BoardState, Race
 from horserace.rules.board.tx import Tx, race_with
 
 
 def roll_taken(tx: Tx, roller: int) -> int:
     """Count the roll; returns the next roller."""
-    tx.race = race_with(tx.race, race_rolls=tx.race.race_rolls + 1)
+    race = tx.race
+    tx.race = Race(
+        race.lines,
+        race.positions,
+        race.blocks,
+        race.scratch_rolls,
+        race.race_rolls + 1,
+        race.winner,
+        race.mover,
+    )
     return next_seat(tx.seats.out, roller)
 
 
@@ -48,16 +57,22 @@ def move_horse(tx: Tx, horse: int, step: int, seat: int) -> None:
     position = race.positions[horse - 2] + step
     finish = tx.config.board.advances_to_finish(horse)
     positions = (*race.positions[: horse - 2], position, *race.positions[horse - 1 :])
+    won = step > 0 and position >= finish
+    tx.race = Race(
+        race.lines,
+        positions,
+        race.blocks,
+        race.scratch_rolls,
+        race.race_rolls,
+        horse if won else race.winner,
+        seat if won else race.mover,
+    )
     if step < 0:
-        tx.race = race_with(race, positions=positions)
         tx.emit(ev.HorseWentBack(horse, position))
         return
     tx.emit(ev.HorseAdvanced(horse, position, finish))
-    if position >= finish:
-        tx.race = race_with(race, positions=positions, winner=horse, mover=seat)
+    if won:
         tx.emit(ev.RaceWon(horse, race.race_rolls, seat))
-    else:
-        tx.race = race_with(race, positions=positions)
 
 
 def running(state: BoardState) -> list[int]:
