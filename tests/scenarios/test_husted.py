@@ -9,6 +9,7 @@ from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError, IllegalAction
 from horserace.engine import Game
 from horserace.rules.board import events as ev
+from horserace.rules.board import house_events as hev
 from horserace.rules.board.phases.records import Betting
 from horserace.rules.board.state import Phase
 from tests.board_positions import arrange
@@ -90,7 +91,7 @@ def test_the_draw_discards_face_up_and_deals_as_many_from_the_stub() -> None:
     assert game.state.phase is Phase.DRAW and game.actor == 1
     assert "discard joker A" in texts(game, 1) and "discard 7 7" not in texts(game, 1)
     events = act(game, "discard joker A", "deal 9", "deal 10")
-    assert ev.CardsDrawn(1, (JOKER, ACE)) in events
+    assert hev.CardsDrawn(1, (JOKER, ACE)) in events
     assert game.state.hands[1] == counts({7: 1, 9: 1, 10: 1})
     assert game.state.discards[JOKER] == 1 and game.state.discards[ACE] == 1
     act(game, "discard none", "discard 5")
@@ -119,7 +120,7 @@ def test_queen_and_king_chips_each_stop_one_roll_and_go_to_the_pot() -> None:
     assert game.state.race.blocks[7 - 2] == 1 and game.state.race.blocks[6 - 2] == 2
     assert list(game.state.ledger.balances) == [48, 47, 50, 5]
     events = act(game, "roll", dice_for(7))
-    assert ev.HorseBlocked(7, 0) in events and game.state.position(7) == 0
+    assert hev.HorseBlocked(7, 0) in events and game.state.position(7) == 0
     act(game, "roll", dice_for(7))
     assert game.state.position(7) == 1
     act(game, "roll", dice_for(6), "roll", dice_for(6), "roll", dice_for(6))

@@ -7,7 +7,7 @@ import pytest
 from horserace.components.cards import KING, counts
 from horserace.core.errors import ConfigError, IllegalAction, InvalidAction
 from horserace.engine import Game
-from horserace.rules.board import events as ev
+from horserace.rules.board import house_events as hev
 from horserace.rules.board.actions import Offer
 from horserace.rules.board.phases.records import Trading
 from horserace.rules.board.state import Phase
@@ -23,10 +23,10 @@ def test_a_trade_both_sides_accept_moves_exactly_those_cards() -> None:
     act(game, "roll", dice_for(10))  # the fourth scratch: the window opens, dealer's left first
     assert game.state.phase is Phase.RACE and game.actor == 1
     events = act(game, "offer 3: 6 6 for 7")
-    assert ev.TradeOffered(1, 2, (6, 6), (7,)) in events and game.actor == 2
+    assert hev.TradeOffered(1, 2, (6, 6), (7,)) in events and game.actor == 2
     assert [a.text for a in game.rules.legal_actions(game.state, 2)] == ["accept", "decline"]
     events = act(game, "accept")
-    assert ev.TradeAnswered(2, 1, True) in events
+    assert hev.TradeAnswered(2, 1, True) in events
     assert game.state.hands[1] == counts({7: 1, 9: 1})
     assert game.state.hands[2] == counts({6: 2, 8: 1})
     assert game.actor == 2  # seat 3's own turn to offer; seat 2 waits for its next turn
@@ -103,16 +103,16 @@ def test_any_exchange_both_accept_and_several_offers_in_one_window() -> None:
     race_state(game, {1: {6: 1, 9: 2}, 2: {7: 1, 8: 1}, 0: {4: 1}}, lines=(0, 0, 0, 0))
     game.state = arrange(game.state, phase=Phase.SCRATCH, traders=(1, 2, 0), roller=1)
     events = act(game, "offer 3: 6 9 for 7 8", "accept")  # two cards each way, any ranks
-    assert ev.TradeOffered(1, 2, (6, 9), (7, 8)) in events
+    assert hev.TradeOffered(1, 2, (6, 9), (7, 8)) in events
     assert game.state.hands[1] == counts({7: 1, 8: 1, 9: 1})
     assert game.state.hands[2] == counts({6: 1, 9: 1})
     act(game, "pass")  # seat 3 is done; seat 1 gets another turn
     events = act(game, "offer 2: 4 for nothing")  # seat 0 gives a card away: one card moves
-    assert ev.TradeOffered(0, 1, (4,), ()) in events
+    assert hev.TradeOffered(0, 1, (4,), ()) in events
     act(game, "accept")
     assert game.actor == 1  # the first offerer's second turn
     events = act(game, "offer 1: 9 for nothing", "decline")
-    assert ev.TradeAnswered(0, 1, False) in events
+    assert hev.TradeAnswered(0, 1, False) in events
     assert trading(game)  # still open: seats 1 and 0 have not passed yet
     act(game, "pass", "pass")
     assert not trading(game) and game.actor == 1

@@ -11,6 +11,7 @@ from horserace.core.errors import ConfigError, IllegalAction
 from horserace.core.events import redact
 from horserace.core.types import CHANCE
 from horserace.rules.board import events as ev
+from horserace.rules.board import house_events as hev
 from horserace.rules.board.actions import Buy
 from horserace.rules.board.phases.records import NextRound, Payout
 from horserace.rules.board.state import Phase
@@ -39,7 +40,7 @@ def test_market_cards_stay_face_down_until_the_scratch_phase_ends() -> None:
     assert game.rules.view(game.state, 0).market is None
     events = act(game, "roll", dice_for(4), "roll", dice_for(5), "roll", dice_for(6))
     events += act(game, "roll", dice_for(8))
-    assert ev.MarketOpened(tuple(counts({7: 1, 9: 1}))) in events
+    assert hev.MarketOpened(tuple(counts({7: 1, 9: 1}))) in events
     assert game.state.discards[4] == 2  # the market's scratched cards are discarded
     assert game.rules.view(game.state, None).market == counts({7: 1, 9: 1})
 
@@ -52,7 +53,7 @@ def test_buying_costs_the_highest_scratch_line_and_swaps_one_card() -> None:
     legal = [a.text for a in game.rules.legal_actions(game.state, 0)]
     assert legal == ["pass", "buy 7 for 3", "buy 7 for 6", "buy 10 for 3", "buy 10 for 6"]
     events = act(game, "buy 7 for 3")
-    assert ev.CardBought(0, 7, 3, 3) in events
+    assert hev.CardBought(0, 7, 3, 3) in events
     assert game.state.hands[0] == counts({6: 1, 7: 1})
     assert game.state.market == counts({3: 1, 10: 1})
     assert list(game.state.ledger.balances) == [47, 50, 50, 3]
@@ -93,9 +94,9 @@ def test_market_deals_are_hidden_from_everyone() -> None:
     chance = SeededChance(1)
     for _ in range(3):
         step = game.apply(chance.choose(game.rules, game.state))
-    assert isinstance(step.events[0], ev.MarketDealt)
+    assert isinstance(step.events[0], hev.MarketDealt)
     for seat in (0, 1, None):
-        assert redact(step.events, seat) == [ev.MarketDealtFaceDown()]
+        assert redact(step.events, seat) == [hev.MarketDealtFaceDown()]
 
 
 def test_the_market_is_only_for_classic() -> None:

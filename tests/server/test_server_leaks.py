@@ -21,6 +21,7 @@ from horserace.core.record import parse_record
 from horserace.core.types import CHANCE
 from horserace.engine import Step, replay
 from horserace.rules.board import events as board_events
+from horserace.rules.board import house_events
 from horserace.rules.registry import get_preset
 from horserace.server.jsonable import to_jsonable
 from horserace.server.messages import events_for
@@ -30,7 +31,8 @@ from tests.server.support import Message, Player, create_table, join, serving
 SEED = 987_654_321_123
 PRIVATE_KINDS = {
     cls.kind
-    for _, cls in inspect.getmembers(board_events, inspect.isclass)
+    for module in (board_events, house_events)
+    for _, cls in inspect.getmembers(module, inspect.isclass)
     if issubclass(cls, Event) and not issubclass(cls, PublicEvent) and cls.kind != "event"
 }
 # the last open seat of each is left for the host's start to fill with a bot

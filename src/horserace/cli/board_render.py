@@ -22,6 +22,7 @@ from horserace.core.events import Event, seat_name
 from horserace.core.rules import Result
 from horserace.odds.board_view import scratch_rolls_done, view_odds, winner_of
 from horserace.rules.board import events as ev
+from horserace.rules.board import house_events as hev
 from horserace.rules.board.config import SCRATCH_LINES
 from horserace.rules.board.state import Phase
 from horserace.rules.board.view import BoardView
@@ -449,11 +450,11 @@ def step_news(events: Sequence[Event], names: Sequence[str], unit: str = "chips"
 _QUIET = (
     ev.CardDealt,
     ev.CardDealtFaceDown,
-    ev.MarketDealt,
-    ev.MarketDealtFaceDown,
+    hev.MarketDealt,
+    hev.MarketDealtFaceDown,
     ev.CardKept,
     ev.CardKeptFaceDown,
-    ev.Checked,
+    hev.Checked,
     ev.CardsDiscarded,
     ev.ChipsPaid,
     ev.PayoutMade,

@@ -24,11 +24,13 @@ from horserace.cli.board_render import (
 )
 from horserace.core.actions import Action
 from horserace.core.chance import TypedChance
+from horserace.core.errors import InvalidAction
 from horserace.core.events import redact, seat_name
 from horserace.core.rules import Rules
 from horserace.core.types import CHANCE
 from horserace.engine import Game, Step
 from horserace.rules.board import events as ev
+from horserace.rules.board.actions import Offer, parse_seat_action
 from horserace.rules.board.state import BoardState, Phase
 from horserace.rules.board.view import BoardView
 
@@ -236,7 +238,7 @@ class KeyboardAgent:
             name = seat_name(self.screen.names, self.seat)
             while True:
                 answer = self.screen.prompt(f"{name}, your move ({_choices(texts)})", texts[0])
-                chosen = _match(answer, legal)
+                chosen = _match(answer, legal) or _free_offer(answer, self.seat, view, legal)
                 if chosen is not None:
                     return chosen
                 self.screen.say(f"not an action here: {answer!r}; choose one of: {_choices(texts)}")
@@ -254,6 +256,29 @@ def _choices(texts: Sequence[str]) -> str:
         return ", ".join(texts)
     shown = ", ".join(texts[:PROMPT_CHOICES])
     return f"{shown}, … {len(texts) - PROMPT_CHOICES} more of the same form"
+
+
+def _free_offer(answer: str, seat: int, view: BoardView, legal: Sequence[Action]) -> Offer | None:
+    """Perry's window lists the everyday offers, but any exchange may be offered
+    (`offer 3: 6 9 for 7 K`): checked here against what the seat can see."""
+    if not answer.strip().lower().startswith("offer"):
+        return None
+    if not any(isinstance(action, Offer) for action in legal):
+        return None
+    try:
+        offer = parse_seat_action(answer, seat)
+    except InvalidAction:
+        return None
+    if not isinstance(offer, Offer) or offer.target == seat:
+        return None
+    if not 0 <= offer.target < len(view.out) or view.out[offer.target]:
+        return None
+    own, theirs = view.hands[seat], view.hands[offer.target]
+    if own is None or any(offer.give.count(r) > own[r] for r in set(offer.give)):
+        return None
+    if theirs is not None and any(offer.take.count(r) > theirs[r] for r in set(offer.take)):
+        return None
+    return offer
 
 
 def _match(answer: str, legal: Sequence[Action]) -> Action | None:

@@ -10,7 +10,7 @@ from horserace.components.cards import rank_text
 from horserace.core.events import Event, PublicEvent, seat_name
 
 
-def _chips(amount: int) -> str:
+def chips_text(amount: int) -> str:
     return f"{amount} chip" if amount == 1 else f"{amount} chips"
 
 
@@ -149,8 +149,8 @@ class ChipsPaid(MoneyEvent):
         who = seat_name(names, self.seat)
         where = "" if self.into == "pot" else " into the Jockey Pot"
         if self.paid == self.owed:
-            return f"{who} pays {_chips(self.paid)}{where} ({self.reason})"
-        return f"{who} owes {_chips(self.owed)} but can pay only {self.paid} ({self.reason})"
+            return f"{who} pays {chips_text(self.paid)}{where} ({self.reason})"
+        return f"{who} owes {chips_text(self.owed)} but can pay only {self.paid} ({self.reason})"
 
 
 @dataclass(frozen=True)
@@ -203,9 +203,8 @@ class PotShared(PublicEvent):
     cards: int  # winning cards held by players who collect
 
     def describe(self, names: Sequence[str]) -> str:
-        return (
-            f"The pot of {self.pot} pays {_chips(self.share)} per {self.horse} ({self.cards} held)"
-        )
+        share = chips_text(self.share)
+        return f"The pot of {self.pot} pays {share} per {self.horse} ({self.cards} held)"
 
 
 @dataclass(frozen=True)
@@ -219,9 +218,8 @@ class PayoutMade(MoneyEvent):
         return ((players, -self.amount), (self.seat, self.amount))
 
     def describe(self, names: Sequence[str]) -> str:
-        return (
-            f"{seat_name(names, self.seat)} collects {_chips(self.amount)} for {self.cards} card(s)"
-        )
+        who, amount = seat_name(names, self.seat), chips_text(self.amount)
+        return f"{who} collects {amount} for {self.cards} card(s)"
 
 
 @dataclass(frozen=True)
@@ -230,7 +228,7 @@ class PotCarried(PublicEvent):
     amount: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{_chips(self.amount)} {'stays' if self.amount == 1 else 'stay'} in the pot"
+        return f"{chips_text(self.amount)} {'stays' if self.amount == 1 else 'stay'} in the pot"
 
 
 @dataclass(frozen=True)
@@ -250,7 +248,7 @@ class GameOver(PublicEvent):
     def describe(self, names: Sequence[str]) -> str:
         who = " and ".join(seat_name(names, s) for s in self.winners)
         verb = "share the win" if len(self.winners) > 1 else "wins"
-        return f"Game over: {who} {verb}; {_chips(self.unclaimed)} left in the pot"
+        return f"Game over: {who} {verb}; {chips_text(self.unclaimed)} left in the pot"
 
 
 @dataclass(frozen=True)
@@ -286,7 +284,7 @@ class PenaltyOwed(PublicEvent):
     reason: str
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} owes {_chips(self.amount)} ({self.reason})"
+        return f"{seat_name(names, self.seat)} owes {chips_text(self.amount)} ({self.reason})"
 
 
 @dataclass(frozen=True)
@@ -296,7 +294,7 @@ class AcePlayed(PublicEvent):
     amount: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} plays an Ace and cancels {_chips(self.amount)}"
+        return f"{seat_name(names, self.seat)} plays an Ace and cancels {chips_text(self.amount)}"
 
 
 @dataclass(frozen=True)
@@ -310,7 +308,7 @@ class KingPlayed(PublicEvent):
     def describe(self, names: Sequence[str]) -> str:
         how = "doubles it to" if self.doubled else "passes"
         return (
-            f"{seat_name(names, self.seat)} plays a King: {how} {_chips(self.amount)}"
+            f"{seat_name(names, self.seat)} plays a King: {how} {chips_text(self.amount)}"
             f" for {seat_name(names, self.target)}"
         )
 
@@ -359,7 +357,7 @@ class JockeyPotFilled(MoneyEvent):
         return ((players, -self.amount), (players + 1, self.amount))
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"The Main Pot's remaining {_chips(self.amount)} go to the Jockey Pot"
+        return f"The Main Pot's remaining {chips_text(self.amount)} go to the Jockey Pot"
 
 
 @dataclass(frozen=True)
@@ -373,7 +371,7 @@ class JockeyPotWon(MoneyEvent):
 
     def describe(self, names: Sequence[str]) -> str:
         who = seat_name(names, self.seat)
-        return f"{who} moved the winner across: the Jockey Pot pays {_chips(self.amount)}"
+        return f"{who} moved the winner across: the Jockey Pot pays {chips_text(self.amount)}"
 
 
 @dataclass(frozen=True)
@@ -384,149 +382,3 @@ class PlayerOut(PublicEvent):
 
     def describe(self, names: Sequence[str]) -> str:
         return f"{seat_name(names, self.seat)} ends round {self.round} with nothing and is out"
-
-
-def _card_list(ranks: Sequence[int]) -> str:
-    return " ".join(rank_text(r) for r in ranks) or "nothing"
-
-
-@dataclass(frozen=True)
-class TradeOffered(PublicEvent):
-    kind: ClassVar[str] = "trade-offered"
-    seat: int
-    target: int
-    give: tuple[int, ...]
-    take: tuple[int, ...]
-
-    def describe(self, names: Sequence[str]) -> str:
-        return (
-            f"{seat_name(names, self.seat)} offers {seat_name(names, self.target)}"
-            f" {_card_list(self.give)} for {_card_list(self.take)}"
-        )
-
-
-@dataclass(frozen=True)
-class TradePassed(PublicEvent):
-    kind: ClassVar[str] = "trade-passed"
-    seat: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} makes no more offers"
-
-
-@dataclass(frozen=True)
-class TradeAnswered(PublicEvent):
-    kind: ClassVar[str] = "trade-answered"
-    seat: int
-    offerer: int
-    accepted: bool
-
-    def describe(self, names: Sequence[str]) -> str:
-        verb = "accepts" if self.accepted else "declines"
-        return f"{seat_name(names, self.seat)} {verb} {seat_name(names, self.offerer)}'s offer"
-
-
-@dataclass(frozen=True)
-class MarketDealt(Event):
-    """A card dealt to the market: face down until the scratch phase ends, so nobody sees it."""
-
-    kind: ClassVar[str] = "market-dealt"
-    rank: int
-
-    def redacted(self) -> Event:
-        return MarketDealtFaceDown()
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"The market is dealt {rank_text(self.rank)}"
-
-
-@dataclass(frozen=True)
-class MarketDealtFaceDown(PublicEvent):
-    kind: ClassVar[str] = "market-dealt-face-down"
-
-    def describe(self, names: Sequence[str]) -> str:
-        return "The market is dealt a card"
-
-
-@dataclass(frozen=True)
-class MarketOpened(PublicEvent):
-    kind: ClassVar[str] = "market-opened"
-    cards: tuple[int, ...]  # counts by rank, as a hand
-
-    def describe(self, names: Sequence[str]) -> str:
-        shown = [rank_text(rank) for rank, n in enumerate(self.cards) for _ in range(n)]
-        return f"The market is turned face up: {' '.join(shown) or 'empty'}"
-
-
-@dataclass(frozen=True)
-class CardBought(PublicEvent):
-    kind: ClassVar[str] = "card-bought"
-    seat: int
-    take: int
-    give: int
-    price: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return (
-            f"{seat_name(names, self.seat)} buys {rank_text(self.take)} from the market for"
-            f" {_chips(self.price)}, leaving {rank_text(self.give)}"
-        )
-
-
-@dataclass(frozen=True)
-class Checked(PublicEvent):
-    kind: ClassVar[str] = "checked"
-    seat: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} checks"
-
-
-@dataclass(frozen=True)
-class Folded(PublicEvent):
-    kind: ClassVar[str] = "folded"
-    seat: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} folds: their cards collect nothing this round"
-
-
-@dataclass(frozen=True)
-class CardsDrawn(PublicEvent):
-    """The draw: the discarded cards are shown face up; the drawn ones are dealt privately."""
-
-    kind: ClassVar[str] = "cards-drawn"
-    seat: int
-    discarded: tuple[int, ...]
-
-    def describe(self, names: Sequence[str]) -> str:
-        who = seat_name(names, self.seat)
-        if not self.discarded:
-            return f"{who} stands pat"
-        shown = " ".join(rank_text(r) for r in self.discarded)
-        return f"{who} discards {shown} and draws {len(self.discarded)}"
-
-
-@dataclass(frozen=True)
-class FaceCardPlayed(PublicEvent):
-    kind: ClassVar[str] = "face-card-played"
-    seat: int
-    card: int
-    horse: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        who = seat_name(names, self.seat)
-        if self.card == 11:
-            return f"{who} plays a Jack: horse {self.horse} goes back a slot"
-        chips = 1 if self.card == 12 else 2
-        return f"{who} plays a {rank_text(self.card)}: {_chips(chips)} under horse {self.horse}"
-
-
-@dataclass(frozen=True)
-class HorseBlocked(PublicEvent):
-    kind: ClassVar[str] = "horse-blocked"
-    horse: int
-    left: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"Horse {self.horse} is held by a chip and does not move ({self.left} left under it)"

@@ -35,6 +35,7 @@ from horserace.rules.board.phases import (
     market,
     payout,
     race,
+    reset,
     respond,
     scratch,
     trade,
@@ -144,7 +145,7 @@ def _act(tx: Tx, record: PhaseRecord, action: Action) -> PhaseRecord:
         assert isinstance(action, Settle)
         return Finished() if payout.pay_out(tx) else NextRound()
     if isinstance(record, NextRound):
-        deal.gather(tx)
+        reset.gather(tx)
         return begin(tx)
     raise AssertionError(f"no rule handles {action!r} in {record!r}")
 

@@ -136,7 +136,8 @@ function showEnd(state) {
     const row = document.createElement("tr");
     const notes = [];
     if (state.result.winners.includes(s.seat)) notes.push("winner");
-    if (view.out && view.out[s.seat]) notes.push("went out");
+    if (s.out) notes.push(`went out in round ${s.out}`);
+    else if (view.out && view.out[s.seat]) notes.push("went out");
     if (s.seat === mySeat()) notes.push("you");
     row.dataset.seat = s.seat;
     row.innerHTML = "<td></td><td></td><td></td><td></td>";

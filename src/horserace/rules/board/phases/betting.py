@@ -5,7 +5,7 @@ players' cards collect nothing this round."""
 
 from __future__ import annotations
 
-from horserace.rules.board import events as ev
+from horserace.rules.board import house_events as hev
 from horserace.rules.board.actions import CHECK, FOLD, MEET, Check, Fold, HustedAction, Wager
 from horserace.rules.board.phases.records import Betting
 from horserace.rules.board.seats import next_seat, seats_from
@@ -48,9 +48,9 @@ def bet(tx: Tx, record: Betting, action: HustedAction) -> Betting | None:
         folded = list(tx.seats.folded)
         folded[seat] = True
         tx.seats = seats_with(tx.seats, folded=tuple(folded))
-        tx.emit(ev.Folded(seat))
+        tx.emit(hev.Folded(seat))
     elif isinstance(action, Check):
-        tx.emit(ev.Checked(seat))
+        tx.emit(hev.Checked(seat))
     else:
         owe = level - round_bets[seat]
         added = owe + (action.amount if isinstance(action, Wager) else 0)

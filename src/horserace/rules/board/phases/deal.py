@@ -1,5 +1,5 @@
 """Dealing: the deck for the mode, one card at a time from the dealer's left, the market hand
-last in each turn round; and gathering the cards for the next round."""
+last in each turn round."""
 
 from __future__ import annotations
 
@@ -16,11 +16,12 @@ from horserace.components.cards import (
     with_count,
 )
 from horserace.rules.board import events as ev
+from horserace.rules.board import house_events as hev
 from horserace.rules.board.config import ADVANCED_DECKS, BoardConfig
 from horserace.rules.board.phases.records import Dealing
 from horserace.rules.board.seats import active_count, next_seat
-from horserace.rules.board.state import FRESH_RACE, Cards
-from horserace.rules.board.tx import Tx, cards_with, seats_with
+from horserace.rules.board.state import Cards
+from horserace.rules.board.tx import Tx, cards_with
 
 
 def deck_for(config: BoardConfig) -> tuple[int, ...]:
@@ -55,7 +56,7 @@ def deal(tx: Tx, record: Dealing, rank: int) -> Dealing | None:
     deck = with_count(cards.deck, rank, -1)
     hands, discards, packets, market = cards.hands, cards.discards, cards.packets, cards.market
     if seat == config.players:
-        tx.emit(ev.MarketDealt(rank))
+        tx.emit(hev.MarketDealt(rank))
         market = with_count(market, rank, 1)
     elif config.draft:
         tx.emit(ev.CardDealt(seat, rank, False))
@@ -82,35 +83,3 @@ def _next_to_deal(tx: Tx, seat: int) -> int:
     if tx.config.market and seat == tx.dealer:
         return market
     return next_seat(tx.seats.out, tx.dealer if seat == market else seat)
-
-
-def gather(tx: Tx) -> None:
-    """Classic: hands pass left, discards + stub are re-dealt. Otherwise all cards are gathered.
-    The dealer moves left; the race and the round's seat status start afresh."""
-    config, cards = tx.config, tx.cards
-    n = config.players
-    if config.reset == "pass-left":
-        hands = tuple(cards.hands[(seat - 1) % n] for seat in range(n))
-        deck = add_counts(add_counts(cards.deck, cards.discards), cards.market)
-        tx.emit(ev.HandsPassed())
-    else:
-        hands = (NO_CARDS,) * n
-        deck = deck_for(config)
-    empty = (NO_CARDS,) * n
-    tx.cards = cards_with(
-        cards,
-        hands=hands,
-        deck=deck,
-        discards=NO_CARDS,
-        packets=empty,
-        market=NO_CARDS,
-        given_up=empty,
-    )
-    out = tx.seats.out
-    dealer = next_seat(out, tx.dealer) if config.rotate_dealer else tx.dealer
-    if out[dealer]:
-        dealer = next_seat(out, dealer)
-    tx.dealer = dealer
-    tx.round += 1
-    tx.race = FRESH_RACE
-    tx.seats = seats_with(tx.seats, folded=(False,) * n, wagered=(0,) * n)

@@ -7,6 +7,7 @@ from itertools import combinations_with_replacement
 
 from horserace.components.cards import ALL_RANKS, total, with_count
 from horserace.rules.board import events as ev
+from horserace.rules.board import house_events as hev
 from horserace.rules.board.actions import Discard
 from horserace.rules.board.phases.betting import in_hand
 from horserace.rules.board.phases.records import Drawing
@@ -41,7 +42,7 @@ def discard(tx: Tx, record: Drawing, action: Discard) -> Drawing | None:
     for rank in action.ranks:
         hand = with_count(hand, rank, -1)
         discards = with_count(discards, rank, 1)
-    tx.emit(ev.CardsDrawn(seat, action.ranks))
+    tx.emit(hev.CardsDrawn(seat, action.ranks))
     tx.set_hand(seat, hand)
     tx.cards = cards_with(tx.cards, discards=discards)
     if action.ranks:

@@ -6,7 +6,7 @@ The payer is always asked, face card or not, so the turn order tells nobody abou
 from __future__ import annotations
 
 from horserace.components.cards import KING
-from horserace.rules.board import events as ev
+from horserace.rules.board import house_events as hev
 from horserace.rules.board.actions import JACK, PASS, QUEEN, Pass, Power
 from horserace.rules.board.phases.race import move_horse, running
 from horserace.rules.board.phases.respond import discard_played
@@ -31,7 +31,7 @@ def legal(state: BoardState, seat: int) -> tuple[Pass | Power, ...]:
 
 def play(tx: Tx, seat: int, action: Power) -> None:
     discard_played(tx, seat, action.card)
-    tx.emit(ev.FaceCardPlayed(seat, action.card, action.horse))
+    tx.emit(hev.FaceCardPlayed(seat, action.card, action.horse))
     if action.card == JACK:
         move_horse(tx, action.horse, -1, seat)
         return

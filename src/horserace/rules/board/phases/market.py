@@ -6,7 +6,7 @@ player who can pay that price after the roll's own penalty: nothing is bought on
 from __future__ import annotations
 
 from horserace.components.cards import ALL_RANKS, total, with_count
-from horserace.rules.board import events as ev
+from horserace.rules.board import house_events as hev
 from horserace.rules.board.actions import PASS, Buy, Pass
 from horserace.rules.board.config import BoardConfig
 from horserace.rules.board.phases.scratch import scratch_value
@@ -24,7 +24,7 @@ def open_market(tx: Tx) -> None:
             discards = with_count(discards, horse, market[horse])
             market = with_count(market, horse, -market[horse])
     tx.cards = cards_with(tx.cards, market=market, discards=discards)
-    tx.emit(ev.MarketOpened(tuple(market)))
+    tx.emit(hev.MarketOpened(tuple(market)))
 
 
 def price(config: BoardConfig, race: Race) -> int:
@@ -59,4 +59,4 @@ def buy(tx: Tx, seat: int, action: Buy) -> None:
     tx.set_hand(seat, hand)
     market = with_count(with_count(tx.cards.market, action.take, -1), action.give, 1)
     tx.cards = cards_with(tx.cards, market=market)
-    tx.emit(ev.CardBought(seat, action.take, action.give, cost))
+    tx.emit(hev.CardBought(seat, action.take, action.give, cost))

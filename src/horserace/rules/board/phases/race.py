@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from horserace.components.dice import FourDice
 from horserace.rules.board import events as ev
+from horserace.rules.board import house_events as hev
 from horserace.rules.board.actions import Pair
 from horserace.rules.board.phases.records import Pairing, Penalty
 from horserace.rules.board.phases.scratch import scratch_value
@@ -45,7 +46,7 @@ def resolve_sum(tx: Tx, horse: int, seat: int) -> Penalty | None:
     if blocks[horse - 2]:  # Husted: a chip under the horse stops this roll
         left = blocks[horse - 2] - 1
         tx.race = race_with(tx.race, blocks=(*blocks[: horse - 2], left, *blocks[horse - 1 :]))
-        tx.emit(ev.HorseBlocked(horse, left))
+        tx.emit(hev.HorseBlocked(horse, left))
         return None
     move_horse(tx, horse, 1, seat)
     return None

@@ -10,7 +10,7 @@ from itertools import combinations_with_replacement
 
 from horserace.components.cards import ALL_RANKS, RANKS, with_count
 from horserace.core.errors import IllegalAction
-from horserace.rules.board import events as ev
+from horserace.rules.board import house_events as hev
 from horserace.rules.board.actions import ACCEPT, DECLINE, PASS, Answer, Offer, Pass
 from horserace.rules.board.phases.records import PhaseRecord, Trading
 from horserace.rules.board.seats import next_seat, seats_from
@@ -95,7 +95,7 @@ def check_offer(state: BoardState, record: Trading, offer: Offer) -> None:
 
 
 def make_offer(tx: Tx, record: Trading, offer: Offer) -> Trading:
-    tx.emit(ev.TradeOffered(offer.seat, offer.target, offer.give, offer.take))
+    tx.emit(hev.TradeOffered(offer.seat, offer.target, offer.give, offer.take))
     left = list(record.offers_left)
     left[offer.seat] -= 1
     return Trading(record.then, record.traders, tuple(left), offer)
@@ -112,7 +112,7 @@ def answer(tx: Tx, record: Trading, accept: bool) -> PhaseRecord:
             theirs, mine = with_count(theirs, rank, -1), with_count(mine, rank, 1)
         tx.set_hand(offer.seat, mine)
         tx.set_hand(offer.target, theirs)
-    tx.emit(ev.TradeAnswered(offer.target, offer.seat, accept))
+    tx.emit(hev.TradeAnswered(offer.target, offer.seat, accept))
     rest = record.traders[1:]
     if record.offers_left[offer.seat]:
         rest = (*rest, offer.seat)
@@ -120,7 +120,7 @@ def answer(tx: Tx, record: Trading, accept: bool) -> PhaseRecord:
 
 
 def pass_turn(tx: Tx, record: Trading) -> PhaseRecord:
-    tx.emit(ev.TradePassed(record.traders[0]))
+    tx.emit(hev.TradePassed(record.traders[0]))
     return _next(record, record.traders[1:])
 
 

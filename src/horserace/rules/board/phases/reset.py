@@ -1,0 +1,43 @@
+"""The next round: Classic passes every hand left and re-deals the discards and the stub;
+the other modes gather every card. The dealer moves left; the race starts afresh."""
+
+from __future__ import annotations
+
+from horserace.components.cards import NO_CARDS, add_counts
+from horserace.rules.board import events as ev
+from horserace.rules.board.phases.deal import deck_for
+from horserace.rules.board.seats import next_seat
+from horserace.rules.board.state import FRESH_RACE
+from horserace.rules.board.tx import Tx, cards_with, seats_with
+
+
+def gather(tx: Tx) -> None:
+    """Classic: hands pass left, discards + stub are re-dealt. Otherwise all cards are gathered.
+    The dealer moves left; the race and the round's seat status start afresh."""
+    config, cards = tx.config, tx.cards
+    n = config.players
+    if config.reset == "pass-left":
+        hands = tuple(cards.hands[(seat - 1) % n] for seat in range(n))
+        deck = add_counts(add_counts(cards.deck, cards.discards), cards.market)
+        tx.emit(ev.HandsPassed())
+    else:
+        hands = (NO_CARDS,) * n
+        deck = deck_for(config)
+    empty = (NO_CARDS,) * n
+    tx.cards = cards_with(
+        cards,
+        hands=hands,
+        deck=deck,
+        discards=NO_CARDS,
+        packets=empty,
+        market=NO_CARDS,
+        given_up=empty,
+    )
+    out = tx.seats.out
+    dealer = next_seat(out, tx.dealer) if config.rotate_dealer else tx.dealer
+    if out[dealer]:
+        dealer = next_seat(out, dealer)
+    tx.dealer = dealer
+    tx.round += 1
+    tx.race = FRESH_RACE
+    tx.seats = seats_with(tx.seats, folded=(False,) * n, wagered=(0,) * n)
