@@ -5,6 +5,7 @@ same seats, chat, the bots' pace and a spectator's skip."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.server.support import Player, create_table, join, serving
@@ -165,3 +166,31 @@ def test_a_spectator_skips_a_slow_bots_race_to_its_end(tmp_path: Path) -> None:
             json={"preset": "derby", "seats": ["random"] * 8, "pace": "instant"},
         )
         assert paced.status_code == 201 and paced.json()["table"]["pace"] == "instant"
+
+
+def test_chat_is_kept_with_the_table_and_published_with_its_record(tmp_path: Path) -> None:
+    database = tmp_path / "t.db"
+    with serving(database) as client:
+        table, _, _ = create_table(client, "classic", ["open", "random"], {"rounds": 1})
+        seat, token = join(client, table, "Ann")
+        with client.websocket_connect(f"/ws/tables/{table}") as ws:
+            ann = Player(ws, seat)
+            ann.hello(token=token)
+            ann.send_json({"type": "chat", "text": "good luck, bot"})
+            ann.until(lambda m: m["type"] == "chat")
+    with serving(database) as client:  # the server restarted: the chat is still there
+        with client.websocket_connect(f"/ws/tables/{table}") as ws:
+            ann = Player(ws, seat)
+            welcome = ann.hello(token=token)
+            assert [(c["name"], c["text"]) for c in welcome["chat"]] == [("Ann", "good luck, bot")]
+            state = ann.latest
+            assert state is not None
+            while state["state"]["status"] != "over":
+                if state["state"]["legal"]:
+                    ann.send_act(state["state"]["legal"][0], state["version"])
+                state = ann.until(lambda m: m["type"] == "update")
+        text = client.get(f"/api/tables/{table}/record").text
+        header = json.loads(text.splitlines()[0])
+        assert [line["text"] for line in header["chat"]] == ["good luck, bot"]
+        checked = client.get(f"/api/tables/{table}/verify").json()
+        assert checked["verified"], checked  # the chat is inside the signed record

@@ -5,7 +5,7 @@ event, every draw of the dice and the final standings."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +25,7 @@ def published_lines(
     key: ServerKey,
     table: str,
     player_seeds: Mapping[int, str],
+    chat: Sequence[Mapping[str, Any]] = (),
 ) -> list[str]:
     """The record as the server publishes it: the header names the table, the seed's hash,
     the players' seeds and the server's public key; every line is chained; the last signed."""
@@ -38,6 +39,8 @@ def published_lines(
             "server_key": key.public_hex,
         }
     )
+    if chat:  # the table's chat, kept with the record (and covered by its signature)
+        rows[0]["chat"] = [dict(line) for line in chat]
     return [json.dumps(row, sort_keys=True) for row in key.sign(rows)]
 
 

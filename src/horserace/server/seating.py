@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
+
+from pydantic import ValidationError
 
 from horserace.core.errors import ConfigError, HorseraceError
 from horserace.server.protocol import CHAT_LENGTH, ChatLine, ErrorCode, Pace
@@ -95,6 +98,7 @@ def now() -> float:
     return time.time()
 
 
+CHAT = "chat"  # the settings' key the chat is stored under
 CHAT_KEPT = 200  # lines a table keeps (and sends a newcomer)
 CHAT_BURST, CHAT_WINDOW = 3, 10.0  # at most this many lines per connection in this many seconds
 
@@ -103,8 +107,11 @@ class ChatRoom:
     """A table's chat: short plain-text lines (the page shows them as text, never as HTML),
     a few per connection in any ten seconds."""
 
-    def __init__(self) -> None:
+    def __init__(self, kept: Sequence[Any] = ()) -> None:
         self.lines: list[ChatLine] = []
+        for line in kept[-CHAT_KEPT:]:  # as stored with the table; anything unreadable is left
+            with contextlib.suppress(ValidationError):
+                self.lines.append(ChatLine.model_validate(line))
         self._sent: weakref.WeakKeyDictionary[object, list[float]] = weakref.WeakKeyDictionary()
 
     def refusal(self, sender: object, at: float) -> str | None:

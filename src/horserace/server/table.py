@@ -54,6 +54,7 @@ from horserace.server.protocol import (
 )
 from horserace.server.records import Checked, check_published, published_lines
 from horserace.server.seating import (
+    CHAT,
     ChatRoom,
     Status,
     TableRefusal,
@@ -124,7 +125,7 @@ class TableMaster:
         self.last_reset = 0  # the version made by the last undo
         self.undone: list[tuple[int, int]] = []  # (last version kept, version the undo made)
         self.hurry: object = None  # a spectator's skip: bots move at once while this race runs
-        self.chat = ChatRoom()
+        self.chat = ChatRoom(row.settings.get(CHAT, []))
         self.next_table: str | None = None  # the host's next game with these seats
         self.connections = Audience()
         self.last_active = time.monotonic()  # the last change or connection (housekeeping)
@@ -222,7 +223,8 @@ class TableMaster:
         if self._published is None:
             record = self.record()
             if self.chance_mode == FAIR:
-                lines = published_lines(record, key, self.id, self.player_seeds)
+                chat = [line.model_dump(mode="json") for line in self.chat.lines]
+                lines = published_lines(record, key, self.id, self.player_seeds, chat)
             else:
                 lines = list(record.lines())
             self._published = "".join(line + "\n" for line in lines)
@@ -246,8 +248,11 @@ class TableMaster:
         return SeededChance(self.seed) if self.chance_mode == "seeded" else None
 
     def _save_seeds(self) -> None:
+        """The settings as stored: the table's own, the players' seeds and the chat."""
         seeds = {str(seat): seed for seat, seed in sorted(self.player_seeds.items())}
-        self.storage.save_settings(self.id, {**self.settings.to_dict(), PLAYER_SEEDS: seeds})
+        chat = [line.model_dump(mode="json") for line in self.chat.lines]
+        stored = {**self.settings.to_dict(), PLAYER_SEEDS: seeds, CHAT: chat}
+        self.storage.save_settings(self.id, stored)
 
     async def join(
         self, name: str, seat: int | None, token_hash: str, seed: str | None = None
@@ -802,6 +807,7 @@ class TableMaster:
                 return
             name = self.names[connection.seat] if connection.seat is not None else "host"
             line = self.chat.add(connection.seat, name, text, now())
+            self._save_seeds()  # kept with the table, and published with its record
             self.connections.everyone(line.model_dump(mode="json"))
 
     def moved_to(self, table_id: str) -> None:
