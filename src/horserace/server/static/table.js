@@ -313,7 +313,10 @@ function refused(message) {
   if (lastState) Actions.disable($("actions"), false);
 }
 
+let following = false; // the host's button and the server's "next" both lead there: go once
 function follow(next) {
+  if (following) return;
+  following = true;
   Held.follow(tableId, next);
   const me = mySeat();
   location.href = `/table/${next}${me !== null ? "?seat=" + me : ""}`;
