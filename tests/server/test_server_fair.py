@@ -167,13 +167,13 @@ def test_players_seeds_key_the_dice_and_are_published(tmp_path: Path) -> None:
         assert refused.status_code == 422
         with client.websocket_connect(f"/ws/tables/{table}") as ws:
             ann = Player(ws, 0)
-            ann.hello(token=joined.json()["token"])
-            for _ in range(500):
-                state = ann.state()
+            state = ann.hello(token=joined.json()["token"])
+            for _ in range(2_000):
                 if state["state"]["status"] == "over":
                     break
                 if state["state"]["actor"] == 0 and state["state"]["legal"]:
                     ann.send_act(state["state"]["legal"][0], state["version"])
+                state = ann.state()
         record = client.get(f"/api/tables/{table}/record").text
     header = _rows(record)[0]
     assert header["player_seeds"] == {"0": "lucky 7"}

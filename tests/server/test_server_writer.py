@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from horserace.server.sqlite_store import SQLiteStorage
-from horserace.server.storage import PLAYING, StoredStep, TableRow
+from horserace.server.storage import OVER, PLAYING, StoredStep, TableRow
 from horserace.server.writer import GroupWriter
 
 
@@ -29,7 +29,7 @@ def test_many_tables_share_commits_and_each_action_is_stored_once(tmp_path: Path
 
     async def table_moves(table: str) -> None:
         for step in range(8):
-            await writer.append(table, StoredStep(step, step + 1, "chance", "roll"), PLAYING)
+            await writer.append(table, [StoredStep(step, step + 1, "chance", "roll")], PLAYING)
 
     async def everyone() -> None:
         await asyncio.gather(*(table_moves(table) for table in ids))
@@ -48,14 +48,17 @@ def test_one_bad_action_fails_alone(tmp_path: Path) -> None:
     writer = GroupWriter(store)
 
     async def both() -> tuple[BaseException | None, BaseException | None]:
-        again = writer.append(first, StoredStep(1, 1, "chance", "roll"), PLAYING)  # version 1 again
-        fine = writer.append(second, StoredStep(0, 1, "chance", "roll"), PLAYING)
+        again = writer.append(first, [StoredStep(1, 1, "chance", "roll")], PLAYING)  # 1 again
+        fine = writer.append(
+            second, [StoredStep(0, 1, "chance", "roll"), StoredStep(1, 2, "chance", "roll")], OVER
+        )
         return await asyncio.gather(again, fine, return_exceptions=True)
 
     failed, stored = asyncio.run(both())
     writer.close()
     assert isinstance(failed, sqlite3.IntegrityError) and stored is None
     assert [s.version for s in store.load_steps(first)] == [1]
-    assert [s.version for s in store.load_steps(second)] == [1]
+    assert [s.version for s in store.load_steps(second)] == [1, 2]
+    assert store.load_table(second).status == OVER  # type: ignore[union-attr]
     with pytest.raises(sqlite3.IntegrityError):  # the unique (table, version) key
         store.append_step(first, StoredStep(5, 1, "chance", "roll"), PLAYING)

@@ -98,6 +98,7 @@ def serve(
         port=port,
         log_level=log_level,
         ws_max_size=65_536,
+        ws_per_message_deflate=False,  # compressing every frame costs more CPU than it saves
     )
 
 

@@ -374,7 +374,7 @@ async def _serve_socket(app: FastAPI, websocket: WebSocket, table_id: str, addre
             if frame["type"] == "websocket.disconnect":
                 break
             if connection.bucket is not None and not connection.bucket.allow():
-                connection.send(_error("bad-message", "too many messages; slow down"))
+                connection.send(_error("rate-limited", "too many messages; slow down"))
                 connection.close(CLOSE_TOO_FAST)
                 break
             text = frame.get("text")

@@ -105,7 +105,7 @@ def live_odds(view: Any) -> dict[str, float] | None:
     the card race exactly (None while a face-down course leaves too much unseen)."""
     try:
         if isinstance(view, BoardView):
-            return {str(horse): chance for horse, chance in view_odds(view).items()}
+            return dict(_board_odds(view))
         if isinstance(view, DerbyView):
             derby = _derby_odds(_derby_key(view))
             return None if derby is None else dict(derby)
@@ -119,6 +119,13 @@ def live_odds(view: Any) -> dict[str, float] | None:
     except HorseraceError:  # TooManyStates among them
         return None
     return None
+
+
+@lru_cache(maxsize=16_384)
+def _board_odds(view: BoardView) -> tuple[tuple[str, float], ...]:
+    """Cached per view, enough entries for every seat of thousands of tables: a step that
+    moves no horse (a card dealt, a chip paid) costs a lookup, not a race."""
+    return tuple((str(horse), chance) for horse, chance in view_odds(view).items())
 
 
 def _derby_key(view: DerbyView) -> DerbyView:

@@ -52,6 +52,9 @@ CREATE INDEX IF NOT EXISTS tables_by_age ON tables(status, created, id);
 """
 
 
+ROWS_PER_STATEMENT = 500  # 7 values a row, well under SQLite's 32,766 parameters
+
+
 def sqlite_path(url: str) -> str:
     """'sqlite:///horserace.db' (relative), 'sqlite:////abs/path.db' or a bare path."""
     if url.startswith("sqlite:///"):
@@ -193,9 +196,36 @@ class SQLiteStorage:
     def append_steps(self, batch: Sequence[tuple[str, StoredStep, str]]) -> None:
         """Several tables' actions in one transaction: one commit (one wait for the disk)
         for all of them."""
+        rows = [
+            (
+                table_id,
+                step.step,
+                step.version,
+                step.actor,
+                step.action,
+                json.dumps(list(step.events), sort_keys=True),
+                step.request_id,
+            )
+            for table_id, step, _ in batch
+        ]
+        latest = {table_id: (table_id, step.version, status) for table_id, step, status in batch}
         with self._transaction() as db:
-            for table_id, step, status in batch:
-                _append(db, table_id, step, status)
+            # a few statements for the whole batch, not one per action: each call into
+            # SQLite gives up the GIL, and taking it back waits behind the busy event loop
+            for start in range(0, len(rows), ROWS_PER_STATEMENT):
+                chunk = rows[start : start + ROWS_PER_STATEMENT]
+                marks = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
+                db.execute(f"INSERT INTO actions VALUES {marks}", [v for r in chunk for v in r])
+            tables = list(latest.values())
+            for start in range(0, len(tables), ROWS_PER_STATEMENT):
+                moved = tables[start : start + ROWS_PER_STATEMENT]
+                marks = ", ".join(["(?, ?, ?)"] * len(moved))
+                db.execute(
+                    f"WITH moved(id, version, status) AS (VALUES {marks})"
+                    " UPDATE tables SET version = moved.version, status = moved.status"
+                    " FROM moved WHERE tables.id = moved.id",
+                    [v for r in moved for v in r],
+                )
 
     def truncate(self, table_id: str, keep: int, version: int) -> None:
         with self._transaction() as db:
@@ -217,25 +247,6 @@ class SQLiteStorage:
     def close(self) -> None:
         with self._lock:
             self._db.close()
-
-
-def _append(db: sqlite3.Connection, table_id: str, step: StoredStep, status: str) -> None:
-    db.execute(
-        "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (
-            table_id,
-            step.step,
-            step.version,
-            step.actor,
-            step.action,
-            json.dumps(list(step.events), sort_keys=True),
-            step.request_id,
-        ),
-    )
-    db.execute(
-        "UPDATE tables SET version = ?, status = ? WHERE id = ?",
-        (step.version, status, table_id),
-    )
 
 
 def _insert_seats(db: sqlite3.Connection, table_id: str, seats: Sequence[SeatRow]) -> None:

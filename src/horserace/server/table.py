@@ -79,6 +79,7 @@ from horserace.server.storage import (
 from horserace.server.writer import GroupWriter
 
 log = logging.getLogger("horserace.server")
+CHANCE_RUN = 64  # chance's moves stored in one write at most
 MAX_MISSED = 100  # steps a catch-up sends at most: further behind, a snapshot and the latest
 
 
@@ -435,14 +436,16 @@ class TableMaster:
             next_table=self.next_table,
         )
 
-    def _state_for(self, connection: Connection) -> TableState:
+    def _state_for(self, connection: Connection, state: Any = None) -> TableState:
+        """What `connection` may know of the table now (or of `state`, a step's after)."""
+        state = self.game.state if state is None else state
         return table_state(
             self.rules,
-            self.game.state,
+            state,
             connection.seat,
             self.status,
             self.seed,
-            moves=self.may_move(connection, self.game.actor),
+            moves=self.may_move(connection, self.rules.actor(state)),
         )
 
     def may_move(self, connection: Connection, actor: Any) -> bool:
@@ -571,46 +574,79 @@ class TableMaster:
         self, action: Action, seat: int | None = None, request: str | None = None
     ) -> Step:
         """Apply (`Game.act` for a seat, `Game.apply` for chance; the rules verify first),
-        persist (through the group writer when there is one, off the event loop; the table's
-        lock is held meanwhile, other tables move on), then tell everyone. If storage fails,
-        the game is put back as it was and nobody is told."""
-        before_state = self.game.state
+        persist, then tell everyone (see `_publish`)."""
+        mark = self._mark()
         step = self.game.apply(action) if seat is None else self.game.act(seat, action)
-        version = self.version + 1
+        await self._publish(mark, [(step, request)])
+        return step
+
+    async def _chance_run(self) -> None:
+        """Chance's moves until a seat is to move (a deal of many cards), up to CHANCE_RUN of
+        them: applied one after another, stored in one write, then told in order."""
+        assert self.chance is not None
+        mark = self._mark()
+        steps: list[tuple[Step, str | None]] = []
+        while len(steps) < CHANCE_RUN and self.game.actor is CHANCE:
+            steps.append((self.game.apply(self.chance.choose(self.rules, self.game.state)), None))
+        await self._publish(mark, steps)
+
+    def _mark(self) -> tuple[Any, int, int]:
+        draws = self.chance.draws if isinstance(self.chance, FairChance) else -1
+        return self.game.state, len(self.game.steps), draws
+
+    async def _publish(
+        self, mark: tuple[Any, int, int], steps: list[tuple[Step, str | None]]
+    ) -> None:
+        """Persist the steps just applied (through the group writer when there is one, off
+        the event loop; the table's lock is held meanwhile, other tables move on), then tell
+        everyone, step by step. If storage fails, the game (and the dice) are put back as
+        they were at `mark` and nobody is told."""
+        stored = []
+        version = self.version
+        for step, request in steps:
+            version += 1
+            recorded = self.game.steps[step.index]
+            stored.append(
+                StoredStep(
+                    step=step.index,
+                    version=version,
+                    actor=recorded.actor,
+                    action=recorded.action,
+                    events=recorded.events,
+                    request_id=request,
+                )
+            )
         status: Status = OVER if self.game.over else PLAYING
-        recorded = self.game.steps[-1]
-        stored = StoredStep(
-            step=step.index,
-            version=version,
-            actor=recorded.actor,
-            action=recorded.action,
-            events=recorded.events,
-            request_id=request,
-        )
         try:
             if self.writer is not None:
                 await self.writer.append(self.id, stored, status)
             else:
-                self.storage.append_step(self.id, stored, status)
+                self.storage.append_steps(
+                    [(self.id, row, status if row is stored[-1] else PLAYING) for row in stored]
+                )
         except BaseException:
-            self.game.state = before_state
-            self.game.steps.pop()
+            self.game.state = mark[0]
+            del self.game.steps[mark[1] :]
+            if isinstance(self.chance, FairChance) and mark[2] >= 0:
+                self.chance.draws = mark[2]
             raise
-        if self.metrics is not None:
-            by = "person" if request is not None else "chance" if seat is None else "bot"
-            self.metrics.actions.labels(by).inc()
         finished = status != self.status
-        self.version = version
-        self.status = status
         self.last_active = time.monotonic()
-        self.step_versions.append(version)
-        self.step_events.append(step.events)
-        if request is not None:
-            self.requests[request] = version
-        self._broadcast_step(step)
+        for (step, request), row in zip(steps, stored, strict=True):
+            if self.metrics is not None:
+                by = (
+                    "person" if request is not None else "chance" if step.actor is CHANCE else "bot"
+                )
+                self.metrics.actions.labels(by).inc()
+            self.version = row.version
+            self.status = status if row is stored[-1] else PLAYING
+            self.step_versions.append(row.version)
+            self.step_events.append(step.events)
+            if request is not None:
+                self.requests[request] = row.version
+            self._broadcast_step(step)
         if finished:
             self.on_change(self)
-        return step
 
     def _broadcast_step(self, step: Step) -> None:
         cache: dict[tuple[int | None, bool], str] = {}
@@ -626,7 +662,7 @@ class TableMaster:
                         step=step.index,
                         actor=actor,
                         events=events_for(step.events, connection.seat, self.names),
-                        state=self._state_for(connection),
+                        state=self._state_for(connection, step.after),
                     ).model_dump(mode="json")
                 )
                 cache[key] = text
@@ -703,8 +739,7 @@ class TableMaster:
                     self._arm_timer()
                     return
                 if move == "chance":
-                    assert self.chance is not None
-                    await self.commit(self.chance.choose(self.rules, self.game.state))
+                    await self._chance_run()
                     version = -1
                 else:
                     version = self.version

@@ -15,12 +15,13 @@ import queue
 import threading
 from collections.abc import Sequence
 
-from horserace.server.storage import Storage, StoredStep
+from horserace.server.storage import PLAYING, Storage, StoredStep
 
 MAX_BATCH = 512
 _STOP = object()
 
-Item = tuple[str, StoredStep, str, asyncio.Future[None], asyncio.AbstractEventLoop]
+Item = tuple[str, list[StoredStep], str, asyncio.Future[None], asyncio.AbstractEventLoop]
+Row = tuple[str, StoredStep, str]
 
 
 class GroupWriter:
@@ -32,11 +33,12 @@ class GroupWriter:
         self._thread = threading.Thread(target=self._run, name="horserace-writer", daemon=True)
         self._thread.start()
 
-    async def append(self, table_id: str, step: StoredStep, status: str) -> None:
-        """Returns once the action is committed; raises what storing it raised."""
+    async def append(self, table_id: str, steps: list[StoredStep], status: str) -> None:
+        """Returns once a table's actions (in order; the last leaves the table in `status`)
+        are committed, all or none; raises what storing them raised."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._queue.put((table_id, step, status, done, loop))
+        self._queue.put((table_id, steps, status, done, loop))
         await done
 
     def _run(self) -> None:
@@ -61,26 +63,29 @@ class GroupWriter:
 
     def _commit(self, batch: Sequence[Item]) -> None:
         try:
-            self.storage.append_steps(
-                [(table, step, status) for table, step, status, _, _ in batch]
-            )
+            self.storage.append_steps([row for item in batch for row in _rows(item)])
         except Exception:
             for item in batch:  # find the one that cannot be stored; the others go in alone
                 try:
-                    self.storage.append_steps([item[:3]])
+                    self.storage.append_steps(_rows(item))
                 except Exception as error:
                     _settle(item, error)
                 else:
                     _settle(item, None)
             return
         self.batches += 1
-        self.written += len(batch)
+        self.written += sum(len(item[1]) for item in batch)
         for item in batch:
             _settle(item, None)
 
     def close(self) -> None:
         self._queue.put(_STOP)
         self._thread.join(timeout=30)
+
+
+def _rows(item: Item) -> list[Row]:
+    table, steps, status = item[0], item[1], item[2]
+    return [(table, step, status if step is steps[-1] else PLAYING) for step in steps]
 
 
 def _settle(item: Item, error: Exception | None) -> None:
