@@ -15,7 +15,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
 from horserace.core.errors import ConfigError
-from horserace.server.storage import STATUSES, Page, SeatRow, StoredStep, TableRow
+from horserace.server.storage import STATUSES, Page, SeatRow, StoredStep, TableRow, action_values
 
 SCHEMES: Final = ("postgresql://", "postgres://")
 SCHEMA_LOCK: Final = 0x686F727365  # the advisory lock that serialises creating the schema
@@ -221,15 +221,7 @@ def _append(
     db.execute(
         "INSERT INTO actions (table_id, step, version, actor, action, events, request_id)"
         " VALUES (%s, %s, %s, %s, %s, %s, %s)",
-        (
-            table_id,
-            step.step,
-            step.version,
-            step.actor,
-            step.action,
-            json.dumps(list(step.events), sort_keys=True),
-            step.request_id,
-        ),
+        action_values(table_id, step),
     )
     db.execute(
         "UPDATE tables SET version = %s, status = %s WHERE id = %s",

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from horserace.core.errors import ConfigError
-from horserace.server.storage import STATUSES, Page, SeatRow, StoredStep, TableRow
+from horserace.server.storage import STATUSES, Page, SeatRow, StoredStep, TableRow, action_values
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -196,18 +196,7 @@ class SQLiteStorage:
     def append_steps(self, batch: Sequence[tuple[str, StoredStep, str]]) -> None:
         """Several tables' actions in one transaction: one commit (one wait for the disk)
         for all of them."""
-        rows = [
-            (
-                table_id,
-                step.step,
-                step.version,
-                step.actor,
-                step.action,
-                json.dumps(list(step.events), sort_keys=True),
-                step.request_id,
-            )
-            for table_id, step, _ in batch
-        ]
+        rows = [action_values(table_id, step) for table_id, step, _ in batch]
         latest = {table_id: (table_id, step.version, status) for table_id, step, status in batch}
         with self._transaction() as db:
             # a few statements for the whole batch, not one per action: each call into

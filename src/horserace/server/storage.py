@@ -9,6 +9,7 @@ transaction before anybody is told of it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
@@ -71,6 +72,12 @@ class Page:
     open_only: bool = False  # only tables with a seat still open
     limit: int = 50
     before: tuple[float, str] | None = None
+
+
+def action_values(table_id: str, step: StoredStep) -> tuple[Any, ...]:
+    """An action's row in the `actions` table, in column order (events as sorted JSON)."""
+    events = json.dumps(list(step.events), sort_keys=True)
+    return (table_id, step.step, step.version, step.actor, step.action, events, step.request_id)
 
 
 class Storage(Protocol):
