@@ -181,3 +181,51 @@ def test_random_and_mutated_messages_are_all_answered_and_change_nothing_wrong(
             assert ann.latest is not None and ann.latest["state"]["status"] == "over"
         record = client.get(f"/api/tables/{table}/record").text
     assert len(_ledger_totals(record)) == 1  # the same chips in play at every step
+
+
+def _body(rng: random.Random) -> str | bytes:
+    good: dict[str, Any] = rng.choice(
+        [
+            {"preset": "classic", "options": {"players": 2, "rounds": 1}, "seats": ["open", "ev"]},
+            {"preset": "derby", "seats": ["open", "random"], "turn_seconds": 30},
+            {"name": "Ann", "seat": 0, "seed": "lucky"},
+            {"name": "Bob"},
+        ]
+    )
+    roll = rng.random()
+    if roll < 0.2:
+        return json.dumps(good)
+    return _mutate(good, rng) if roll < 0.85 else _garbage(rng)
+
+
+def test_random_and_mutated_lobby_requests_get_4xx_never_5xx(tmp_path: Path) -> None:
+    rng = random.Random("fuzz-lobby")
+    limits = Limits(requests_per_second=1e6, request_burst=1e6, tables_per_address=10_000)
+    with serving(tmp_path / "t.db", limits=limits) as client:
+        table, host, _ = create_table(client, "classic", ["open", "open"], {"rounds": 1})
+        paths = [
+            "/api/tables",
+            f"/api/tables/{table}/join",
+            f"/api/tables/{table}/leave",
+            f"/api/tables/{table}/start",
+            "/api/tables/nope/join",
+        ]
+        headers = [{}, {"Authorization": f"Bearer {host}"}, {"Authorization": "Bearer x"}]
+        statuses: set[int] = set()
+        for _ in range(MESSAGES):
+            body = _body(rng)
+            response = client.post(
+                rng.choice(paths),
+                content=body,
+                headers={"content-type": "application/json", **rng.choice(headers)},
+            )
+            assert response.status_code < 500, (body, response.text)
+            if response.status_code >= 400:  # a typed refusal: one sentence saying why
+                assert isinstance(response.json()["detail"], str), response.text
+            statuses.add(response.status_code)
+        for query in ["?status=x", "?limit=0", "?limit=abc", "?before=%00", "?preset=" + "x" * 99]:
+            assert client.get("/api/tables" + query).status_code in (400, 422)
+        assert {200, 201, 400, 422} <= statuses, statuses
+        summary = client.get(f"/api/tables/{table}").json()
+        assert summary["status"] in ("waiting", "playing", "over")
+        assert client.get("/healthz").json()["status"] == "ok"
