@@ -57,6 +57,7 @@ from horserace.rules.board.phases.records import (
     Racing,
     Resolving,
     Responding,
+    Rolling,
     Scratching,
     Trading,
 )
@@ -64,12 +65,16 @@ from horserace.rules.board.seats import next_seat
 from horserace.rules.board.state import BoardState
 from horserace.rules.board.tx import Tx
 
+_ROLLING = (Scratching, Racing)
+_SETTLING = (Payout, NextRound, Finished)
+
 
 def step(state: BoardState, action: Action) -> tuple[BoardState, tuple[Event, ...]]:
     """Apply an action the rules already verified; returns the next state and its events."""
     record = state.phase_record
-    if type(action) is Roll and isinstance(record, Scratching | Racing):
+    if type(action) is Roll and type(record) in _ROLLING:
         # calling for the dice changes nothing but whose turn it is: chance rolls next
+        assert isinstance(record, Rolling)
         rolling = type(record)(record.roller, rolling=True)
         return (
             BoardState(
@@ -206,7 +211,11 @@ def _race_roll(tx: Tx, roller: int, action: Action) -> PhaseRecord:
         return Pairing(nxt, roller, action.dice)
     assert isinstance(action, DiceRoll)
     tx.emit(ev.DiceRolled(roller, (action.low, action.high), "race"))
-    return Resolving(nxt, roller, (action.total,))
+    horse, config = action.total, tx.config
+    if config.responses or config.market or tx.race.line_of(horse) or tx.race.blocks[horse - 2]:
+        return Resolving(nxt, roller, (horse,))
+    race.move_horse(tx, horse, 1, roller)  # the everyday roll: a running horse moves on
+    return nxt
 
 
 def _owe(tx: Tx, debts: tuple[Penalty, ...], then: PhaseRecord) -> PhaseRecord:
@@ -256,7 +265,7 @@ def _seat_choice(
 def _run(tx: Tx, record: PhaseRecord) -> PhaseRecord:
     """Resolve what needs nobody's decision until a seat or chance must act."""
     while True:
-        if tx.race.winner and not isinstance(record, Payout | NextRound | Finished):
+        if tx.race.winner and not isinstance(record, _SETTLING):
             return Payout()
         if not isinstance(record, Resolving):
             return record
