@@ -79,7 +79,12 @@ def test(extra: list[str]) -> None:
     run(BIN / "pytest", "-n", "2", *extra)
 
 
-TASKS = {"play": play, "test": test}
+def analysis(extra: list[str]) -> None:
+    """Regenerate docs/analysis.md and its pictures (several minutes; --games N for fewer)."""
+    run(BIN / "python", "-m", "horserace.cli.analysis_doc", *extra)
+
+
+TASKS = {"play": play, "test": test, "analysis": analysis}
 
 
 def main() -> None:

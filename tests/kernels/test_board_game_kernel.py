@@ -11,7 +11,7 @@ import pytest
 
 from horserace.components.board import DEFAULT_BOARD, HORSES
 from horserace.kernels.board_game import BoardGameSpec, replay_tape, run_games
-from horserace.odds.race import round_odds
+from horserace.odds.race import race_odds, round_odds
 from horserace.rules.registry import get_preset
 from tests.kernels.engine_tape import EngineGame, engine_game
 
@@ -148,3 +148,41 @@ def test_kernel_win_rates_and_race_length_agree_with_exact_odds() -> None:
     rolls = outcomes.rolls.ravel().astype(float)
     error = rolls.std(ddof=1) / np.sqrt(rolls.size)
     assert abs(rolls.mean() - exact.expected_rolls) < 4 * error
+
+
+def _exact_paid_in_first_round(players: int) -> float:
+    """Chips paid into the pot in round 1 of Classic with the reroll rule (four distinct horses
+    on lines 1-4 in the order rolled) and purses too deep to run short: each dealt card of the
+    horse on line k pays k, and each race roll naming it pays k (Wald: its chance x the rolls)."""
+    p = {h: (6 - abs(h - 7)) / 36 for h in HORSES}
+    decks = 1 if players <= 4 else 2
+    dealt = (44 * decks) // players * players / (44 * decks)  # chance a given card is dealt
+    lanes = {h: DEFAULT_BOARD.advances_to_finish(h) for h in HORSES}
+    rolls: dict[frozenset[int], float] = {}
+    total = 0.0
+
+    def walk(order: tuple[int, ...], chance: float) -> None:
+        nonlocal total
+        if len(order) == 4:
+            key = frozenset(order)
+            if key not in rolls:
+                running = {h: k for h, k in lanes.items() if h not in key}
+                rolls[key] = race_odds(running).expected_rolls
+            for line, horse in enumerate(order, 1):
+                total += chance * line * (4 * decks * dealt + p[horse] * rolls[key])
+            return
+        free = 1 - sum(p[h] for h in order)
+        for horse in HORSES:
+            if horse not in order:
+                walk((*order, horse), chance * p[horse] / free)
+
+    walk((), 1.0)
+    return total
+
+
+def test_kernel_money_paid_in_agrees_with_the_exact_expectation() -> None:
+    options = {"players": 6, "rounds": 1, "repeat_scratch": "reroll", "starting_chips": 10**6}
+    outcomes = run_games(_spec("classic", options), 11, 0, 200_000)
+    paid = outcomes.paid[:, 0].astype(float)
+    error = paid.std(ddof=1) / np.sqrt(paid.size)
+    assert abs(paid.mean() - _exact_paid_in_first_round(6)) < 4 * error

@@ -110,3 +110,12 @@ def test_a_broken_board_file_is_a_one_line_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["odds", "--board", str(board)])
     assert result.exit_code == 2
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+
+
+def test_odds_draws_the_chances_and_refuses_a_bad_picture_name(tmp_path: Path) -> None:
+    picture = tmp_path / "odds.png"
+    args = ["odds", "--scratched", "3,5", "--positions", "2=1", "--plot", str(picture)]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    assert picture.read_bytes()[:4] == b"\x89PNG"
+    wrong = CliRunner().invoke(app, ["odds", "--plot", str(tmp_path / "odds.txt")])
+    assert wrong.exit_code == 2 and wrong.stderr.startswith("error: ")

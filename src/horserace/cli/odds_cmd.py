@@ -52,6 +52,10 @@ def odds(
         ),
     ] = "",
     exact: Annotated[bool, typer.Option("--exact", help="Exact arithmetic (fractions).")] = False,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", metavar="FILE.png", help="Draw the chances and positions."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Win chances of the running horses and the expected number of rolls left."""
@@ -67,6 +71,11 @@ def odds(
         result: RaceOdds | ExactRaceOdds = (
             exact_race_odds(remaining) if exact else race_odds(remaining)
         )
+        if plot is not None:
+            from horserace.cli.plots import plot_odds
+
+            win = {h: float(p) for h, p in result.win.items()}
+            plot_odds(board, advanced, win, float(result.expected_rolls), plot)
     except ValueError as error:  # HorseraceError is a ValueError too
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None

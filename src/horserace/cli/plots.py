@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+    from horserace.components.board import Board
     from horserace.odds.designer import BoardFigures
     from horserace.simulate.board_sim import SimulationReport
     from horserace.simulate.race_sim import RaceReport
@@ -145,4 +146,26 @@ def plot_boards(boards: Mapping[str, BoardFigures], path: Path) -> None:
         axes.set_xlabel("horse")
         axes.set_title(title)
         axes.legend(fontsize="small")
+    _save(figure, path)
+
+
+def plot_odds(
+    board: Board, advanced: Mapping[int, int], win: Mapping[int, float], rolls: float, path: Path
+) -> None:
+    """Each running horse's exact chance to win, and how far along its lane it stands."""
+    figure, (chances, lanes) = _figure(2)
+    horses = list(win)
+    chances.bar(horses, [100 * win[h] for h in horses], color="#c0392b")
+    chances.set_xticks(list(range(2, 13)))
+    chances.set_xlabel("horse")
+    chances.set_ylabel("chance to win (%)")
+    chances.set_title(f"exact odds, {rolls:.1f} rolls expected")
+    every = list(range(2, 13))
+    lanes.bar(every, [board.slots_of(h) for h in every], color="#dddddd", label="lane")
+    lanes.bar(every, [advanced.get(h, 0) for h in every], color="#7aa6c2", label="advanced")
+    lanes.set_xticks(every)
+    lanes.set_xlabel("horse (missing from the left: scratched)")
+    lanes.set_ylabel("slots")
+    lanes.set_title(f"positions, {board.name} board")
+    lanes.legend(fontsize="small")
     _save(figure, path)
