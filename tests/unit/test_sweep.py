@@ -35,6 +35,8 @@ def test_the_grid_is_every_combination_checked_before_running() -> None:
         expand("classic", parse_grid(["players=4,13"]), 10, 1)
     with pytest.raises(ConfigError, match="unknown option"):
         expand("classic", parse_grid(["speed=1"]), 10, 1)
+    with pytest.raises(ConfigError, match="dice board"):
+        expand("derby", {}, 10, 1)
     for bad in (["players"], ["players=2,,3"], ["players=2", "players=3"]):
         with pytest.raises(ConfigError):
             parse_grid(bad)

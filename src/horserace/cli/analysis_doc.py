@@ -164,8 +164,9 @@ Classic with 2 to 12 players and 4 or 8 rounds, {games:,} games a point:
 |---|---|---|---|
 {table}
 
-More players hold more cards of each scratched horse, so more chips go into the pot each
-round; the race itself (its length, who wins) does not depend on the table.
+Five players and more play with two decks, so twice the cards of each scratched horse are in
+the hands and the pot fills faster; the race itself (its length, who wins) does not depend on
+the table. More rounds change little per round: the hands passed left carry no memory of luck.
 
 ![Sweep: race length, chips paid per round and win rates per point](analysis/sweep.png)
 """
@@ -206,6 +207,7 @@ for how rarely they are scratched); the fair board lengthens those and shortens 
 def bots_section(games: int) -> str:
     rows = []
     gains: list[float] = []  # in BOT_ROWS order
+    intervals: list[tuple[float, float]] = []
     for preset, shown, options, bots in BOT_ROWS:
         report = _timed(
             f"{preset} {shown} {bots}",
@@ -216,6 +218,7 @@ def bots_section(games: int) -> str:
         first = bots.split(",")[0]
         mean, low, high, count = _gain(report, first)
         gains.append(mean)
+        intervals.append((low, high))
         label = f"`{preset}{' ' + shown if shown.startswith('--') else ''}`"
         note = f" {shown}" if shown.startswith("(") else ""
         rows.append(
@@ -225,7 +228,20 @@ def bots_section(games: int) -> str:
     table = "\n".join(rows)
     ev_adv, heur_adv, ev_heur = gains[0], gains[1], gains[2]  # Advanced rows
     rob_adv, rob_classic = gains[4], gains[5]
-    perry, market, market_h, husted, husted_h = gains[8], gains[11], gains[12], gains[13], gains[15]
+    perry, perry_h = gains[8], gains[9]
+    market, market_h, husted, husted_h = gains[11], gains[12], gains[13], gains[15]
+    luck = [intervals[6], intervals[7]]  # Classic and Northwoods: no decisions at all
+    missed = [
+        name
+        for name, (low, high) in zip(("Classic", "Northwoods"), luck, strict=True)
+        if low > 0 or high < 0
+    ]
+    luck_note = (
+        "both intervals hold zero, as they should"
+        if not missed
+        else f"the {' and '.join(missed)} interval misses zero: with no decision to make this is"
+        " chance, which a 95% interval allows one row in twenty"
+    )
     return f"""## How much do the choices matter?
 
 Advanced Mode and the house rules add decisions. The bots measure what those are worth: each
@@ -250,11 +266,12 @@ Reading it:
   Looking ahead with the exact race odds is worth {ev_heur:.0f} against the heuristic.
 - **Robertson's four dice are the biggest lever**: choosing the pairing is worth
   {rob_classic:.0f} chips a game in Classic and, with the Advanced choices, {rob_adv:.0f}.
-- **Classic and Northwoods have no decisions**: every bot only rolls, and their rows are zero
-  within the interval, as they must be (chips left in the pot belong to nobody, so a seat's
-  result is not exactly zero-sum).
-- **Perry's trades are worth little** ({perry:+.1f} against random traders in Classic):
-  a card is worth about as much to the giver as to the taker.
+- **Classic and Northwoods have no decisions**: every bot only rolls, so those rows measure
+  luck alone; {luck_note}. (Chips left in the pot belong to nobody, so a seat's result is not
+  exactly zero-sum.)
+- **Perry's trading window** is worth {perry:+.1f} chips a game to the EV bot against random
+  traders in Classic, and {perry_h:+.1f} against the heuristic bot, which never offers: the
+  gain is taken from careless traders.
 - **Schellenberg's market and Husted's betting punish careless play**: against random bots
   the EV bot gains {market:.0f} and {husted:.0f} chips a game, against the heuristic bot
   (which never buys and never raises) {market_h:+.1f} and {husted_h:+.1f}.

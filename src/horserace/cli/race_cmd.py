@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import typer
 from rich.console import Console
@@ -16,8 +16,10 @@ from horserace.cli.common import user_errors
 from horserace.cli.odds_cmd import parse_positions, parse_scratched
 from horserace.components.board import DEFAULT_BOARD, load_board
 from horserace.core.rng import fresh_seed
-from horserace.simulate.race_sim import RaceReport, simulate_races
 from horserace.simulate.stats import RunningStats
+
+if TYPE_CHECKING:
+    from horserace.simulate.race_sim import RaceReport
 
 T = TypeVar("T")
 
@@ -56,6 +58,8 @@ def register(simulate_app: typer.Typer) -> None:
     ) -> None:
         """Races alone (no cards, no money): win chances, race length and the rolls each scratch
         line costs, with 95% intervals, beside the exact odds."""
+        from horserace.simulate.race_sim import simulate_races  # loads the compiled kernels
+
         with user_errors():
             board = DEFAULT_BOARD if board_file is None else load_board(board_file)
             out = parse_scratched(scratched)

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,13 +28,15 @@ from horserace.core.errors import ConfigError
 from horserace.core.events import Event
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
 from horserace.engine import Game, PlayedStep, Step, play
-from horserace.kernels.board_game import BoardGameSpec, run_games
 from horserace.odds.race import scratch_phase_odds
 from horserace.rules.board.config import SCRATCH_LINES, BoardConfig, board_config_dict
 from horserace.rules.board.events import ChipsPaid, RaceWon
 from horserace.rules.registry import get_preset
 from horserace.simulate import runner
 from horserace.simulate.stats import Proportion, RunningStats
+
+if TYPE_CHECKING:  # the kernels import numba: only a run that uses them loads it
+    from horserace.kernels.board_game import BoardGameSpec
 
 __all__ = [
     "CHUNK_GAMES",
@@ -167,6 +169,8 @@ def _kernel_span(
     spec: BoardGameSpec, seed: int, bots: tuple[str, ...], span: runner.Span
 ) -> _Tally:
     """The span's games on the compiled kernel, tallied with the engine path's figures."""
+    from horserace.kernels.board_game import run_games
+
     outcomes = run_games(spec, derive_seed(seed, KERNEL_STREAM), span.start, span.stop)
     players = spec.players
     tally = _Tally(players)
@@ -198,6 +202,8 @@ def _kernel_span(
 
 def kernel_spec(config: BoardConfig) -> BoardGameSpec | None:
     """The compiled kernel's settings for `config`, or None when only the engine plays it."""
+    from horserace.kernels.board_game import BoardGameSpec
+
     return BoardGameSpec.from_config(board_config_dict(config))
 
 

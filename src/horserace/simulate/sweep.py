@@ -21,6 +21,7 @@ from typing import Any
 
 from horserace.components.board import load_board
 from horserace.core.errors import ConfigError, HorseraceError
+from horserace.rules.board.config import BoardConfig
 from horserace.rules.board.house import house_options
 from horserace.rules.registry import get_preset
 from horserace.simulate.board_sim import SimulationReport, simulate_games
@@ -122,9 +123,11 @@ def expand(preset: str, grid: Mapping[str, Sequence[str]], games: int, seed: int
         options, bots, engine = _options(labels)
         name = " ".join(f"{k}={v}" for k, v in labels)
         try:
-            chosen.config(options)
+            config = chosen.config(options)
         except HorseraceError as error:
             raise ConfigError(f"grid point {name}: {error}") from None
+        if not isinstance(config, BoardConfig):
+            raise ConfigError(f"sweeps run the dice board presets; {preset!r} is another game")
         points.append(Point(index, labels, preset, options, bots, engine, games, seed))
     return points
 
