@@ -92,7 +92,8 @@ def test_games_with_decisions_are_left_to_the_engine() -> None:
     rules = get_preset("advanced").rules
     advanced = rules.config_to_dict(get_preset("advanced").config({}))
     assert BoardGameSpec.from_config(advanced) is None
-    husted = rules.config_to_dict(get_preset("classic").config({"husted": True, "ante": 1}))
+    options = {"husted": True, "ante": 1, "open_hands": False}
+    husted = rules.config_to_dict(get_preset("classic").config(options))
     assert BoardGameSpec.from_config(husted) is None
 
 

@@ -40,6 +40,7 @@ def tables(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
         options["market"] = draw(st.booleans())
         if draw(st.booleans()):
             options["husted"] = True
+            options["open_hands"] = False  # Husted's hands are hidden
             options["ante"] = draw(st.integers(1, 3))
     return preset, options
 

@@ -150,11 +150,13 @@ def test_house_rules_are_refused_where_the_rulings_do_not_allow_them() -> None:
         new_game({"market": True}, preset="northwoods")
 
 
-def test_husted_needs_classic_and_an_ante() -> None:
+def test_husted_needs_classic_an_ante_and_hidden_hands() -> None:
     with pytest.raises(ConfigError, match="needs an ante"):
-        new_game({"husted": True, "ante": 0})
+        new_game({"husted": True, "ante": 0, "open_hands": False})
     with pytest.raises(ConfigError, match="Classic Mode"):
         new_game({"husted": True, "ante": 1}, preset="advanced")
+    with pytest.raises(ConfigError, match="hidden hands"):
+        new_game({"husted": True, "ante": 1, "open_hands": True})
 
 
 def test_a_whole_husted_game_conserves_chips() -> None:

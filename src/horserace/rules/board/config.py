@@ -103,6 +103,8 @@ class BoardConfig:
             raise ConfigError("the Jockey Pot is paid by the ante: set an ante of 1 or more")
         if self.jockey_pot and self.payout != "split":
             raise ConfigError("the Jockey Pot takes the Main Pot's remainder: use payout split")
+        if self.husted and self.open_hands:
+            raise ConfigError("Husted's rule plays with hidden hands: open hands cannot go with it")
         if self.husted and (self.deck != "classic" or not self.ante):
             raise ConfigError(
                 "Husted's rule is for Classic Mode and needs an ante (--ante 1 or more)"
