@@ -48,11 +48,6 @@ class PlayedStep:
             self._json = tuple(event.to_json() for event in self._events)
         return self._json
 
-    @property
-    def happened(self) -> tuple[Event, ...]:
-        """The events themselves (a tally reads these, not their JSON)."""
-        return self._events
-
     def recorded(self) -> RecordedStep:
         return RecordedStep(self.actor, self.action, self.events)
 
@@ -153,8 +148,12 @@ def play(
     chance: ChanceSource,
     observe: Callable[[Step], None] | None = None,
     max_steps: int = 1_000_000,
+    tally: Callable[[tuple[Event, ...]], None] | None = None,
 ) -> Game:
-    """Run `game` to its end: chance from `chance`, every seat's move from its agent."""
+    """Run `game` to its end: chance from `chance`, every seat's move from its agent.
+
+    `observe` sees every Step; `tally` (for simulations) sees only each step's events, and
+    then the game keeps no record of its steps."""
     rules = game.rules
     reads = {seat: getattr(agent, "reads_view", True) for seat, agent in agents.items()}
     for _ in range(max_steps):
@@ -167,10 +166,13 @@ def play(
         else:
             legal = rules.legal_actions(state, actor)
             action = agents[actor].choose(rules.view(state, actor) if reads[actor] else None, legal)
-        if observe is None:
-            game._advance(actor, action)
-        else:
+        if observe is not None:
             observe(game.apply(action))
+        elif tally is not None:
+            game.state, events = rules.apply(state, action)
+            tally(events)
+        else:
+            game._advance(actor, action)
     raise HorseraceError(f"the game did not end within {max_steps} steps")
 
 

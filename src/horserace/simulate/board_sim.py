@@ -27,7 +27,7 @@ from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError
 from horserace.core.events import Event
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
-from horserace.engine import Game, PlayedStep, Step, play
+from horserace.engine import Game, Step, play
 from horserace.odds.race import scratch_phase_odds
 from horserace.rules.board.config import SCRATCH_LINES, BoardConfig, board_config_dict
 from horserace.rules.board.events import ChipsPaid, RaceWon
@@ -148,11 +148,7 @@ def _engine_span(
             seat: make_bot(kinds[seat], derive_seed(game_seed, BOT_STREAM, seat))
             for seat in range(players)
         }
-        play(game, agents, SeededChance(game_seed))
-        observer = _RoundObserver(tally)
-        for played in game.steps:  # tallied after the game: the play loop keeps no Steps
-            assert isinstance(played, PlayedStep)
-            observer.take(played.happened)
+        play(game, agents, SeededChance(game_seed), tally=_RoundObserver(tally).take)
         result = rules.result(game.state)
         for standing in result.standings:
             tally.seat_chips[standing.seat].add(standing.chips)
