@@ -11,7 +11,6 @@ from typing import Any
 from horserace.core.ledger import Ledger
 from horserace.rules.board.phases.records import PhaseRecord, Racing, Scratching, Trading
 from horserace.rules.board.state import BoardState, Phase
-from horserace.rules.board.tx import cards_with, race_with, seats_with
 
 _CARDS = ("hands", "deck", "discards", "packets", "market", "given_up")
 _RACE = ("lines", "positions", "blocks", "scratch_rolls", "race_rolls", "winner", "mover")
@@ -29,9 +28,9 @@ def arrange(
     chips: list[int] | None = None,
     **parts: Any,
 ) -> BoardState:
-    cards = cards_with(state.cards, **{k: v for k, v in parts.items() if k in _CARDS})
-    race = race_with(state.race, **{k: v for k, v in parts.items() if k in _RACE})
-    seats = seats_with(state.seats, **{k: v for k, v in parts.items() if k in _SEATS})
+    cards = state.cards._replace(**{k: v for k, v in parts.items() if k in _CARDS})
+    race = state.race._replace(**{k: v for k, v in parts.items() if k in _RACE})
+    seats = state.seats._replace(**{k: v for k, v in parts.items() if k in _SEATS})
     unknown = set(parts) - set(_CARDS) - set(_RACE) - set(_SEATS)
     if unknown:
         raise TypeError(f"arrange() does not know {sorted(unknown)}")

@@ -105,7 +105,7 @@ class Game:
 
     def act(self, seat: int, action: Action) -> Step:
         """A seat's move: refused (IllegalAction) unless it is that seat's turn and allowed."""
-        actor = self.rules.actor(self.state)
+        actor = self.actor
         if actor != seat:
             whose = (
                 f"seat {actor + 1}'s turn" if isinstance(actor, int) else f"{actor.value}'s turn"
@@ -117,16 +117,14 @@ class Game:
         """Apply through the rules (which verify first) and append to the record."""
         before = self.state
         actor = self.rules.actor(before)
-        after, events = self.rules.apply(before, action)
-        self.state = after
-        index = len(self.steps)
-        self.steps.append(PlayedStep(actor, action, events))
-        return Step(index, actor, action, before, after, events)
+        events = self._advance(actor, action)
+        return Step(len(self.steps) - 1, actor, action, before, self.state, events)
 
-    def _advance(self, actor: Actor, action: Action) -> None:
+    def _advance(self, actor: Actor, action: Action) -> tuple[Event, ...]:
         """`apply` for the play loop, which knows whose turn it is and keeps no Step."""
         self.state, events = self.rules.apply(self.state, action)
         self.steps.append(PlayedStep(actor, action, events))
+        return events
 
     def record(self) -> GameRecord:
         result = result_to_json(self.rules.result(self.state)) if self.over else None

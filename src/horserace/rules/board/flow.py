@@ -91,11 +91,7 @@ def step(state: BoardState, action: Action) -> tuple[BoardState, tuple[Event, ..
             (),
         )
     tx = Tx(state)
-    record = _run(tx, _act(tx, state.phase_record, action))
-    tx.phase = record
-    actor = record.actor()
-    assert actor is not None
-    return tx.commit(actor)
+    return tx.commit(_run(tx, _act(tx, record, action)))
 
 
 def begin(tx: Tx) -> PhaseRecord:
@@ -110,9 +106,6 @@ def _act(tx: Tx, record: PhaseRecord, action: Action) -> PhaseRecord:
         assert isinstance(action, Deal)
         nxt = deal.deal(tx, record, action.rank)
         return nxt if nxt is not None else _dealt(tx)
-    if isinstance(action, Roll):
-        assert isinstance(record, Scratching | Racing)
-        return type(record)(record.roller, rolling=True)
     if isinstance(record, Scratching):
         assert isinstance(action, DiceRoll)
         return _scratch_roll(tx, record.roller, action)

@@ -61,6 +61,7 @@ from horserace.rules.board.phases.records import (
     Rolling,
     Scratching,
     Trading,
+    innermost,
 )
 from horserace.rules.board.state import FRESH_RACE, BoardState, Phase, SeatStatus, fresh_cards
 from horserace.rules.board.tx import Tx
@@ -106,11 +107,7 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             TERMINAL,
         )
         tx = Tx(start)
-        record = flow.begin(tx)
-        tx.phase = record
-        actor = record.actor()
-        assert actor is not None
-        state, _ = tx.commit(actor)
+        state, _ = tx.commit(flow.begin(tx))
         return state
 
     def actor(self, state: BoardState) -> Actor:
@@ -150,20 +147,17 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             deck = state.cards.deck
             ranks = [rank for rank in ALL_RANKS if deck[rank]]
             return [_DEALS[rank] for rank in ranks], [deck[rank] for rank in ranks]
-        if isinstance(record, Payout):
-            return (PAYOUT,), (1,)
-        if isinstance(record, NextRound):
-            return (NEXT_ROUND,), (1,)
-        if state.phase is Phase.RACE and state.config.robertson:
+        forced = self.forced_chance(state)
+        if forced is not None:
+            return (forced,), (1,)
+        if _four_dice(state):
             return ALL_FOUR_DICE, _FOUR_WEIGHTS
         return ALL_ROLLS, _ROLL_WEIGHTS
 
     def chance_table(self, state: BoardState) -> Sequence[Action] | None:
         if state.actor is not CHANCE or not isinstance(state.phase_record, Rolling):
             return None
-        if state.config.robertson and isinstance(state.phase_record, Racing):
-            return _FOUR_TABLE
-        return _ROLL_TABLE
+        return _FOUR_TABLE if _four_dice(state) else _ROLL_TABLE
 
     def forced_chance(self, state: BoardState) -> Action | None:
         record = state.phase_record
@@ -179,15 +173,15 @@ class BoardRules(Rules[BoardConfig, BoardState]):
         if actor is not CHANCE:
             return parse_seat_action(word, actor if isinstance(actor, int) else -1)
         record = state.phase_record
-        if isinstance(record, Payout | NextRound):
-            expected = PAYOUT if isinstance(record, Payout) else NEXT_ROUND
-            if word.lower() != expected.text:
-                raise InvalidAction(f"{text!r}: the only thing that happens now is {expected.text}")
-            return expected
+        forced = self.forced_chance(state)
+        if forced is not None:
+            if word.lower() != forced.text:
+                raise InvalidAction(f"{text!r}: the only thing that happens now is {forced.text}")
+            return forced
         if isinstance(record, Dealing | Drawing):
             plain = deal.deck_for(state.config) == full_deck(state.config.decks)
             return Deal.parse(word, RANKS if plain else ALL_RANKS)
-        if state.phase is Phase.RACE and state.config.robertson:
+        if _four_dice(state):
             return FourDice.parse(word)
         return DiceRoll.parse(word)
 
@@ -204,9 +198,7 @@ class BoardRules(Rules[BoardConfig, BoardState]):
         if isinstance(action, Deal | DiceRoll | FourDice | Settle):
             raise IllegalAction(f"it is seat {actor + 1}'s move, not a chance outcome")
         if isinstance(action, Offer) and isinstance(record, Trading):
-            if action.seat != actor:
-                action = Offer(actor, action.target, action.give, action.take)
-            trade.check_offer(state, record, action)
+            trade.check_offer(state, record, _spoken_by(action, actor))
             return
         legal = self.legal_actions(state, actor)
         if action not in legal:
@@ -223,10 +215,9 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             return
         if type(action) is DiceRoll and type(record) is Racing and not state.config.robertson:
             return
-        if isinstance(record, Payout | NextRound):
-            if not isinstance(action, Settle) or action.what != (
-                "payout" if isinstance(record, Payout) else "next-round"
-            ):
+        forced = self.forced_chance(state)
+        if forced is not None:
+            if action != forced:
                 raise IllegalAction("the round is being settled now")
             return
         if isinstance(action, Deal):
@@ -237,8 +228,7 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             return
         if isinstance(record, Dealing | Drawing):
             raise IllegalAction("cards are being dealt now, not dice rolled")
-        four = state.phase is Phase.RACE and state.config.robertson
-        if isinstance(action, FourDice if four else DiceRoll):
+        if isinstance(action, FourDice if _four_dice(state) else DiceRoll):
             return
         if isinstance(action, SeatAction):
             raise IllegalAction("the dice (or the deal) come next, not a player's action")
@@ -246,9 +236,8 @@ class BoardRules(Rules[BoardConfig, BoardState]):
 
     def apply(self, state: BoardState, action: Action) -> tuple[BoardState, tuple[Event, ...]]:
         self.verify(state, action)
-        if isinstance(action, Offer) and action.seat != state.actor:
-            assert isinstance(state.actor, int)
-            action = Offer(state.actor, action.target, action.give, action.take)
+        if isinstance(action, Offer) and isinstance(state.actor, int):
+            action = _spoken_by(action, state.actor)
         return flow.step(state, action)
 
     # --- what leaves the core -------------------------------------------------
@@ -265,6 +254,17 @@ class BoardRules(Rules[BoardConfig, BoardState]):
         return payout.rank_board(
             state.ledger.balances[:n], state.seats.out, unclaimed=state.pot + state.jockey
         )
+
+
+def _four_dice(state: BoardState) -> bool:
+    """Robertson's race: chance rolls four dice, not two."""
+    return state.config.robertson and isinstance(innermost(state.phase_record), Racing)
+
+
+def _spoken_by(offer: Offer, seat: int) -> Offer:
+    """An offer is always the offer of the seat whose turn it is (its text names only the
+    partner)."""
+    return offer if offer.seat == seat else Offer(seat, offer.target, offer.give, offer.take)
 
 
 def situation(record: PhaseRecord, seat: int) -> str:

@@ -8,13 +8,13 @@ phase's own small record; whose turn it is is computed once per step (by the flo
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from horserace.components.cards import NO_CARDS, RankCounts
 from horserace.core.ledger import Ledger
 from horserace.core.types import Actor
 from horserace.rules.board.config import BoardConfig
-from horserace.rules.board.phases.records import Interrupt, Phase, PhaseRecord
+from horserace.rules.board.phases.records import Phase, PhaseRecord, innermost
 
 __all__ = ["AT_GATE", "EMPTY_LINES", "BoardState", "Cards", "Phase", "Race", "SeatStatus"]
 
@@ -74,10 +74,7 @@ class BoardState(NamedTuple):
     # --- reading helpers (the parts stay the truth) --------------------------------------
     @property
     def phase(self) -> Phase:
-        record = self.phase_record
-        while isinstance(record, Interrupt):
-            record = record.then
-        return record.phase
+        return innermost(self.phase_record).phase
 
     @property
     def hands(self) -> tuple[RankCounts, ...]:
@@ -112,10 +109,6 @@ class BoardState(NamedTuple):
         return tuple(bool(o) for o in self.seats.out)
 
     @property
-    def pot_account(self) -> int:
-        return self.config.players
-
-    @property
     def pot(self) -> int:
         return self.ledger.balances[self.config.players]
 
@@ -128,14 +121,6 @@ class BoardState(NamedTuple):
 
     def position(self, horse: int) -> int:
         return self.race.positions[horse - 2]
-
-    @property
-    def scratched_count(self) -> int:
-        return sum(1 for horse in self.race.lines if horse)
-
-    def evolve(self, **parts: Any) -> BoardState:
-        """A copy with some parts replaced (tests and drivers that set up a position)."""
-        return self._replace(**parts)
 
 
 def fresh_cards(players: int, deck: RankCounts) -> Cards:

@@ -7,12 +7,9 @@ emit the event that explains them, so a seat's money is always its start plus it
 
 from __future__ import annotations
 
-from typing import Any
-
 from horserace.components.cards import RankCounts
 from horserace.core.events import Event
 from horserace.core.ledger import Ledger, LedgerError
-from horserace.core.types import Actor
 from horserace.rules.board import events as ev
 from horserace.rules.board.config import BoardConfig
 from horserace.rules.board.phases.records import PhaseRecord
@@ -28,7 +25,6 @@ class Tx:
         "config",
         "dealer",
         "events",
-        "phase",
         "race",
         "round",
         "seats",
@@ -43,7 +39,6 @@ class Tx:
         self.cards: Cards = state.cards
         self.race: Race = state.race
         self.seats: SeatStatus = state.seats
-        self.phase: PhaseRecord = state.phase_record
         self.events: list[Event] = []
         self._balances: list[int] | None = None
 
@@ -114,7 +109,10 @@ class Tx:
         self.events.append(event)
 
     # --- the next state -------------------------------------------------------------------
-    def commit(self, actor: Actor) -> tuple[BoardState, tuple[Event, ...]]:
+    def commit(self, record: PhaseRecord) -> tuple[BoardState, tuple[Event, ...]]:
+        """The next state, in phase `record`, with whose turn it is read off the record."""
+        actor = record.actor()
+        assert actor is not None, "an automatic record is resolved before a step ends"
         start = self.start
         ledger = start.ledger
         if self._balances is not None:
@@ -127,20 +125,7 @@ class Tx:
             self.race,
             self.seats,
             ledger,
-            self.phase,
+            record,
             actor,
         )
         return state, tuple(self.events)
-
-
-def cards_with(cards: Cards, **changes: Any) -> Cards:
-    """A copy of the cards part with some fields replaced."""
-    return cards._replace(**changes)
-
-
-def race_with(race: Race, **changes: Any) -> Race:
-    return race._replace(**changes)
-
-
-def seats_with(seats: SeatStatus, **changes: Any) -> SeatStatus:
-    return seats._replace(**changes)

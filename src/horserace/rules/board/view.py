@@ -20,6 +20,7 @@ from horserace.rules.board.phases.records import (
     Responding,
     Rolling,
     Trading,
+    innermost,
 )
 from horserace.rules.board.state import BoardState, Phase
 
@@ -63,12 +64,6 @@ class BoardView:
     config: BoardConfig
 
 
-def _innermost(record: PhaseRecord) -> PhaseRecord:
-    while isinstance(record, Interrupt):
-        record = record.then
-    return record
-
-
 def _find(record: PhaseRecord, kind: type[PhaseRecord]) -> PhaseRecord | None:
     while True:
         if isinstance(record, kind):
@@ -87,7 +82,7 @@ def build_view(state: BoardState, seat: int | None) -> BoardView:
         hand if config.open_hands or owner == seat else None
         for owner, hand in enumerate(cards.hands)
     )
-    base = _innermost(record)
+    base = innermost(record)
     roller = base.roller if isinstance(base, Rolling) else (state.dealer + 1) % n
     responding = _find(record, Responding)
     trading = _find(record, Trading)

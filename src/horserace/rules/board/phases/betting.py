@@ -10,7 +10,7 @@ from horserace.rules.board.actions import CHECK, FOLD, MEET, Check, Fold, Husted
 from horserace.rules.board.phases.records import Betting
 from horserace.rules.board.seats import next_seat, seats_from
 from horserace.rules.board.state import BoardState
-from horserace.rules.board.tx import Tx, seats_with
+from horserace.rules.board.tx import Tx
 
 MAX_WAGER, MAX_TOTAL = 2, 5  # in antes
 
@@ -47,7 +47,7 @@ def bet(tx: Tx, record: Betting, action: HustedAction) -> Betting | None:
     if isinstance(action, Fold):
         folded = list(tx.seats.folded)
         folded[seat] = True
-        tx.seats = seats_with(tx.seats, folded=tuple(folded))
+        tx.seats = tx.seats._replace(folded=tuple(folded))
         tx.emit(hev.Folded(seat))
     elif isinstance(action, Check):
         tx.emit(hev.Checked(seat))
@@ -59,7 +59,7 @@ def bet(tx: Tx, record: Betting, action: HustedAction) -> Betting | None:
         bets[seat] += added  # a short payment still meets: pay what you can
         wagered[seat] += paid
         round_bets = tuple(bets)
-        tx.seats = seats_with(tx.seats, wagered=tuple(wagered))
+        tx.seats = tx.seats._replace(wagered=tuple(wagered))
         if isinstance(action, Wager):  # everyone else still in must answer the new level
             order = in_hand(tx.seats.out, tx.seats.folded, tx.dealer)
             start_at = order.index(seat)

@@ -21,7 +21,7 @@ from horserace.rules.board.config import ADVANCED_DECKS, BoardConfig
 from horserace.rules.board.phases.records import Dealing
 from horserace.rules.board.seats import active_count, next_seat
 from horserace.rules.board.state import Cards
-from horserace.rules.board.tx import Tx, cards_with
+from horserace.rules.board.tx import Tx
 
 
 def deck_for(config: BoardConfig) -> tuple[int, ...]:
@@ -74,7 +74,7 @@ def finish(tx: Tx) -> None:
     """Northwoods: the cards left over go face up to the discards."""
     if tx.config.deck == "northwoods":
         leftover = add_counts(tx.cards.discards, tx.cards.deck)
-        tx.cards = cards_with(tx.cards, discards=leftover, deck=NO_CARDS)
+        tx.cards = tx.cards._replace(discards=leftover, deck=NO_CARDS)
 
 
 def _next_to_deal(tx: Tx, seat: int) -> int:

@@ -9,7 +9,7 @@ from horserace.rules.board.actions import Keep
 from horserace.rules.board.phases.records import Drafting
 from horserace.rules.board.seats import next_seat, seats_from
 from horserace.rules.board.state import BoardState
-from horserace.rules.board.tx import Tx, cards_with
+from horserace.rules.board.tx import Tx
 
 
 def start(tx: Tx) -> Drafting | None:
@@ -34,14 +34,14 @@ def keep(tx: Tx, record: Drafting, rank: int) -> Drafting | None:
     hands[seat] = with_count(hands[seat], rank, 1)
     tx.emit(ev.CardKept(seat, rank, tx.config.open_hands))
     if len(record.order) > 1:
-        tx.cards = cards_with(cards, packets=tuple(packets), hands=tuple(hands))
+        tx.cards = cards._replace(packets=tuple(packets), hands=tuple(hands))
         return Drafting(record.order[1:])
     if not any(total(packet) for packet in packets):
         empty = (NO_CARDS,) * len(packets)
-        tx.cards = cards_with(cards, packets=empty, hands=tuple(hands))
+        tx.cards = cards._replace(packets=empty, hands=tuple(hands))
         return None
     n = tx.config.players
     passed = tuple(packets[(s - 1) % n] for s in range(n))
-    tx.cards = cards_with(cards, packets=passed, hands=tuple(hands))
+    tx.cards = cards._replace(packets=passed, hands=tuple(hands))
     tx.emit(ev.PacketsPassed())
     return start(tx)

@@ -12,7 +12,7 @@ from horserace.rules.board.actions import Discard
 from horserace.rules.board.phases.betting import in_hand
 from horserace.rules.board.phases.records import Drawing
 from horserace.rules.board.state import BoardState
-from horserace.rules.board.tx import Tx, cards_with
+from horserace.rules.board.tx import Tx
 
 MAX_DISCARDS = 2
 
@@ -44,7 +44,7 @@ def discard(tx: Tx, record: Drawing, action: Discard) -> Drawing | None:
         discards = with_count(discards, rank, 1)
     tx.emit(hev.CardsDrawn(seat, action.ranks))
     tx.set_hand(seat, hand)
-    tx.cards = cards_with(tx.cards, discards=discards)
+    tx.cards = tx.cards._replace(discards=discards)
     if action.ranks:
         return Drawing(record.drawers, len(action.ranks))
     return _next(record)
@@ -53,7 +53,7 @@ def discard(tx: Tx, record: Drawing, action: Discard) -> Drawing | None:
 def draw_card(tx: Tx, record: Drawing, rank: int) -> Drawing | None:
     seat = record.drawers[0]
     tx.set_hand(seat, with_count(tx.cards.hands[seat], rank, 1))
-    tx.cards = cards_with(tx.cards, deck=with_count(tx.cards.deck, rank, -1))
+    tx.cards = tx.cards._replace(deck=with_count(tx.cards.deck, rank, -1))
     tx.emit(ev.CardDealt(seat, rank, False))
     if record.draw_left > 1:
         return Drawing(record.drawers, record.draw_left - 1)

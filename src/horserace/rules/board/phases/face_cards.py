@@ -11,7 +11,7 @@ from horserace.rules.board.actions import JACK, PASS, QUEEN, Pass, Power
 from horserace.rules.board.phases.race import move_horse, running
 from horserace.rules.board.phases.respond import discard_played
 from horserace.rules.board.state import BoardState
-from horserace.rules.board.tx import Tx, race_with
+from horserace.rules.board.tx import Tx
 
 
 def legal(state: BoardState, seat: int) -> tuple[Pass | Power, ...]:
@@ -39,4 +39,4 @@ def play(tx: Tx, seat: int, action: Power) -> None:
     tx.pay_in_full(seat, chips, f"chips under horse {action.horse}")
     blocks = list(tx.race.blocks)
     blocks[action.horse - 2] += chips
-    tx.race = race_with(tx.race, blocks=tuple(blocks))
+    tx.race = tx.race._replace(blocks=tuple(blocks))

@@ -11,7 +11,7 @@ from horserace.rules.board.actions import PASS, Buy, Pass
 from horserace.rules.board.config import BoardConfig
 from horserace.rules.board.phases.scratch import scratch_value
 from horserace.rules.board.state import BoardState, Race
-from horserace.rules.board.tx import Tx, cards_with
+from horserace.rules.board.tx import Tx
 
 
 def open_market(tx: Tx) -> None:
@@ -23,7 +23,7 @@ def open_market(tx: Tx) -> None:
         if horse and market[horse]:
             discards = with_count(discards, horse, market[horse])
             market = with_count(market, horse, -market[horse])
-    tx.cards = cards_with(tx.cards, market=market, discards=discards)
+    tx.cards = tx.cards._replace(market=market, discards=discards)
     tx.emit(hev.MarketOpened(tuple(market)))
 
 
@@ -58,5 +58,5 @@ def buy(tx: Tx, seat: int, action: Buy) -> None:
     hand = with_count(with_count(tx.cards.hands[seat], action.take, 1), action.give, -1)
     tx.set_hand(seat, hand)
     market = with_count(with_count(tx.cards.market, action.take, -1), action.give, 1)
-    tx.cards = cards_with(tx.cards, market=market)
+    tx.cards = tx.cards._replace(market=market)
     tx.emit(hev.CardBought(seat, action.take, action.give, cost))

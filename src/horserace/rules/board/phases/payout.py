@@ -10,7 +10,7 @@ from horserace.components.cards import ACE, JOKER, KING
 from horserace.core.rules import Result, Standing
 from horserace.rules.board import events as ev
 from horserace.rules.board.seats import active_count, next_seat, seats_from
-from horserace.rules.board.tx import Tx, seats_with
+from horserace.rules.board.tx import Tx
 
 _FEES = ((KING, 2, "K"), (ACE, 3, "A"), (JOKER, 4, "joker"))
 
@@ -67,7 +67,7 @@ def _eliminate(tx: Tx) -> None:
         if not out[seat] and tx.balance(seat) == 0:
             out[seat] = tx.round
             tx.emit(ev.PlayerOut(seat, tx.round))
-    tx.seats = seats_with(tx.seats, out=tuple(out))
+    tx.seats = tx.seats._replace(out=tuple(out))
 
 
 def rank_board(chips: Sequence[int], out: Sequence[int], unclaimed: int) -> Result:

@@ -12,7 +12,7 @@ from horserace.rules.board.phases.records import Pairing, Penalty
 from horserace.rules.board.phases.scratch import scratch_value
 from horserace.rules.board.seats import next_seat
 from horserace.rules.board.state import BoardState, Race
-from horserace.rules.board.tx import Tx, race_with
+from horserace.rules.board.tx import Tx
 
 
 def roll_taken(tx: Tx, roller: int) -> int:
@@ -45,7 +45,7 @@ def resolve_sum(tx: Tx, horse: int, seat: int) -> Penalty | None:
     blocks = tx.race.blocks
     if blocks[horse - 2]:  # Husted: a chip under the horse stops this roll
         left = blocks[horse - 2] - 1
-        tx.race = race_with(tx.race, blocks=(*blocks[: horse - 2], left, *blocks[horse - 1 :]))
+        tx.race = tx.race._replace(blocks=(*blocks[: horse - 2], left, *blocks[horse - 1 :]))
         tx.emit(hev.HorseBlocked(horse, left))
         return None
     move_horse(tx, horse, 1, seat)

@@ -130,6 +130,13 @@ class Interrupt(PhaseRecord):
     then: PhaseRecord
 
 
+def innermost(record: PhaseRecord) -> PhaseRecord:
+    """The record every interrupt above it pauses (what drivers see as the phase)."""
+    while isinstance(record, Interrupt):
+        record = record.then
+    return record
+
+
 @dataclass(frozen=True, slots=True)
 class Pairing(Interrupt):
     """Robertson: the roller pairs the four dice."""

@@ -8,7 +8,7 @@ from horserace.rules.board import events as ev
 from horserace.rules.board.phases.deal import deck_for
 from horserace.rules.board.seats import next_seat
 from horserace.rules.board.state import FRESH_RACE
-from horserace.rules.board.tx import Tx, cards_with, seats_with
+from horserace.rules.board.tx import Tx
 
 
 def gather(tx: Tx) -> None:
@@ -24,8 +24,7 @@ def gather(tx: Tx) -> None:
         hands = (NO_CARDS,) * n
         deck = deck_for(config)
     empty = (NO_CARDS,) * n
-    tx.cards = cards_with(
-        cards,
+    tx.cards = cards._replace(
         hands=hands,
         deck=deck,
         discards=NO_CARDS,
@@ -40,4 +39,4 @@ def gather(tx: Tx) -> None:
     tx.dealer = dealer
     tx.round += 1
     tx.race = FRESH_RACE
-    tx.seats = seats_with(tx.seats, folded=(False,) * n, wagered=(0,) * n)
+    tx.seats = tx.seats._replace(folded=(False,) * n, wagered=(0,) * n)

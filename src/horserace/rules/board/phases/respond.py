@@ -10,7 +10,7 @@ from horserace.rules.board import events as ev
 from horserace.rules.board.actions import ACE_PLAY, PAY, PlayKing
 from horserace.rules.board.phases.records import Penalty, Responding
 from horserace.rules.board.state import BoardState
-from horserace.rules.board.tx import Tx, cards_with
+from horserace.rules.board.tx import Tx
 
 
 def legal(state: BoardState, record: Responding) -> tuple[Action, ...]:
@@ -31,7 +31,7 @@ def pay(tx: Tx, record: Responding) -> tuple[Penalty, ...]:
 
 def ace(tx: Tx, record: Responding) -> tuple[Penalty, ...]:
     head = record.pending[0]
-    _discard(tx, head.debtor, ACE)
+    discard_played(tx, head.debtor, ACE)
     tx.emit(ev.AcePlayed(head.debtor, head.amount))
     return record.pending[1:]
 
@@ -45,16 +45,12 @@ def king(tx: Tx, record: Responding, left: bool) -> tuple[Penalty, ...]:
     while out[target]:
         target = (target + step) % n
     amount = head.amount * 2 if head.kings else head.amount
-    _discard(tx, head.debtor, KING)
+    discard_played(tx, head.debtor, KING)
     tx.emit(ev.KingPlayed(head.debtor, target, amount, doubled=bool(head.kings)))
     return (Penalty(target, amount, head.reason, head.kings + 1), *record.pending[1:])
 
 
-def _discard(tx: Tx, seat: int, rank: int) -> None:
-    tx.set_hand(seat, with_count(tx.cards.hands[seat], rank, -1))
-    tx.cards = cards_with(tx.cards, discards=with_count(tx.cards.discards, rank, 1))
-
-
 def discard_played(tx: Tx, seat: int, rank: int) -> None:
     """A played power card (Ace, King, Joker, a Husted face card) goes to the discards."""
-    _discard(tx, seat, rank)
+    tx.set_hand(seat, with_count(tx.cards.hands[seat], rank, -1))
+    tx.cards = tx.cards._replace(discards=with_count(tx.cards.discards, rank, 1))

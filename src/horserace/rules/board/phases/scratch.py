@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from horserace.components.cards import with_count
 from horserace.rules.board import events as ev
 from horserace.rules.board.config import SCRATCH_LINES, BoardConfig
 from horserace.rules.board.phases.records import Penalty
 from horserace.rules.board.seats import next_seat, seats_from
-from horserace.rules.board.tx import Tx, cards_with, race_with
+from horserace.rules.board.tx import Tx
 
 
 def scratch_value(config: BoardConfig, line: int) -> int:
@@ -44,7 +45,7 @@ def roll(tx: Tx, roller: int, horse: int) -> ScratchRoll:
         line = tx.race.scratch_rolls + 1 if rule == "move" else scratched + 1
         debts = _first_scratch(tx, roller, horse, line)
     rolls = tx.race.scratch_rolls + 1
-    tx.race = race_with(tx.race, scratch_rolls=rolls)
+    tx.race = tx.race._replace(scratch_rolls=rolls)
     scratched = sum(1 for h in tx.race.lines if h)
     done = rolls == SCRATCH_LINES if rule == "move" else scratched == SCRATCH_LINES
     return ScratchRoll(debts, counted=True, new_line=rule == "move" or not earlier, done=done)
@@ -55,7 +56,7 @@ def _first_scratch(tx: Tx, roller: int, horse: int, line: int) -> tuple[Penalty,
     tx.emit(ev.HorseScratched(horse, line, None))
     lines = list(tx.race.lines)
     lines[line - 1] = horse
-    tx.race = race_with(tx.race, lines=tuple(lines))
+    tx.race = tx.race._replace(lines=tuple(lines))
     debts: list[Penalty] = []
     value = scratch_value(tx.config, line)
     for seat in seats_from(tx.seats.out, roller):
@@ -64,13 +65,12 @@ def _first_scratch(tx: Tx, roller: int, horse: int, line: int) -> tuple[Penalty,
             continue
         cards = tx.cards
         hands, given_up = list(cards.hands), list(cards.given_up)
-        hands[seat] = _without(hands[seat], horse)
-        given_up[seat] = _plus(given_up[seat], horse, held)
-        tx.cards = cards_with(
-            cards,
+        hands[seat] = with_count(hands[seat], horse, -held)
+        given_up[seat] = with_count(given_up[seat], horse, held)
+        tx.cards = cards._replace(
             hands=tuple(hands),
             given_up=tuple(given_up),
-            discards=_plus(cards.discards, horse, held),
+            discards=with_count(cards.discards, horse, held),
         )
         tx.emit(ev.CardsDiscarded(seat, horse, held))
         debts.append(Penalty(seat, value * held, f"{held} × {horse} at scratch line {line}"))
@@ -81,7 +81,7 @@ def _rescratch(tx: Tx, roller: int, horse: int, earlier: int, line: int) -> tupl
     """The horse moves down to the new line and its former holders pay that line again."""
     lines = list(tx.race.lines)
     lines[earlier - 1], lines[line - 1] = 0, horse
-    tx.race = race_with(tx.race, lines=tuple(lines))
+    tx.race = tx.race._replace(lines=tuple(lines))
     tx.emit(ev.HorseScratched(horse, line, earlier))
     value = scratch_value(tx.config, line)
     debts: list[Penalty] = []
@@ -101,11 +101,3 @@ def first_race_roller(tx: Tx, last_scratcher: int) -> int:
     if rule == "last-scratcher":
         return last_scratcher
     return next_seat(out, tx.dealer)
-
-
-def _without(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
-    return (*hand[:rank], 0, *hand[rank + 1 :])
-
-
-def _plus(hand: tuple[int, ...], rank: int, count: int) -> tuple[int, ...]:
-    return (*hand[:rank], hand[rank] + count, *hand[rank + 1 :])
