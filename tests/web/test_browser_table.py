@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-import signal
-import subprocess
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,66 +14,14 @@ import httpx
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
-from tests.server.test_server_crash import (
-    HORSERACE,
-    HOST,
-    STARTUP_POLLS,
-    _free_port,
-    _player,
-    _post,
-    _ws,
-)
+from tests.server.test_server_crash import _player, _post, _ws
+from tests.web.support import CHROMIUM, CHROMIUM_ARGS, serve
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 STEP_MS = 10_000  # any one page operation; a stuck page fails the test within this
 PLAY_SECONDS = 90.0  # the whole round, a bound so a stuck table fails rather than hangs
 MAX_CLICKS = 400
 RANK_NAMES = {0: "joker", 1: "A", 11: "J11", 12: "Q12", 13: "K"}  # J and Q say their horse
 PAYOUT = re.compile(r"\b(wins|collects)\b")
-
-
-@contextmanager
-def _server(database: Path, log: Path) -> Iterator[str]:
-    """`horserace serve` with a short bot pause, so a person can follow (and a test waits)."""
-    port = _free_port()
-    command = [
-        str(HORSERACE),
-        "serve",
-        "--host",
-        HOST,
-        "--port",
-        str(port),
-        "--db",
-        f"sqlite:///{database}",
-        "--bot-delay",
-        "0.05",
-        "--log-level",
-        "warning",
-    ]
-    with log.open("ab") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://{HOST}:{port}"
-    try:
-        with httpx.Client(trust_env=False, timeout=5) as client:
-            for _ in range(STARTUP_POLLS):
-                assert process.poll() is None, log.read_text()
-                try:
-                    if client.get(f"{base}/api/tables").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-            else:
-                raise AssertionError("the server did not start: " + log.read_text())
-        yield base
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
 
 
 def _join_from_lobby(page: Page, base: str, table: str, name: str) -> int:
@@ -174,7 +118,7 @@ def test_two_people_play_a_round_in_the_browser_each_seeing_only_their_hand(
     tmp_path: Path,
 ) -> None:
     database, log = tmp_path / "tables.db", tmp_path / "server.log"
-    with _server(database, log) as base, sync_playwright() as playwright:
+    with serve(database, log) as base, sync_playwright() as playwright:
         created = _post(
             base,
             "/api/tables",

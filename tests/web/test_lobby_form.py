@@ -5,16 +5,14 @@ lobby and the table pass axe-core's accessibility rules and a move can be made b
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from tests.web.support import (
     CHROMIUM,
-    CHROMIUM_ARGS,
     PHONE,
     api,
     new_page,
@@ -25,14 +23,6 @@ from tests.web.support import (
 )
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 def _accessible(page: Page) -> None:

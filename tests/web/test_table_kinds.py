@@ -11,17 +11,15 @@ import json
 import re
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.server.test_server_crash import HORSERACE
 from tests.web.support import (
     CHROMIUM,
-    CHROMIUM_ARGS,
     PHONE,
     api,
     moved_on,
@@ -33,14 +31,6 @@ from tests.web.support import (
 )
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 def _log(page: Page) -> list[str]:
