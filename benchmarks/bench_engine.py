@@ -26,6 +26,7 @@ from horserace.rules.registry import get_preset
 from horserace.simulate.board_sim import simulate_games
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
+from benchmarks.null_rules import actors_of_games, play_shadow
 from benchmarks.plain_classic import play_classic
 
 CLASSIC: dict[str, Any] = {"players": 6, "rounds": 8}
@@ -77,6 +78,17 @@ def time_engine(preset_name: str, options: dict[str, Any], bot: str, games: int)
     return Timing(games, steps, time.process_time() - started)
 
 
+def time_shadow(games: int) -> Timing:
+    """The floor: the same games' turns through `play` over rules that do nothing (the actor
+    sequences are taken from engine games before the clock starts)."""
+    sequences = actors_of_games(CLASSIC, [SEED + index for index in range(games)])
+    steps = 0
+    started = time.process_time()
+    for index, actors in enumerate(sequences):
+        steps += play_shadow(actors, SEED + index)
+    return Timing(games, steps, time.process_time() - started)
+
+
 def time_simulate(games: int, engine: str) -> Timing:
     """`simulate_games` on one worker: "reference" plays the rules engine (with the tally's
     observer on every step), "auto" the compiled kernel when there is one (compiled once
@@ -117,12 +129,14 @@ def main() -> None:
     print(f"Classic: {CLASSIC['players']} players, {CLASSIC['rounds']} rounds, random bots")
     before = time_plain(plain_half, SEED)
     engine = time_engine("classic", CLASSIC, "random", games)
+    floor = time_shadow(games)
     simulated = time_simulate(games, "reference")
     compiled = time_simulate(50 * games, "auto")
     after = time_plain(plain_half, SEED + plain_half)
     plain = Timing(2 * plain_half, before.steps + after.steps, before.seconds + after.seconds)
     show("plain loop (baseline)", plain, "(steps = dice rolls)")
     show("reference engine, play loop", engine)
+    show("play loop, do-nothing rules", floor, "(the same turns; the floor)")
     show("simulate_games, reference", simulated)
     show("simulate_games, default", compiled, "(the compiled kernel; no steps)")
     engine_share = ratio(engine.games_per_second, plain.games_per_second, ENGINE_TARGET)
@@ -131,6 +145,9 @@ def main() -> None:
     print(f"games/s, engine / plain loop:              {engine_share}")
     print(f"games/s, simulate (reference) / engine:    {simulate_share}")
     print(f"games/s, simulate (default) / engine:      {default_share}")
+    floor_share = floor.games_per_second / plain.games_per_second
+    print(f"games/s, do-nothing rules / plain loop:    {floor_share:.3g} (the ceiling)")
+    print(f"time, engine / do-nothing rules:           {engine.seconds / floor.seconds:.1f}")
 
     print(f"Advanced: {ADVANCED['players']} players, EV bots")
     advanced = time_engine("advanced", ADVANCED, "ev", max(1, games // 4))
