@@ -8,10 +8,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from horserace.bots import BOT_KINDS, make_bot
+from horserace.bots import make_bot
 from horserace.core.chance import SeededChance
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.engine import Game, Step, play, replay
+from horserace.families import family
 from horserace.rules.registry import get_preset
 from tests.helpers import new_game
 
@@ -66,7 +67,7 @@ def played(preset: str, options: dict[str, Any], seed: int, kinds: list[str]) ->
 @given(
     table=tables(),
     seed=st.integers(0, 2**32),
-    kinds=st.lists(st.sampled_from(BOT_KINDS), min_size=1, max_size=3),
+    kinds=st.lists(st.sampled_from(family("board").bot_kinds), min_size=1, max_size=3),
 )
 def test_any_table_conserves_money_repeats_and_replays(
     table: tuple[str, dict[str, Any]], seed: int, kinds: list[str]

@@ -15,6 +15,9 @@ from horserace.components.board import HORSES
 from horserace.components.french_deck import SUITS, is_joker, suit_of
 from horserace.core.chance import SeededChance
 from horserace.core.types import TERMINAL
+from horserace.families.cards.family import ODDS_BUDGET as CARDS_BUDGET
+from horserace.families.derby.family import ODDS_SAMPLES as DERBY_SAMPLES
+from horserace.families.derby.family import ODDS_SEED as DERBY_SEED
 from horserace.odds.cards import TooManyStates, card_odds, position_from_cards, position_of
 from horserace.odds.derby import table_odds
 from horserace.odds.race import race_odds, scratch_phase_odds
@@ -23,13 +26,7 @@ from horserace.rules.cards.state import CardsView
 from horserace.rules.cards.state import Phase as CardsPhase
 from horserace.rules.derby.model import Phase as DerbyPhase
 from horserace.rules.registry import get_preset
-from horserace.server.messages import (
-    CARDS_BUDGET,
-    DERBY_SAMPLES,
-    DERBY_SEED,
-    live_odds,
-    table_state,
-)
+from horserace.server.messages import live_odds, table_state
 from tests.helpers import bots_for, new_game
 
 
@@ -175,7 +172,7 @@ def test_a_face_down_course_moves_the_odds_only_through_what_the_view_shows() ->
         return (
             _cards_turned(1)(rules, state)
             and state.track.frontier < state.config.course_length
-            and live_odds(rules.view(state, None)) is not None
+            and live_odds(rules.family, rules.view(state, None)) is not None
         )
 
     rules, state = _play_until("basic", FALTERING, 11, late_and_hidden)

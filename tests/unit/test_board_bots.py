@@ -8,13 +8,14 @@ from typing import Any
 
 import pytest
 
-from horserace.bots import BOT_KINDS, make_bot, parse_bots
+from horserace.bots import make_bot, parse_bots
 from horserace.components.cards import ACE, JOKER, KING
 from horserace.core.actions import Action
 from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.engine import Agent, Game, play
+from horserace.families import family
 from horserace.rules.board.actions import PlayJoker
 from horserace.simulate.board_sim import simulate_games
 from tests.helpers import dice_for, new_game
@@ -105,7 +106,7 @@ def test_ev_bot_pairs_the_dice_away_from_scratched_horses() -> None:
 
 def test_parse_bots_repeats_a_short_mix_and_rejects_unknown_kinds() -> None:
     assert parse_bots("ev,random", 5) == ["ev", "random", "ev", "random", "ev"]
-    assert set(BOT_KINDS) == {"random", "heuristic", "ev"}
+    assert set(family("board").bot_kinds) == {"random", "heuristic", "ev"}
     with pytest.raises(ConfigError, match="unknown bot kind"):
         parse_bots("ev,genius", 4)
     with pytest.raises(ConfigError, match="3 bots for 2 seats"):

@@ -19,16 +19,18 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
-from horserace.bots.random_bot import RandomBot
+from horserace.bots import make_bot
 from horserace.components.french_deck import is_joker, suit_of
 from horserace.core.actions import Action
 from horserace.core.errors import ConfigError
+from horserace.engine import Agent
+from horserace.families.cards import FAMILY
 from horserace.odds.cards import CardOdds, RacePosition, TooManyStates, card_odds, position_of
 from horserace.rules.cards.actions import Bid, BookBet, Done, Pass, Pick, ToteBet
 from horserace.rules.cards.state import CardsView, Phase
 from horserace.rules.cards.track import HORSES
 
-CARDS_BOT_KINDS = ("value", "favourite", "random")
+CARDS_BOT_KINDS = FAMILY.bot_kinds
 BOT_BUDGET = 200_000  # DP states a bot may spend on one position
 CALCUTTA_SPEND = 0.1  # the share of the table's chips a bidder expects to see in the pool
 
@@ -192,11 +194,6 @@ class CardsBot:
         return lowest if lowest.amount <= ceiling else self._done(legal)
 
 
-def make_cards_bot(kind: str, seed: int) -> RandomBot | CardsBot:
+def make_cards_bot(kind: str, seed: int) -> Agent:
     """A card-race bot of `kind` with its own generator (same seed, same game)."""
-    rng = random.Random(seed)
-    if kind == "random":
-        return RandomBot(rng)
-    if kind in CARDS_BOT_KINDS:
-        return CardsBot(kind, rng)
-    raise ConfigError(f"unknown bot kind {kind!r}; known: {', '.join(CARDS_BOT_KINDS)}")
+    return make_bot(kind, seed, "cards")

@@ -15,13 +15,14 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from horserace.bots.random_bot import RandomBot
+from horserace.bots import make_bot
 from horserace.core.actions import Action
-from horserace.core.errors import ConfigError
+from horserace.engine import Agent
+from horserace.families.derby import FAMILY
 from horserace.odds.derby import exact_start_odds
 from horserace.rules.derby.model import MULTIPLIERS, DerbyView, Phase, Wager
 
-DERBY_BOT_KINDS = ("random", "ev")
+DERBY_BOT_KINDS = FAMILY.bot_kinds
 
 
 def wager_value(view: DerbyView, seat: int) -> Fraction:
@@ -52,10 +53,6 @@ class DerbyEVBot:
         return best if wager_value(view, view.seat) > 0 else min(wagers, key=lambda w: w.amount)
 
 
-def make_derby_bot(kind: str, seed: int) -> RandomBot | DerbyEVBot:
+def make_derby_bot(kind: str, seed: int) -> Agent:
     """A Derby bot of `kind` with its own generator (so the same seed gives the same game)."""
-    if kind == "random":
-        return RandomBot(random.Random(seed))
-    if kind == "ev":
-        return DerbyEVBot(random.Random(seed))
-    raise ConfigError(f"unknown bot kind {kind!r}; known: {', '.join(DERBY_BOT_KINDS)}")
+    return make_bot(kind, seed, "derby")

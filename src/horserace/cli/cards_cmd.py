@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from horserace.bots.cards_bots import CARDS_BOT_KINDS
+from horserace.bots import bot_kinds_of
 from horserace.cli import cards_render as render
 from horserace.cli.cards_play import PlaySetup, run_table
 from horserace.cli.common import check_play_options, seat_names, user_errors
@@ -361,16 +361,6 @@ def _say_why_the_tote(preset: str, faltering: bool, betting: str | None) -> None
         typer.echo(FACE_DOWN_BOOK)
 
 
-def _bot_kinds(text: str) -> tuple[str, ...]:
-    kinds = tuple(word.strip() for word in text.split(",") if word.strip())
-    for kind in kinds:
-        if kind not in CARDS_BOT_KINDS:
-            raise ConfigError(f"unknown bot kind {kind!r}; known: {', '.join(CARDS_BOT_KINDS)}")
-    if not kinds:
-        raise ConfigError("--bots names at least one kind")
-    return kinds
-
-
 PlayersOpt = Annotated[int | None, typer.Option("--players", metavar="N", help="Seats (3-12).")]
 RacesOpt = Annotated[
     int | None, typer.Option("--races", metavar="N", help="Races (default: one per seat).")
@@ -476,7 +466,7 @@ def _play_command(preset: str) -> Callable[..., None]:
             _say_why_the_tote(preset, faltering, betting)
             seats = config.players
             check_play_options(seats, human, seed, speed, record)
-            kinds = _bot_kinds(bots)
+            kinds = bot_kinds_of(bots, "cards")
             setup = PlaySetup(
                 preset=preset,
                 config=config,
@@ -541,9 +531,8 @@ def _simulate_command(preset: str) -> Callable[..., None]:
             if not as_json:
                 _say_why_the_tote(preset, faltering, betting)
             table_seed = fresh_seed() if seed is None else seed
-            report = simulate_cards(
-                preset, options, games, table_seed, bots=_bot_kinds(bots), workers=workers
-            )
+            kinds = bot_kinds_of(bots, "cards")
+            report = simulate_cards(preset, options, games, table_seed, bots=kinds, workers=workers)
         if as_json:
             typer.echo(json.dumps(report.to_json()))
             return

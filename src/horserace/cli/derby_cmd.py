@@ -21,7 +21,8 @@ from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.text import Text
 
-from horserace.bots.derby_bots import DERBY_BOT_KINDS, make_derby_bot, wager_value
+from horserace.bots import bot_kinds_of
+from horserace.bots.derby_bots import make_derby_bot, wager_value
 from horserace.cli.common import check_play_options, seat_names, user_errors
 from horserace.cli.derby_render import (
     Announcer,
@@ -35,7 +36,6 @@ from horserace.cli.derby_render import (
 )
 from horserace.core.actions import Action
 from horserace.core.chance import ChanceSource, SeededChance, TypedChance
-from horserace.core.errors import ConfigError
 from horserace.core.events import seat_name
 from horserace.core.rng import BOT_STREAM, derive_seed, fresh_seed
 from horserace.core.types import CHANCE
@@ -97,7 +97,7 @@ def simulate_derby_command(
         chosen = track_option(track)
         if chosen is not None:
             options["track"] = chosen
-        kinds = bot_kinds(bots)
+        kinds = bot_kinds_of(bots, "derby")
         table_seed = fresh_seed() if seed is None else seed
         report = _simulate(options, games, table_seed, kinds, workers, paired, not as_json)
     if as_json:
@@ -145,16 +145,6 @@ def track_option(value: str | None) -> Track | None:
     if path.suffix == ".toml" or path.exists():
         return load_track(path)
     return packaged_track(value)
-
-
-def bot_kinds(text: str) -> tuple[str, ...]:
-    kinds = tuple(word.strip() for word in text.split(",") if word.strip())
-    for kind in kinds:
-        if kind not in DERBY_BOT_KINDS:
-            raise ConfigError(f"unknown bot kind {kind!r}; known: {', '.join(DERBY_BOT_KINDS)}")
-    if not kinds:
-        raise ConfigError("--bots names at least one bot kind")
-    return kinds
 
 
 @dataclass(frozen=True)
@@ -224,7 +214,7 @@ def play_derby(
             options["track"] = chosen
         config = get_preset("derby").config(options)
         check_play_options(players, human, seed, speed, record)
-        kinds = bot_kinds(bots)
+        kinds = bot_kinds_of(bots, "derby")
     setup = Setup(
         config=config,
         seed=fresh_seed() if seed is None else seed,

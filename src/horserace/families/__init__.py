@@ -1,0 +1,68 @@
+"""The registry of game families: the one place that names them.
+
+Each family is a package under `horserace.families` whose `FAMILY` object tells the drivers
+everything they need (presets, bots, live odds, rules). The packages are imported only when
+first asked for, so a command that lists presets does not load any family's rules.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from functools import cache
+
+from horserace.core.errors import ConfigError
+from horserace.families.family import Family, PresetSpec
+
+# Adding a family: one package with a FAMILY object, one line here.
+FAMILY_PACKAGES: Mapping[str, str] = {
+    "board": "horserace.families.board",
+    "derby": "horserace.families.derby",
+    "cards": "horserace.families.cards",
+}
+
+
+@cache
+def family(name: str) -> Family:
+    """The family called `name` (its package imported on first use)."""
+    package = FAMILY_PACKAGES.get(name)
+    if package is None:
+        known = ", ".join(FAMILY_PACKAGES)
+        raise ConfigError(f"unknown game family {name!r}; known: {known}")
+    found: Family = importlib.import_module(package).FAMILY
+    return found
+
+
+def families() -> tuple[Family, ...]:
+    return tuple(family(name) for name in FAMILY_PACKAGES)
+
+
+def preset_specs() -> dict[str, tuple[Family, PresetSpec]]:
+    """Every preset by name, with the family that registers it."""
+    return {spec.name: (fam, spec) for fam in families() for spec in fam.presets}
+
+
+def family_of_preset(preset: str) -> Family:
+    found = preset_specs().get(preset)
+    if found is None:
+        known = ", ".join(sorted(preset_specs()))
+        raise ConfigError(f"unknown preset {preset!r}; known: {known}")
+    return found[0]
+
+
+def check_bot_kind(fam: Family, kind: str) -> str:
+    if kind not in fam.bot_kinds:
+        known = ", ".join(fam.bot_kinds)
+        raise ConfigError(f"unknown bot kind {kind!r} for the {fam.name} family; known: {known}")
+    return kind
+
+
+__all__ = [
+    "FAMILY_PACKAGES",
+    "Family",
+    "PresetSpec",
+    "check_bot_kind",
+    "families",
+    "family",
+    "family_of_preset",
+]

@@ -1,0 +1,76 @@
+"""The dice board game as the drivers see it: presets, bots and the live odds of a view."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from horserace.core.errors import HorseraceError
+from horserace.families.family import Family, PresetSpec
+
+if TYPE_CHECKING:
+    from horserace.core.rules import Rules
+    from horserace.engine import Agent
+    from horserace.rules.board.view import BoardView
+
+
+class BoardFamily(Family):
+    name = "board"
+    presets = (
+        PresetSpec(
+            "classic", "The dice board game, Classic Mode: 2-12 players, no decisions, pure luck"
+        ),
+        PresetSpec(
+            "advanced",
+            "The dice board game, Advanced Mode: draft, antes, two pots, A/K/Joker powers",
+        ),
+        PresetSpec(
+            "northwoods",
+            "The dice board game for money: 20/15/10/5-cent scratches, play to the last player",
+        ),
+    )
+    bot_kinds = ("random", "heuristic", "ev")
+    standin_bot = "heuristic"
+
+    def rules(self) -> Rules[Any, Any]:
+        from horserace.rules.board.rules import BoardRules
+
+        return BoardRules()
+
+    def defaults(self, preset: str) -> Mapping[str, Any]:
+        from horserace.rules.board import config
+
+        by_name: Mapping[str, Mapping[str, Any]] = {
+            "classic": config.CLASSIC,
+            "advanced": config.ADVANCED,
+            "northwoods": config.NORTHWOODS,
+        }
+        return by_name[preset]
+
+    def new_bot(self, kind: str, rng: random.Random) -> Agent:
+        from horserace.bots.board_bots import EvBot, HeuristicBot
+        from horserace.bots.random_bot import RandomBot
+
+        if kind == "heuristic":
+            return HeuristicBot(rng)
+        return EvBot(rng) if kind == "ev" else RandomBot(rng)
+
+    def live_odds(self, view: Any) -> Mapping[str, float] | None:
+        try:
+            return dict(_view_odds(view))
+        except HorseraceError:
+            return None
+
+
+@lru_cache(maxsize=16_384)
+def _view_odds(view: BoardView) -> tuple[tuple[str, float], ...]:
+    """Cached per view, enough entries for every seat of thousands of tables: a step that
+    moves no horse (a card dealt, a chip paid) costs a lookup, not a race."""
+    from horserace.odds.board_view import view_odds
+
+    return tuple((str(horse), chance) for horse, chance in view_odds(view).items())
+
+
+FAMILY = BoardFamily()

@@ -1,0 +1,77 @@
+"""The card race as the drivers see it: presets, bots and the live odds of a view."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from horserace.core.errors import HorseraceError
+from horserace.families.family import Family, PresetSpec
+from horserace.rules.cards import presets
+
+if TYPE_CHECKING:
+    from horserace.core.rules import Rules
+    from horserace.engine import Agent
+    from horserace.odds.cards import RacePosition
+
+ODDS_BUDGET = 3_000  # DP states per live estimate (under 0.1 s); past it a face-down course: None
+
+
+class CardsFamily(Family):
+    name = "cards"
+    presets = (
+        PresetSpec("basic", presets.SUMMARY_BASIC),
+        PresetSpec("scarne", presets.SUMMARY_SCARNE),
+        PresetSpec("calcutta", presets.SUMMARY_CALCUTTA),
+    )
+    bot_kinds = ("value", "favourite", "random")
+    standin_bot = "value"
+
+    def rules(self) -> Rules[Any, Any]:
+        from horserace.rules.cards.rules import CardsRules
+
+        return CardsRules()
+
+    def defaults(self, preset: str) -> Mapping[str, Any]:
+        by_name = {"basic": presets.BASIC, "scarne": presets.SCARNE, "calcutta": presets.CALCUTTA}
+        return by_name[preset]
+
+    def new_bot(self, kind: str, rng: random.Random) -> Agent:
+        from horserace.bots.cards_bots import CardsBot
+        from horserace.bots.random_bot import RandomBot
+
+        return RandomBot(rng) if kind == "random" else CardsBot(kind, rng)
+
+    def live_odds(self, view: Any) -> Mapping[str, float] | None:
+        """Exact, once the whole course is dealt; None while a face-down course leaves more
+        unseen than the budget allows."""
+        from horserace.odds.cards import position_of
+        from horserace.rules.cards.state import Phase
+
+        if view.phase in (Phase.COURSE, Phase.OVER):
+            return None
+        if len(view.course) < view.config.course_length:
+            return None
+        try:
+            odds = _position_odds(position_of(view))
+        except HorseraceError:
+            return None
+        return None if odds is None else dict(odds)
+
+
+@lru_cache(maxsize=256)
+def _position_odds(position: RacePosition) -> tuple[tuple[str, float], ...] | None:
+    """None (kept, so a costly position is tried once) past the state budget."""
+    from horserace.components.french_deck import SUITS
+    from horserace.odds.cards import TooManyStates, card_odds
+
+    try:
+        odds = card_odds(position, places=1, max_states=ODDS_BUDGET)
+    except TooManyStates:
+        return None
+    return tuple((SUITS[suit], chance) for suit, chance in sorted(odds.win.items()))
+
+
+FAMILY = CardsFamily()

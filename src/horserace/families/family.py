@@ -1,0 +1,53 @@
+"""What a game family tells the drivers. The CLI, the server, the bots' factory and the rules
+registry ask a `Family` and never name one: adding a family is one package that defines its
+`FAMILY` and one line in `horserace.families.FAMILY_PACKAGES`.
+
+A family's package must stay cheap to import (the command line lists every preset at start-up),
+so everything heavy (its rules, bots and odds) is imported inside the method that needs it.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from horserace.core.rules import Rules
+    from horserace.engine import Agent
+
+
+@dataclass(frozen=True)
+class PresetSpec:
+    """A named preset as the family registers it: what `horserace play NAME` plays."""
+
+    name: str
+    summary: str
+
+
+class Family(ABC):
+    """One rule family: its presets, its bots, its live odds, its rules."""
+
+    name: str
+    presets: tuple[PresetSpec, ...]
+    bot_kinds: tuple[str, ...]
+    standin_bot: str  # plays for a person who has left a table, until they come back
+
+    @abstractmethod
+    def rules(self) -> Rules[Any, Any]:
+        """The family's rules (one object serves every preset of the family)."""
+
+    def defaults(self, preset: str) -> Mapping[str, Any]:
+        """The preset's table options over the family's own defaults."""
+        return {}
+
+    @abstractmethod
+    def new_bot(self, kind: str, rng: random.Random) -> Agent:
+        """A bot of `kind` (one of `bot_kinds`) drawing from `rng`."""
+
+    def live_odds(self, view: Any) -> Mapping[str, float] | None:
+        """Each horse's chance to win as far as `view` shows it (public information only),
+        by the horse's name as the view prints it; None when the family cannot say cheaply."""
+        return None
