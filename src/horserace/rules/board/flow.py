@@ -198,16 +198,18 @@ def _scratch_roll(tx: Tx, roller: int, dice: DiceRoll) -> PhaseRecord:
 
 
 def _race_roll(tx: Tx, roller: int, action: Action) -> PhaseRecord:
-    nxt = Racing(race.roll_taken(tx, roller))
+    nxt = Racing(next_seat(tx.seats.out, roller))
     if isinstance(action, FourDice):
+        race.count_roll(tx)
         tx.emit(ev.FourDiceRolled(roller, action.dice))
         return Pairing(nxt, roller, action.dice)
     assert isinstance(action, DiceRoll)
     tx.emit(ev.DiceRolled(roller, (action.low, action.high), "race"))
     horse, config = action.total, tx.config
     if config.responses or config.market or tx.race.line_of(horse) or tx.race.blocks[horse - 2]:
+        race.count_roll(tx)
         return Resolving(nxt, roller, (horse,))
-    race.move_horse(tx, horse, 1, roller)  # the everyday roll: a running horse moves on
+    race.move_horse(tx, horse, 1, roller, counts_roll=True)  # the everyday roll moves a horse on
     return nxt
 
 

@@ -10,24 +10,13 @@ from horserace.rules.board import house_events as hev
 from horserace.rules.board.actions import Pair
 from horserace.rules.board.phases.records import Pairing, Penalty
 from horserace.rules.board.phases.scratch import scratch_value
-from horserace.rules.board.seats import next_seat
 from horserace.rules.board.state import BoardState, Race
 from horserace.rules.board.tx import Tx
 
 
-def roll_taken(tx: Tx, roller: int) -> int:
-    """Count the roll; returns the next roller."""
-    race = tx.race
-    tx.race = Race(
-        race.lines,
-        race.positions,
-        race.blocks,
-        race.scratch_rolls,
-        race.race_rolls + 1,
-        race.winner,
-        race.mover,
-    )
-    return next_seat(tx.seats.out, roller)
+def count_roll(tx: Tx) -> None:
+    """A race roll that is resolved later (paired, answered, blocked) is counted now."""
+    tx.race = tx.race._replace(race_rolls=tx.race.race_rolls + 1)
 
 
 def pair_legal(record: Pairing) -> tuple[Pair, ...]:
@@ -52,19 +41,21 @@ def resolve_sum(tx: Tx, horse: int, seat: int) -> Penalty | None:
     return None
 
 
-def move_horse(tx: Tx, horse: int, step: int, seat: int) -> None:
-    """Move a horse a slot forward or back, with its event; entering the finish wins."""
+def move_horse(tx: Tx, horse: int, step: int, seat: int, counts_roll: bool = False) -> None:
+    """Move a horse a slot forward or back, with its event; entering the finish wins.
+    `counts_roll`: this move is a race roll's own, which is counted in the same update."""
     race = tx.race
     position = race.positions[horse - 2] + step
     finish = tx.config.board.advances_to_finish(horse)
     positions = (*race.positions[: horse - 2], position, *race.positions[horse - 1 :])
     won = step > 0 and position >= finish
+    rolls = race.race_rolls + 1 if counts_roll else race.race_rolls
     tx.race = Race(
         race.lines,
         positions,
         race.blocks,
         race.scratch_rolls,
-        race.race_rolls,
+        rolls,
         horse if won else race.winner,
         seat if won else race.mover,
     )
@@ -73,7 +64,7 @@ def move_horse(tx: Tx, horse: int, step: int, seat: int) -> None:
         return
     tx.emit(ev.HorseAdvanced(horse, position, finish))
     if won:
-        tx.emit(ev.RaceWon(horse, race.race_rolls, seat))
+        tx.emit(ev.RaceWon(horse, rolls, seat))
 
 
 def running(state: BoardState) -> list[int]:

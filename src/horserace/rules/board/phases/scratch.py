@@ -59,21 +59,21 @@ def _first_scratch(tx: Tx, roller: int, horse: int, line: int) -> tuple[Penalty,
     tx.race = tx.race._replace(lines=tuple(lines))
     debts: list[Penalty] = []
     value = scratch_value(tx.config, line)
+    cards = tx.cards
+    hands, given_up = list(cards.hands), list(cards.given_up)
+    discarded = 0
     for seat in seats_from(tx.seats.out, roller):
-        held = tx.cards.hands[seat][horse]
+        held = hands[seat][horse]
         if not held:
             continue
-        cards = tx.cards
-        hands, given_up = list(cards.hands), list(cards.given_up)
         hands[seat] = with_count(hands[seat], horse, -held)
         given_up[seat] = with_count(given_up[seat], horse, held)
-        tx.cards = cards._replace(
-            hands=tuple(hands),
-            given_up=tuple(given_up),
-            discards=with_count(cards.discards, horse, held),
-        )
+        discarded += held
         tx.emit(ev.CardsDiscarded(seat, horse, held))
         debts.append(Penalty(seat, value * held, f"{held} × {horse} at scratch line {line}"))
+    if discarded:
+        discards = with_count(cards.discards, horse, discarded)
+        tx.cards = cards._replace(hands=tuple(hands), given_up=tuple(given_up), discards=discards)
     return tuple(debts)
 
 
