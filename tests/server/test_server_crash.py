@@ -21,7 +21,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server.support import Message, Player
+from tests.server.support import Message, Player, stop_process
 
 HOST = "127.0.0.1"
 HORSERACE = Path(sys.executable).parent / "horserace"
@@ -69,13 +69,7 @@ def _server(database: Path, log: Path) -> Iterator[tuple[subprocess.Popen[bytes]
                 raise AssertionError("the server did not start: " + log.read_text())
         yield process, base
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
+        stop_process(process, 10)
 
 
 def _player(ws: ClientConnection, seat: int | None, tag: str, log: Path) -> Player:

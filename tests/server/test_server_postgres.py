@@ -5,7 +5,10 @@ test_server_storage.py.)"""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import psycopg
@@ -13,10 +16,12 @@ import pytest
 
 from horserace.core.errors import ConfigError
 from horserace.server.app import create_app
-from horserace.server.postgres_store import PostgresStorage, postgres_conninfo
+from horserace.server.cluster import Cluster
+from horserace.server.sql_storage import PostgresStorage, TableMoved, postgres_conninfo
 from horserace.server.storage import OPEN, OVER, PLAYING, SeatRow, StoredStep, TableRow
 from tests.server.support import Player, TestClient, create_table, game_of, serving
 
+HORSERACE = str(Path(sys.executable).parent / "horserace")
 ROW = TableRow(
     id="t1",
     preset="classic",
@@ -130,3 +135,40 @@ def test_postgres_urls() -> None:
         postgres_conninfo("sqlite:///x.db")
     with pytest.raises(ConfigError):
         postgres_conninfo("postgresql://127.0.0.1:5432/x?nosuchoption=1")
+
+
+def test_a_table_has_one_owner_and_moves_when_its_owner_leaves(postgres_url: str) -> None:
+    """Ownership over a real PostgreSQL: the owner writes, another worker is routed to it;
+    when the owner's session ends its tables go to the first worker that looks, and the old
+    owner's storage is refused from then on."""
+    first, second = Cluster(postgres_url, "127.0.0.1:1"), Cluster(postgres_url, "127.0.0.1:2")
+    assert first.worker != second.worker
+    assert set(first.workers()) == {first.worker, second.worker}
+    mine, theirs = PostgresStorage(postgres_url), PostgresStorage(postgres_url)
+    mine.owner, theirs.owner = first.worker, second.worker
+    mine.create_table(replace(ROW, status=PLAYING))
+    mine.append_step("t1", StoredStep(0, 1, "chance", "roll 3"), PLAYING)
+    assert first.route("t1") is None and second.route("t1") == "127.0.0.1:1"
+    assert not second.claim("t1") and second.orphans() == []
+    with pytest.raises(TableMoved):
+        theirs.append_step("t1", StoredStep(1, 2, "chance", "roll 4"), PLAYING)
+    first.close()  # its session ends: its lock, and its claim on t1, with it
+    assert second.orphans() == ["t1"] and second.route("t1") is None
+    with pytest.raises(TableMoved):
+        mine.append_step("t1", StoredStep(1, 2, "chance", "roll 5"), PLAYING)
+    theirs.append_step("t1", StoredStep(1, 2, "chance", "roll 4"), OVER)
+    assert [s.action for s in theirs.load_steps("t1")] == ["roll 3", "roll 4"]
+    assert set(second.workers()) == {second.worker} and second.mine(["t1", "x"]) == {"t1"}
+    for closing in (mine, theirs, second):
+        closing.close()
+
+
+def test_more_than_one_worker_needs_postgres(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [HORSERACE, "serve", "--workers", "2", "--db", f"sqlite:///{tmp_path / 'x.db'}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and "error: --workers above 1" in done.stdout + done.stderr

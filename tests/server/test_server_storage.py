@@ -11,8 +11,7 @@ import psycopg
 import pytest
 
 from horserace.core.errors import ConfigError
-from horserace.server.postgres_store import PostgresStorage
-from horserace.server.sqlite_store import SQLiteStorage, sqlite_path
+from horserace.server.sql_storage import PostgresStorage, SQLiteStorage, sqlite_path
 from horserace.server.storage import (
     BOT,
     HUMAN,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from horserace.server.sqlite_store import SQLiteStorage
+from horserace.server.sql_storage import SQLiteStorage
 from horserace.server.storage import OVER, PLAYING, StoredStep, TableRow
 from horserace.server.writer import GroupWriter
 

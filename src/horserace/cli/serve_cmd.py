@@ -45,6 +45,16 @@ def serve(
     openapi: Annotated[
         bool, typer.Option("--openapi", help="Serve the API description at /docs.")
     ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            max=64,
+            help="Server processes sharing the port (more than one needs a postgresql:// --db;"
+            " each table is played by one of them, and moves on if it dies).",
+        ),
+    ] = 1,
     sockets_per_address: Annotated[
         int,
         typer.Option(
@@ -70,8 +80,8 @@ def serve(
 
     from horserace.server.app import create_app
     from horserace.server.ops import configure_logging
-    from horserace.server.postgres_store import is_postgres_url, postgres_conninfo
-    from horserace.server.sqlite_store import sqlite_path
+    from horserace.server.sql_storage import is_postgres_url, postgres_conninfo, sqlite_path
+    from horserace.server.workers import WorkerSettings, serve_workers, uvicorn_options
 
     levels = ("debug", "info", "warning", "error")
     with user_errors():
@@ -79,9 +89,19 @@ def serve(
             raise ConfigError(f"--log-level is one of {', '.join(levels)}")
         if is_postgres_url(db):
             postgres_conninfo(db)
+        elif workers > 1:
+            raise ConfigError(
+                "--workers above 1 shares one PostgreSQL database: --db postgresql://..."
+            )
         else:
             sqlite_path(db)
     configure_logging(log_level)
+    if workers > 1:
+        settings = WorkerSettings(
+            db, bot_delay, key_file, log_level, openapi, sockets_per_address, requests_per_second
+        )
+        serve_workers(workers, host, port, settings)
+        return
     uvicorn.run(
         create_app(
             db,
@@ -96,9 +116,7 @@ def serve(
         ),
         host=host,
         port=port,
-        log_level=log_level,
-        ws_max_size=65_536,
-        ws_per_message_deflate=False,  # compressing every frame costs more CPU than it saves
+        **uvicorn_options(log_level),
     )
 
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,9 +26,10 @@ from horserace.core.errors import HorseraceError
 from horserace.rules.registry import PRESETS
 from horserace.rules.texts import rules_markdown
 from horserace.server.catalogue import catalogue
+from horserace.server.cluster import Cluster
 from horserace.server.connection import Connection
 from horserace.server.fair import server_seed
-from horserace.server.hub import Hub
+from horserace.server.hub import Hub, TableElsewhere
 from horserace.server.limits import (
     CLOSE_NO_TABLE,
     CLOSE_TOO_FAST,
@@ -39,7 +42,6 @@ from horserace.server.limits import (
 )
 from horserace.server.lobby_routes import add_lobby_routes
 from horserace.server.ops import METRICS_CONTENT_TYPE, Metrics, event
-from horserace.server.postgres_store import PostgresStorage, is_postgres_url
 from horserace.server.protocol import (
     CLIENT_MESSAGE,
     Act,
@@ -53,9 +55,10 @@ from horserace.server.protocol import (
     Sync,
     Undo,
 )
+from horserace.server.routing import CLOSE_MOVING, Router
 from horserace.server.seating import TableRefusal
 from horserace.server.signing import ServerKey
-from horserace.server.sqlite_store import SQLiteStorage, sqlite_path
+from horserace.server.sql_storage import SQLStorage, is_postgres_url, open_storage, sqlite_path
 from horserace.server.storage import Page, Storage
 from horserace.server.table import TableMaster
 from horserace.server.tokens import hash_token, new_token, token_matches
@@ -74,40 +77,49 @@ def create_app(
     limits: Limits | None = None,
     key_file: str | None = None,
     openapi: bool = False,
+    peers: Peers | None = None,
 ) -> FastAPI:
     """The server for one database. `seeds` draws each new table's seed (tests fix it);
     `bot_delay` is the pause before a bot's move, so people can follow the game; `key_file`
     holds the key that signs published records (made on first start; by default beside an
     SQLite database, else `horserace-server.key`); `openapi` serves the API's description
-    (`/openapi.json`, `/docs`), which is off unless asked for."""
+    (`/openapi.json`, `/docs`), which is off unless asked for. `peers` makes this server one
+    worker of several over a PostgreSQL database (cluster.py, routing.py)."""
 
-    def open_storage() -> Storage:
-        if storage is not None:
-            return storage()
-        if is_postgres_url(database):
-            return PostgresStorage(database)
-        return SQLiteStorage(sqlite_path(database))
+    def open_database() -> Storage:
+        return storage() if storage is not None else open_storage(database)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         key = open_key(database, key_file)
+        stored = open_database()
+        cluster = None
+        if peers is not None:
+            cluster = Cluster(database, peers.address)
+            if isinstance(stored, SQLStorage):
+                stored.owner = cluster.worker  # its writes check that it owns the table
         hub = Hub(
-            open_storage(),
+            stored,
             bot_delay=bot_delay,
             seeds=seeds,
             limits=app.state.limits,
             key=key,
             metrics=app.state.metrics,
+            cluster=cluster,
         )
         app.state.hub = hub
         hub.resume()
-        housekeeping = asyncio.get_running_loop().create_task(hub.housekeeping())
+        loop = asyncio.get_running_loop()
+        chores = [loop.create_task(hub.housekeeping())]
+        if cluster is not None:
+            chores.append(loop.create_task(hub.keep_tables()))
         try:
             yield
         finally:
-            housekeeping.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await housekeeping
+            for chore in chores:
+                chore.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await chore
             await hub.close()
 
     app = FastAPI(
@@ -120,6 +132,8 @@ def create_app(
     app.state.metrics = Metrics()
     app.state.limits = limits or Limits()
     app.state.addresses = AddressBook(app.state.limits)
+    if peers is not None:
+        app.add_middleware(Router, route=lambda table: _hub(app).route(table), secret=peers.secret)
     app.add_middleware(BodyLimit)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -139,6 +153,15 @@ def open_key(database: str, key_file: str | None) -> ServerKey:
         return ServerKey.load_or_create("horserace-server.key")
     path = sqlite_path(database)
     return ServerKey.generate() if path == ":memory:" else ServerKey.load_or_create(path + ".key")
+
+
+@dataclass(frozen=True)
+class Peers:
+    """This server is one worker of several: the address where the others reach it, and the
+    secret they share (so a forwarded request is believed about its client)."""
+
+    address: str
+    secret: str
 
 
 def _hub(app: FastAPI) -> Hub:
@@ -177,7 +200,10 @@ Paced = Annotated[str, Depends(_paced)]
 
 
 def _table(app: FastAPI, table_id: str) -> TableMaster:
-    table = _hub(app).find(table_id)
+    try:
+        table = _hub(app).find(table_id)
+    except TableElsewhere as error:
+        raise HTTPException(503, str(error)) from None
     if table is None:
         raise HTTPException(404, "no such table")
     return table
@@ -215,7 +241,10 @@ def _operations(app: FastAPI) -> None:
             await asyncio.to_thread(hub.storage.page_tables, Page(limit=1))
         except Exception as error:  # any database failure is what this reports
             return JSONResponse({"status": "unavailable", "error": type(error).__name__}, 503)
-        return JSONResponse({"status": "ok", "tables": len(hub.tables)})
+        found: dict[str, Any] = {"status": "ok", "tables": len(hub.tables)}
+        if hub.cluster is not None:  # one worker of several: which one
+            found.update(worker=hub.cluster.worker, pid=os.getpid())
+        return JSONResponse(found)
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:
@@ -359,7 +388,11 @@ def _socket(app: FastAPI) -> None:
 
 
 async def _serve_socket(app: FastAPI, websocket: WebSocket, table_id: str, address: str) -> None:
-    table = _hub(app).find(table_id)
+    try:
+        table = _hub(app).find(table_id)
+    except TableElsewhere:
+        await websocket.close(code=CLOSE_MOVING)
+        return
     if table is None:
         await websocket.send_json(_error("bad-message", "no such table"))
         await websocket.close(code=CLOSE_NO_TABLE)

@@ -108,10 +108,10 @@ class Audience:
             self._seats_timer.cancel()
             self._seats_timer = None
 
-    def close(self) -> None:
+    def close(self, code: int = 1000) -> None:
         for timer in (self._count_timer, self._seats_timer):
             if timer is not None:
                 timer.cancel()
         self._count_timer = self._seats_timer = None
         for connection in self:
-            connection.close()
+            connection.close(code)

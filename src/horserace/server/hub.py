@@ -13,11 +13,13 @@ from horserace.core.errors import ConfigError, HorseraceError
 from horserace.rules.board.house import with_house_rules
 from horserace.rules.registry import get_preset
 from horserace.server.bots import bot_family
+from horserace.server.cluster import Cluster
 from horserace.server.fair import FAIR, server_seed
 from horserace.server.limits import Limits
-from horserace.server.lobby import LobbyFeed, row_summary
+from horserace.server.lobby import PUSH_SECONDS, LobbyFeed, row_summary
 from horserace.server.ops import Metrics, event
 from horserace.server.protocol import CreateTable
+from horserace.server.routing import CLOSE_MOVING
 from horserace.server.seating import TableRefusal, TableSettings, new_seats, now
 from horserace.server.signing import ServerKey
 from horserace.server.storage import OPEN, OVER, PLAYING, WAITING, Page, Storage, TableRow
@@ -37,6 +39,7 @@ class Hub:
         limits: Limits | None = None,
         key: ServerKey | None = None,
         metrics: Metrics | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
         self.key = key or ServerKey.generate()
         self.metrics = metrics or Metrics()
@@ -48,9 +51,24 @@ class Hub:
         self.tables: dict[str, TableMaster] = {}
         self.created_by: dict[str, set[str]] = {}  # address -> its tables still waiting
         self.lobby = LobbyFeed(self.summary_of)
+        self.cluster = cluster  # one worker of several over PostgreSQL (cluster.py)
+        self._news: set[str] = set()
+        self._chores: set[asyncio.Task[None]] = (
+            set()
+        )  # tables changed here, for the other workers' lobbies
+        if cluster is not None:
+            loop = asyncio.get_running_loop()
+
+            def heard(table_ids: list[str]) -> None:
+                loop.call_soon_threadsafe(self._heard, table_ids)
+
+            cluster.listen(heard)
 
     def resume(self) -> int:
-        """Load every unfinished table from storage and set its bots going again."""
+        """Load every unfinished table from storage (a worker: every one it owns or can claim
+        from a dead owner) and set its bots going again."""
+        if self.cluster is not None:
+            return self.adopt(self.cluster.orphans())
         resumed = 0
         for row in self.storage.list_tables((WAITING, PLAYING)):
             if self._load(row) is not None:
@@ -58,14 +76,67 @@ class Hub:
         event(log, "tables resumed", count=resumed)
         return resumed
 
+    def adopt(self, claimed: list[str]) -> int:
+        """A worker plays on the tables it claimed from dead workers."""
+        adopted = 0
+        for table_id in claimed:
+            row = None if table_id in self.tables else self.storage.load_table(table_id)
+            if row is not None and self._load(row) is not None:
+                adopted += 1
+        if adopted:
+            event(log, "tables adopted", count=adopted)
+        return adopted
+
     def find(self, table_id: str) -> TableMaster | None:
         """A table in memory, or one read back from storage (a table that left memory while
-        idle, or a finished one), which then plays on where it was."""
+        idle, or a finished one), which then plays on where it was. A worker reads back only
+        a table it owns (or claims): TableElsewhere if another live worker owns it."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
         row = self.storage.load_table(table_id)
-        return None if row is None else self._load(row)
+        if row is None:
+            return None
+        if self.cluster is not None and not self.cluster.claim(table_id):
+            raise TableElsewhere("the table is moving to another worker; try again")
+        return self._load(row)
+
+    async def route(self, table_id: str) -> str | None:
+        """Where a table's requests are served: None here, else its owner's address."""
+        if self.cluster is None or table_id in self.tables:
+            return None
+        return await asyncio.to_thread(self.cluster.route, table_id)
+
+    def lost(self, table: TableMaster) -> None:
+        """Another worker owns the table now (this one was cut off from the database for a
+        while): it leaves memory, and its sockets reconnect to the new owner."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            event(log, "table moved away", table=table.id)
+            table.connections.close(CLOSE_MOVING)
+            asyncio.get_running_loop().create_task(table.close())
+
+    async def keep_tables(self) -> None:
+        """A worker's round: still alive (its lock), tables of dead workers adopted, tables
+        it no longer owns let go."""
+        assert self.cluster is not None
+        cluster = self.cluster
+        rounds = 0
+        while True:
+            await asyncio.sleep(self.limits.claim_seconds)
+            rounds += 1
+            try:
+                kept = await asyncio.to_thread(cluster.check)
+                if not kept or rounds % 5 == 0:
+                    held = list(self.tables)
+                    mine = await asyncio.to_thread(cluster.mine, held)
+                    for table_id in held:
+                        table = self.tables.get(table_id)
+                        if table_id not in mine and table is not None:
+                            self.lost(table)
+                self.adopt(await asyncio.to_thread(cluster.orphans))
+            except Exception:  # the next round tries again
+                log.exception("keeping the tables failed")
 
     def _load(self, row: TableRow) -> TableMaster | None:
         try:
@@ -87,9 +158,27 @@ class Hub:
         table.on_change = self._changed
         table.metrics = self.metrics
         table.writer = self.writer
+        table.on_moved = self.lost
 
     def _changed(self, table: TableMaster) -> None:
         self.lobby.changed(table.id)
+        if self.cluster is not None:
+            if not self._news:
+                asyncio.get_running_loop().call_later(PUSH_SECONDS, self._tell_others)
+            self._news.add(table.id)
+
+    def _tell_others(self) -> None:
+        news, self._news = sorted(self._news), set()
+        assert self.cluster is not None
+        task = asyncio.get_running_loop().create_task(
+            asyncio.to_thread(self.cluster.announce, news)
+        )
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
+    def _heard(self, table_ids: list[str]) -> None:
+        for table_id in table_ids:
+            self.lobby.changed(table_id)
 
     def summary_of(self, table_id: str) -> dict[str, Any] | None:
         table = self.tables.get(table_id)
@@ -228,3 +317,9 @@ class Hub:
             await table.close()
         self.writer.close()
         self.storage.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+class TableElsewhere(HorseraceError):
+    """Another live worker owns the table: ask again (the router sends it there)."""

@@ -116,6 +116,7 @@ class Limits:
     idle_seconds: float = 600.0  # a table nobody watches and nothing moves leaves memory
     over_seconds: float = 60.0  # a finished table nobody watches leaves memory
     sweep_seconds: float = 10.0  # how often housekeeping looks
+    claim_seconds: float = 1.0  # how often a worker looks for the tables of dead workers
 
 
 class AddressBook:

@@ -64,6 +64,7 @@ from horserace.server.seating import (
     status_of,
 )
 from horserace.server.signing import ServerKey
+from horserace.server.sql_storage import TableMoved
 from horserace.server.storage import (
     BOT,
     HUMAN,
@@ -87,7 +88,7 @@ QUICK_ANSWER = (0.5, 1.5)  # a person's "pass", in bot pauses: the table answers
 
 
 def _nobody(table: TableMaster) -> None:
-    """No lobby listens (a table made outside a hub)."""
+    """No lobby listens, no other worker takes the table (a table made outside a hub)."""
 
 
 def request_key(seat: int | None, request_id: str) -> str:
@@ -131,6 +132,7 @@ class TableMaster:
         self.connections = Audience()
         self.last_active = time.monotonic()  # the last change or connection (housekeeping)
         self.on_change: Callable[[TableMaster], None] = _nobody  # the lobby hears of changes
+        self.on_moved: Callable[[TableMaster], None] = _nobody  # another worker owns it now
         self._welcomes: dict[tuple[Any, ...], str] = {}  # encoded welcomes at this version
         self.metrics: Metrics | None = None  # the app's, once a hub holds the table
         self.writer: GroupWriter | None = None  # the hub's group writer
@@ -624,11 +626,13 @@ class TableMaster:
                 self.storage.append_steps(
                     [(self.id, row, status if row is stored[-1] else PLAYING) for row in stored]
                 )
-        except BaseException:
+        except BaseException as error:
             self.game.state = mark[0]
             del self.game.steps[mark[1] :]
             if isinstance(self.chance, FairChance) and mark[2] >= 0:
                 self.chance.draws = mark[2]
+            if isinstance(error, TableMoved):
+                self.on_moved(self)
             raise
         finished = status != self.status
         self.last_active = time.monotonic()
