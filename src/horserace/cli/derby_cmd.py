@@ -40,7 +40,7 @@ from horserace.core.events import seat_name
 from horserace.core.rng import BOT_STREAM, derive_seed, fresh_seed
 from horserace.core.types import CHANCE
 from horserace.engine import Agent, Game, Step, play
-from horserace.odds.derby import PlaceOdds, table_odds
+from horserace.odds.derby import LIVE_SAMPLES, PlaceOdds, table_odds
 from horserace.rules.derby.model import DerbyConfig, DerbyState, DerbyView, Phase, Wager
 from horserace.rules.derby.rules import DerbyRules
 from horserace.rules.derby.track import Track, load_track, packaged_track
@@ -48,7 +48,6 @@ from horserace.rules.registry import get_preset
 from horserace.simulate.derby_sim import DerbyReport, simulate_derby
 
 DEFAULT_SPEED = 0.4
-LIVE_SAMPLES = 2000
 NEWS_KEPT = 40
 PLAIN_WIDTH = 80
 INTERRUPTED = 130

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-Z95 = 1.96  # the 97.5% quantile of the standard normal, as the usual tables round it
+from horserace.kernels.intervals import Z95, wilson95
 
 
 @dataclass
@@ -106,15 +106,7 @@ class Proportion:
 
     def wilson95(self) -> tuple[float, float]:
         """Wilson score 95% interval; (0, 1) when there are no trials."""
-        n = self.trials
-        if n == 0:
-            return (0.0, 1.0)
-        p = self.successes / n
-        z2 = Z95 * Z95
-        scale = 1 + z2 / n
-        centre = (p + z2 / (2 * n)) / scale
-        half = Z95 / scale * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-        return (max(0.0, centre - half), min(1.0, centre + half))
+        return wilson95(self.successes, self.trials)
 
     def to_json(self) -> dict[str, Any]:
         return {

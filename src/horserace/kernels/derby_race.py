@@ -1,0 +1,407 @@
+"""Derby races compiled with numba: any track file, mud, accelerators, ties that run on.
+
+A race here is the rules' race (`rules/derby/race.py`) die for die: six d20s a turn, singles
+before zones (a double is one movement of 2, zone dice by the zone at the turn's start), a
+horse in the mud tries once per space it was called to move and moves the rest on a
+horseshoe, an accelerator's bonus on an exact landing (it never chains, it can end in the
+mud), and at the turn's end the finishers rank after earlier ones, ties running on.
+
+Chance comes from two SplitMix64 streams per race (the d20s, and the mud, accelerator and
+scratch dice), so the same race on a track with its mud or accelerators paved over rolls the
+same d20s; or, for the equality tests, from a tape of the outcomes in the engine's order
+(a d20's face, 1/0 for a horseshoe or a splat, an accelerator's bonus).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from horserace.kernels import Array, Word
+from horserace.kernels.rng import bounded, game_state
+from horserace.rules.derby.race import HORSES, PODIUM, TURN_DICE, RaceState
+from horserace.rules.derby.track import Track
+
+__all__ = ["RaceSample", "RaceStart", "TrackNumbers", "race_start", "replay_tape", "run_races"]
+
+SIDES = len(HORSES)  # horses 1..20; arrays are indexed by horse (0 unused)
+MAX_TURNS = 100_000
+NO_TAPE = np.zeros(0, dtype=np.int64)
+# rows of the start array and of the work space
+POS, STUCK, RUNNER, RANK, SETTLED, BASE = range(6)
+# the start's pending numbers: [dice down, d1..d6, mud horse, spaces, attempt, accel horse,
+# queued moves, then (horse, spaces) pairs]
+DICE_DOWN, DICE, MUD_HORSE, MUD_SPACES, MUD_ATTEMPT = 0, 1, 7, 8, 9
+ACCEL, QUEUED, QUEUE = 10, 11, 12
+
+
+@dataclass(frozen=True)
+class TrackNumbers:
+    """A track as the kernel reads it: per space 0..finish its zone value, mud and
+    accelerator flags; the mud die's faces and the accelerator die's faces."""
+
+    finish: int
+    zone: Array
+    mud: Array
+    accel: Array
+    shoe: int
+    blank: int
+    faces: Array
+
+    @classmethod
+    def of(cls, track: Track) -> TrackNumbers:
+        spaces = range(track.finish + 1)
+        return cls(
+            finish=track.finish,
+            zone=np.array([track.zone_moves(s) for s in spaces], dtype=np.int64),
+            mud=np.array([track.is_mud(s) for s in spaces], dtype=np.int64),
+            accel=np.array([track.is_accelerator(s) for s in spaces], dtype=np.int64),
+            shoe=track.mud_shoe,
+            blank=track.mud_blank,
+            faces=np.array(track.accelerator_faces, dtype=np.int64),
+        )
+
+
+@dataclass(frozen=True)
+class RaceStart:
+    """Where the kernel's races start: per-horse rows (position, stuck, runner, rank, settled)
+    and the turn under way (dice down, a mud try, an accelerator roll, queued moves)."""
+
+    horses: Array  # (6, 21)
+    pending: Array
+    turn: int  # turns finished before this state
+    runners: tuple[int, ...]
+
+
+def race_start(race: RaceState) -> RaceStart:
+    """The kernel's form of a race state (from the start line or in the middle of a turn)."""
+    horses = np.zeros((6, SIDES + 1), dtype=np.int64)
+    for horse in race.runners:
+        horses[POS, horse] = race.position(horse)
+        horses[STUCK, horse] = horse in race.stuck
+        horses[RUNNER, horse] = 1
+    place = 1
+    for block in race.blocks:
+        for horse in block:
+            horses[RANK, horse] = place
+            horses[SETTLED, horse] = len(block) == 1
+        place += len(block)
+    queue = race.queue
+    pending = np.zeros(QUEUE + 2 * len(queue), dtype=np.int64)
+    pending[DICE_DOWN] = len(race.dice)
+    pending[DICE : DICE + len(race.dice)] = race.dice
+    if race.mud_try is not None:
+        trying = race.mud_try
+        pending[MUD_HORSE : MUD_ATTEMPT + 1] = (trying.horse, trying.spaces, trying.attempt)
+    pending[ACCEL] = race.accelerating
+    pending[QUEUED] = len(queue)
+    for index, move in enumerate(queue):
+        pending[QUEUE + 2 * index : QUEUE + 2 * index + 2] = (move.horse, move.spaces)
+    return RaceStart(horses, pending, race.turn - 1, race.runners)
+
+
+@njit(cache=True)
+def workspace(pending: Array) -> tuple[Array, Array]:
+    """Scratch space for `race`: the horses' rows and the dice; the turn's movements."""
+    return (
+        np.zeros((BASE + 2, SIDES + 1), dtype=np.int64),
+        np.zeros((TURN_DICE + 2 + pending[QUEUED], 3), dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def _finish_check(w: Array, finish: Word) -> bool:
+    """Rank the turn's finishers after earlier ones and split ties by position (in place);
+    returns whether a tie is still running on."""
+    done = 0
+    for h in range(1, SIDES + 1):
+        done += w[RANK, h] > 0
+    for h in range(1, SIDES + 1):
+        w[BASE, h] = 0
+        if w[RANK, h] > 0 and not w[SETTLED, h]:
+            w[BASE, h] = w[RANK, h]
+        elif w[RUNNER, h] and w[RANK, h] == 0 and w[POS, h] >= finish:
+            w[BASE, h] = done + 1
+    tied = False
+    for h in range(1, SIDES + 1):
+        base = w[BASE, h]
+        if base == 0:
+            continue
+        ahead, level = 0, 0
+        for g in range(1, SIDES + 1):
+            if w[BASE, g] == base:
+                ahead += w[POS, g] > w[POS, h]
+                level += w[POS, g] == w[POS, h]
+        w[RANK, h] = base + ahead
+        w[SETTLED, h] = level == 1
+        tied = tied or level > 1
+    return tied
+
+
+@njit(cache=True)
+def _over(w: Array, needed: Word) -> bool:
+    for place in range(1, needed + 1):
+        found = False
+        for h in range(1, SIDES + 1):
+            found = found or (w[SETTLED, h] == 1 and w[RANK, h] == place)
+        if not found:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _read(tape: Array, at: Array) -> Word:
+    if at[0] >= tape.shape[0]:
+        raise IndexError("the tape of chance outcomes ran out")
+    at[0] += 1
+    return tape[at[0] - 1]
+
+
+@njit(cache=True)
+def race(  # type: ignore[no-untyped-def]
+    horses,
+    pending,
+    scratches,
+    finish,
+    zone,
+    mud,
+    accel,
+    faces,
+    shoe,
+    blank,
+    z_d20,
+    z,
+    tape,
+    at,
+    w,
+    moves_space,
+):
+    """One race from the start state into `w`; returns (podium horses as one number base 32,
+    turns played). With a tape, both streams are ignored and every outcome comes from it.
+
+    `w` and `moves_space` come from `workspace(pending)`. The movements of a turn are rows
+    (horse, spaces, first mud try) of `moves`; a row with spaces -1 is an accelerator roll
+    under way. Everything is in this one body: a call that passes arrays costs more than a
+    whole turn."""
+    taped = tape.shape[0] > 0
+    w[:5] = horses[:5]
+    pos, stuck, runner, rank, settled = w[POS], w[STUCK], w[RUNNER], w[RANK], w[SETTLED]
+    runners = 0
+    for h in range(1, SIDES + 1):
+        runners += runner[h]
+    for out in range(scratches):  # a uniform choice of the runners is scratched
+        z, pick = bounded(z, runners - out)
+        for h in range(1, SIDES + 1):
+            if runner[h]:
+                if pick == 0:
+                    runner[h] = 0
+                    break
+                pick -= 1
+    needed = min(PODIUM, runners - scratches)
+    dice, moves = np.zeros(TURN_DICE, dtype=np.int64), moves_space
+    down = pending[DICE_DOWN]
+    dice[:down] = pending[DICE : DICE + down]
+    count = 0
+    if down == TURN_DICE:  # the turn is being resolved: finish what is under way
+        if pending[MUD_HORSE]:
+            moves[0, 0], moves[0, 1] = pending[MUD_HORSE], pending[MUD_SPACES]
+            moves[0, 2] = pending[MUD_ATTEMPT]
+            count = 1
+        elif pending[ACCEL]:
+            moves[0, 0], moves[0, 1], count = pending[ACCEL], -1, 1
+        for index in range(pending[QUEUED]):
+            moves[count, 0] = pending[QUEUE + 2 * index]
+            moves[count, 1], moves[count, 2] = pending[QUEUE + 2 * index + 1], 1
+            count += 1
+    tied = False
+    for h in range(1, SIDES + 1):
+        tied = tied or (rank[h] > 0 and settled[h] == 0)
+    resolving = down == TURN_DICE
+    if resolving:
+        down = 0
+    over = _over(w, needed)
+    turns = 0
+    while not over and turns < MAX_TURNS:
+        if not resolving:
+            # the six d20s, then the movements they call, singles first
+            if taped or down:
+                for j in range(down, TURN_DICE):
+                    if taped:
+                        dice[j] = _read(tape, at)
+                    else:
+                        z_d20, face = bounded(z_d20, SIDES)
+                        dice[j] = face + 1
+                down = 0
+            else:  # one uniform draw of the 20**6 equally likely turns
+                z_d20, code = bounded(z_d20, SIDES**TURN_DICE)
+                for j in range(TURN_DICE):
+                    dice[j] = code % SIDES + 1
+                    code //= SIDES
+            count = 0
+            a, b = dice[0], dice[1]
+            if a == b:
+                if runner[a] and not settled[a]:
+                    moves[0, 0], moves[0, 1], moves[0, 2], count = a, 2, 1, 1
+            else:
+                if runner[a] and not settled[a]:
+                    moves[0, 0], moves[0, 1], moves[0, 2], count = a, 1, 1, 1
+                if runner[b] and not settled[b]:
+                    moves[count, 0], moves[count, 1], moves[count, 2] = b, 1, 1
+                    count += 1
+            for j in range(2, TURN_DICE):
+                h = dice[j]
+                if not runner[h] or settled[h]:
+                    continue
+                seen = False
+                for k in range(2, j):
+                    seen = seen or dice[k] == h
+                if seen:
+                    continue
+                times = 0
+                for k in range(j, TURN_DICE):
+                    times += dice[k] == h
+                moves[count, 0], moves[count, 1] = h, times * zone[min(pos[h], finish)]
+                moves[count, 2] = 1
+                count += 1
+        crossed = tied or resolving  # a turn under way may have had its finishers already
+        resolving = False
+        for index in range(count):
+            h, spaces, first = moves[index, 0], moves[index, 1], moves[index, 2]
+            bonus_allowed = True
+            if spaces < 0:  # the accelerator roll under way: its bonus never chains
+                spaces, bonus_allowed = 0, False
+                if taped:
+                    spaces = _read(tape, at)
+                else:
+                    z, face = bounded(z, faces.shape[0])
+                    spaces = faces[face]
+            elif stuck[h]:  # one try per space called; a horseshoe on try i moves the rest
+                called, spaces = spaces, 0
+                for attempt in range(first, called + 1):
+                    if taped:
+                        lucky = _read(tape, at) == 1
+                    else:
+                        z, face = bounded(z, shoe + blank)
+                        lucky = face < shoe
+                    if lucky:
+                        stuck[h] = 0
+                        spaces = called - attempt + 1
+                        break
+            if spaces > 0:
+                pos[h] += spaces
+                spot = min(pos[h], finish)
+                if mud[spot]:
+                    stuck[h] = 1
+                elif bonus_allowed and accel[spot]:
+                    if taped:
+                        pos[h] += _read(tape, at)
+                    else:
+                        z, face = bounded(z, faces.shape[0])
+                        pos[h] += faces[face]
+                    if mud[min(pos[h], finish)]:
+                        stuck[h] = 1
+                crossed = crossed or (pos[h] >= finish and rank[h] == 0)
+        if crossed:
+            tied = _finish_check(w, finish)
+            over = _over(w, needed)
+        turns += 1
+    podium = 0
+    for place in range(needed, 0, -1):
+        for h in range(1, SIDES + 1):
+            if settled[h] and rank[h] == place:
+                podium = podium * 32 + h
+    return podium, turns
+
+
+@njit(cache=True)
+def _run(  # type: ignore[no-untyped-def]
+    horses,
+    pending,
+    scratches,
+    finish,
+    zone,
+    mud,
+    accel,
+    faces,
+    shoe,
+    blank,
+    base,
+    first,
+    podium,
+    turns,
+):
+    """Races first.. of the run seeded `base`, into podium (races x 3) and turns."""
+    at = np.zeros(1, dtype=np.int64)
+    w, moves = workspace(pending)
+    for row in range(turns.shape[0]):
+        index = first + row
+        z_d20 = game_state(base, 2 * index)
+        z = game_state(base, 2 * index + 1)
+        code, turns[row] = race(
+            horses,
+            pending,
+            scratches,
+            finish,
+            zone,
+            mud,
+            accel,
+            faces,
+            shoe,
+            blank,
+            z_d20,
+            z,
+            NO_TAPE,
+            at,
+            w,
+            moves,
+        )
+        for place in range(PODIUM):
+            podium[row, place] = code % 32
+            code //= 32
+
+
+@dataclass(frozen=True)
+class RaceSample:
+    """The outcome of simulated races: podium horses (0 = no such place) and turns."""
+
+    podium: Array  # (races, 3)
+    turns: Array  # (races,): the race's length in whole turns, as RaceFinished counts it
+    runners: tuple[int, ...]
+
+
+def run_races(
+    start: RaceStart, track: Track, base: int, first: int, count: int, *, scratches: int = 0
+) -> RaceSample:
+    """Races first..first+count-1 of the run seeded `base` from `start` on `track`."""
+    numbers = TrackNumbers.of(track)
+    podium = np.zeros((count, PODIUM), dtype=np.int64)
+    turns = np.zeros(count, dtype=np.int64)
+    _run(
+        start.horses, start.pending, np.int64(scratches), np.int64(numbers.finish), numbers.zone,
+        numbers.mud, numbers.accel, numbers.faces, np.int64(numbers.shoe),
+        np.int64(numbers.blank), np.uint64(base), np.int64(first), podium, turns,
+    )  # fmt: skip
+    return RaceSample(podium, turns + start.turn, start.runners)
+
+
+def replay_tape(
+    start: RaceStart, track: Track, tape: list[int]
+) -> tuple[list[int], int, Array, int]:
+    """One race on a tape of outcomes in the engine's order: (podium, turns, final positions
+    per horse 1..20, tape entries used)."""
+    numbers = TrackNumbers.of(track)
+    at = np.zeros(1, dtype=np.int64)
+    w, moves = workspace(start.pending)
+    code, turns = race(
+        start.horses, start.pending, np.int64(0), np.int64(numbers.finish), numbers.zone,
+        numbers.mud, numbers.accel, numbers.faces, np.int64(numbers.shoe),
+        np.int64(numbers.blank), np.uint64(0), np.uint64(0), np.array(tape, dtype=np.int64),
+        at, w, moves,
+    )  # fmt: skip
+    podium = []
+    while code:
+        podium.append(int(code % 32))
+        code //= 32
+    return podium, int(turns) + start.turn, w[POS, 1:].copy(), int(at[0])
