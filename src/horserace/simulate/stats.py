@@ -13,6 +13,8 @@ from typing import Any
 
 from horserace.kernels.intervals import Z95, wilson95
 
+__all__ = ["Z95", "Proportion", "RunningStats"]
+
 
 @dataclass
 class RunningStats:
