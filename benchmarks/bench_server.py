@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ HORSERACE = Path(sys.executable).parent / "horserace"
 STARTUP_POLLS = 300  # x 0.1 s
 MAX_MESSAGES = 2_000_000  # per person: a bound on every receive loop
 GRACE_SECONDS = 30.0  # for setting up and winding down, beyond the play window
+Counter = Callable[[], Awaitable[tuple[int, int, int]]]
 
 
 @dataclass
@@ -71,17 +73,21 @@ def _free_port() -> int:
 
 
 def _cpu_seconds(pid: int) -> float | None:
-    """user + system time of a process (Linux's /proc; None elsewhere)."""
+    """user + system time of a process and its live children, such as the workers of
+    `serve --workers N` (Linux's /proc; None elsewhere)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(_cpu_seconds(int(child)) or 0.0 for child in children)
 
 
 def start_server(
-    database: Path, log: Path, bot_delay: float = 0.0
+    database: str, log: Path, bot_delay: float = 0.0, workers: int = 1
 ) -> tuple[subprocess.Popen[bytes], str]:
+    """`horserace serve` on a free port over `database` (a URL); (its process, its URL)."""
     port = _free_port()
     command = [
         str(HORSERACE),
@@ -91,7 +97,9 @@ def start_server(
         "--port",
         str(port),
         "--db",
-        f"sqlite:///{database}",
+        database,
+        "--workers",
+        str(workers),
         "--bot-delay",
         str(bot_delay),
         "--log-level",
@@ -240,9 +248,17 @@ async def run_load(
     bot: str,
     server_pid: int,
     pace: float = 0.0,
+    counter: Counter | None = None,
 ) -> Figures:
-    async with httpx.AsyncClient(trust_env=False, timeout=60) as client:
-        people = await open_tables(client, base, count, preset, options, bot)
+    """`counter` gives (actions applied, tables held, tables over); by default the server's
+    metrics (one process's: several workers count theirs in the database)."""
+    fresh = httpx.Limits(max_keepalive_connections=0)  # each table made on a new connection
+    async with (
+        httpx.AsyncClient(trust_env=False, timeout=60) as client,
+        httpx.AsyncClient(trust_env=False, timeout=60, limits=fresh) as maker,
+    ):
+        count_now = counter or (lambda: total_version(client, base))
+        people = await open_tables(maker, base, count, preset, options, bot)
         url = base.replace("http://", "ws://") + "/ws/tables/"
         sockets: list[ClientConnection] = []
         try:
@@ -251,7 +267,7 @@ async def run_load(
                 sockets.append(ws)
                 await ws.send(json.dumps({"type": "hello", "token": person.token}))
             go = asyncio.Event()
-            before, _, _ = await total_version(client, base)
+            before, _, _ = await count_now()
             cpu_before = _cpu_seconds(server_pid)
             client_before = time.process_time()
             started = time.perf_counter()
@@ -268,7 +284,7 @@ async def run_load(
             ended = time.perf_counter()
             cpu_after = _cpu_seconds(server_pid)
             client_cpu = time.process_time() - client_before
-            after, held, over = await total_version(client, base)
+            after, held, over = await count_now()
             await asyncio.wait_for(playing, GRACE_SECONDS)
             if all(person.finished is not None for person in people):
                 ended = max(p.finished for p in people if p.finished is not None)
@@ -304,7 +320,7 @@ def percentile(values: list[float], share: float) -> float:
 def measure(args: argparse.Namespace, count: int, options: dict[str, Any]) -> Figures:
     with tempfile.TemporaryDirectory(prefix="bench-server-", dir=args.db_dir) as folder:
         database, log = Path(folder) / "tables.db", Path(folder) / "server.log"
-        process, base = start_server(database, log, args.pace)
+        process, base = start_server(f"sqlite:///{database}", log, args.pace)
         try:
             return asyncio.run(
                 run_load(

@@ -196,7 +196,7 @@ def main() -> None:
     parser.add_argument("--audiences", type=int, nargs="+", default=[100, 500, 2000])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as folder:
-        process, base = start_server(Path(folder) / "t.db", Path(folder) / "server.log")
+        process, base = start_server(f"sqlite:///{folder}/t.db", Path(folder) / "server.log")
         try:
             asyncio.run(
                 burst(base, process.pid, args.clients, args.steps, args.bursts, args.probes)

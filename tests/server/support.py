@@ -31,6 +31,7 @@ __all__ = [
     "create_table",
     "game_of",
     "join",
+    "player_and_watcher",
     "receive",
     "serving",
     "stop_process",
@@ -121,6 +122,21 @@ def receive(ws: WebSocketTestSession, seconds: float = RECEIVE_SECONDS) -> Messa
     return dict(json.loads(message["text"]))
 
 
+@contextmanager
+def player_and_watcher(
+    client: TestClient, table: str, seat: int, token: str
+) -> Iterator[tuple[Player, Player]]:
+    """Two sockets at one table, both greeted: the seat's (with its token) and a watcher's."""
+    with (
+        client.websocket_connect(f"/ws/tables/{table}") as ws,
+        client.websocket_connect(f"/ws/tables/{table}") as watching,
+    ):
+        player, watcher = Player(ws, seat), Player(watching)
+        player.hello(token=token)
+        watcher.hello()
+        yield player, watcher
+
+
 class Player:
     """One WebSocket: a seat's (with its token) or a spectator's; keeps all it received.
     `ws` is TestClient's session, or anything with `recv_json` / `send_json` given instead."""
@@ -199,6 +215,17 @@ class Player:
     def reply(self) -> Message:
         """The answer to the last request: its ack or its error."""
         return self.until(lambda m: m["type"] in ("ack", "error"))
+
+    def play_to_the_end(self) -> Message:
+        """Make the first legal move whenever it is this seat's turn, until the game is over."""
+        state = self.latest if self.latest is not None else self.state()
+        for _ in range(20_000):
+            if state["state"]["status"] == "over":
+                return state
+            if state["state"]["actor"] == self.seat and state["state"]["legal"]:
+                self.send_act(state["state"]["legal"][0], state["version"])
+            state = self.state()
+        raise AssertionError("the game did not end")
 
     def ping(self) -> int:
         self._send({"type": "ping"})

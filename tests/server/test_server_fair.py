@@ -17,7 +17,15 @@ from horserace.cli.app import app
 from horserace.server.fair import FairChance, fair_key, seed_hash, seed_matches
 from horserace.server.records import check_published
 from horserace.server.signing import ServerKey
-from tests.server.support import Player, TestClient, create_table, serving
+from tests.server.support import (
+    Message,
+    Player,
+    TestClient,
+    create_table,
+    join,
+    player_and_watcher,
+    serving,
+)
 
 runner = CliRunner()
 SEED = 4_242_424_242
@@ -167,13 +175,8 @@ def test_players_seeds_key_the_dice_and_are_published(tmp_path: Path) -> None:
         assert refused.status_code == 422
         with client.websocket_connect(f"/ws/tables/{table}") as ws:
             ann = Player(ws, 0)
-            state = ann.hello(token=joined.json()["token"])
-            for _ in range(2_000):
-                if state["state"]["status"] == "over":
-                    break
-                if state["state"]["actor"] == 0 and state["state"]["legal"]:
-                    ann.send_act(state["state"]["legal"][0], state["version"])
-                state = ann.state()
+            ann.hello(token=joined.json()["token"])
+            ann.play_to_the_end()
         record = client.get(f"/api/tables/{table}/record").text
     header = _rows(record)[0]
     assert header["player_seeds"] == {"0": "lucky 7"}
@@ -193,3 +196,45 @@ def test_an_old_unsigned_record_is_not_verified(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "not signed" in " ".join(result.output.split())
     broken = _verify(tmp_path, "not a record\n")
     assert broken.exit_code == 2 and "error:" in broken.output
+
+
+def _seed_reply(player: Player, seed: str) -> Message:
+    player.send_json({"type": "seed", "seed": seed})
+    return player.until(lambda m: m["type"] in ("seeded", "error"))
+
+
+def test_a_seated_player_adds_a_seed_over_the_socket_before_play(tmp_path: Path) -> None:
+    """The `seed` message: only from a seat, only before play, answered with its hash, told
+    to nobody else; the published record holds it, it keys the dice, and the record verifies."""
+    records = []
+    with serving(tmp_path / "t.db", seed=SEED) as client:
+        for seed in ("socket seed", None):
+            table, host, _ = create_table(client, "classic", ["open", "open"], {"rounds": 1})
+            _, token = join(client, table, "Ann")
+            with player_and_watcher(client, table, 0, token) as (ann, watcher):
+                if seed is not None:
+                    assert _seed_reply(watcher, "mine")["code"] == "not-seated"
+                    assert _seed_reply(ann, "é")["code"] == "bad-message"
+                    assert _seed_reply(ann, "first thought")["type"] == "seeded"
+                    digest = hashlib.sha256(seed.encode()).hexdigest()
+                    assert _seed_reply(ann, seed) == {
+                        "type": "seeded",
+                        "seat": 0,
+                        "seed_hash": digest,
+                    }
+                started = client.post(
+                    f"/api/tables/{table}/start", headers={"Authorization": f"Bearer {host}"}
+                )
+                assert started.status_code == 200
+                assert _seed_reply(ann, "too late")["code"] == "illegal"
+                ann.play_to_the_end()
+                watcher.until(lambda m: m.get("state", {}).get("status") == "over")
+                assert not any("socket seed" in json.dumps(m) for m in watcher.received)
+            records.append(client.get(f"/api/tables/{table}/record").text)
+    seeded, plain = (_rows(record) for record in records)
+    assert seeded[0]["player_seeds"] == {"0": "socket seed"} and plain[0]["player_seeds"] == {}
+    assert check_published(records[0]).verified and check_published(records[1]).verified
+    dice = [
+        [row["action"] for row in rows if row.get("actor") == "chance"] for rows in (seeded, plain)
+    ]
+    assert dice[0][:20] != dice[1][:20]  # the same server seed: the player's seed moved them

@@ -19,7 +19,7 @@ from horserace.server.limits import Limits
 from tests.server.support import Player, WebSocketTestSession, create_table, join, receive, serving
 
 MESSAGES = 1_000  # per table
-REPLIES = ("ack", "error", "welcome", "pong")
+REPLIES = ("ack", "error", "welcome", "pong", "seeded")
 ODD_TEXT = ["²", "٣", "\u0000", "\n", "🐎", "\u202e", " ", "-1", "1e999", "NaN", "{}", "null"]
 ODD_VALUES: list[Any] = [
     None,
@@ -61,7 +61,8 @@ def _mutate(message: dict[str, Any], rng: random.Random) -> str | bytes:
             at = rng.randint(0, len(text))
             changed[key] = text[:at] + rng.choice(ODD_TEXT) + text[at:]
         elif how == 3:
-            changed["type"] = rng.choice(["act", "hello", "sync", "undo", "ping", "ACT", "", "x"])
+            kinds = ["act", "hello", "sync", "undo", "ping", "seed", "ACT", "", "x"]
+            changed["type"] = rng.choice(kinds)
         elif how == 4:
             changed[key] = rng.randint(-(2**70), 2**70)
         else:
@@ -149,6 +150,7 @@ def test_random_and_mutated_messages_are_all_answered_and_change_nothing_wrong(
                             {"type": "sync", "since": latest["version"]},
                             {"type": "ping"},
                             {"type": "undo", "version": latest["version"]},
+                            {"type": "seed", "seed": f"seed {number}"},  # refused: in play
                         ]
                     )
                 roll = rng.random()

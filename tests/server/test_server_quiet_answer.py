@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.server.support import Player, create_table, join, serving
+from tests.server.support import create_table, join, player_and_watcher, serving
 
 
 def test_the_table_passes_for_a_person_holding_no_joker_and_others_cannot_tell(
@@ -17,13 +17,7 @@ def test_the_table_passes_for_a_person_holding_no_joker_and_others_cannot_tell(
         )
         seat, token = join(client, table, "Ann")
         assert seat == 0
-        with (
-            client.websocket_connect(f"/ws/tables/{table}") as ws_ann,
-            client.websocket_connect(f"/ws/tables/{table}") as ws_watch,
-        ):
-            ann, watcher = Player(ws_ann, 0), Player(ws_watch)
-            ann.hello(token=token)
-            watcher.hello()
+        with player_and_watcher(client, table, 0, token) as (ann, watcher):
             asked: list[list[str]] = []
             version = -1
 

@@ -45,6 +45,7 @@ from horserace.server.ops import METRICS_CONTENT_TYPE, Metrics, event
 from horserace.server.protocol import (
     CLIENT_MESSAGE,
     Act,
+    AddSeed,
     Chat,
     CreateTable,
     ErrorReply,
@@ -491,5 +492,7 @@ async def _handle(table: TableMaster, connection: Connection, text: str) -> None
         await table.skip(connection)
     elif isinstance(message, Chat):
         await table.say(connection, message.text)
+    elif isinstance(message, AddSeed):
+        await table.add_seed(connection, message.seed)
     else:
         connection.send(Pong(version=table.version).model_dump(mode="json"))

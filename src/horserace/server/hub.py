@@ -24,6 +24,7 @@ from horserace.server.seating import TableRefusal, TableSettings, new_seats, now
 from horserace.server.signing import ServerKey
 from horserace.server.storage import OPEN, OVER, PLAYING, WAITING, Page, Storage, TableRow
 from horserace.server.table import TableMaster
+from horserace.server.table_base import TableBase
 from horserace.server.tokens import hash_token, new_table_id, new_token
 from horserace.server.writer import GroupWriter
 
@@ -107,7 +108,7 @@ class Hub:
             return None
         return await asyncio.to_thread(self.cluster.route, table_id)
 
-    def lost(self, table: TableMaster) -> None:
+    def lost(self, table: TableBase) -> None:
         """Another worker owns the table now (this one was cut off from the database for a
         while): it leaves memory, and its sockets reconnect to the new owner."""
         if self.tables.get(table.id) is table:
@@ -160,7 +161,7 @@ class Hub:
         table.writer = self.writer
         table.on_moved = self.lost
 
-    def _changed(self, table: TableMaster) -> None:
+    def _changed(self, table: TableBase) -> None:
         self.lobby.changed(table.id)
         if self.cluster is not None:
             if not self._news:

@@ -138,12 +138,21 @@ class Chat(_Strict):
     text: str = Field(min_length=1, max_length=CHAT_LENGTH)
 
 
-ClientMessage = Annotated[
-    Hello | Act | Sync | Undo | Ping | Skip | Chat, Field(discriminator="type")
-]
-CLIENT_MESSAGE: TypeAdapter[Hello | Act | Sync | Undo | Ping | Skip | Chat] = TypeAdapter(
-    ClientMessage
-)
+PLAYER_SEED = Annotated[str, Field(min_length=1, max_length=64, pattern=PRINTABLE_ASCII)]
+
+
+class AddSeed(_Inbound):
+    """A seated player's own seed for the dice, before play (replacing one given before):
+    kept from everyone until the record is published, and mixed with the server's seed,
+    which was committed to by its hash before."""
+
+    type: Literal["seed"]
+    seed: PLAYER_SEED
+
+
+AnyClientMessage = Hello | Act | Sync | Undo | Ping | Skip | Chat | AddSeed
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
 
 # --- lobby requests ------------------------------------------------------------------------------
@@ -162,7 +171,7 @@ class CreateTable(_Inbound):
 class JoinTable(_Inbound):
     name: NAME
     seat: int | None = Field(default=None, ge=0, le=1_000)
-    seed: str | None = Field(default=None, min_length=1, max_length=64, pattern=PRINTABLE_ASCII)
+    seed: PLAYER_SEED | None = None
     """The player's own seed for the dice, mixed with the server's (which was committed to
     before): neither side alone decides a roll."""
 
@@ -291,6 +300,14 @@ class NextTable(_Strict):
 
     type: Literal["next"] = "next"
     table: str
+
+
+class Seeded(_Strict):
+    """A player's seed is in: the SHA-256 of its text, to find in the published record."""
+
+    type: Literal["seeded"] = "seeded"
+    seat: int
+    seed_hash: str
 
 
 class Pong(_Strict):

@@ -178,6 +178,7 @@ function showState(state) {
   }
   const allBots = seats.length && seats.every((s) => s.kind === "bot");
   $("skip-box").hidden = !(allBots && state.status === "playing");
+  $("seed-form").hidden = !(welcome && welcome.seat !== null && !welcome.companion && state.status === "waiting");
   $("start").hidden = state.status !== "waiting";
   $("undo").hidden = !(welcome && welcome.companion && state.status !== "waiting");
   $("host").hidden = !(welcome && welcome.host) || ($("start").hidden && $("undo").hidden);
@@ -286,6 +287,8 @@ function receive(message) {
     else if (lastState) showState({ ...lastState, status: message.status });
   } else if (message.type === "chat") {
     showChat(message);
+  } else if (message.type === "seeded") {
+    $("seed-note").textContent = `Your seed is in (SHA-256 ${message.seed_hash.slice(0, 16)}…); the record names it when the game is over.`;
   } else if (message.type === "next") {
     follow(message.table);
   } else if (message.type === "error") {
@@ -400,6 +403,12 @@ $("verify").onclick = async (click) => {
   $("verdict").textContent = answer.verified
     ? `verified: all ${answer.draws} draws come from the seed, which matches the hash shown before play`
     : `NOT verified: ${(answer.problems || [answer.detail]).join("; ")}`;
+};
+$("seed-form").onsubmit = (event) => {
+  event.preventDefault();
+  const seed = $("seed-text").value.trim();
+  if (!/^[\x20-\x7e]{1,64}$/.test(seed)) { $("seed-note").textContent = "A seed is 1-64 plain characters (letters, digits, punctuation)."; return; }
+  send({ type: "seed", seed });
 };
 $("chat-form").onsubmit = (event) => {
   event.preventDefault();

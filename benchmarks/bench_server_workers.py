@@ -1,0 +1,106 @@
+"""`horserace serve --workers N` over PostgreSQL at saturation: actions per second with 1 worker
+and with more, on one throw-away PostgreSQL server (tests/server/postgres.py).
+
+Run: `.venv/bin/python benchmarks/bench_server_workers.py [--workers 1 2] [--tables 100]
+[--seconds 20] [--rounds 2]`. Each round measures every worker count once, in turn (so a
+change in the machine's load touches both alike), each on a fresh database: N Classic tables
+of 4, seat 0 a person over a real WebSocket acting as soon as allowed, the others `random`
+bots that move at once (as `bench_server.py` without `--pace`). Actions are counted in the
+database (every worker's), the server's CPU is the supervisor's and its workers'. It prints
+one row per run and the ratio of each worker count's median actions/s to the first's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+import psycopg
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
+from benchmarks.bench_server import Counter, Figures, row, run_load, start_server, stop_server
+from tests.server.postgres import new_database, throwaway_postgres
+
+SETTINGS = "-c max_connections=200 -c shared_buffers=128MB"
+
+
+def database_counter(url: str) -> Counter:
+    """(actions stored, tables not over, tables over), read from the database."""
+
+    def count() -> tuple[int, int, int]:
+        with psycopg.connect(url) as db:
+            actions = db.execute("SELECT count(*) FROM actions").fetchone()
+            tables = db.execute(
+                "SELECT count(*) FILTER (WHERE status <> 'over'),"
+                " count(*) FILTER (WHERE status = 'over') FROM tables"
+            ).fetchone()
+        assert actions is not None and tables is not None
+        return int(actions[0]), int(tables[0]) + int(tables[1]), int(tables[1])
+
+    async def counted() -> tuple[int, int, int]:
+        return await asyncio.to_thread(count)
+
+    return counted
+
+
+def measure(server: str, name: str, workers: int, args: argparse.Namespace) -> Figures:
+    url = new_database(server, name)
+    with tempfile.TemporaryDirectory(prefix="bench-workers-") as folder:
+        log = Path(folder) / "server.log"
+        process, base = start_server(url, log, 0.0, workers)
+        try:
+            return asyncio.run(
+                run_load(
+                    base,
+                    args.tables,
+                    args.seconds,
+                    "classic",
+                    {"players": 4},
+                    "random",
+                    process.pid,
+                    counter=database_counter(url),
+                )
+            )
+        finally:
+            stop_server(process)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=20.0, help="the play window")
+    parser.add_argument("--rounds", type=int, default=2, help="runs of each worker count")
+    args = parser.parse_args()
+    rates: dict[int, list[float]] = {count: [] for count in args.workers}
+    print(f"{args.tables} Classic tables of 4 at saturation, PostgreSQL, {args.seconds:g} s\n")
+    print(
+        "| workers | tables | held | window | actions/s (server) | person actions"
+        " | person latency p50 / p95 / p99 (ms) | errors | server CPU | client CPU |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    with throwaway_postgres(SETTINGS) as server:
+        for round_ in range(args.rounds):
+            for workers in args.workers:
+                figures = measure(server, f"w{workers}_r{round_}", workers, args)
+                rates[workers].append(figures.actions / figures.seconds)
+                print(f"| {workers} {row(figures)}", flush=True)
+    first = args.workers[0]
+    baseline = statistics.median(rates[first])
+    print()
+    for workers, found in rates.items():
+        median = statistics.median(found)
+        shown = json.dumps([round(rate) for rate in found])
+        print(
+            f"{workers} worker(s): median {median:,.0f} actions/s {shown},"
+            f" {median / baseline:.2f} x {first}"
+        )
+
+
+if __name__ == "__main__":
+    main()

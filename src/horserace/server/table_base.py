@@ -1,0 +1,405 @@
+"""A table's state and what it shows: built from its row (or replayed from its record), its
+lobby line, its published record, each connection's view and catch-up, and the messages
+that tell everyone of a change. The layers above add moves (table_moves.py), the moves
+nobody is asked for (table_driver.py) and people's requests (table.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Self
+
+from horserace.core.chance import SeededChance
+from horserace.core.errors import RecordError
+from horserace.core.events import Event
+from horserace.core.record import GameRecord, RecordedStep
+from horserace.core.types import CHANCE
+from horserace.engine import Game, Step, replay
+from horserace.rules.registry import get_preset
+from horserace.server.audience import Audience
+from horserace.server.bots import bot_family
+from horserace.server.connection import Connection, encode
+from horserace.server.fair import FAIR, PLAYER_SEEDS, FairChance, fair_key, seed_hash
+from horserace.server.messages import (
+    actor_json,
+    events_for,
+    seat_info,
+    seat_names,
+    table_state,
+)
+from horserace.server.ops import Metrics
+from horserace.server.protocol import (
+    MissedStep,
+    NextTable,
+    Seats,
+    TableState,
+    Update,
+    Welcome,
+)
+from horserace.server.records import Checked, check_published, published_lines
+from horserace.server.seating import (
+    CHAT,
+    ChatRoom,
+    Status,
+    TableRefusal,
+    TableSettings,
+    status_of,
+)
+from horserace.server.signing import ServerKey
+from horserace.server.storage import (
+    HUMAN,
+    OPEN,
+    OVER,
+    PLAYING,
+    Storage,
+    StoredStep,
+    TableRow,
+)
+from horserace.server.writer import GroupWriter
+
+log = logging.getLogger("horserace.server")
+MAX_MISSED = 100  # steps a catch-up sends at most: further behind, a snapshot and the latest
+
+
+def _nobody(table: TableBase) -> None:
+    """No lobby listens, no other worker takes the table (a table made outside a hub)."""
+
+
+def request_key(seat: int | None, request_id: str) -> str:
+    """Request ids are the client's own: two seats may both send "r-1", so each is kept
+    under the seat that sent it (the host of a companion table is its own sender)."""
+    who = "host" if seat is None else str(seat)
+    return f"{who}:{request_id}"
+
+
+class TableBase:
+    def __init__(self, row: TableRow, storage: Storage, bot_delay: float = 0.0) -> None:
+        preset = get_preset(row.preset)
+        self.id = row.id
+        self.preset = preset
+        self.rules = preset.rules
+        self.config = self.rules.make_config(row.config)
+        self.seed = row.seed
+        self.seed_hash = seed_hash(row.seed)
+        self.settings = TableSettings.from_dict(row.settings)
+        self.host_hash = row.host_hash
+        self.created = row.created
+        self.status: Status = status_of(row.status)
+        self.seats = list(row.seats)
+        self.storage = storage
+        self.bot_delay = self.settings.bot_delay(bot_delay)
+        self.bots = bot_family(self.rules.family)
+        self.game = Game(row.preset, self.rules, self.config, row.seed, row.chance)
+        self.chance_mode = row.chance
+        seeds = row.settings.get(PLAYER_SEEDS, {})
+        self.player_seeds: dict[int, str] = {int(k): str(v) for k, v in seeds.items()}
+        self.chance = self._chance()
+        self.version = row.version
+        self.step_versions: list[int] = []
+        self.step_events: list[tuple[Event, ...]] = []
+        self.requests: dict[str, int] = {}  # a person's request id -> the version it made
+        self.last_reset = 0  # the version made by the last undo
+        self.undone: list[tuple[int, int]] = []  # (last version kept, version the undo made)
+        self.hurry: object = None  # a spectator's skip: bots move at once while this race runs
+        self.chat = ChatRoom(row.settings.get(CHAT, []))
+        self.next_table: str | None = None  # the host's next game with these seats
+        self.connections = Audience()
+        self.last_active = time.monotonic()  # the last change or connection (housekeeping)
+        self.on_change: Callable[[TableBase], None] = _nobody  # the lobby hears of changes
+        self.on_moved: Callable[[TableBase], None] = _nobody  # another worker owns it now
+        self._welcomes: dict[tuple[Any, ...], str] = {}  # encoded welcomes at this version
+        self.metrics: Metrics | None = None  # the app's, once a hub holds the table
+        self.writer: GroupWriter | None = None  # the hub's group writer
+        self._published: str | None = None
+        self._checked: Checked | None = None
+        self.away: set[int] = set()
+        self.lock = asyncio.Lock()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self._driver: asyncio.Task[None] | None = None
+        self._timer: asyncio.Task[None] | None = None
+        self._timer_version = -1
+        self._jitter = secrets.SystemRandom()  # timing only: never the game's chance
+
+    # --- building and resuming ---
+    @classmethod
+    def restore(
+        cls, row: TableRow, steps: Sequence[StoredStep], storage: Storage, bot_delay: float
+    ) -> Self:
+        """Rebuild a table by replaying its stored actions through the engine (which checks
+        every event, and every chance outcome against the seed)."""
+        table = cls(row, storage, bot_delay)
+        record = GameRecord(
+            preset=row.preset,
+            config=row.config,
+            seed=row.seed,
+            chance=row.chance,
+            steps=tuple(RecordedStep(s.actor, s.action, s.events) for s in steps),
+        )
+        chance = table.chance
+
+        def follow(step: Step) -> None:
+            table.step_events.append(step.events)
+            if chance is not None and step.actor is CHANCE:
+                chance.choose(table.rules, step.before)  # keep the generator in step
+
+        report = replay(record, get_preset, observe=follow)
+        if not report.ok or report.game is None:
+            raise RecordError(f"table {row.id}: " + "; ".join(report.problems))
+        table.game = report.game
+        for stored in steps:
+            table.step_versions.append(stored.version)
+            if stored.request_id is not None:
+                table.requests[stored.request_id] = stored.version
+        return table
+
+    # --- what the lobby shows ---
+    @property
+    def names(self) -> list[str]:
+        return seat_names(self.seats)
+
+    def connected(self, seat: int) -> bool:
+        return self.connections.connected(seat)
+
+    def seat_infos(self) -> list[Any]:
+        return [
+            seat_info(row, self.connected(row.seat), row.seat in self.away) for row in self.seats
+        ]
+
+    def summary(self) -> dict[str, Any]:
+        """The lobby's line for this table: never a token hash, never the seed before the end."""
+        race = self._race()
+        return {
+            "id": self.id,
+            "preset": self.preset.name,
+            "title": self.settings.title,
+            "status": self.status,
+            "version": self.version,
+            "players": len(self.seats),
+            "open_seats": [row.seat for row in self.seats if row.kind == OPEN],
+            "seats": [info.model_dump() for info in self.seat_infos()],
+            "turn_seconds": self.settings.turn_seconds,
+            "companion": self.settings.companion,
+            "seed_hash": self.seed_hash,
+            "seed": str(self.seed) if self.status == OVER else None,
+            "created": self.created,
+            "config": self.rules.config_to_dict(self.config),
+            "pace": self.settings.pace,
+            "race": race[1] if race is not None else None,
+            "next_table": self.next_table,
+        }
+
+    def record(self) -> GameRecord:
+        """The whole record (seed included): only once the game is over."""
+        if self.status != OVER:
+            raise TableRefusal("waiting", "the record is published when the game is over")
+        return self.game.record()
+
+    def published(self, key: ServerKey) -> str:
+        """The record as published once the game is over: chained and signed (a table of
+        the fair generator), or the plain record of an older table."""
+        if self._published is None:
+            record = self.record()
+            if self.chance_mode == FAIR:
+                chat = [line.model_dump(mode="json") for line in self.chat.lines]
+                lines = published_lines(record, key, self.id, self.player_seeds, chat)
+            else:
+                lines = list(record.lines())
+            self._published = "".join(line + "\n" for line in lines)
+        return self._published
+
+    async def checked(self, key: ServerKey) -> Checked:
+        """The published record checked as anyone would check it (once; it cannot change)."""
+        if self._checked is None:
+            text = self.published(key)
+            self._checked = await asyncio.to_thread(
+                check_published, text, table=self.id, published_hash=self.seed_hash
+            )
+        return self._checked
+
+    # --- seats ---
+    def _chance(self) -> SeededChance | FairChance | None:
+        """Where the dice come from: the fair generator keyed by the seed and the players'
+        seeds; the Mersenne Twister of tables made before it; none at a companion table."""
+        if self.chance_mode == FAIR:
+            return FairChance(fair_key(self.seed, self.player_seeds))
+        return SeededChance(self.seed) if self.chance_mode == "seeded" else None
+
+    def _save_seeds(self) -> None:
+        """The settings as stored: the table's own, the players' seeds and the chat."""
+        seeds = {str(seat): seed for seat, seed in sorted(self.player_seeds.items())}
+        chat = [line.model_dump(mode="json") for line in self.chat.lines]
+        stored = {**self.settings.to_dict(), PLAYER_SEEDS: seeds, CHAT: chat}
+        self.storage.save_settings(self.id, stored)
+
+    def ready_to_start(self) -> bool:
+        """No seat is left open (a table of bots alone starts at once)."""
+        return not any(row.kind == OPEN for row in self.seats)
+
+    def start_now(self) -> None:
+        """Start without the lock: only before any connection or task can reach the table."""
+        self._start()
+
+    def _start(self) -> None:
+        self.chance = self._chance()  # keyed by every seed the players added before play
+        self.status = PLAYING
+        self.storage.set_status(self.id, PLAYING)
+
+    def seat_of(self, token_check: Callable[[str | None], bool]) -> int | None:
+        """The seat whose stored token hash the check accepts (every seat is checked, so the
+        time taken does not say which seat matched)."""
+        found = [row.seat for row in self.seats if token_check(row.token_hash)]
+        return found[0] if found and self.seats[found[0]].kind == HUMAN else None
+
+    # --- connections ---
+    def busy(self) -> bool:
+        """Something is under way: a move, a bot thinking, a turn timer running."""
+        return self.lock.locked() or any(not task.done() for task in self.tasks)
+
+    def touch(self) -> None:
+        self.last_active = time.monotonic()
+
+    def _welcome_text(self, connection: Connection, since: int | None) -> str:
+        """The welcome, encoded once for every connection that would get the same one at this
+        version (a burst of catch-ups on a finished table costs one encoding)."""
+        missed_from = self._missed_from(since)
+        key = (connection.seat, connection.host, missed_from, self.version, len(self.chat.lines))
+        text = self._welcomes.get(key)
+        if text is None:
+            if len(self._welcomes) > 64 or any(k[3] != self.version for k in self._welcomes):
+                self._welcomes.clear()
+            text = encode(self._welcome(connection, missed_from).model_dump(mode="json"))
+            self._welcomes[key] = text
+        return text
+
+    def _missed_from(self, since: int | None) -> tuple[int, bool]:
+        """(index of the first step to send, resync): at most MAX_MISSED steps are ever sent;
+        a client further behind (or behind an undo) gets the snapshot with the latest steps
+        for its log, and `resync` says the log is not complete."""
+        end = len(self.step_versions)
+        if since is None or since == self.version:
+            return end, False
+        if since > self.version:  # it saw what is no more
+            return max(0, end - MAX_MISSED), True
+        first = bisect.bisect_right(self.step_versions, since)
+        undone = any(kept < since < made for kept, made in self.undone)
+        if undone or end - first > MAX_MISSED:
+            return max(0, end - MAX_MISSED), True
+        return first, False
+
+    def _welcome(self, connection: Connection, missed_from: tuple[int, bool]) -> Welcome:
+        seat = connection.seat
+        first, resync = missed_from
+        missed = [
+            MissedStep(
+                version=self.step_versions[i],
+                events=events_for(self.step_events[i], seat, self.names),
+            )
+            for i in range(first, len(self.step_versions))
+        ]
+        return Welcome(
+            table=self.id,
+            preset=self.preset.name,
+            title=self.settings.title,
+            seat=seat,
+            host=connection.host,
+            companion=self.settings.companion,
+            version=self.version,
+            seed_hash=self.seed_hash,
+            turn_seconds=self.settings.turn_seconds,
+            seats=self.seat_infos(),
+            state=self._state_for(connection),
+            missed=missed,
+            resync=resync,
+            pace=self.settings.pace,
+            chat=self.chat.lines,
+            next_table=self.next_table,
+        )
+
+    def _state_for(self, connection: Connection, state: Any = None) -> TableState:
+        """What `connection` may know of the table now (or of `state`, a step's after)."""
+        state = self.game.state if state is None else state
+        return table_state(
+            self.rules,
+            state,
+            connection.seat,
+            self.status,
+            self.seed,
+            moves=self.may_move(connection, self.rules.actor(state)),
+        )
+
+    def may_move(self, connection: Connection, actor: Any) -> bool:
+        """Whose move a connection may make: its own seat's; at a companion table the host
+        also enters chance and the moves of seats nobody holds."""
+        if isinstance(actor, int) and actor == connection.seat:
+            return True
+        if not (connection.host and self.settings.companion):
+            return False
+        return actor is CHANCE or (isinstance(actor, int) and self.seats[actor].kind == OPEN)
+
+    # --- what everyone is told ---
+    def _broadcast_step(self, step: Step) -> None:
+        cache: dict[tuple[int | None, bool], str] = {}
+        actor = actor_json(step.actor)
+        assert actor != "terminal"
+        for connection in self.connections:
+            key = (connection.seat, connection.host)
+            text = cache.get(key)
+            if text is None:
+                text = encode(
+                    Update(
+                        version=self.version,
+                        step=step.index,
+                        actor=actor,
+                        events=events_for(step.events, connection.seat, self.names),
+                        state=self._state_for(connection, step.after),
+                    ).model_dump(mode="json")
+                )
+                cache[key] = text
+            self.connections.send(connection, text)
+
+    def _broadcast_seats(self, skip: Connection | None = None, with_state: bool = False) -> None:
+        """Who sits where; `with_state` (the start) adds each viewer's state, so the first
+        move is offered without a reload."""
+        self.connections.seats_sent()
+        self.on_change(self)
+        message = Seats(
+            version=self.version, status=self.status, seats=self.seat_infos()
+        ).model_dump(mode="json", exclude={"state"})
+        if not with_state:
+            self.connections.everyone(message, skip=skip)
+            return
+        cache: dict[tuple[int | None, bool], str] = {}
+        for connection in self.connections:
+            if connection is not skip and connection.greeted:
+                key = (connection.seat, connection.host)
+                if key not in cache:
+                    state = self._state_for(connection).model_dump(mode="json")
+                    cache[key] = encode({**message, "state": state})
+                self.connections.send(connection, cache[key])
+
+    def moved_to(self, table_id: str) -> None:
+        """The host's next game with these seats: every page here follows."""
+        self.next_table = table_id
+        self.connections.everyone(NextTable(table=table_id).model_dump(mode="json"))
+
+    def _race(self) -> tuple[str, int] | None:
+        """Which race (or round) the table is in: a skip lasts until this changes."""
+        view = self.rules.view(self.game.state, None)
+        for name in ("round", "race_number", "race"):
+            number = getattr(view, name, None)
+            if isinstance(number, int):
+                return (name, number)
+        return None
+
+    async def close(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        for task in list(self.tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.connections.close()
