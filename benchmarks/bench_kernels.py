@@ -19,7 +19,6 @@ from horserace.kernels.board_game import BoardGameSpec, run_games
 from horserace.kernels.board_race import run_races
 from horserace.rules.registry import get_preset
 from horserace.simulate.race_sim import race_start
-from horserace.simulate.sweep import Sweep, expand, parse_grid
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 from benchmarks.plain_classic import play_classic
@@ -103,31 +102,12 @@ def bench_races(seconds: float) -> None:
     print(f"  table / rolls: {figures['kernel (table)'] / figures['kernel (rolls)']:.1f}x")
 
 
-def bench_sweep() -> None:
-    """A sweep of 100 grid points (players x rounds, kernel games) on one and two local
-    workers: wall time, since a second worker is meant to shorten it."""
-    grid = parse_grid(["players=2,3,4,5,6,7,8,9,10,11", "rounds=1,2,3,4,5,6,7,8,9,10"])
-    points = expand("classic", grid, 20_000, 1)
-    walls = {}
-    for workers in (1, 2):
-        started = time.perf_counter()
-        Sweep().run_local(points, workers)
-        walls[workers] = time.perf_counter() - started
-    print(
-        f"Sweep of {len(points)} points x 20,000 games: one worker {walls[1]:.1f} s,"
-        f" two workers {walls[2]:.1f} s, ratio {walls[2] / walls[1]:.2f}"
-    )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
-    parser.add_argument("--sweep", action="store_true", help="also time a 100-point sweep")
     args = parser.parse_args()
     bench_classic(args.seconds)
     bench_races(args.seconds)
-    if args.sweep:
-        bench_sweep()
 
 
 if __name__ == "__main__":

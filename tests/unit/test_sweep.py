@@ -15,7 +15,15 @@ from horserace.cli.app import app
 from horserace.components.board import HORSES
 from horserace.core.errors import ConfigError
 from horserace.simulate.board_sim import SimulationReport
-from horserace.simulate.sweep import Point, Sweep, expand, parse_grid, play_point, rows
+from horserace.simulate.sweep import (
+    Point,
+    Sweep,
+    expand,
+    longest_first,
+    parse_grid,
+    play_point,
+    rows,
+)
 
 GRID = ["players=2,5", "rounds=2,3", "repeat_scratch=move,reroll"]
 
@@ -48,6 +56,15 @@ def test_a_local_pool_gives_the_same_table_as_one_process() -> None:
     two = Sweep().run_local(points, 2)
     assert _table(one) == _table(two)
     assert all(row["error"] == "" and row["engine"] == "kernel" for row in _table(one))
+
+
+def test_the_costliest_points_start_first_and_the_table_keeps_the_grid_order() -> None:
+    points = expand("classic", parse_grid(["players=2,6", "rounds=1,3"]), 10, 1)
+    assert [p.work for p in points] == [20, 60, 60, 180]  # games x players x rounds
+    order = [p.index for p in longest_first(points)]
+    assert order[0] == 3 and order[-1] == 0
+    outcomes = Sweep().run_local(points, 2)
+    assert [outcome.point.index for outcome in outcomes] == [0, 1, 2, 3]
 
 
 def flaky(point: Point) -> SimulationReport:

@@ -39,6 +39,7 @@ class Point:
     engine: str
     games: int
     seed: int
+    work: int = 1  # an estimate of its cost (games x players x rounds), to start the longest first
 
     @property
     def name(self) -> str:
@@ -128,7 +129,8 @@ def expand(preset: str, grid: Mapping[str, Sequence[str]], games: int, seed: int
             raise ConfigError(f"grid point {name}: {error}") from None
         if not isinstance(config, BoardConfig):
             raise ConfigError(f"sweeps run the dice board presets; {preset!r} is another game")
-        points.append(Point(index, labels, preset, options, bots, engine, games, seed))
+        work = games * config.players * config.rounds
+        points.append(Point(index, labels, preset, options, bots, engine, games, seed, work))
     return points
 
 
@@ -154,7 +156,7 @@ class Sweep:
             return self._ordered()
         with ProcessPoolExecutor(max_workers=workers) as pool:
             running: dict[Future[SimulationReport], tuple[Point, int]] = {
-                pool.submit(self.task, p): (p, 1) for p in points
+                pool.submit(self.task, p): (p, 1) for p in longest_first(points)
             }
             while running:
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
@@ -193,7 +195,7 @@ class Sweep:
             run = time.time_ns()  # task keys unique to this run: nothing comes from a cache
             futures = {
                 client.submit(self.task, p, retries=self.retries, key=f"point-{run}-{p.index}"): p
-                for p in points
+                for p in longest_first(points)
             }
             for future in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
                 point = futures[future]
@@ -207,6 +209,12 @@ class Sweep:
 
     def _ordered(self) -> list[Outcome]:
         return [self.outcomes[index] for index in sorted(self.outcomes)]
+
+
+def longest_first(points: Sequence[Point]) -> list[Point]:
+    """The order to start points in: the costliest first, so that no long point is left to run
+    alone at the end while the other workers wait (the table is in grid order whatever this)."""
+    return sorted(points, key=lambda point: -point.work)
 
 
 def _text(error: BaseException | None) -> str:
