@@ -98,8 +98,15 @@ def test_a_host_sets_up_husted_in_the_form_and_a_friend_joins_by_the_link(
         helps = moves.evaluate_all("bs => bs.map(b => b.title)")
         assert helps and all(len(h) > 10 for h in helps), helps  # every move says what it does
         turn.get_by_role("button", name="Explain these moves").click()  # a tap, not a hover
-        shown = moves.first.evaluate("b => getComputedStyle(b, '::after').content")
-        assert shown == f'"{helps[0]}"'
+        # the bar may be drawn again as the table's news arrives: wait for the help to show
+        turn.wait_for_function(
+            """help => {
+                const b = document.querySelector("#actions button[data-action]");
+                return b !== null && getComputedStyle(b, "::after").content === `"${help}"`;
+            }""",
+            arg=helps[0],
+            timeout=5000,
+        )
         _accessible(turn)
         snap(turn, "05-husted-hidden-hands")
         version = turn.locator("#version").text_content()
