@@ -194,6 +194,36 @@ class CardsBot:
         return lowest if lowest.amount <= ceiling else self._done(legal)
 
 
+class BlindBettor:
+    """Bets blind: a horse drawn at random, for the most it may stake (the book within the
+    dealer's cover, a win ticket at the tote, the pick at a party); never bids at a Calcutta.
+    Its games need no odds, so the compiled card-race kernel plays them too."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action:
+        if not legal:
+            raise ValueError("a bot was asked to move with no legal action")
+        if not isinstance(view, CardsView) or view.phase is not Phase.BETTING or len(legal) == 1:
+            return legal[0]
+        style = view.config.betting
+        if style == "calcutta" or view.betting.staked_by(view.seat or 0) > 0:
+            return next(a for a in legal if isinstance(a, (Done, Pass)))
+        pick = self._rng.randrange(len(HORSES))
+        if style == "party":
+            return next(a for a in legal if isinstance(a, Pick) and a.suit == pick)
+        bets = [
+            a
+            for a in legal
+            if (isinstance(a, BookBet) and a.suit == pick)
+            or (isinstance(a, ToteBet) and a.kind == "win" and a.horses == (pick,))
+        ]
+        if not bets:
+            return next(a for a in legal if isinstance(a, Done))
+        return max(bets, key=lambda a: a.stake if isinstance(a, (BookBet, ToteBet)) else 0)
+
+
 def make_cards_bot(kind: str, seed: int) -> Agent:
     """A card-race bot of `kind` with its own generator (same seed, same game)."""
     return make_bot(kind, seed, "cards")

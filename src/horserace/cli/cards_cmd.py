@@ -40,6 +40,7 @@ from horserace.rules.cards.config import (
 )
 from horserace.rules.cards.track import HORSES
 from horserace.rules.registry import get_preset
+from horserace.simulate.cards_kernel import KERNEL_BOT
 from horserace.simulate.cards_sim import CardsReport, simulate_cards
 from horserace.simulate.stats import RunningStats
 
@@ -504,7 +505,24 @@ def _simulate_command(preset: str) -> Callable[..., None]:
         book_file: BookOpt = None,
         auctioneer_out: AuctioneerOpt = False,
         seed: SeedOpt = None,
-        bots: BotsOpt = DEFAULT_BOTS,
+        bots: Annotated[
+            str | None,
+            typer.Option(
+                "--bots",
+                metavar="KINDS",
+                help="Bot kinds by seat, e.g. value,favourite,random; default: blind (every"
+                " seat backs a random horse; the compiled kernel plays it), value,favourite,"
+                "random at a Calcutta.",
+            ),
+        ] = None,
+        engine: Annotated[
+            str,
+            typer.Option(
+                "--engine",
+                help="auto: the compiled kernel when every seat bets blind (book, tote, party),"
+                " else the rules engine; kernel; reference: always the rules engine.",
+            ),
+        ] = "auto",
         workers: Annotated[int, typer.Option("--workers", "-w", help="Processes.")] = 1,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     ) -> None:
@@ -531,8 +549,13 @@ def _simulate_command(preset: str) -> Callable[..., None]:
             if not as_json:
                 _say_why_the_tote(preset, faltering, betting)
             table_seed = fresh_seed() if seed is None else seed
-            kinds = bot_kinds_of(bots, "cards")
-            report = simulate_cards(preset, options, games, table_seed, bots=kinds, workers=workers)
+            chosen = bots if bots is not None else KERNEL_BOT
+            if bots is None and (preset == "calcutta" or options.get("betting") == "calcutta"):
+                chosen = DEFAULT_BOTS
+            kinds = bot_kinds_of(chosen, "cards")
+            report = simulate_cards(
+                preset, options, games, table_seed, bots=kinds, workers=workers, engine=engine
+            )
         if as_json:
             typer.echo(json.dumps(report.to_json()))
             return
@@ -551,7 +574,7 @@ def print_simulation(console: Console, report: CardsReport, *, seed_given: bool)
         markup=False,
         soft_wrap=True,
     )
-    console.print(f"bots: {', '.join(report.bots)}", markup=False)
+    console.print(f"bots: {', '.join(report.bots)}; {report.engine} engine", markup=False)
     wins = Table(
         title="Winners by the horse's course cards: simulated vs exact", title_justify="left"
     )

@@ -1,20 +1,22 @@
-"""Monte Carlo over whole card-race games, played by the reference engine with card bots.
+"""Monte Carlo over whole card-race games: on the compiled kernel when every seat bets blind
+(kernels/card_race.py), else through the reference engine with the card bots.
 
-As in classic_sim.py, game i of a run with seed S is the single game seeded
-`derive_seed(S, GAME_STREAM, i)` (its bots seeded from that with BOT_STREAM), and games are
-tallied in fixed chunks merged in index order, so the report does not depend on the number
+On the engine, game i of a run with seed S is the single game seeded
+`derive_seed(S, GAME_STREAM, i)` (its bots seeded from that with BOT_STREAM); on the kernel,
+game i draws from stream i of the run's kernel seed. Either way games are tallied in fixed
+chunks merged in index order (simulate/runner.py), so the report does not depend on the number
 of worker processes. Beside the figures, the report carries what theory says: the chance that
 a horse showing c course cards wins (over every legal course), and for the dealer's book the
-exact edge of the bets the bots actually made.
+exact edge of the bets actually made.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from horserace.bots.cards_bots import CARDS_BOT_KINDS, make_cards_bot, view_odds
 from horserace.components.french_deck import is_joker, suit_of
@@ -28,52 +30,19 @@ from horserace.rules.cards.config import CardsConfig
 from horserace.rules.cards.rules import CardsRules
 from horserace.rules.cards.state import CardsState
 from horserace.rules.registry import get_preset
+from horserace.simulate import runner
+from horserace.simulate.cards_kernel import KERNEL_BOT, kernel_span
+from horserace.simulate.cards_tally import CardsTally as _Tally
 from horserace.simulate.stats import Proportion, RunningStats
 
-__all__ = ["CHUNK_GAMES", "CardsReport", "simulate_cards"]
+if TYPE_CHECKING:
+    from horserace.simulate.runner import Progress
+
+__all__ = ["CHUNK_GAMES", "ENGINES", "KERNEL_CHUNK_GAMES", "CardsReport", "simulate_cards"]
 
 CHUNK_GAMES = 8
-Progress = Callable[[int], None]
-
-
-@dataclass
-class _Tally:
-    players: int
-    games: int = 0
-    races: int = 0
-    steps: int = 0
-    race_cards: RunningStats = field(default_factory=RunningStats)
-    starts: dict[int, int] = field(default_factory=dict)  # by course count
-    wins: dict[int, int] = field(default_factory=dict)
-    bet_return: RunningStats = field(default_factory=RunningStats)  # book: per chip, per bet
-    bet_edge: RunningStats = field(default_factory=RunningStats)  # book: exact edge, per bet
-    takeout: int = 0
-    pool: RunningStats = field(default_factory=RunningStats)  # tote and Calcutta, per race
-    seat_chips: list[RunningStats] = field(default_factory=list)
-    unclaimed: RunningStats = field(default_factory=RunningStats)
-
-    def __post_init__(self) -> None:
-        if not self.seat_chips:
-            self.seat_chips = [RunningStats() for _ in range(self.players)]
-
-    def merge(self, other: _Tally) -> None:
-        self.games += other.games
-        self.races += other.races
-        self.steps += other.steps
-        for mine, theirs in (
-            (self.race_cards, other.race_cards),
-            (self.bet_return, other.bet_return),
-            (self.bet_edge, other.bet_edge),
-            (self.pool, other.pool),
-            (self.unclaimed, other.unclaimed),
-        ):
-            mine.merge(theirs)
-        for table, more in ((self.starts, other.starts), (self.wins, other.wins)):
-            for count, value in more.items():
-                table[count] = table.get(count, 0) + value
-        self.takeout += other.takeout
-        for seat, theirs in zip(self.seat_chips, other.seat_chips, strict=True):
-            seat.merge(theirs)
+KERNEL_CHUNK_GAMES = 5_000
+ENGINES = ("auto", "kernel", "reference")
 
 
 def _counts(state: CardsState) -> list[int]:
@@ -124,27 +93,19 @@ class _Observer:
         self.tally.bet_edge.add(edge)
 
 
-@dataclass(frozen=True)
-class _Chunk:
-    preset: str
-    config: CardsConfig
-    bots: tuple[str, ...]
-    seed: int
-    start: int
-    stop: int
-
-
-def _run_chunk(chunk: _Chunk, after_game: Callable[[], None] | None = None) -> _Tally:
-    preset = get_preset(chunk.preset)
-    rules = preset.rules
+def _engine_span(
+    preset_name: str, config: CardsConfig, bots: tuple[str, ...], seed: int, span: runner.Span
+) -> _Tally:
+    """The span's games through the reference play loop, tallied in index order."""
+    rules = get_preset(preset_name).rules
     assert isinstance(rules, CardsRules)
-    tally = _Tally(chunk.config.players)
-    for index in range(chunk.start, chunk.stop):
-        game_seed = derive_seed(chunk.seed, GAME_STREAM, index)
-        game = Game(chunk.preset, rules, chunk.config, seed=game_seed, chance_mode="seeded")
+    tally = _Tally(config.players)
+    for index in range(span.start, span.stop):
+        game_seed = derive_seed(seed, GAME_STREAM, index)
+        game = Game(preset_name, rules, config, seed=game_seed, chance_mode="seeded")
         agents = {
             seat: make_cards_bot(kind, derive_seed(game_seed, BOT_STREAM, seat))
-            for seat, kind in enumerate(chunk.bots)
+            for seat, kind in enumerate(bots)
         }
         play(game, agents, SeededChance(game_seed), observe=_Observer(tally, rules))
         result = rules.result(game.state)
@@ -152,9 +113,12 @@ def _run_chunk(chunk: _Chunk, after_game: Callable[[], None] | None = None) -> _
             tally.seat_chips[standing.seat].add(standing.chips)
         tally.unclaimed.add(result.unclaimed)
         tally.games += 1
-        if after_game is not None:
-            after_game()
     return tally
+
+
+def _merge(earlier: _Tally, later: _Tally) -> _Tally:
+    earlier.merge(later)
+    return earlier
 
 
 @dataclass(frozen=True)
@@ -177,6 +141,7 @@ class CardsReport:
     pool: RunningStats
     seat_chips: tuple[RunningStats, ...]
     unclaimed: RunningStats
+    engine: str = "reference"  # what played the games: "kernel" or "reference"
     workers: int = field(default=1, compare=False)
     elapsed_seconds: float = field(default=0.0, compare=False)
 
@@ -184,6 +149,7 @@ class CardsReport:
         return {
             "preset": self.preset,
             "seed": self.seed,
+            "engine": self.engine,
             "config": self.config,
             "bots": list(self.bots),
             "games": self.games,
@@ -220,49 +186,40 @@ def simulate_cards(
     bots: Sequence[str] = ("value",),
     workers: int = 1,
     progress: Progress | None = None,
+    engine: str = "auto",
 ) -> CardsReport:
     """Play `games` seeded games of a card-race preset. `bots` gives the seats' kinds in turn
-    (P1 the first, and round again). Bad options raise ConfigError before any game."""
+    (P1 the first, and round again). `engine`: "auto" (the compiled kernel when every seat
+    bets blind and the table is one it plays: book, tote or party), "kernel" or "reference".
+    Bad options raise ConfigError before any game."""
     preset = get_preset(preset_name)
     if not isinstance(preset.rules, CardsRules):
         raise ConfigError(f"{preset_name!r} is not a card-race preset")
     config: CardsConfig = preset.config(options)
-    for name, value, low in (("games", games, 1), ("seed", seed, 0), ("workers", workers, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ConfigError(f"{name} must be a whole number >= {low}, not {value!r}")
+    runner.check_run(games, seed, workers)
+    if engine not in ENGINES:
+        raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     if not bots:
         raise ConfigError("name at least one bot kind")
     for kind in bots:
         if kind not in CARDS_BOT_KINDS:
             raise ConfigError(f"unknown bot kind {kind!r}; known: {', '.join(CARDS_BOT_KINDS)}")
     kinds = tuple(bots[seat % len(bots)] for seat in range(config.players))
+    kernel = engine != "reference" and set(kinds) == {KERNEL_BOT} and _kernel_plays(config)
+    if engine == "kernel" and not kernel:
+        raise ConfigError(
+            f"the compiled kernel plays tables where every seat bets {KERNEL_BOT} (--bots"
+            f" {KERNEL_BOT}) at the book, the tote or a party; use --engine reference"
+        )
     started = time.perf_counter()
-    chunks = [
-        _Chunk(preset_name, config, kinds, seed, start, min(start + CHUNK_GAMES, games))
-        for start in range(0, games, CHUNK_GAMES)
-    ]
-    total = _Tally(config.players)
-    if workers == 1 or len(chunks) == 1:
-        done = 0
-
-        def one_more() -> None:
-            nonlocal done
-            done += 1
-            if progress is not None:
-                progress(done)
-
-        for chunk in chunks:
-            total.merge(_run_chunk(chunk, one_more))
+    plan: runner.Plan[_Tally]
+    if kernel:
+        plan = runner.Plan(partial(kernel_span, config, seed), _merge)
+        chunk = KERNEL_CHUNK_GAMES
     else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(chunks))) as pool:
-            try:
-                for chunk, tally in zip(chunks, pool.map(_run_chunk, chunks), strict=True):
-                    total.merge(tally)
-                    if progress is not None:
-                        progress(chunk.stop)
-            except BaseException:
-                pool.shutdown(cancel_futures=True)
-                raise
+        plan = runner.Plan(partial(_engine_span, preset_name, config, kinds, seed), _merge)
+        chunk = CHUNK_GAMES
+    total = runner.run(plan, games, chunk, workers=workers, progress=progress)
     exact: dict[int, float] = {}
     if not config.faltering:
         exact = {c: float(p) for c, p in win_by_count(config).items()}
@@ -285,6 +242,13 @@ def simulate_cards(
         pool=total.pool,
         seat_chips=tuple(total.seat_chips),
         unclaimed=total.unclaimed,
+        engine="kernel" if kernel else "reference",
         workers=workers,
         elapsed_seconds=time.perf_counter() - started,
     )
+
+
+def _kernel_plays(config: CardsConfig) -> bool:
+    from horserace.kernels.card_race import card_spec  # loads numba
+
+    return card_spec(config) is not None

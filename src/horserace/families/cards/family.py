@@ -26,7 +26,7 @@ class CardsFamily(Family):
         PresetSpec("scarne", presets.SUMMARY_SCARNE),
         PresetSpec("calcutta", presets.SUMMARY_CALCUTTA),
     )
-    bot_kinds = ("value", "favourite", "random")
+    bot_kinds = ("value", "favourite", "random", "blind")
     standin_bot = "value"
 
     def rules(self) -> Rules[Any, Any]:
@@ -39,8 +39,11 @@ class CardsFamily(Family):
         return by_name[preset]
 
     def new_bot(self, kind: str, rng: random.Random) -> Agent:
-        from horserace.bots.cards_bots import CardsBot
+        from horserace.bots.cards_bots import BlindBettor, CardsBot
         from horserace.bots.random_bot import RandomBot
+
+        if kind == "blind":
+            return BlindBettor(rng)
 
         return RandomBot(rng) if kind == "random" else CardsBot(kind, rng)
 
