@@ -318,7 +318,7 @@ def play_game(  # type: ignore[no-untyped-def]
             if falter and frontier < pos[suit] <= length:
                 for link in range(frontier, pos[suit]):
                     hidden[course[link]] -= 1
-                frontier = pos[suit]
+                frontier = int(pos[suit])
                 back = course[frontier - 1]
             for step in range(2):  # the mover arrives last at its spot; then the one thrown back
                 horse = moved if step == 0 else back
