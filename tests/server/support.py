@@ -13,12 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from pydantic import BaseModel
 
 with warnings.catch_warnings():  # starlette's notice about httpx's successor, not ours to fix
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
     from starlette.testclient import WebSocketTestSession
 
+from horserace.server import protocol
 from horserace.server.app import create_app
 from horserace.server.limits import Limits
 
@@ -37,6 +39,16 @@ __all__ = [
     "stop_process",
 ]
 
+SHAPES: dict[str, type[BaseModel]] = {
+    "welcome": protocol.Welcome,
+    "update": protocol.Update,
+    "seats": protocol.Seats,
+    "undone": protocol.Undone,
+    "ack": protocol.Ack,
+    "error": protocol.ErrorReply,
+    "seeded": protocol.Seeded,
+    "pong": protocol.Pong,
+}
 RECEIVE_SECONDS = 30.0
 STATE_TYPES = ("welcome", "update", "undone")
 Message = dict[str, Any]
@@ -177,6 +189,9 @@ class Player:
 
     def next(self) -> Message:
         message = self._recv()
+        shape = SHAPES.get(message.get("type", ""))
+        if shape is not None:  # what the server sends has the documented shape
+            shape.model_validate(message)
         self.received.append(message)
         if message["type"] in STATE_TYPES:
             self.latest = message

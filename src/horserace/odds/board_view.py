@@ -26,7 +26,7 @@ def winner_of(view: BoardView, positions: tuple[int, ...] | None = None) -> int 
     return None
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=8_192)  # a served race's board between two rolls, for thousands of tables
 def _cached_odds(
     slots: tuple[int, ...],
     positions: tuple[int, ...],

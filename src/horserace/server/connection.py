@@ -13,13 +13,20 @@ import asyncio
 import json
 from typing import Any
 
+import orjson
+
 from horserace.server.limits import CLOSE_TOO_SLOW, TokenBucket
 
 MAX_BACKLOG = 2_000
 
 
 def encode(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+    """Compact JSON text: orjson (several times faster than the standard library on views);
+    the standard library for what orjson refuses (an integer wider than 64 bits)."""
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:
+        return json.dumps(message, separators=(",", ":"))
 
 
 class Connection:

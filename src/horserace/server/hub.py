@@ -305,7 +305,7 @@ class Hub:
             row = replace(row, status=PLAYING)
         if row.id in self.tables:
             raise ConfigError("table id collision; try again")
-        self.storage.create_table(row)
+        await asyncio.to_thread(self.storage.create_table, row)
         table = TableMaster(row, self.storage, self.bot_delay)
         self._hold(table)
         self.lobby.changed(table.id)

@@ -70,7 +70,7 @@ def table_state(
     view = to_jsonable(seen)
     assert isinstance(view, dict)
     over = status == OVER
-    return TableState(
+    return TableState.model_construct(  # built here from checked values: nothing to validate
         status=status,
         actor=actor_json(actor),
         legal=legal,

@@ -71,13 +71,14 @@ class TableMaster(TableDriver):
             self.seats[seat] = replace(
                 self.seats[seat], kind=HUMAN, name=name.strip(), token_hash=token_hash
             )
-            self.storage.save_seats(self.id, self.seats)
+            await self._write(self.storage.save_seats, list(self.seats))
             if seed is not None and self.chance_mode == FAIR:
                 self.player_seeds[seat] = seed
-                self._save_seeds()
+                await self._save_seeds()
             starts = not any(row.kind == OPEN for row in self.seats)
             if starts:
                 self._start()
+                await self._write(self.storage.set_status, PLAYING)
             self._broadcast_seats(with_state=starts)
         self.kick()
         return seat
@@ -100,7 +101,7 @@ class TableMaster(TableDriver):
                 connection.send(reply.model_dump())
                 return
             self.player_seeds[seat] = seed
-            self._save_seeds()
+            await self._save_seeds()
             answer = Seeded(seat=seat, seed_hash=hashlib.sha256(seed.encode()).hexdigest())
             connection.send(answer.model_dump())
 
@@ -111,11 +112,11 @@ class TableMaster(TableDriver):
             if self.status == WAITING:
                 self.seats[seat] = SeatRow(seat=seat, kind=OPEN, bot=row.bot)
                 if self.player_seeds.pop(seat, None) is not None:
-                    self._save_seeds()
+                    await self._save_seeds()
             else:
                 self.seats[seat] = replace(row, kind=BOT, name=f"{row.name} (bot)", token_hash=None)
                 self.away.discard(seat)
-            self.storage.save_seats(self.id, self.seats)
+            await self._write(self.storage.save_seats, list(self.seats))
             for connection in self.connections:
                 if connection.seat == seat:
                     self.connections.unseat(connection)
@@ -135,8 +136,9 @@ class TableMaster(TableDriver):
                     replace(row, kind=BOT, name=f"{row.bot} bot") if row.kind == OPEN else row
                     for row in self.seats
                 ]
-                self.storage.save_seats(self.id, self.seats)
+                await self._write(self.storage.save_seats, list(self.seats))
             self._start()
+            await self._write(self.storage.set_status, PLAYING)
             self._broadcast_seats(with_state=True)
         self.kick()
 
@@ -305,5 +307,5 @@ class TableMaster(TableDriver):
                 return
             name = self.names[connection.seat] if connection.seat is not None else "host"
             line = self.chat.add(connection.seat, name, text, now())
-            self._save_seeds()  # kept with the table, and published with its record
+            await self._save_seeds()  # kept with the table, and published with its record
             self.connections.everyone(line.model_dump(mode="json"))

@@ -38,7 +38,6 @@ from horserace.server.protocol import (
     NextTable,
     Seats,
     TableState,
-    Update,
     Welcome,
 )
 from horserace.server.records import Checked, check_published, published_lines
@@ -229,12 +228,17 @@ class TableBase:
             return FairChance(fair_key(self.seed, self.player_seeds))
         return SeededChance(self.seed) if self.chance_mode == "seeded" else None
 
-    def _save_seeds(self) -> None:
+    async def _write(self, write: Callable[..., None], *values: Any) -> None:
+        """A change to the table's row, made off the event loop (other tables move on while
+        it waits for the disk); the caller holds the table's lock."""
+        await asyncio.to_thread(write, self.id, *values)
+
+    async def _save_seeds(self) -> None:
         """The settings as stored: the table's own, the players' seeds and the chat."""
         seeds = {str(seat): seed for seat, seed in sorted(self.player_seeds.items())}
         chat = [line.model_dump(mode="json") for line in self.chat.lines]
         stored = {**self.settings.to_dict(), PLAYER_SEEDS: seeds, CHAT: chat}
-        self.storage.save_settings(self.id, stored)
+        await self._write(self.storage.save_settings, stored)
 
     def ready_to_start(self) -> bool:
         """No seat is left open (a table of bots alone starts at once)."""
@@ -243,11 +247,13 @@ class TableBase:
     def start_now(self) -> None:
         """Start without the lock: only before any connection or task can reach the table."""
         self._start()
+        self.storage.set_status(self.id, PLAYING)
 
     def _start(self) -> None:
-        self.chance = self._chance()  # keyed by every seed the players added before play
+        """The dice are set now, keyed by every seed the players added before play (the
+        caller stores the new status)."""
+        self.chance = self._chance()
         self.status = PLAYING
-        self.storage.set_status(self.id, PLAYING)
 
     def seat_of(self, token_check: Callable[[str | None], bool]) -> int | None:
         """The seat whose stored token hash the check accepts (every seat is checked, so the
@@ -350,14 +356,17 @@ class TableBase:
             key = (connection.seat, connection.host)
             text = cache.get(key)
             if text is None:
+                # an `Update` (protocol.py) as plain data: the hottest message is not
+                # validated again field by field, only encoded
                 text = encode(
-                    Update(
-                        version=self.version,
-                        step=step.index,
-                        actor=actor,
-                        events=events_for(step.events, connection.seat, self.names),
-                        state=self._state_for(connection, step.after),
-                    ).model_dump(mode="json")
+                    {
+                        "type": "update",
+                        "version": self.version,
+                        "step": step.index,
+                        "actor": actor,
+                        "events": events_for(step.events, connection.seat, self.names),
+                        "state": dict(self._state_for(connection, step.after)),
+                    }
                 )
                 cache[key] = text
             self.connections.send(connection, text)
@@ -378,7 +387,7 @@ class TableBase:
             if connection is not skip and connection.greeted:
                 key = (connection.seat, connection.host)
                 if key not in cache:
-                    state = self._state_for(connection).model_dump(mode="json")
+                    state = dict(self._state_for(connection))
                     cache[key] = encode({**message, "state": state})
                 self.connections.send(connection, cache[key])
 
