@@ -1,27 +1,135 @@
-"""The `horserace` command: each subcommand lives in its own module and registers itself here."""
+"""The `horserace` command. Each subcommand is imported only when it runs (or its own --help is
+asked for), so `horserace --help` and the light commands start without the engines, the server
+or numpy: the list below carries what the top-level help prints."""
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
+from typing import Any
+
 import typer
+from typer import _click as click  # typer carries its own click
+from typer.core import TyperCommand, TyperGroup
 
 from horserace import __version__
-from horserace.cli import (
-    cards_cmd,
-    derby_cmd,
-    design_cmd,
-    odds_cmd,
-    play_cmd,
-    race_cmd,
-    replay_cmd,
-    rules_cmd,
-    serve_cmd,
-    simulate_cmd,
-    sweep_cmd,
-)
+
+HELP = "Pure-luck horse-race games: watch or play a race, see the exact odds, simulate, replay."
+PLAY_HELP = "Play or watch a game: bots, seats at the keyboard, or the books of a real board."
+SIMULATE_HELP = "Play many games between bots and report the figures with 95% confidence intervals."
+ODDS_HELP = "Exact odds: of the dice board when no subcommand is given; `odds cards` for the cards."
+
+
+def _registered(register: Callable[[typer.Typer], None], name: str) -> click.Command:
+    """The command `name` that `register(app)` adds to an app."""
+    holder = typer.Typer()
+    register(holder)
+    command = typer.main.get_command(holder)
+    if isinstance(command, TyperGroup):
+        found = command.get_command(click.Context(command), name)
+        assert found is not None, f"nothing registers the command {name!r}"
+        return found
+    return command
+
+
+def _module(name: str) -> Any:
+    return importlib.import_module(f"horserace.cli.{name}")
+
+
+def _play() -> click.Command:
+    group = typer.Typer(name="play", help=PLAY_HELP, no_args_is_help=True, add_completion=False)
+    _module("play_cmd").register(group)
+    _module("derby_cmd").register_play(group)
+    _module("cards_cmd").register_play(group)
+    return typer.main.get_command(group)
+
+
+def _simulate() -> click.Command:
+    group = typer.Typer(
+        name="simulate", help=SIMULATE_HELP, no_args_is_help=True, add_completion=False
+    )
+    _module("simulate_cmd").register(group)
+    _module("race_cmd").register(group)
+    _module("derby_cmd").register_simulate(group)
+    _module("cards_cmd").register_simulate(group)
+    return typer.main.get_command(group)
+
+
+def _odds() -> click.Command:
+    group = _module("odds_cmd").odds_group(ODDS_HELP)
+    _module("cards_cmd").register_odds(group)
+    return typer.main.get_command(group)
+
+
+def _single(module: str, name: str) -> Callable[[], click.Command]:
+    return lambda: _registered(_module(module).register, name)
+
+
+# name -> (the line `horserace --help` shows, how to build the command), in the help's order
+COMMANDS: dict[str, tuple[str, Callable[[], click.Command]]] = {
+    "play": (PLAY_HELP, _play),
+    "simulate": (SIMULATE_HELP, _simulate),
+    "odds": (ODDS_HELP, _odds),
+    "replay": (
+        "Re-run a game record, check every event and the dice against the seed, print the result.",
+        _single("replay_cmd", "replay"),
+    ),
+    "rules": (
+        "Print the rules of a preset as implemented, with every table option that changes them.",
+        _single("rules_cmd", "rules"),
+    ),
+    "sweep": (
+        "Simulate every point of a grid of table options and gather one table (CSV and JSON),"
+        " on local processes or a Dask cluster.",
+        _single("sweep_cmd", "sweep"),
+    ),
+    "design": ("Design boards from the exact odds.", _single("design_cmd", "design")),
+    "serve": (
+        "Serve the lobby and the tables: open http://HOST:PORT/ in a browser.",
+        _single("serve_cmd", "serve"),
+    ),
+    "verify": (
+        "Check a record the server published: its signature, its hash chain, the table and seed"
+        " it names, its options, every action and event, every roll of the dice and the"
+        " standings.",
+        _single("serve_cmd", "verify"),
+    ),
+}
+
+
+class LazyGroup(TyperGroup):
+    """Builds a subcommand the first time it is asked for; while the top-level help is being
+    written it hands out stand-ins that carry only the help line."""
+
+    _listing = False
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        help_line, build = entry
+        if self._listing:
+            return TyperCommand(cmd_name, help=help_line, short_help=help_line)
+        built: dict[str, click.Command] = self.__dict__.setdefault("_built", {})
+        if cmd_name not in built:
+            built[cmd_name] = build()
+        return built[cmd_name]
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
 
 app = typer.Typer(
     name="horserace",
-    help="Pure-luck horse-race games: watch or play a race, see the exact odds, simulate, replay.",
+    cls=LazyGroup,
+    help=HELP,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -41,28 +149,6 @@ def main_options(
     ),
 ) -> None:
     """Pure-luck horse-race games: watch or play a race, see the exact odds, simulate, replay."""
-
-
-play_app = typer.Typer(
-    name="play",
-    help="Play or watch a game: bots, seats at the keyboard, or the books of a real board.",
-    no_args_is_help=True,
-)
-simulate_app = typer.Typer(
-    name="simulate",
-    help="Play many games between bots and report the figures with 95% confidence intervals.",
-    no_args_is_help=True,
-)
-play_cmd.register(play_app)
-simulate_cmd.register(simulate_app)
-race_cmd.register(simulate_app)
-derby_cmd.register(play_app, simulate_app)
-cards_cmd.register(play_app, simulate_app, odds_cmd.odds_app)
-app.add_typer(play_app)
-app.add_typer(simulate_app)
-for module in (odds_cmd, replay_cmd, rules_cmd, sweep_cmd, design_cmd):
-    module.register(app)
-serve_cmd.register(app)
 
 
 def main() -> None:

@@ -48,14 +48,24 @@ DEFAULT_BOTS = "value,favourite,random"
 FALTERING_BUDGET = 500_000  # states (some seconds); early in a face-down race the odds take minutes
 
 
-def register(play_app: typer.Typer, simulate_app: typer.Typer, odds_app: typer.Typer) -> None:
-    """`odds cards`, `play basic|scarne|calcutta`, `simulate basic|scarne|calcutta`."""
-    odds_app.command("cards")(odds_cards)
-    for preset in ("basic", "scarne", "calcutta"):
+def register_play(play_app: typer.Typer) -> None:
+    """`horserace play basic|scarne|calcutta`."""
+    for preset in PRESETS:
         play_app.command(preset, help=_HELP[preset])(_play_command(preset))
+
+
+def register_simulate(simulate_app: typer.Typer) -> None:
+    """`horserace simulate basic|scarne|calcutta`."""
+    for preset in PRESETS:
         simulate_app.command(preset, help=_HELP[preset])(_simulate_command(preset))
 
 
+def register_odds(odds_app: typer.Typer) -> None:
+    """`horserace odds cards`."""
+    odds_app.command("cards")(odds_cards)
+
+
+PRESETS = ("basic", "scarne", "calcutta")
 _HELP = {
     "basic": "The card race: four aces race on a 7-card course; bet at the book, tote or party.",
     "scarne": "The card race as in Scarne: a 6-card course, reach the end to win, no redeal.",

@@ -54,9 +54,13 @@ INTERRUPTED = 130
 RECORD_FAILED = 1
 
 
-def register(play_app: typer.Typer, simulate_app: typer.Typer) -> None:
-    """`horserace play derby` and `horserace simulate derby`."""
+def register_play(play_app: typer.Typer) -> None:
+    """`horserace play derby`."""
     play_app.command("derby")(play_derby)
+
+
+def register_simulate(simulate_app: typer.Typer) -> None:
+    """`horserace simulate derby`."""
     simulate_app.command("derby")(simulate_derby_command)
 
 

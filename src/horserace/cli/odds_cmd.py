@@ -18,17 +18,12 @@ from horserace.odds.race import ExactRaceOdds, RaceOdds, exact_race_odds, race_o
 MAX_SCRATCHED = 4
 
 
-odds_app = typer.Typer(
-    name="odds",
-    help="Exact odds: of the dice board when no subcommand is given; `odds cards` for the cards.",
-)
-
-
-def register(app: typer.Typer) -> None:
-    """Add the `odds` group: the dice board's odds run when no subcommand follows, and other
-    families add theirs to `odds_app` (kept apart so tests can use a bare app)."""
-    odds_app.callback(invoke_without_command=True)(odds)
-    app.add_typer(odds_app)
+def odds_group(help_text: str) -> typer.Typer:
+    """The `odds` group: the dice board's odds run when no subcommand follows, and other
+    families add theirs to the group."""
+    group = typer.Typer(name="odds", help=help_text, add_completion=False)
+    group.callback(invoke_without_command=True)(odds)
+    return group
 
 
 def odds(

@@ -4,18 +4,9 @@ from __future__ import annotations
 
 import typer
 from rich.console import Console
-from rich.markdown import Markdown
 
-from horserace.cli.common import fail
-from horserace.rules.registry import PRESETS
+from horserace.cli.common import user_errors
 from horserace.rules.texts import rules_markdown
-
-
-def rules_text(preset: str) -> str:
-    """The rules document shipped with the package (docs/rules/ links to the same files)."""
-    if preset not in PRESETS:
-        fail(f"unknown preset {preset!r}; known: {', '.join(sorted(PRESETS))}")
-    return rules_markdown(preset)
 
 
 def register(app: typer.Typer) -> None:
@@ -25,9 +16,12 @@ def register(app: typer.Typer) -> None:
         raw: bool = typer.Option(False, "--markdown", help="Print the Markdown source as it is."),
     ) -> None:
         """Print the rules of a preset as implemented, with every table option that changes them."""
-        text = rules_text(preset)
+        with user_errors():
+            text = rules_markdown(preset)
         console = Console()
         if raw or not console.is_terminal:
             typer.echo(text, nl=False)
         else:
+            from rich.markdown import Markdown  # only a terminal gets the formatted page
+
             console.print(Markdown(text))

@@ -6,10 +6,12 @@ from __future__ import annotations
 from importlib import resources
 
 from horserace.core.errors import ConfigError
-from horserace.rules.registry import PRESETS
+from horserace.families import preset_specs
 
 
 def rules_markdown(preset: str) -> str:
-    if preset not in PRESETS:
-        raise ConfigError(f"unknown preset {preset!r}; known: {', '.join(sorted(PRESETS))}")
+    """The rules document of `preset`; a ConfigError that lists the presets for any other name."""
+    known = preset_specs()
+    if preset not in known:
+        raise ConfigError(f"unknown preset {preset!r}; known: {', '.join(sorted(known))}")
     return resources.files("horserace").joinpath("data", "rules", f"{preset}.md").read_text("utf-8")

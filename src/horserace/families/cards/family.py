@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from horserace.core.errors import HorseraceError
 from horserace.families.family import Family, PresetSpec
-from horserace.rules.cards import presets
 
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
@@ -22,9 +21,16 @@ ODDS_BUDGET = 3_000  # DP states per live estimate (under 0.1 s); past it a face
 class CardsFamily(Family):
     name = "cards"
     presets = (
-        PresetSpec("basic", presets.SUMMARY_BASIC),
-        PresetSpec("scarne", presets.SUMMARY_SCARNE),
-        PresetSpec("calcutta", presets.SUMMARY_CALCUTTA),
+        PresetSpec(
+            "basic", "The card race: four aces race on a 7-card course, the dealer makes a book"
+        ),
+        PresetSpec(
+            "scarne", "The card race as in Scarne: a 6-card course, reach the end to win, no redeal"
+        ),
+        PresetSpec(
+            "calcutta",
+            "The card race with a Calcutta auction: buy horses, 1st and 2nd share the pool",
+        ),
     )
     bot_kinds = ("value", "favourite", "random", "blind")
     standin_bot = "value"
@@ -35,6 +41,8 @@ class CardsFamily(Family):
         return CardsRules()
 
     def defaults(self, preset: str) -> Mapping[str, Any]:
+        from horserace.rules.cards import presets
+
         by_name = {"basic": presets.BASIC, "scarne": presets.SCARNE, "calcutta": presets.CALCUTTA}
         return by_name[preset]
 

@@ -14,7 +14,3 @@ CALCUTTA: Mapping[str, Any] = {
     "starting_chips": 150,
     "cut_for_deal": True,
 }
-
-SUMMARY_BASIC = "The card race: four aces race on a 7-card course, the dealer makes a book"
-SUMMARY_SCARNE = "The card race as in Scarne: a 6-card course, reach the end to win, no redeal"
-SUMMARY_CALCUTTA = "The card race with a Calcutta auction: buy horses, 1st and 2nd share the pool"

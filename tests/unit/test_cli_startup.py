@@ -1,0 +1,55 @@
+"""The command line loads a subcommand only when it runs: `horserace --help` and `horserace
+rules` import no engine, no server and no numpy, and the help lines the top level prints
+without loading a command are the commands' own."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from horserace.cli.app import COMMANDS, app
+
+HEAVY = ("numpy", "numba", "fastapi", "psycopg", "uvicorn", "matplotlib", "dask")
+PROBE = """
+import json, sys
+from horserace.cli.app import app
+try:
+    app(sys.argv[1:])
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def _modules_after(*arguments: str) -> set[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *arguments], capture_output=True, text=True, check=True
+    )
+    loaded: list[str] = json.loads(done.stderr.strip().splitlines()[-1])
+    return set(loaded)
+
+
+@pytest.mark.parametrize("arguments", [("--help",), ("rules", "classic", "--markdown")])
+def test_help_and_rules_import_no_engine_server_or_numpy(arguments: tuple[str, ...]) -> None:
+    loaded = _modules_after(*arguments)
+    assert not {name.split(".")[0] for name in loaded} & set(HEAVY)
+    assert not {
+        name
+        for name in loaded
+        if name.startswith(("horserace.engine", "horserace.server", "horserace.bots"))
+        or (name.startswith("horserace.rules.") and name != "horserace.rules.texts")
+    }
+
+
+def test_the_top_level_help_lists_every_command_with_its_own_help_line() -> None:
+    result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    for name, (line, build) in COMMANDS.items():
+        assert name in result.output
+        command = build()
+        own = " ".join((command.help or "").split())
+        assert own.startswith(line.rstrip(".")), name
