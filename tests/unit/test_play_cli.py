@@ -11,7 +11,11 @@ from typer.testing import CliRunner
 
 import horserace
 from horserace.cli.app import app
-from horserace.cli.board_render import (
+from horserace.components.board import DEFAULT_BOARD, HORSES
+from horserace.core.record import read_record
+from horserace.core.rules import rank_standings
+from horserace.engine import Step, replay
+from horserace.families.board.render import (
     BoardInfo,
     finish_view,
     lane_odds,
@@ -20,10 +24,6 @@ from horserace.cli.board_render import (
     step_news,
     to_plain,
 )
-from horserace.components.board import DEFAULT_BOARD, HORSES
-from horserace.core.record import read_record
-from horserace.core.rules import rank_standings
-from horserace.engine import Step, replay
 from horserace.odds.board_view import scratch_rolls_done
 from horserace.odds.race import race_odds, scratch_phase_odds
 from horserace.rules.board import events as ev

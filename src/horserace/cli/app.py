@@ -38,9 +38,7 @@ def _module(name: str) -> Any:
 
 def _play() -> click.Command:
     group = typer.Typer(name="play", help=PLAY_HELP, no_args_is_help=True, add_completion=False)
-    _module("play_cmd").register(group)
-    _module("derby_cmd").register_play(group)
-    _module("cards_cmd").register_play(group)
+    _module("play").register(group)
     return typer.main.get_command(group)
 
 

@@ -1,4 +1,4 @@
-"""The card race's commands: `odds cards`, and `play` / `simulate` for basic, scarne, calcutta."""
+"""The card race's own commands: `odds cards`, and `simulate basic|scarne|calcutta`."""
 
 from __future__ import annotations
 
@@ -13,9 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from horserace.bots import bot_kinds_of
-from horserace.cli import cards_render as render
-from horserace.cli.cards_play import PlaySetup, run_table
-from horserace.cli.common import check_play_options, seat_names, user_errors
+from horserace.cli.common import user_errors, with_options
 from horserace.components.french_deck import (
     SUITS,
     Card,
@@ -28,6 +26,13 @@ from horserace.components.french_deck import (
 )
 from horserace.core.errors import ConfigError
 from horserace.core.rng import fresh_seed
+from horserace.families.cards import render
+from horserace.families.cards.terminal import (
+    DEFAULT_BOTS,
+    cards_options,
+    say_why_the_tote,
+    table_options,
+)
 from horserace.odds.cards import CardOdds, TooManyStates, card_odds, exact_card_odds
 from horserace.odds.cards import position_from_cards as replay_position
 from horserace.odds.cards_book import AverageEdge, average_book_edge
@@ -39,19 +44,11 @@ from horserace.rules.cards.config import (
     load_book_odds,
 )
 from horserace.rules.cards.track import HORSES
-from horserace.rules.registry import get_preset
 from horserace.simulate.cards_kernel import KERNEL_BOT
 from horserace.simulate.cards_sim import CardsReport, simulate_cards
 from horserace.simulate.stats import RunningStats
 
-DEFAULT_BOTS = "value,favourite,random"
 FALTERING_BUDGET = 500_000  # states (some seconds); early in a face-down race the odds take minutes
-
-
-def register_play(play_app: typer.Typer) -> None:
-    """`horserace play basic|scarne|calcutta`."""
-    for preset in PRESETS:
-        play_app.command(preset, help=_HELP[preset])(_play_command(preset))
 
 
 def register_simulate(simulate_app: typer.Typer) -> None:
@@ -300,279 +297,64 @@ def _json(
     return data
 
 
-# --- table options shared by play and simulate ----------------------------------------------
-
-
-def _table_options(
-    preset: str,
-    *,
-    players: int | None,
-    races: int | None,
-    chips: int | None,
-    betting: str | None,
-    limit: int | None,
-    takeout: int | None,
-    faltering: bool,
-    stumbling: bool,
-    course_length: int | None,
-    need: int | None,
-    redeal: bool | None,
-    ranks: int | None,
-    book_file: Path | None,
-    auctioneer_out: bool,
-) -> dict[str, Any]:
-    """The options the user gave over the preset's defaults; --races defaults to one per seat,
-    and a faltering course turns the redeal off unless asked for."""
-    defaults = get_preset(preset).defaults
-    options: dict[str, Any] = {}
-    seats = players if players is not None else defaults.get("players", 4)
-    options["players"] = seats
-    options["races"] = races if races is not None else seats
-    for name, value in (
-        ("starting_chips", chips),
-        ("betting", betting),
-        ("bet_limit", limit),
-        ("takeout", takeout),
-        ("course_length", course_length),
-        ("need", need),
-        ("ranks", ranks),
-    ):
-        if value is not None:
-            options[name] = value
-    if course_length is not None and need is None and preset != "scarne":
-        options["need"] = course_length + 1
-    if course_length is not None and need is None and preset == "scarne":
-        options["need"] = course_length
-    if faltering:
-        options["faltering"] = True
-        if betting is None and preset != "calcutta":
-            options["betting"] = "tote"
-    if stumbling:
-        options["stumbling"] = True
-    if redeal is not None:
-        options["redeal"] = redeal
-    elif faltering:
-        options["redeal"] = False
-    if book_file is not None:
-        options["book_odds"] = load_book_odds(book_file)
-    if auctioneer_out:
-        options["dealer_bids"] = False
-    return options
-
-
-FACE_DOWN_BOOK = (
-    "note: a faltering course lies face down, so the dealer's book has no prices to offer;"
-    " this table bets on the tote instead (--betting party for fixed prizes)"
-)
-
-
-def _say_why_the_tote(preset: str, faltering: bool, betting: str | None) -> None:
-    """A faltering course closes the book: the table says so rather than switch in silence."""
-    if faltering and betting is None and preset != "calcutta":
-        typer.echo(FACE_DOWN_BOOK)
-
-
-PlayersOpt = Annotated[int | None, typer.Option("--players", metavar="N", help="Seats (3-12).")]
-RacesOpt = Annotated[
-    int | None, typer.Option("--races", metavar="N", help="Races (default: one per seat).")
-]
-ChipsOpt = Annotated[int | None, typer.Option("--chips", metavar="N", help="Starting chips.")]
-BettingOpt = Annotated[
-    str | None, typer.Option("--betting", metavar="STYLE", help="book, tote or party.")
-]
-LimitOpt = Annotated[
-    int | None, typer.Option("--limit", metavar="N", help="Chips a seat may stake a race.")
-]
-TakeoutOpt = Annotated[
-    int | None, typer.Option("--takeout", metavar="PERCENT", help="The tote's takeout.")
-]
-FalterOpt = Annotated[
-    bool, typer.Option("--faltering", help="Face-down course: first arrival turns a link.")
-]
-StumbleOpt = Annotated[
-    bool, typer.Option("--stumbling", help="A joker lifts every horse but the leaders.")
-]
-LengthOpt = Annotated[
-    int | None, typer.Option("--course-length", metavar="N", help="Cards on the course.")
-]
-NeedOpt = Annotated[
-    int | None, typer.Option("--need", metavar="N", help="Cards of its suit a horse needs.")
-]
-RedealOpt = Annotated[
-    bool | None,
-    typer.Option("--redeal/--no-redeal", help="Redeal a course some horse cannot finish."),
-]
-RanksOpt = Annotated[
-    int | None, typer.Option("--ranks", metavar="N", help="Cards per suit besides the ace.")
-]
-BookOpt = Annotated[
-    Path | None, typer.Option("--book", metavar="FILE", help="The dealer's price list (TOML).")
-]
-AuctioneerOpt = Annotated[
-    bool, typer.Option("--auctioneer-out", help="Calcutta: the dealer does not bid.")
-]
-SeedOpt = Annotated[int | None, typer.Option("--seed", metavar="N", help="Table seed.")]
-BotsOpt = Annotated[
-    str,
-    typer.Option("--bots", metavar="KINDS", help="Bot kinds by seat, e.g. value,favourite,random."),
-]
-
-
-def _play_command(preset: str) -> Callable[..., None]:
-    def play_cards(
-        players: PlayersOpt = None,
-        races: RacesOpt = None,
-        chips: ChipsOpt = None,
-        betting: BettingOpt = None,
-        limit: LimitOpt = None,
-        takeout: TakeoutOpt = None,
-        faltering: FalterOpt = False,
-        stumbling: StumbleOpt = False,
-        course_length: LengthOpt = None,
-        need: NeedOpt = None,
-        redeal: RedealOpt = None,
-        ranks: RanksOpt = None,
-        book_file: BookOpt = None,
-        auctioneer_out: AuctioneerOpt = False,
-        seed: SeedOpt = None,
-        bots: BotsOpt = DEFAULT_BOTS,
-        human: Annotated[
-            list[int] | None,
-            typer.Option("--human", metavar="SEAT", help="Seat played at the keyboard (1-based)."),
-        ] = None,
-        names: Annotated[
-            str | None, typer.Option("--names", metavar="NAMES", help='e.g. "Ann,Bob,Cy".')
-        ] = None,
-        speed: Annotated[
-            float, typer.Option("--speed", metavar="SECONDS", help="Seconds per card; 0 = fast.")
-        ] = 0.3,
-        no_animation: Annotated[
-            bool, typer.Option("--no-animation", help="Print lines instead of a live board.")
-        ] = False,
-        record: Annotated[
-            Path | None, typer.Option("--record", metavar="FILE", help="Write the game record.")
-        ] = None,
-    ) -> None:
-        with user_errors():
-            if betting is not None and preset == "calcutta":
-                raise ConfigError("the calcutta preset always auctions the horses")
-            options = _table_options(
-                preset,
-                players=players,
-                races=races,
-                chips=chips,
-                betting=betting,
-                limit=limit,
-                takeout=takeout,
-                faltering=faltering,
-                stumbling=stumbling,
-                course_length=course_length,
-                need=need,
-                redeal=redeal,
-                ranks=ranks,
-                book_file=book_file,
-                auctioneer_out=auctioneer_out,
-            )
-            config = get_preset(preset).config(options)
-            _say_why_the_tote(preset, faltering, betting)
-            seats = config.players
-            check_play_options(seats, human, seed, speed, record)
-            kinds = bot_kinds_of(bots, "cards")
-            setup = PlaySetup(
-                preset=preset,
-                config=config,
-                seed=fresh_seed() if seed is None else seed,
-                names=seat_names(seats, names),
-                humans=frozenset(seat - 1 for seat in human or []),
-                bots=tuple(kinds[seat % len(kinds)] for seat in range(seats)),
-                animate=not no_animation,
-                speed=speed,
-                record=record,
-            )
-        code = run_table(setup)
-        if code:
-            raise typer.Exit(code)
-
-    play_cards.__doc__ = _HELP[preset]
-    return play_cards
+def simulate_options(
+    games: Annotated[int, typer.Option("--games", "-n", help="How many games to play.")],
+    players: Annotated[
+        int | None, typer.Option("--players", metavar="N", help="Seats (3-12).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", metavar="N", help="Table seed.")] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            metavar="KINDS",
+            help="Bot kinds by seat, e.g. value,favourite,random; default: blind (every"
+            " seat backs a random horse; the compiled kernel plays it), value,favourite,"
+            "random at a Calcutta.",
+        ),
+    ] = None,
+    engine: Annotated[
+        str,
+        typer.Option(
+            "--engine",
+            help="auto: the compiled kernel when every seat bets blind (book, tote, party),"
+            " else the rules engine; kernel; reference: always the rules engine.",
+        ),
+    ] = "auto",
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """The options of `simulate` besides the table's (the signature is what it offers)."""
 
 
 def _simulate_command(preset: str) -> Callable[..., None]:
-    def simulate(
-        games: Annotated[int, typer.Option("--games", "-n", help="How many games to play.")],
-        players: PlayersOpt = None,
-        races: RacesOpt = None,
-        chips: ChipsOpt = None,
-        betting: BettingOpt = None,
-        limit: LimitOpt = None,
-        takeout: TakeoutOpt = None,
-        faltering: FalterOpt = False,
-        stumbling: StumbleOpt = False,
-        course_length: LengthOpt = None,
-        need: NeedOpt = None,
-        redeal: RedealOpt = None,
-        ranks: RanksOpt = None,
-        book_file: BookOpt = None,
-        auctioneer_out: AuctioneerOpt = False,
-        seed: SeedOpt = None,
-        bots: Annotated[
-            str | None,
-            typer.Option(
-                "--bots",
-                metavar="KINDS",
-                help="Bot kinds by seat, e.g. value,favourite,random; default: blind (every"
-                " seat backs a random horse; the compiled kernel plays it), value,favourite,"
-                "random at a Calcutta.",
-            ),
-        ] = None,
-        engine: Annotated[
-            str,
-            typer.Option(
-                "--engine",
-                help="auto: the compiled kernel when every seat bets blind (book, tote, party),"
-                " else the rules engine; kernel; reference: always the rules engine.",
-            ),
-        ] = "auto",
-        workers: Annotated[int, typer.Option("--workers", "-w", help="Processes.")] = 1,
-        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    ) -> None:
+    def simulate(run: dict[str, Any], given: dict[str, Any]) -> None:
         with user_errors():
-            if betting is not None and preset == "calcutta":
-                raise ConfigError("the calcutta preset always auctions the horses")
-            options = _table_options(
-                preset,
-                players=players,
-                races=races,
-                chips=chips,
-                betting=betting,
-                limit=limit,
-                takeout=takeout,
-                faltering=faltering,
-                stumbling=stumbling,
-                course_length=course_length,
-                need=need,
-                redeal=redeal,
-                ranks=ranks,
-                book_file=book_file,
-                auctioneer_out=auctioneer_out,
-            )
-            if not as_json:
-                _say_why_the_tote(preset, faltering, betting)
-            table_seed = fresh_seed() if seed is None else seed
-            chosen = bots if bots is not None else KERNEL_BOT
-            if bots is None and (preset == "calcutta" or options.get("betting") == "calcutta"):
+            options = table_options(preset, run["players"], given)
+            if not run["as_json"]:
+                say_why_the_tote(preset, given)
+            table_seed = fresh_seed() if run["seed"] is None else run["seed"]
+            chosen = run["bots"] if run["bots"] is not None else KERNEL_BOT
+            if run["bots"] is None and "calcutta" in (preset, options.get("betting")):
                 chosen = DEFAULT_BOTS
             kinds = bot_kinds_of(chosen, "cards")
             report = simulate_cards(
-                preset, options, games, table_seed, bots=kinds, workers=workers, engine=engine
+                preset,
+                options,
+                run["games"],
+                table_seed,
+                bots=kinds,
+                workers=run["workers"],
+                engine=run["engine"],
             )
-        if as_json:
+        if run["as_json"]:
             typer.echo(json.dumps(report.to_json()))
             return
-        print_simulation(Console(highlight=False), report, seed_given=seed is not None)
+        print_simulation(Console(highlight=False), report, seed_given=run["seed"] is not None)
 
-    simulate.__doc__ = _HELP[preset]
-    return simulate
+    command = with_options(simulate, simulate_options, cards_options)
+    command.__doc__ = _HELP[preset]
+    return command
 
 
 def print_simulation(console: Console, report: CardsReport, *, seed_given: bool) -> None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn, get_type_hints
 
 import typer
 from rich.console import Console
@@ -56,3 +57,27 @@ def check_play_options(
         raise ConfigError(f"--speed must be 0 or more, not {speed}")
     if record is not None and not record.parent.is_dir():
         raise ConfigError(f"--record {record}: no such directory {record.parent}")
+
+
+def with_options(
+    run: Callable[[dict[str, Any], dict[str, Any]], None], *sources: Callable[..., Any]
+) -> Callable[..., None]:
+    """A command whose options are those of `sources` (functions that only declare options);
+    it calls `run` with what was given for each source's options, in order."""
+    parameters: list[inspect.Parameter] = []
+    hints: dict[str, Any] = {}
+    groups: list[tuple[str, ...]] = []
+    for source in sources:
+        found = get_type_hints(source, include_extras=True)
+        own = inspect.signature(source).parameters.values()
+        groups.append(tuple(parameter.name for parameter in own))
+        for parameter in own:
+            hints[parameter.name] = found[parameter.name]
+            parameters.append(parameter.replace(annotation=found[parameter.name]))
+
+    def command(**given: Any) -> None:
+        run(*({name: given[name] for name in group} for group in groups))
+
+    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    command.__annotations__ = hints
+    return command

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
     from horserace.engine import Agent
+    from horserace.terminal.table import TableTerminal
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,10 @@ class Family(ABC):
     @abstractmethod
     def new_bot(self, kind: str, rng: random.Random) -> Agent:
         """A bot of `kind` (one of `bot_kinds`) drawing from `rng`."""
+
+    @abstractmethod
+    def terminal(self) -> TableTerminal:
+        """How the family plays at a terminal (its options, screen and keyboard)."""
 
     def live_odds(self, view: Any) -> Mapping[str, float] | None:
         """Each horse's chance to win as far as `view` shows it (public information only),

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from horserace.core.rules import Rules
     from horserace.engine import Agent
     from horserace.rules.board.view import BoardView
+    from horserace.terminal.table import TableTerminal
 
 
 class BoardFamily(Family):
@@ -56,6 +57,11 @@ class BoardFamily(Family):
         if kind == "heuristic":
             return HeuristicBot(rng)
         return EvBot(rng) if kind == "ev" else RandomBot(rng)
+
+    def terminal(self) -> TableTerminal:
+        from horserace.families.board.terminal import TERMINAL
+
+        return TERMINAL
 
     def live_odds(self, view: Any) -> Mapping[str, float] | None:
         try:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from horserace.core.rules import Rules
     from horserace.engine import Agent
     from horserace.odds.cards import RacePosition
+    from horserace.terminal.table import TableTerminal
 
 ODDS_BUDGET = 3_000  # DP states per live estimate (under 0.1 s); past it a face-down course: None
 
@@ -54,6 +55,11 @@ class CardsFamily(Family):
             return BlindBettor(rng)
 
         return RandomBot(rng) if kind == "random" else CardsBot(kind, rng)
+
+    def terminal(self) -> TableTerminal:
+        from horserace.families.cards.terminal import TERMINAL
+
+        return TERMINAL
 
     def live_odds(self, view: Any) -> Mapping[str, float] | None:
         """Exact, once the whole course is dealt; None while a face-down course leaves more

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from horserace.core.rules import Rules
     from horserace.engine import Agent
     from horserace.rules.derby.model import DerbyView
+    from horserace.terminal.table import TableTerminal
 
 ODDS_SAMPLES = 1000  # races per estimate: a few hundredths of a second, about 1.5% noise
 ODDS_SEED = 0  # fixed, so the same table always shows the same numbers
@@ -40,6 +41,11 @@ class DerbyFamily(Family):
         from horserace.bots.random_bot import RandomBot
 
         return RandomBot(rng) if kind == "random" else DerbyEVBot(rng)
+
+    def terminal(self) -> TableTerminal:
+        from horserace.families.derby.terminal import TERMINAL
+
+        return TERMINAL
 
     def live_odds(self, view: Any) -> Mapping[str, float] | None:
         """A seeded Monte Carlo estimate (exact before the race)."""

@@ -3,31 +3,29 @@
 
 from __future__ import annotations
 
-import io
-import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-import typer
-from rich.console import Console, Group, RenderableType
-from rich.live import Live
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from horserace.components.french_deck import SUITS, Card, card_text, is_joker, suit_of
-from horserace.core.events import Event, redact, seat_name
-from horserace.core.rules import Rules
-from horserace.engine import Game, Step
+from horserace.core.events import Event, seat_name
 from horserace.odds.cards import CardOdds, RacePosition, TooManyStates, card_odds, position_of
 from horserace.odds.cards_book import AverageEdge
 from horserace.rules.cards import events as ev
 from horserace.rules.cards.book import winnings
 from horserace.rules.cards.config import BookOdds
-from horserace.rules.cards.state import CardsState, CardsView, Phase
+from horserace.rules.cards.state import CardsView, Phase
 from horserace.rules.cards.track import HORSES
+from horserace.terminal.screen import News as TerminalNews
+from horserace.terminal.screen import to_plain as terminal_plain
+
+PLAIN_WIDTH = 100
 
 
 def number(p: Any) -> Any:
@@ -173,19 +171,11 @@ NEWS_STYLES = {
 }
 
 
-@dataclass(frozen=True)
-class News:
+class News(TerminalNews):
     """One announcement; `kind` picks its colour (moves are not kept on screen)."""
 
-    text: str
-    kind: str = "info"
-
-    @property
-    def notable(self) -> bool:
-        return self.kind not in ("move", "course")
-
-    def styled(self) -> Text:
-        return Text(self.text, style=NEWS_STYLES.get(self.kind, ""), overflow="fold")
+    STYLES = NEWS_STYLES
+    QUIET = frozenset({"move", "course"})
 
 
 @dataclass(frozen=True)
@@ -365,14 +355,9 @@ def render_board(view: CardsView, info: BoardInfo, news_lines: int = 5) -> Rende
     return Group(*parts)
 
 
-def to_plain(renderable: RenderableType, width: int = 100) -> str:
+def to_plain(renderable: RenderableType, width: int = PLAIN_WIDTH) -> str:
     """Render without colour or style codes, as a pipe or a log file wants it."""
-    buffer = io.StringIO()
-    console = Console(
-        file=buffer, width=width, color_system=None, force_terminal=False, highlight=False
-    )
-    console.print(renderable)
-    return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
+    return terminal_plain(renderable, width)
 
 
 # --- announcements ------------------------------------------------------------------------------
@@ -428,8 +413,6 @@ def _other_news(event: Event, names: Sequence[str]) -> list[News]:
 # --- the screen -----------------------------------------------------------------------------
 
 ODDS_BUDGET = 30_000  # DP states per redraw; a young face-down race shows its odds later
-PLAIN_WIDTH = 100
-NEWS_KEPT = 40
 
 
 def board_odds(view: CardsView) -> tuple[dict[int, float] | None, str]:
@@ -447,146 +430,3 @@ def board_odds(view: CardsView) -> tuple[dict[int, float] | None, str]:
 def _board_odds(position: RacePosition) -> tuple[tuple[int, float], ...]:
     odds = card_odds(position, places=1, max_states=ODDS_BUDGET)
     return tuple(sorted(odds.win.items()))
-
-
-@dataclass
-class Screen:
-    """Prints what happens, a line per step, and the board after each race and before a person
-    is asked anything. LiveScreen redraws one board in place instead."""
-
-    console: Console
-    rules: Rules[Any, Any]
-    names: list[str]
-    humans: frozenset[int]
-    title: str
-    plain: bool
-    viewer: int | None = None
-    game: Game | None = None
-    news: list[News] = field(default_factory=list)
-
-    def render(self, view: CardsView) -> RenderableType:
-        odds, note = board_odds(view)
-        news = () if self.plain else self.news  # printed line by line already
-        info = BoardInfo(self.names, self.title, odds, note, news, self.humans)
-        return render_board(view, info)
-
-    def current_view(self) -> CardsView:
-        assert self.game is not None
-        view: CardsView = self.rules.view(self.game.state, self.viewer)
-        return view
-
-    def show(self, renderable: RenderableType) -> None:
-        if self.plain:
-            self.console.print(to_plain(renderable, PLAIN_WIDTH), end="", markup=False)
-        else:
-            self.console.print(renderable)
-
-    def say(self, text: str, style: str = "") -> None:
-        self.console.print(Text(text, style=style), soft_wrap=True)
-
-    def start(self, game: Game) -> None:
-        self.game = game
-
-    def learn(self, step: Step) -> list[News]:
-        items = step_news(redact(step.events, self.viewer), self.names)
-        self.news.extend(items)
-        del self.news[:-NEWS_KEPT]
-        return items
-
-    def observe(self, step: Step) -> None:
-        for item in self.learn(step):
-            if item.kind != "course":
-                self.console.print(item.styled(), soft_wrap=True)
-        if any(isinstance(e, ev.RaceOver) for e in step.events):
-            self.show(self.render(self._race_end(step)))
-
-    def _race_end(self, step: Step) -> CardsView:
-        """The board as the race ended: `after` may already be the next race."""
-        before: CardsView = self.rules.view(step.before, self.viewer)
-        after: CardsView = self.rules.view(step.after, self.viewer)
-        track = before.track
-        for event in step.events:
-            if isinstance(event, (ev.HorseMoved, ev.HorseFellBack)):
-                positions = list(track.positions)
-                positions[event.suit] = event.position
-                track = replace(track, positions=tuple(positions))
-            if isinstance(event, ev.JokerTurned):
-                moved = tuple(p + (s in event.moved) for s, p in enumerate(track.positions))
-                track = replace(track, positions=moved)
-            if isinstance(event, ev.HorseFinished) and event.suit not in track.finished:
-                track = replace(track, finished=(*track.finished, event.suit))
-        turned = [e.card for e in step.events if isinstance(e, ev.CardTurned)]
-        return replace(
-            before,
-            track=track,
-            turned=before.turned + tuple(turned),
-            chips=after.chips,
-            table=after.table,
-            bank=after.bank,
-            phase=Phase.OVER if after.phase is Phase.OVER else before.phase,
-            actor=None,
-        )
-
-    def before_prompt(self, view: CardsView) -> None:
-        self.show(self.render(view))
-
-    def after_prompt(self) -> None:
-        """Nothing to restore when printing line by line."""
-
-    def prompt(self, text: str, default: str) -> str:
-        return str(typer.prompt(text, default=default))
-
-    def close(self) -> None:
-        """Nothing to tear down when printing line by line."""
-
-
-@dataclass
-class LiveScreen(Screen):
-    """Redraws the board after every step; pauses `speed` seconds after each card turned."""
-
-    speed: float = 0.3
-    live: Live | None = None
-
-    def start(self, game: Game) -> None:
-        super().start(game)
-        self._open()
-
-    def _open(self) -> None:
-        self.live = Live(self.render(self.current_view()), console=self.console, auto_refresh=False)
-        self.live.start(refresh=True)
-
-    def _draw(self, renderable: RenderableType) -> None:
-        if self.live is not None:
-            self.live.update(renderable, refresh=True)
-
-    def observe(self, step: Step) -> None:
-        self.learn(step)
-        if any(isinstance(e, ev.RaceOver) for e in step.events):
-            self._draw(self.render(self._race_end(step)))
-            self._pause(8)
-            return
-        self._draw(self.render(self.current_view()))
-        before: CardsState = step.before
-        if before.phase is Phase.RACE:
-            self._pause(1)
-        elif before.phase is Phase.COURSE:
-            self._pause(0.3)
-        else:
-            self._pause(0.5)
-
-    def _pause(self, times: float) -> None:
-        if self.speed > 0:
-            time.sleep(self.speed * times)
-
-    def before_prompt(self, view: CardsView) -> None:
-        self._draw(self.render(view))
-        self.close()
-
-    def after_prompt(self) -> None:
-        self.console.clear()
-        self._open()
-
-    def close(self) -> None:
-        if self.live is not None:
-            self.live.stop()
-            self.live = None

@@ -15,7 +15,6 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from horserace.cli.board_render import to_plain
 from horserace.core.events import Event, seat_name
 from horserace.core.rules import Result
 from horserace.odds.derby import PlaceOdds
@@ -25,14 +24,14 @@ from horserace.rules.derby.model import DerbyView, Phase
 from horserace.rules.derby.race import SINGLE_DICE, TURN_DICE, RaceState
 from horserace.rules.derby.silks import SILKS, silk
 from horserace.rules.derby.track import Track
-from horserace.simulate.derby_sim import DerbyReport
+from horserace.terminal.screen import News as TerminalNews
+from horserace.terminal.screen import to_plain
 
 __all__ = [
     "Announcer",
     "DerbyInfo",
     "News",
     "render_table",
-    "report_tables",
     "silk_table",
     "standings_table",
     "to_plain",
@@ -58,17 +57,9 @@ NEWS_STYLES: Mapping[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class News:
-    text: str
-    kind: str = "info"
-
-    @property
-    def notable(self) -> bool:
-        return self.kind not in ("move", "dice")
-
-    def styled(self) -> Text:
-        return Text(self.text, style=NEWS_STYLES.get(self.kind, ""), overflow="fold")
+class News(TerminalNews):
+    STYLES = NEWS_STYLES
+    QUIET = frozenset({"move", "dice"})
 
 
 @dataclass(frozen=True)
@@ -410,81 +401,3 @@ class Announcer:
 
 
 # --- simulation reports --------------------------------------------------------------------------
-
-
-def _share(rate: float) -> str:
-    return f"{100 * rate:.1f}%"
-
-
-def report_tables(report: DerbyReport) -> list[RenderableType]:
-    """The figures of `simulate derby`, each with its 95% interval."""
-    config = report.config
-    title = Text(
-        f"derby: {report.games} games ({report.races} races), {report.players} players,"
-        f" ${config.get('starting_money')} each\n"
-        f"track {config.get('track', {}).get('name')}, bots {','.join(report.bots)},"
-        f" seed {report.seed}",
-        style="bold",
-    )
-    horses = Table(title="Win / Place / Show by horse (of races run)", title_justify="left")
-    for name in ("horse", "runs", "win", "95% CI", "place", "show", "in the money"):
-        horses.add_column(name, justify="right")
-    for index, runs in enumerate(report.horse_runs):
-        if not runs:
-            continue
-        win, place, show = report.horse_places[index]
-        low, high = win.wilson95()
-        money = (win.successes + place.successes + show.successes) / runs
-        horses.add_row(
-            str(index + 1),
-            str(runs),
-            _share(win.rate),
-            f"{_share(low)}-{_share(high)}",
-            _share(place.rate),
-            _share(show.rate),
-            _share(money),
-        )
-    figures = Table(title="Per race and per game", title_justify="left")
-    for name in ("figure", "mean", "95% CI", "n"):
-        figures.add_column(name, justify="right" if name != "figure" else "left")
-    for label, stats in (
-        ("turns per race", report.turns),
-        ("dollars wagered per race", report.wagered),
-        ("bank's gain per game", report.bank_gain),
-        *(
-            (f"P{seat + 1} ({report.bots[seat % len(report.bots)]}) final $", s)
-            for seat, s in enumerate(report.seat_money)
-        ),
-    ):
-        interval = stats.ci95()
-        figures.add_row(
-            label,
-            f"{stats.mean:.2f}",
-            f"{interval[0]:.2f}-{interval[1]:.2f}" if interval else "-",
-            str(stats.count),
-        )
-    parts: list[RenderableType] = [title, horses, figures]
-    paired = report.paired
-    if paired is not None:
-        table = Table(
-            title=(
-                f"Mud and accelerators: {paired.races} races of {paired.field} horses re-run"
-                " on the same d20s with the specials paved over"
-            ),
-            title_justify="left",
-        )
-        for name in ("paved", "winner changes", "95% CI", "podium changes", "mean turns"):
-            table.add_column(name, justify="right" if name != "paved" else "left")
-        table.add_row("nothing", "-", "-", "-", f"{paired.mean_turns['track']:.1f}")
-        for name, changed in paired.winner_changed.items():
-            low, high = changed.wilson95()
-            table.add_row(
-                name,
-                _share(changed.rate),
-                f"{_share(low)}-{_share(high)}",
-                _share(paired.podium_changed[name].rate),
-                f"{paired.mean_turns[name]:.1f}",
-            )
-        parts.append(table)
-    parts.append(Text(f"{report.elapsed_seconds:.1f} s, {report.workers} worker(s)", style="dim"))
-    return parts

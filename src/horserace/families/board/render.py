@@ -6,12 +6,11 @@ style (`to_plain`) for pipes, logs and tests, so the two can never drift apart.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from rich import box
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -26,6 +25,10 @@ from horserace.rules.board import house_events as hev
 from horserace.rules.board.config import SCRATCH_LINES
 from horserace.rules.board.state import Phase
 from horserace.rules.board.view import BoardView
+from horserace.terminal.screen import News as TerminalNews
+from horserace.terminal.screen import to_plain
+
+__all__ = ["to_plain"]
 
 TOKEN = "●"
 EMPTY = "·"
@@ -56,19 +59,10 @@ NEWS_STYLES: Mapping[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class News:
+class News(TerminalNews):
     """One announcement line; `kind` picks its colour and whether it is worth keeping on screen."""
 
-    text: str
-    kind: str = "info"
-
-    @property
-    def notable(self) -> bool:
-        return self.kind != "move"
-
-    def styled(self) -> Text:
-        return Text(self.text, style=NEWS_STYLES.get(self.kind, ""), overflow="fold")
+    STYLES = NEWS_STYLES
 
 
 @dataclass(frozen=True)
@@ -309,22 +303,6 @@ def render_board(view: BoardView, info: BoardInfo, *, news_lines: int = 5) -> Re
     if shown:
         parts.append(Text("\n").join(item.styled() for item in shown))
     return Group(*parts)
-
-
-def to_plain(renderable: RenderableType, width: int = 80) -> str:
-    """Render without any colour or style codes, as a pipe or a log file wants it."""
-    buffer = io.StringIO()
-    console = Console(
-        file=buffer,
-        width=width,
-        color_system=None,
-        force_terminal=False,
-        highlight=False,
-        emoji=False,
-        legacy_windows=False,
-    )
-    console.print(renderable)
-    return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
 
 
 def plain_board(view: BoardView, info: BoardInfo, width: int = 80) -> str:

@@ -1,0 +1,232 @@
+"""What a person sees and types at a dice-board table: the screen (printed lines or a live,
+redrawn board), the question put to a seat at the keyboard, and dice typed in from a real board."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import RenderableType
+
+from horserace.core.actions import Action
+from horserace.core.chance import TypedChance
+from horserace.core.errors import InvalidAction
+from horserace.core.events import redact, seat_name
+from horserace.core.rules import Rules
+from horserace.core.types import CHANCE
+from horserace.engine import Game, Step
+from horserace.families.board.render import (
+    BoardInfo,
+    News,
+    finish_view,
+    lane_odds,
+    render_board,
+    step_news,
+)
+from horserace.rules.board import events as ev
+from horserace.rules.board.actions import Offer, parse_seat_action
+from horserace.rules.board.state import BoardState, Phase
+from horserace.rules.board.view import BoardView
+from horserace.terminal.keyboard import matching
+from horserace.terminal.screen import TableScreen
+
+DEFAULT_SPEED = 0.35
+DEFAULT_NEWS_LINES = 5
+DEAL_PAUSE = 2  # times --speed, once the deal is complete
+FINISH_PAUSE = 8  # times --speed, with the winner in its finish slot
+
+
+@dataclass
+class BoardScreen(TableScreen):
+    """A line per announcement and a board at each race's end and before every question; or,
+    animated, one board redrawn in place after every roll."""
+
+    last_dice: tuple[int, int] | None = None
+    unit: str = "chips"  # the table's money: chips, or cents shown as dollars
+
+    def render(
+        self, view: BoardView, with_odds: bool = True, with_news: bool = True
+    ) -> RenderableType:
+        info = BoardInfo(
+            names=self.names,
+            odds=lane_odds(view) if with_odds else None,
+            news=self.news if with_news else (),
+            last_dice=self.last_dice,
+            humans=self.humans,
+            title=self.title,
+        )
+        return render_board(view, info, news_lines=self.news_lines(len(view.chips)))
+
+    def news_lines(self, players: int) -> int:
+        """As many announcements as fit under the board (lanes 12 lines, players 1 + n)."""
+        if self.plain:
+            return DEFAULT_NEWS_LINES
+        spare = self.console.size.height - 2 - 12 - (players + 1) - 2
+        return max(2, min(DEFAULT_NEWS_LINES, spare))
+
+    def current_view(self) -> BoardView:
+        assert self.game is not None
+        view: BoardView = self.rules.view(self.game.state, self.viewer)
+        return view
+
+    def current(self) -> RenderableType:
+        return self.render(self.current_view())
+
+    def start(self, game: Game) -> None:
+        self.game = game
+        view = self.current_view()
+        self.unit = view.config.money
+        dealer = seat_name(self.names, view.dealer)
+        stub = view.undealt - view.to_deal
+        first = News(
+            f"Round 1: {dealer} deals {view.to_deal} cards ({stub} left in the stub)", "round"
+        )
+        self.keep([first])  # news the engine has no event for
+        if self.animated:
+            self.open()  # shown on the board, not printed above it
+        else:
+            self.print_news([first])
+
+    def learn(self, step: Step) -> list[News]:
+        """Keep the dice and the news from a step, as the viewer may see them."""
+        events = redact(step.events, self.viewer)
+        for event in events:
+            if isinstance(event, ev.DiceRolled):
+                self.last_dice = event.dice
+        return self.keep(step_news(events, self.names, self.unit))
+
+    def observe(self, step: Step) -> None:
+        items = self.learn(step)
+        if not self.animated:
+            self.print_news(items)
+            if _race_won(step):
+                self.show(self.render(self._finish(step), with_news=False))
+            return
+        before: BoardState = step.before
+        if step.actor is not CHANCE:
+            return
+        if before.phase is Phase.DEAL:
+            if step.after.phase is not Phase.DEAL:
+                self.draw(self.current())
+                self.pause(DEAL_PAUSE)
+            return
+        if _race_won(step):
+            self.draw(self.render(self._finish(step)))
+            self.pause(FINISH_PAUSE)
+            if step.after.phase is not Phase.OVER:
+                self.draw(self.render(self.current_view(), with_odds=False))
+            return
+        self.draw(self.current())
+        self.pause(1)
+
+    def _finish(self, step: Step) -> BoardView:
+        before = self.rules.view(step.before, self.viewer)
+        after = self.rules.view(step.after, self.viewer)
+        return finish_view(before, after, step.events)
+
+    def prompt_board(self, seen: Any) -> RenderableType:
+        return self.render(seen, with_news=self.animated)
+
+
+def _race_won(step: Step) -> bool:
+    return any(isinstance(event, ev.RaceWon) for event in step.events)
+
+
+# --- a person at the keyboard, and dice typed in ---------------------------------------------
+
+
+PROMPT_CHOICES = 12
+
+
+class BoardAsker:
+    """Any legal action by its text or its number in the list; Enter takes the first one."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = names
+
+    def seen(self, view: Any, screen: TableScreen) -> Any:
+        return view
+
+    def question(self, view: Any, legal: Sequence[Action], seat: int) -> tuple[str, str | None]:
+        name = seat_name(self.names, seat)
+        return f"{name}, your move ({_choices(legal)})", legal[0].text
+
+    def answer(self, text: str, view: Any, legal: Sequence[Action], seat: int) -> Action | str:
+        chosen = matching(text, legal, numbered=True) or _free_offer(text, seat, view, legal)
+        if chosen is not None:
+            return chosen
+        return f"not an action here: {text!r}; choose one of: {_choices(legal)}"
+
+
+def _choices(legal: Sequence[Action]) -> str:
+    """The legal moves for a prompt; a long list (a draw, a trade) is cut, not hidden: any
+    legal text is still accepted."""
+    texts = [action.text for action in legal]
+    if len(texts) <= PROMPT_CHOICES:
+        return ", ".join(texts)
+    shown = ", ".join(texts[:PROMPT_CHOICES])
+    return f"{shown}, … {len(texts) - PROMPT_CHOICES} more of the same form"
+
+
+def _free_offer(answer: str, seat: int, view: BoardView, legal: Sequence[Action]) -> Offer | None:
+    """Perry's window lists the everyday offers, but any exchange may be offered
+    (`offer 3: 6 9 for 7 K`): checked here against what the seat can see."""
+    if not answer.strip().lower().startswith("offer"):
+        return None
+    if not any(isinstance(action, Offer) for action in legal):
+        return None
+    try:
+        offer = parse_seat_action(answer, seat)
+    except InvalidAction:
+        return None
+    if not isinstance(offer, Offer) or offer.target == seat:
+        return None
+    if not 0 <= offer.target < len(view.out) or view.out[offer.target]:
+        return None
+    own, theirs = view.hands[seat], view.hands[offer.target]
+    if own is None or any(offer.give.count(r) > own[r] for r in set(offer.give)):
+        return None
+    if theirs is not None and any(offer.take.count(r) > theirs[r] for r in set(offer.take)):
+        return None
+    return offer
+
+
+class CompanionChance:
+    """Chance read off a real board: before each roll the board is shown and the dice asked for;
+    each dealt card is asked for with the seat it goes to."""
+
+    def __init__(self, screen: TableScreen) -> None:
+        self.screen = screen
+        self._context = ""
+        self._left = 0
+        self._deal_total = 0
+        self._typed = TypedChance(self._ask, lambda text: screen.say(text, "red"))
+
+    def _ask(self, question: str) -> str:
+        return self.screen.prompt(f"{self._context}: {question}")
+
+    def choose(self, rules: Rules[Any, Any], state: Any) -> Action:
+        forced = rules.forced_chance(state)
+        if forced is not None:  # paying out or the next round: nothing to type
+            return forced
+        names = self.screen.names
+        view: BoardView = rules.view(state, self.screen.viewer)
+        if view.phase is Phase.DEAL:
+            if view.to_deal > self._left:  # a new deal begins: show the table once
+                self._deal_total = view.to_deal
+                self.screen.before_prompt(view)
+            else:
+                self.screen.before_prompt(None)
+            self._left = view.to_deal
+            number = self._deal_total - view.to_deal + 1
+            who = seat_name(names, view.deal_to) if view.deal_to < len(names) else "the market"
+            self._context = f"card {number}/{self._deal_total} to {who}"
+        else:
+            self._left = 0
+            self._context = f"{seat_name(names, view.roller)} rolls"
+            self.screen.before_prompt(view)
+        try:
+            return self._typed.choose(rules, state)
+        finally:
+            self.screen.after_prompt()

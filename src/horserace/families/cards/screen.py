@@ -1,0 +1,165 @@
+"""What a person sees and types at a card-race table: the screen (printed lines, or a live board
+redrawn after every card), the question put to a seat at the keyboard, the final standings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rich import box
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from horserace.core.actions import Action
+from horserace.core.errors import HorseraceError
+from horserace.core.events import redact, seat_name
+from horserace.core.rules import Result
+from horserace.engine import Step
+from horserace.families.cards.render import BoardInfo, board_odds, render_board, step_news
+from horserace.rules.cards import events as ev
+from horserace.rules.cards.actions import Bid, BookBet
+from horserace.rules.cards.rules import STYLES
+from horserace.rules.cards.state import CardsState, CardsView, Phase
+from horserace.terminal.screen import TableScreen
+
+HINTS = {
+    "book": "bet STAKE SUIT (e.g. bet 5 H), or done",
+    "tote": "win|place|show|board STAKE SUIT, exacta STAKE S1 S2, trifecta ..., superfecta ...,"
+    " or done",
+    "party": "pick SUIT (C, D, H or S)",
+    "calcutta": "bid CHIPS, or pass",
+}
+
+
+@dataclass
+class CardsScreen(TableScreen):
+    """A line per step and the board after each race and before a person is asked anything;
+    or, animated, one board redrawn after every step, pausing after each card turned."""
+
+    def render(self, view: CardsView) -> RenderableType:
+        odds, note = board_odds(view)
+        news = () if self.plain else self.news  # printed line by line already
+        info = BoardInfo(self.names, self.title, odds, note, news, self.humans)
+        return render_board(view, info)
+
+    def current_view(self) -> CardsView:
+        assert self.game is not None
+        view: CardsView = self.rules.view(self.game.state, self.viewer)
+        return view
+
+    def current(self) -> RenderableType:
+        return self.render(self.current_view())
+
+    def observe(self, step: Step) -> None:
+        items = self.keep(step_news(redact(step.events, self.viewer), self.names))
+        race_over = any(isinstance(e, ev.RaceOver) for e in step.events)
+        if not self.animated:
+            self.print_news([item for item in items if item.kind != "course"])
+            if race_over:
+                self.show(self.render(self._race_end(step)))
+            return
+        if race_over:
+            self.draw(self.render(self._race_end(step)))
+            self.pause(8)
+            return
+        self.draw(self.current())
+        before: CardsState = step.before
+        if before.phase is Phase.RACE:
+            self.pause(1)
+        elif before.phase is Phase.COURSE:
+            self.pause(0.3)
+        else:
+            self.pause(0.5)
+
+    def _race_end(self, step: Step) -> CardsView:
+        """The board as the race ended: `after` may already be the next race."""
+        before: CardsView = self.rules.view(step.before, self.viewer)
+        after: CardsView = self.rules.view(step.after, self.viewer)
+        track = before.track
+        for event in step.events:
+            if isinstance(event, (ev.HorseMoved, ev.HorseFellBack)):
+                positions = list(track.positions)
+                positions[event.suit] = event.position
+                track = replace(track, positions=tuple(positions))
+            if isinstance(event, ev.JokerTurned):
+                moved = tuple(p + (s in event.moved) for s, p in enumerate(track.positions))
+                track = replace(track, positions=moved)
+            if isinstance(event, ev.HorseFinished) and event.suit not in track.finished:
+                track = replace(track, finished=(*track.finished, event.suit))
+        turned = [e.card for e in step.events if isinstance(e, ev.CardTurned)]
+        return replace(
+            before,
+            track=track,
+            turned=before.turned + tuple(turned),
+            chips=after.chips,
+            table=after.table,
+            bank=after.bank,
+            phase=Phase.OVER if after.phase is Phase.OVER else before.phase,
+            actor=None,
+        )
+
+    def prompt_board(self, seen: Any) -> RenderableType:
+        return self.render(seen)
+
+
+class CardsAsker:
+    """A bet, a pick or a bid in the betting style's own words; Enter is done (or pass at the
+    auction, or the first suit at a party)."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = names
+
+    def seen(self, view: Any, screen: TableScreen) -> Any:
+        return view
+
+    def question(self, view: Any, legal: Sequence[Action], seat: int) -> tuple[str, str | None]:
+        assert isinstance(view, CardsView)
+        betting = view.config.betting
+        default = {"calcutta": "pass", "party": legal[0].text}.get(betting, "done")
+        return f"{seat_name(self.names, seat)}: {_hint(view, legal)}", default
+
+    def answer(self, text: str, view: Any, legal: Sequence[Action], seat: int) -> Action | str:
+        try:
+            action = STYLES[view.config.betting].parse(text)
+        except HorseraceError as error:
+            return f"not understood: {error}"
+        for allowed in legal:
+            if allowed.text == action.text:
+                return allowed
+        return f"not allowed now: {action.text}"
+
+
+def _hint(view: CardsView, legal: Sequence[Action]) -> str:
+    style = view.config.betting
+    if style == "calcutta":
+        amounts = [a.amount for a in legal if isinstance(a, Bid)]
+        if amounts:
+            return f"bid {min(amounts)} to {max(amounts)}, or pass"
+        return "pass"
+    if style == "book":
+        most = {suit: 0 for suit in "CDHS"}
+        for action in legal:
+            if isinstance(action, BookBet):
+                letter = "CDHS"[action.suit]
+                most[letter] = max(most[letter], action.stake)
+        room = ", ".join(f"{suit} {m}" for suit, m in most.items())
+        return f"{HINTS[style]} (most: {room})"
+    return HINTS[style]
+
+
+def standings_table(result: Result, names: Sequence[str]) -> Table:
+    places = [standing.place for standing in result.standings]
+    table = Table(title="Final standings", box=box.SIMPLE_HEAD, title_style="bold")
+    table.add_column("place", justify="right")
+    table.add_column("player")
+    table.add_column("chips", justify="right")
+    for standing in result.standings:
+        shared = places.count(standing.place) > 1
+        place = f"={standing.place}" if shared else str(standing.place)
+        style = "bold green" if standing.place == 1 else ""
+        table.add_row(
+            place, Text(seat_name(names, standing.seat), style=style), str(standing.chips)
+        )
+    return table

@@ -1,0 +1,166 @@
+"""The card race at the terminal: its own options (shared by `play` and `simulate`), the header,
+the screen, the keyboard, and the final standings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from horserace.core.errors import ConfigError
+from horserace.core.rules import Result
+from horserace.engine import Agent
+from horserace.families.cards.screen import CardsAsker, CardsScreen, standings_table
+from horserace.rules.cards.config import load_book_odds
+from horserace.rules.registry import get_preset
+from horserace.terminal.keyboard import KeyboardAgent
+from horserace.terminal.screen import TableScreen
+from horserace.terminal.table import TableSetup, TableTerminal
+
+DEFAULT_BOTS = "value,favourite,random"
+PLAIN_WIDTH = 100
+
+RacesOpt = Annotated[
+    int | None, typer.Option("--races", metavar="N", help="Races (default: one per seat).")
+]
+ChipsOpt = Annotated[int | None, typer.Option("--chips", metavar="N", help="Starting chips.")]
+BettingOpt = Annotated[
+    str | None, typer.Option("--betting", metavar="STYLE", help="book, tote or party.")
+]
+LimitOpt = Annotated[
+    int | None, typer.Option("--limit", metavar="N", help="Chips a seat may stake a race.")
+]
+TakeoutOpt = Annotated[
+    int | None, typer.Option("--takeout", metavar="PERCENT", help="The tote's takeout.")
+]
+FalterOpt = Annotated[
+    bool, typer.Option("--faltering", help="Face-down course: first arrival turns a link.")
+]
+StumbleOpt = Annotated[
+    bool, typer.Option("--stumbling", help="A joker lifts every horse but the leaders.")
+]
+LengthOpt = Annotated[
+    int | None, typer.Option("--course-length", metavar="N", help="Cards on the course.")
+]
+NeedOpt = Annotated[
+    int | None, typer.Option("--need", metavar="N", help="Cards of its suit a horse needs.")
+]
+RedealOpt = Annotated[
+    bool | None,
+    typer.Option("--redeal/--no-redeal", help="Redeal a course some horse cannot finish."),
+]
+RanksOpt = Annotated[
+    int | None, typer.Option("--ranks", metavar="N", help="Cards per suit besides the ace.")
+]
+BookOpt = Annotated[
+    Path | None, typer.Option("--book", metavar="FILE", help="The dealer's price list (TOML).")
+]
+AuctioneerOpt = Annotated[
+    bool, typer.Option("--auctioneer-out", help="Calcutta: the dealer does not bid.")
+]
+
+
+def cards_options(
+    races: RacesOpt = None,
+    chips: ChipsOpt = None,
+    betting: BettingOpt = None,
+    limit: LimitOpt = None,
+    takeout: TakeoutOpt = None,
+    faltering: FalterOpt = False,
+    stumbling: StumbleOpt = False,
+    course_length: LengthOpt = None,
+    need: NeedOpt = None,
+    redeal: RedealOpt = None,
+    ranks: RanksOpt = None,
+    book_file: BookOpt = None,
+    auctioneer_out: AuctioneerOpt = False,
+) -> None:
+    """The card race's own options (the signature is what `play` and `simulate` offer)."""
+
+
+def table_options(preset: str, players: int | None, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The options the user gave over the preset's defaults; --races defaults to one per seat,
+    and a faltering course turns the redeal off unless asked for."""
+    if given["betting"] is not None and preset == "calcutta":
+        raise ConfigError("the calcutta preset always auctions the horses")
+    defaults = get_preset(preset).defaults
+    options: dict[str, Any] = {}
+    seats = players if players is not None else defaults.get("players", 4)
+    options["players"] = seats
+    options["races"] = given["races"] if given["races"] is not None else seats
+    for name, key in (
+        ("starting_chips", "chips"),
+        ("betting", "betting"),
+        ("bet_limit", "limit"),
+        ("takeout", "takeout"),
+        ("course_length", "course_length"),
+        ("need", "need"),
+        ("ranks", "ranks"),
+    ):
+        if given[key] is not None:
+            options[name] = given[key]
+    length, faltering = given["course_length"], given["faltering"]
+    if length is not None and given["need"] is None:
+        options["need"] = length if preset == "scarne" else length + 1
+    if faltering:
+        options["faltering"] = True
+        if given["betting"] is None and preset != "calcutta":
+            options["betting"] = "tote"
+    if given["stumbling"]:
+        options["stumbling"] = True
+    if given["redeal"] is not None:
+        options["redeal"] = given["redeal"]
+    elif faltering:
+        options["redeal"] = False
+    if given["book_file"] is not None:
+        options["book_odds"] = load_book_odds(given["book_file"])
+    if given["auctioneer_out"]:
+        options["dealer_bids"] = False
+    return options
+
+
+FACE_DOWN_BOOK = (
+    "note: a faltering course lies face down, so the dealer's book has no prices to offer;"
+    " this table bets on the tote instead (--betting party for fixed prizes)"
+)
+
+
+def say_why_the_tote(preset: str, given: Mapping[str, Any]) -> None:
+    """A faltering course closes the book: the table says so rather than switch in silence."""
+    if given["faltering"] and given["betting"] is None and preset != "calcutta":
+        typer.echo(FACE_DOWN_BOOK)
+
+
+class CardsTerminal(TableTerminal):
+    default_bots = DEFAULT_BOTS
+    speed = 0.3
+    width = PLAIN_WIDTH
+    screen_type = CardsScreen
+    options = staticmethod(cards_options)
+
+    def table_options(
+        self, preset: str, players: int | None, given: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        options = table_options(preset, players, given)
+        say_why_the_tote(preset, given)
+        return options
+
+    def header(self, setup: TableSetup) -> str:
+        config = setup.config
+        bots = ", ".join(k for s, k in enumerate(setup.bots) if s not in setup.humans)
+        return (
+            f"{setup.preset}: {config.players} players, {config.races} race(s),"
+            f" {config.starting_chips} chips each, betting: {config.betting}; bots: {bots}"
+        )
+
+    def keyboard(self, seat: int, screen: TableScreen) -> Agent:
+        return KeyboardAgent(seat, screen, CardsAsker(screen.names))
+
+    def finish(self, screen: TableScreen, result: Result) -> None:
+        screen.show(standings_table(result, screen.names))
+        screen.console.print(f"chips not held by a player: {result.unclaimed}", soft_wrap=True)
+
+
+TERMINAL = CardsTerminal()

@@ -1,0 +1,211 @@
+"""What a person sees and types at a Derby table: the screen (news lines and a board as each race
+starts and ends, or a live board redrawn die by die), the questions put to a seat at the
+keyboard, and the dice of a real table typed in."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import RenderableType
+
+from horserace.bots.derby_bots import wager_value
+from horserace.core.actions import Action
+from horserace.core.chance import TypedChance
+from horserace.core.events import seat_name
+from horserace.core.types import CHANCE
+from horserace.engine import Step
+from horserace.families.derby.render import Announcer, DerbyInfo, render_table, silk_table
+from horserace.odds.derby import LIVE_SAMPLES, PlaceOdds, table_odds
+from horserace.rules.derby.model import DerbyState, DerbyView, Phase, Wager
+from horserace.terminal.screen import TableScreen
+
+DEFAULT_SPEED = 0.4
+
+
+@dataclass
+class DerbyScreen(TableScreen):
+    """Prints the news line by line and the board when a race starts and ends, and before every
+    question put to a person; animated, it redraws one board after every die."""
+
+    odds: PlaceOdds | None = None
+    odds_key: tuple[Any, ...] = ()
+    announce: Announcer | None = None
+
+    def view(self, state: DerbyState | None = None) -> DerbyView:
+        if state is None:
+            assert self.game is not None
+            state = self.game.state
+        view: DerbyView = self.rules.view(state, None)
+        return view
+
+    def current_odds(self, state: DerbyState) -> PlaceOdds | None:
+        """Recomputed when the table changes between turns (never mid-turn: a die at a time
+        would be six kernel runs a turn for little news)."""
+        race = state.race
+        mid_turn = state.phase is Phase.RACE and race is not None and bool(race.dice)
+        if mid_turn:
+            return self.odds
+        key: tuple[Any, ...] = (state.phase, state.race_number, state.horses, state.scratched)
+        if race is not None and state.phase is not Phase.SELECT:
+            key += (race.positions, race.stuck, race.blocks, race.turn)
+        if key != self.odds_key:
+            self.odds_key = key
+            self.odds = table_odds(state, samples=LIVE_SAMPLES, seed=race.turn if race else 0)
+        return self.odds
+
+    def render(self, state: DerbyState | None = None) -> RenderableType:
+        state = state if state is not None else (self.game.state if self.game else None)
+        assert state is not None
+        info = DerbyInfo(
+            names=self.names,
+            odds=self.current_odds(state),
+            news=self.news,
+            humans=self.humans,
+            news_lines=self.news_lines(),
+        )
+        return render_table(self.view(state), info)
+
+    def news_lines(self) -> int:
+        """None when printing line by line (the news is already above the board)."""
+        if self.plain or not self.animated:
+            return 0
+        return max(2, min(6, self.console.size.height - 34))
+
+    def current(self) -> RenderableType:
+        return self.render()
+
+    def observe(self, step: Step) -> None:
+        if self.announce is None:
+            self.announce = Announcer(self.names)
+        items = self.keep(self.announce(step.events))
+        kinds = {event.kind for event in step.events}
+        if not self.animated:
+            self.print_news(items)
+            if "race-started" in kinds or "race-finished" in kinds:
+                self.show(self.render(step.after))
+            return
+        after: DerbyState = step.after
+        self.draw(self.render(after))
+        race = after.race
+        if "race-finished" in kinds:
+            self.pause(6)
+        elif step.actor is CHANCE and after.phase is Phase.RACE and race is not None:
+            self.pause(0.1 if race.dice else 1)
+        else:
+            self.pause(0.25)
+
+    def prompt_board(self, seen: Any) -> RenderableType:
+        return self.render(seen)
+
+
+# --- people --------------------------------------------------------------------------------------
+
+
+def match_answer(answer: str, legal: Sequence[Action]) -> Action | None:
+    """'7', 'horse 7', '$2', 'wager 2': the legal action with that text or that number."""
+    word = " ".join(answer.strip().lower().replace("$", "").split())
+    for action in legal:
+        text = action.text.lower()
+        if word == text or word == text.split()[-1]:
+            return action
+    return None
+
+
+def number_ranges(numbers: Sequence[int]) -> str:
+    """[1, 2, 3, 5, 7, 8] -> '1-3, 5, 7-8'."""
+    runs: list[list[int]] = []
+    for number in sorted(numbers):
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
+class DerbyAsker:
+    """A silk, a horse or a wager by its number; the wager's worth is shown with the question."""
+
+    def __init__(self, screen: TableScreen) -> None:
+        self.screen = screen
+        self._asked = ""
+
+    def seen(self, view: Any, screen: TableScreen) -> Any:
+        assert screen.game is not None
+        return screen.game.state
+
+    def question(self, view: Any, legal: Sequence[Action], seat: int) -> tuple[str, str | None]:
+        question, default = self._question(view, legal, seat)
+        self._asked = question
+        return question, default
+
+    def _question(self, view: Any, legal: Sequence[Action], seat: int) -> tuple[str, str]:
+        assert isinstance(view, DerbyView)
+        name = seat_name(self.screen.names, seat)
+        first = legal[0].text.split()[-1]
+        if isinstance(legal[0], Wager):
+            value = wager_value(view, seat)
+            best = legal[-1] if value > 0 else legal[0]
+            return (
+                f"{name}, wager on horse {view.horses[seat]} at odds"
+                f" {view.odds[seat]} ($0-${len(legal) - 1}; each $1 is worth"
+                f" {float(value):+.2f} on average)",
+                best.text.split()[-1],
+            )
+        if legal[0].text.startswith("silk"):
+            self.screen.show(silk_table([s for s in view.silks if s]))
+            return f"{name}, your silk (1-24)", first
+        free = number_ranges([int(a.text.split()[-1]) for a in legal])
+        return f"{name}, your horse (free: {free})", first
+
+    def answer(self, text: str, view: Any, legal: Sequence[Action], seat: int) -> Action | str:
+        chosen = match_answer(text, legal)
+        if chosen is not None:
+            return chosen
+        return "not a choice here; " + self._asked
+
+
+class CompanionChance:
+    """The dice of a real table, typed in: each die asked for by name, the board shown before
+    each turn's first die."""
+
+    def __init__(self, screen: TableScreen) -> None:
+        self.screen = screen
+        self._context = ""
+        self._typed = TypedChance(self._ask, lambda text: screen.say(text, "red"))
+
+    def _ask(self, question: str) -> str:
+        return self.screen.prompt(f"{self._context}: {question}")
+
+    def choose(self, rules: Any, state: Any) -> Action:
+        assert isinstance(state, DerbyState)
+        names = self.screen.names
+        race = state.race
+        show = True
+        if state.phase is Phase.ODDS:
+            seat = state.seat_to_act
+            self._context = f"odds die of {seat_name(names, seat)} (horse {state.horses[seat]})"
+        elif state.phase is Phase.SCRATCH:
+            self._context = f"scratch roll ({state.scratches_left} to go), d20"
+        else:
+            assert race is not None
+            waiting = race.waiting_for
+            if waiting == "mud":
+                trying = race.mud_try
+                assert trying is not None
+                self._context = (
+                    f"mud die of horse {trying.horse}, try {trying.attempt}/{trying.spaces}"
+                )
+            elif waiting == "accel":
+                self._context = f"accelerator die of horse {race.accelerating}"
+            else:
+                die = len(race.dice) + 1
+                kind = f"single die {die}" if die <= 2 else f"zone die {die - 2}"
+                self._context = f"turn {race.turn}, {kind} (d20)"
+                show = die == 1
+        self.screen.before_prompt(state if show else None)
+        try:
+            return self._typed.choose(rules, state)
+        finally:
+            self.screen.after_prompt()

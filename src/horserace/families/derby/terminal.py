@@ -1,0 +1,102 @@
+"""Derby Challenge at the terminal: its own options (shared by `play` and `simulate`), the header,
+the screen, the keyboard and typed-in dice, and the final standings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from horserace.core.chance import ChanceSource
+from horserace.core.rules import Result
+from horserace.engine import Agent
+from horserace.families.derby.render import standings_table
+from horserace.families.derby.screen import (
+    DEFAULT_SPEED,
+    CompanionChance,
+    DerbyAsker,
+    DerbyScreen,
+)
+from horserace.rules.derby.track import Track, load_track, packaged_track
+from horserace.terminal.keyboard import KeyboardAgent
+from horserace.terminal.screen import TableScreen
+from horserace.terminal.table import TableSetup, TableTerminal
+
+
+def derby_options(
+    races: Annotated[int, typer.Option("--races", metavar="N", help="Races to run.")] = 3,
+    money: Annotated[int, typer.Option("--money", metavar="N", help="Starting dollars.")] = 8,
+    scratches: Annotated[
+        int, typer.Option("--scratches", metavar="0|1|2", help="Horses scratched per race.")
+    ] = 0,
+    all_horses: Annotated[
+        bool, typer.Option("--all-horses", help="All 20 horses run; unowned ones for the house.")
+    ] = False,
+    track: Annotated[
+        str | None,
+        typer.Option("--track", metavar="FILE|NAME", help="A track file (TOML) or 'sprint'."),
+    ] = None,
+) -> None:
+    """Derby Challenge's own options (the signature is what `play` offers)."""
+
+
+def track_option(value: str | None) -> Track | None:
+    """A track file, or the name of a packaged track ('derby', 'sprint')."""
+    if value is None:
+        return None
+    path = Path(value)
+    if path.suffix == ".toml" or path.exists():
+        return load_track(path)
+    return packaged_track(value)
+
+
+def table_options(players: int | None, given: Mapping[str, Any]) -> dict[str, Any]:
+    options: dict[str, Any] = {
+        "races": given["races"],
+        "starting_money": given["money"],
+        "scratches": given["scratches"],
+        "all_horses": given["all_horses"],
+    }
+    if players is not None:
+        options["players"] = players
+    chosen = track_option(given["track"])
+    if chosen is not None:
+        options["track"] = chosen
+    return options
+
+
+class DerbyTerminal(TableTerminal):
+    default_bots = "ev"
+    speed = DEFAULT_SPEED
+    companion = True
+    screen_type = DerbyScreen
+    options = staticmethod(derby_options)
+
+    def table_options(
+        self, preset: str, players: int | None, given: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return table_options(players, given)
+
+    def header(self, setup: TableSetup) -> str:
+        config = setup.config
+        extras = [f"{config.scratches} scratch(es)"] if config.scratches else []
+        extras += ["house horses"] if config.all_horses else []
+        return (
+            f"derby: {config.players} players, {config.races} race(s), ${config.starting_money}"
+            f" each, track {config.track.name}" + "".join(f", {e}" for e in extras)
+        )
+
+    def keyboard(self, seat: int, screen: TableScreen) -> Agent:
+        return KeyboardAgent(seat, screen, DerbyAsker(screen))
+
+    def companion_chance(self, screen: TableScreen) -> ChanceSource:
+        return CompanionChance(screen)
+
+    def finish(self, screen: TableScreen, result: Result) -> None:
+        screen.show(standings_table(result, screen.names))
+        screen.console.print(f"left in the pot (the bank's): ${result.unclaimed}", soft_wrap=True)
+
+
+TERMINAL = DerbyTerminal()
