@@ -16,10 +16,10 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from horserace.bots.cards_bots import make_cards_bot
 from horserace.core.chance import SeededChance
 from horserace.core.types import CHANCE
 from horserace.engine import Game, play
+from horserace.families.cards.bots import make_cards_bot
 from horserace.odds import cards as cards_odds
 from horserace.odds.cards import RacePosition, card_odds, exact_card_odds, position_of
 from horserace.odds.cards_book import _gate_win_sorted, average_book_edge

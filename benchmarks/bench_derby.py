@@ -11,10 +11,10 @@ import statistics
 import time
 from collections.abc import Callable
 
-from horserace.bots.derby_bots import make_derby_bot
 from horserace.core.chance import SeededChance
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
 from horserace.engine import Game, Step, play
+from horserace.families.derby.bots import make_derby_bot
 from horserace.odds.derby import race_odds, simulate_races
 from horserace.rules.derby.race import RaceState, start_race, with_positions
 from horserace.rules.derby.track import DEFAULT_TRACK

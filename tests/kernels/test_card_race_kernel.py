@@ -10,12 +10,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from horserace.bots.cards_bots import BlindBettor
 from horserace.core.actions import Action
 from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError
 from horserace.core.rules import Rules
 from horserace.engine import Agent, Step, play
+from horserace.families.cards.bots import BlindBettor
 from horserace.kernels.card_race import card_spec, replay_tape, run_games
 from horserace.odds.cards_book import win_by_count
 from horserace.rules.cards import events as ev

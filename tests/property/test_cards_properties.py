@@ -23,7 +23,7 @@ from horserace.engine import Game, Step, play, replay
 from horserace.odds.cards import card_odds, position_from_cards
 from horserace.rules.cards import events as ev
 from horserace.rules.cards.rules import CardsRules, full_deck
-from horserace.rules.cards.state import CardsState, Phase
+from horserace.rules.cards.state import CardsPhase, CardsState
 from horserace.rules.registry import get_preset
 
 RULES = CardsRules()
@@ -164,7 +164,7 @@ def race_orders(
         state = RULES.initial_state(config)
         for word in course.split():
             state, _ = RULES.apply(state, RULES.parse_action(state, word))
-        while state.phase is Phase.BETTING:
+        while state.phase is CardsPhase.BETTING:
             actor = RULES.actor(state)
             assert isinstance(actor, int)
             state, _ = RULES.apply(state, RULES.legal_actions(state, actor)[0])
@@ -204,7 +204,7 @@ def test_monte_carlo_agrees_with_a_stumbling_face_down_race() -> None:
     trials = 1500
     for _ in range(trials):
         state = RULES.initial_state(config)
-        while state.phase is not Phase.OVER:
+        while state.phase is not CardsPhase.OVER:
             actor = RULES.actor(state)
             if actor is CHANCE:
                 outcomes, _ = RULES.chance_weights(state)

@@ -10,7 +10,7 @@ from horserace.core.errors import IllegalAction
 from horserace.core.types import CHANCE
 from horserace.rules.cards import events as ev
 from horserace.rules.cards.calcutta import pool_shares
-from horserace.rules.cards.state import NOBODY, Phase
+from horserace.rules.cards.state import NOBODY, CardsPhase
 from tests.unit.test_cards_support import CUT, chips, events, new_table, of_suit, run, scripted
 
 C, D, H, S = range(4)
@@ -85,7 +85,7 @@ def test_calcutta_sells_longshots_first_and_keeps_an_unsold_share() -> None:
     assert game.state.course == tuple(map(parse_card, sorted_course))
     sold = [(e.suit, e.seat, e.price) for e in events(steps, ev.HorseSold)]
     assert sold == [(C, 1, 3), (D, 2, 2), (H, NOBODY, 0), (S, 2, 5)]
-    assert game.state.phase is Phase.RACE and game.state.places == 2
+    assert game.state.phase is CardsPhase.RACE and game.state.places == 2
     hearts_then_spades = [*of_suit("H", 8, COURSE), *of_suit("S", 8, COURSE)]
     run(game, hearts_then_spades, steps)
     # pool 10 = 3 x 3 + 1: 1st 7 (stays: hearts was unsold), 2nd 3 to P3 (spades)
@@ -127,7 +127,7 @@ def test_pool_shares_follow_the_seed(pool: int, shares: tuple[int, int]) -> None
 def test_calcutta_cuts_for_the_first_deal_and_a_tie_cuts_again() -> None:
     game = new_table("calcutta", players=3)
     first, phase = game.actor, game.state.phase
-    assert phase is Phase.CUT and first is CHANCE
+    assert phase is CardsPhase.CUT and first is CHANCE
     steps = run(game, ["9C", "KD", "KH", "4S", "2D"])  # P2 and P3 tie on kings, then 4 beats 2
     cut = [e for step in steps for e in step.events]
     assert [e.kind for e in cut] == ["card-cut"] * 3 + ["cut-tied"] + ["card-cut"] * 2 + [
@@ -137,7 +137,7 @@ def test_calcutta_cuts_for_the_first_deal_and_a_tie_cuts_again() -> None:
     assert "P2 cut the highest card (4S) and deals first" in [
         e.describe(["P1", "P2", "P3"]) for e in cut
     ]
-    assert game.state.phase is Phase.COURSE and game.state.dealer == 1
+    assert game.state.phase is CardsPhase.COURSE and game.state.dealer == 1
     assert len(game.state.deck) == 48  # the cut cards went back: a whole pack for the course
     view = game.rules.view(game.state, None)
     assert view.cut == tuple(map(parse_card, ("9C", "4S", "2D")))

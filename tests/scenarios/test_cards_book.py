@@ -11,7 +11,7 @@ from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import replay
 from horserace.rules.cards import events as ev
 from horserace.rules.cards.actions import BookBet
-from horserace.rules.cards.state import Phase
+from horserace.rules.cards.state import CardsPhase
 from horserace.rules.registry import get_preset
 from tests.unit.test_cards_support import chips, events, new_table, of_suit, run, scripted
 
@@ -23,7 +23,7 @@ def test_book_prices_follow_the_course_count() -> None:
     game, steps = scripted("basic", {"players": 3}, COURSE)
     opened = events(steps, ev.BookOpened)
     assert opened == [ev.BookOpened(0, ("3-1", "3-1", "3-1", "2-1"))]
-    assert game.state.phase is Phase.BETTING
+    assert game.state.phase is CardsPhase.BETTING
     assert game.actor == 1  # the dealer's left bets first; the dealer does not bet
 
 
@@ -46,7 +46,7 @@ def test_the_race_stops_at_the_first_horse_across_for_win_bets() -> None:
     finished = events(steps, ev.HorseFinished)
     assert [(f.suit, f.place) for f in finished] == [(3, 1)]
     assert events(steps, ev.RaceStarted) == [ev.RaceStarted(2, 1)]  # the deal passes left
-    assert game.state.phase is Phase.COURSE and game.actor is CHANCE
+    assert game.state.phase is CardsPhase.COURSE and game.actor is CHANCE
     assert len(game.state.deck) == 48
 
 
@@ -55,7 +55,7 @@ def test_five_of_a_suit_is_redealt() -> None:
     game, steps = scripted("basic", {"players": 3}, [*bad, *COURSE])
     assert events(steps, ev.CourseRedealt) == [ev.CourseRedealt(0, 5)]
     assert len(events(steps, ev.CourseCardDealt)) == 14
-    assert game.state.phase is Phase.BETTING and game.state.redeals == 1
+    assert game.state.phase is CardsPhase.BETTING and game.state.redeals == 1
     assert len(game.state.course) == 7 and len(game.state.deck) == 48 - 7
 
 

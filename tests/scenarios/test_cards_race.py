@@ -6,7 +6,7 @@ from __future__ import annotations
 from horserace.components.french_deck import parse_card
 from horserace.core.events import redact
 from horserace.rules.cards import events as ev
-from horserace.rules.cards.state import Phase
+from horserace.rules.cards.state import CardsPhase
 from tests.unit.test_cards_support import chips, events, new_table, of_suit, run, scripted
 
 C, D, H, S = range(4)
@@ -79,10 +79,10 @@ def test_horses_that_cannot_finish_are_placed_by_position_ties_by_arrival() -> N
     course = ["2C", "3C", "4C", "5C", "6C", "2D", "3D", "4D", "5D", "6D"]
     options = {"players": 3, "races": 1, "course_length": 10, "redeal": False, "betting": "tote"}
     game, steps = scripted("basic", options, [*course, "trifecta 2 S H C", "done", "done", "done"])
-    assert game.state.phase is Phase.RACE and game.state.places == 3
+    assert game.state.phase is CardsPhase.RACE and game.state.places == 3
     run(game, ["7C", "7D", "8D", "8C", "9C", "9D"], steps)  # level at 3: clubs got there first
     run(game, [*of_suit("S", 8), *of_suit("H", 7)], steps)
-    assert game.state.phase is Phase.RACE
+    assert game.state.phase is CardsPhase.RACE
     run(game, of_suit("H", 8)[7:], steps)
     over = events(steps, ev.RaceOver)
     assert over == [ev.RaceOver((S, H, C, D), (C, D), 6 + 8 + 8)]
@@ -95,6 +95,6 @@ def test_the_race_runs_on_while_a_bet_needs_a_place() -> None:
     run(game, ["exacta 3 S H", "done", "show 1 D", "done", "done"], steps)
     assert game.state.places == 3
     run(game, [*of_suit("S", 8, course), *of_suit("H", 8, course)], steps)
-    assert game.state.phase is Phase.RACE  # show needs the third place too
+    assert game.state.phase is CardsPhase.RACE  # show needs the third place too
     run(game, of_suit("D", 8, course), steps)
     assert events(steps, ev.RaceOver)[0].order[:3] == (S, H, D)

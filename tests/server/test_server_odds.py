@@ -22,8 +22,7 @@ from horserace.odds.cards import TooManyStates, card_odds, position_from_cards, 
 from horserace.odds.derby import table_odds
 from horserace.odds.race import race_odds, scratch_phase_odds
 from horserace.rules.board.state import Phase
-from horserace.rules.cards.state import CardsView
-from horserace.rules.cards.state import Phase as CardsPhase
+from horserace.rules.cards.state import CardsPhase, CardsView
 from horserace.rules.derby.model import Phase as DerbyPhase
 from horserace.rules.registry import get_preset
 from horserace.server.messages import live_odds, table_state

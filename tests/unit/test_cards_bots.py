@@ -8,18 +8,18 @@ from fractions import Fraction
 
 import pytest
 
-from horserace.bots.cards_bots import (
+from horserace.components.french_deck import card_text, pack
+from horserace.core.errors import ConfigError
+from horserace.families.cards.bots import (
     CardsBot,
     calcutta_value,
     make_cards_bot,
     party_value,
     view_odds,
 )
-from horserace.bots.random_bot import RandomBot
-from horserace.components.french_deck import card_text, pack
-from horserace.core.errors import ConfigError
+from horserace.families.random_bot import RandomBot
 from horserace.odds.cards import exact_card_odds, position_of
-from horserace.rules.cards.actions import Bid, BookBet, Done, Pass, Pick
+from horserace.rules.cards.actions import Bid, BookBet, Done, NoBid, Pick
 from horserace.rules.cards.rules import CardsRules
 from horserace.rules.cards.state import CardsState, CardsView
 from tests.unit.test_cards_support import CUT, new_table, run
@@ -94,10 +94,10 @@ def test_the_calcutta_bidder_bids_the_minimum_under_its_estimate() -> None:
     value = calcutta_value(view, view.auction.horse, view_odds(view, 2))
     assert 0 < value < 150
     choice = bot.choose(view, game.rules.legal_actions(game.state, 1))
-    assert choice == (Bid(1) if 0.9 * value >= 1 else Pass())
+    assert choice == (Bid(1) if 0.9 * value >= 1 else NoBid())
     run(game, [f"bid {int(value) + 5}"])  # P2 bids past P3's estimate: P3 passes
     view = seat_view(game.state, 2)
-    assert bot.choose(view, game.rules.legal_actions(game.state, 2)) == Pass()
+    assert bot.choose(view, game.rules.legal_actions(game.state, 2)) == NoBid()
 
 
 def test_bot_kinds() -> None:

@@ -28,7 +28,7 @@ from horserace.rules.cards.config import cards_config
 from horserace.rules.cards.events import RaceOver
 from horserace.rules.cards.rules import CardsRules
 from horserace.rules.cards.state import CardsState
-from horserace.rules.cards.track import HORSES
+from horserace.rules.cards.track import RACING_SUITS
 
 RULES = CardsRules()
 
@@ -173,7 +173,7 @@ def test_every_table_sums_as_it_should() -> None:
     for table in (odds.exacta, odds.trifecta, odds.superfecta):
         assert sum(table.values()) == 1
     assert len(odds.superfecta) == 24 and len(odds.trifecta) == 24 and len(odds.exacta) == 12
-    for a in HORSES:
+    for a in RACING_SUITS:
         assert odds.win[a] == sum(p for (first, _), p in odds.exacta.items() if first == a)
         assert odds.show[a] == sum(p for key, p in odds.trifecta.items() if a in key)
     # Clubs, diamonds and hearts show two cards each: the same chances, by symmetry.

@@ -8,9 +8,9 @@ from fractions import Fraction
 
 import pytest
 
-from horserace.bots.derby_bots import DerbyEVBot, make_derby_bot, wager_value
-from horserace.bots.random_bot import RandomBot
 from horserace.core.errors import ConfigError
+from horserace.families.derby.bots import DerbyEVBot, make_derby_bot, wager_value
+from horserace.families.random_bot import RandomBot
 from horserace.rules.derby.model import DerbyView, Wager
 from horserace.rules.derby.rules import DerbyRules
 from horserace.rules.derby.track import DEFAULT_TRACK

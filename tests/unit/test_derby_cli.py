@@ -12,12 +12,12 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from horserace.bots.derby_bots import make_derby_bot
 from horserace.cli.app import app
 from horserace.core.actions import Action
 from horserace.core.record import read_record
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.engine import Game, play, replay
+from horserace.families.derby.bots import make_derby_bot
 from horserace.families.derby.render import Announcer, DerbyInfo, render_table, to_plain
 from horserace.families.derby.screen import match_answer, number_ranges
 from horserace.odds.derby import table_odds

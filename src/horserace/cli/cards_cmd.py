@@ -43,7 +43,7 @@ from horserace.rules.cards.config import (
     cards_config,
     load_book_odds,
 )
-from horserace.rules.cards.track import HORSES
+from horserace.rules.cards.track import RACING_SUITS
 from horserace.simulate.cards_kernel import KERNEL_BOT
 from horserace.simulate.cards_sim import CardsReport, simulate_cards
 from horserace.simulate.stats import RunningStats
@@ -163,7 +163,7 @@ def odds_cards(
                 f"this race is too young for exact odds within {budget:,} states:"
                 " give more --turned cards or a larger --max-states"
             ) from None
-        counts = {s: _count(links, s) for s in HORSES}
+        counts = {s: _count(links, s) for s in RACING_SUITS}
         priced = book if not faltering else None  # a face-down course cannot be priced
         averaged: AverageEdge | None = None
         if priced is not None and (average if average is not None else not stumbling):
@@ -230,7 +230,7 @@ def _redealt(links: list[Card | None], need: int, ranks: int) -> str | None:
     if any(card is None for card in links):
         return None
     most = ranks - need  # cards of one suit the course may hold and the horse still finish
-    for suit in HORSES:
+    for suit in RACING_SUITS:
         count = _count(links, suit)
         if count > most:
             return (
@@ -275,7 +275,7 @@ def _json(
     }
     if book is not None:
         horses: dict[str, Any] = {}
-        for suit in HORSES:
+        for suit in RACING_SUITS:
             price = book.price(counts[suit])
             kept = None if price is None else render.book_edge(odds.win[suit], price, stake)
             horses[SUITS[suit]] = {

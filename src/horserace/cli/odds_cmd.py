@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from horserace.cli.common import user_errors
 from horserace.components.board import DEFAULT_BOARD, HORSES, Board, load_board
 from horserace.core.errors import ConfigError
 from horserace.odds.race import ExactRaceOdds, RaceOdds, exact_race_odds, race_odds
@@ -56,7 +57,7 @@ def odds(
     """Win chances of the running horses and the expected number of rolls left."""
     if ctx.invoked_subcommand is not None:
         return
-    try:
+    with user_errors():
         board = DEFAULT_BOARD if board_file is None else load_board(board_file)
         out = parse_scratched(scratched)
         advanced = parse_positions(positions, board, out)
@@ -71,9 +72,6 @@ def odds(
 
             win = {h: float(p) for h, p in result.win.items()}
             plot_odds(board, advanced, win, float(result.expected_rolls), plot)
-    except ValueError as error:  # HorseraceError is a ValueError too
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(2) from None
     if as_json:
         typer.echo(json.dumps(_json_object(result)))
         return

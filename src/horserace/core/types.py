@@ -5,6 +5,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import Final
 
+from horserace.core.errors import RecordError
+
 
 class Pseudo(Enum):
     """The actors that are not seats."""
@@ -34,4 +36,6 @@ def parse_actor(text: str) -> Actor:
             return pseudo
     if text.isdigit():
         return int(text)
-    raise ValueError(f"{text!r} is not an actor (a seat number, 'chance' or 'terminal')")
+    raise RecordError(
+        f"{text!r} is not an actor: a record names a seat number, 'chance' or 'terminal'"
+    )

@@ -8,11 +8,16 @@ first asked for, so a command that lists presets does not load any family's rule
 from __future__ import annotations
 
 import importlib
+import random
 from collections.abc import Mapping
 from functools import cache
+from typing import TYPE_CHECKING
 
 from horserace.core.errors import ConfigError
 from horserace.families.family import Family, PresetSpec
+
+if TYPE_CHECKING:
+    from horserace.engine import Agent
 
 # Adding a family: one package with a FAMILY object, one line here.
 FAMILY_PACKAGES: Mapping[str, str] = {
@@ -57,12 +62,44 @@ def check_bot_kind(fam: Family, kind: str) -> str:
     return kind
 
 
+def make_bot(kind: str, seed: int, family_name: str = "board") -> Agent:
+    """A bot of `kind` for a table of the family `family_name`, with its own generator seeded
+    by `seed` (so the same seed gives the same game)."""
+    fam = family(family_name)
+    return fam.new_bot(check_bot_kind(fam, kind), random.Random(seed))
+
+
+def parse_bots(text: str, players: int, family_name: str = "board") -> list[str]:
+    """'ev,random' -> one kind per seat; a shorter list is repeated round the table."""
+    fam = family(family_name)
+    kinds = [word.strip().lower() for word in text.split(",") if word.strip()]
+    if not kinds:
+        raise ConfigError("--bots needs at least one bot kind, e.g. --bots random")
+    for kind in kinds:
+        check_bot_kind(fam, kind)
+    if len(kinds) > players:
+        raise ConfigError(f"{len(kinds)} bots for {players} seats: name at most one per seat")
+    return [kinds[seat % len(kinds)] for seat in range(players)]
+
+
+def bot_kinds_of(text: str, family_name: str) -> tuple[str, ...]:
+    """'value,random' -> the kinds named, each checked against the family's bots."""
+    fam = family(family_name)
+    kinds = tuple(word.strip() for word in text.split(",") if word.strip())
+    if not kinds:
+        raise ConfigError("--bots needs at least one bot kind, e.g. --bots random")
+    return tuple(check_bot_kind(fam, kind) for kind in kinds)
+
+
 __all__ = [
     "FAMILY_PACKAGES",
     "Family",
     "PresetSpec",
+    "bot_kinds_of",
     "check_bot_kind",
     "families",
     "family",
     "family_of_preset",
+    "make_bot",
+    "parse_bots",
 ]

@@ -25,7 +25,14 @@ from horserace.core.errors import ConfigError
 from horserace.odds import cards_dp, cards_poly
 from horserace.odds.cards_dp import TooManyStates
 from horserace.rules.cards.config import CardsConfig
-from horserace.rules.cards.track import HORSES, Track, fall_back, move_up, race_settled, stumble
+from horserace.rules.cards.track import (
+    RACING_SUITS,
+    CardTrack,
+    fall_back,
+    move_up,
+    race_settled,
+    stumble,
+)
 
 __all__ = [
     "CardOdds",
@@ -49,7 +56,7 @@ class RacePosition:
     need: int
     course_length: int
     faltering: bool
-    track: Track
+    track: CardTrack
     unseen: tuple[int, ...]  # per suit: cards in the deck or face down on the course
     joker_unseen: bool
 
@@ -112,12 +119,12 @@ def _marginals(order: dict[tuple[int, ...], Number], places: int, zero: Number) 
     def among(top: int) -> dict[int, Number]:
         if places < top:
             return {}
-        return {h: sum((p for o, p in order.items() if h in o[:top]), zero) for h in HORSES}
+        return {h: sum((p for o, p in order.items() if h in o[:top]), zero) for h in RACING_SUITS}
 
     def prefixes(length: int) -> dict[Any, Number]:
         if places < length:
             return {}
-        table = {key: zero for key in permutations(HORSES, length)}
+        table = {key: zero for key in permutations(RACING_SUITS, length)}
         for key, p in order.items():
             table[key[:length]] += p
         return table
@@ -125,9 +132,9 @@ def _marginals(order: dict[tuple[int, ...], Number], places: int, zero: Number) 
     full: dict[Any, Number] = {}
     if places >= 3:
         for key, p in order.items():
-            rest = tuple(h for h in HORSES if h not in key)
+            rest = tuple(h for h in RACING_SUITS if h not in key)
             full[key + rest] = full.get(key + rest, zero) + p
-        full = {key: full.get(key, zero) for key in permutations(HORSES)}
+        full = {key: full.get(key, zero) for key in permutations(RACING_SUITS)}
     return CardOdds(
         places,
         full if places >= 3 else dict(order),
@@ -195,15 +202,15 @@ def _relabelled(position: RacePosition) -> tuple[tuple[int, ...], RacePosition]:
     track = position.track
 
     def key(suit: int) -> tuple[int, int, int, int]:
-        rank = track.finished.index(suit) if suit in track.finished else len(HORSES)
+        rank = track.finished.index(suit) if suit in track.finished else len(RACING_SUITS)
         return (rank, -track.positions[suit], position.unseen[suit], suit)
 
-    labels = tuple(sorted(HORSES, key=key))
+    labels = tuple(sorted(RACING_SUITS, key=key))
     new = {old: index for index, old in enumerate(labels)}
     positions = tuple(track.positions[old] for old in labels)
     standing = tuple(sorted((new[s] for s in track.standing), key=lambda s: (-positions[s], s)))
     finished = tuple(new[s] for s in track.finished)
-    canonical_track = Track(positions, standing, finished, track.frontier)
+    canonical_track = CardTrack(positions, standing, finished, track.frontier)
     unseen = tuple(position.unseen[old] for old in labels)
     return labels, replace(position, track=canonical_track, unseen=unseen)
 
@@ -252,7 +259,7 @@ def position_of(state: Any) -> RacePosition:
     config: CardsConfig = state.config
     unseen = getattr(state, "unseen")  # noqa: B009 - a method on states, a tuple on views
     if callable(unseen):
-        unseen = tuple(unseen(s) for s in HORSES)
+        unseen = tuple(unseen(s) for s in RACING_SUITS)
         joker = bool(state.joker_unseen())
     else:
         joker = bool(state.joker_unseen)
@@ -297,7 +304,7 @@ def position_from_cards(
             raise ConfigError(
                 f"course link {link} is unknown; only a faltering course is face down"
             )
-    track = Track()
+    track = CardTrack()
     for index, value in enumerate(turned, 1):
         where = f"turned card {index}"
         see(value, where)
@@ -327,7 +334,7 @@ def position_from_cards(
 
 
 def _position(
-    track: Track,
+    track: CardTrack,
     seen: set[Card],
     course: Sequence[Card | None],
     need: int,
@@ -336,7 +343,7 @@ def _position(
     ranks: int,
 ) -> RacePosition:
     unseen = tuple(
-        ranks - sum(1 for v in seen if not is_joker(v) and suit_of(v) == s) for s in HORSES
+        ranks - sum(1 for v in seen if not is_joker(v) and suit_of(v) == s) for s in RACING_SUITS
     )
     joker = stumbling and not any(is_joker(v) for v in seen)
     return RacePosition(need, len(course), faltering, track, unseen, joker)

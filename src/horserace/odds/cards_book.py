@@ -16,7 +16,7 @@ from math import comb
 
 from horserace.odds.cards import RacePosition, exact_card_odds
 from horserace.rules.cards.config import BookOdds, CardsConfig
-from horserace.rules.cards.track import HORSES, Track
+from horserace.rules.cards.track import RACING_SUITS, CardTrack
 
 __all__ = [
     "AverageEdge",
@@ -69,9 +69,9 @@ def _gate_win_sorted(
     counts: tuple[int, ...], need: int, length: int, ranks: int, joker: bool
 ) -> tuple[Fraction, ...]:
     unseen = tuple(ranks - c for c in counts)
-    position = RacePosition(need, length, False, Track(), unseen, joker)
+    position = RacePosition(need, length, False, CardTrack(), unseen, joker)
     odds = exact_card_odds(position, places=1)
-    return tuple(odds.win[s] for s in HORSES)
+    return tuple(odds.win[s] for s in RACING_SUITS)
 
 
 def legal_courses(
@@ -82,7 +82,7 @@ def legal_courses(
     length, ranks, need = config.course_length, config.ranks, config.need
     weights: dict[tuple[tuple[int, ...], bool], int] = {}
     jokers = (False, True) if config.stumbling else (False,)
-    for counts in product(range(min(ranks, length) + 1), repeat=len(HORSES)):
+    for counts in product(range(min(ranks, length) + 1), repeat=len(RACING_SUITS)):
         for on_course in jokers:
             if sum(counts) + on_course != length:
                 continue
@@ -106,7 +106,7 @@ def win_by_count(config: CardsConfig) -> dict[int, Fraction]:
     starts: dict[int, Fraction] = {}
     wins: dict[int, Fraction] = {}
     for chance, counts, win in legal_courses(config):
-        for suit in HORSES:
+        for suit in RACING_SUITS:
             count = counts[suit]
             starts[count] = starts.get(count, Fraction(0)) + chance
             wins[count] = wins.get(count, Fraction(0)) + chance * win[suit]
@@ -120,7 +120,7 @@ def average_book_edge(config: CardsConfig, prices: BookOdds | None = None) -> Av
     lost: dict[int, Fraction] = {}
     overall = Fraction(0)
     for chance, counts, win in legal_courses(config):
-        offered = [(s, p) for s in HORSES if (p := book.price(counts[s])) is not None]
+        offered = [(s, p) for s in RACING_SUITS if (p := book.price(counts[s])) is not None]
         if not offered:
             continue
         for suit, price in offered:
@@ -130,5 +130,5 @@ def average_book_edge(config: CardsConfig, prices: BookOdds | None = None) -> Av
             lost[count] = lost.get(count, Fraction(0)) + chance * kept
             overall += chance * kept / len(offered)
     by_count = {c: lost[c] / staked[c] for c in sorted(staked)}
-    count_chance = {c: staked[c] / len(HORSES) for c in sorted(staked)}
+    count_chance = {c: staked[c] / len(RACING_SUITS) for c in sorted(staked)}
     return AverageEdge(overall, by_count, count_chance)

@@ -15,7 +15,7 @@ import numpy as np
 from horserace.core.rng import derive_seed
 from horserace.odds.cards import RacePosition, card_odds
 from horserace.rules.cards.config import CardsConfig
-from horserace.rules.cards.track import HORSES, Track
+from horserace.rules.cards.track import RACING_SUITS, CardTrack
 from horserace.simulate.cards_tally import CardsTally
 from horserace.simulate.runner import Span
 from horserace.simulate.stats import RunningStats
@@ -29,11 +29,11 @@ KERNEL_STREAM = 4  # the kernel's games draw from this stream of the run's seed
 @lru_cache(maxsize=4096)
 def _win_chances(config: CardsConfig, course: tuple[int, ...]) -> tuple[float, ...]:
     """Each horse's exact chance to win once the course (counts per suit, joker) is dealt."""
-    unseen = tuple(config.ranks - course[suit] for suit in HORSES)
-    joker = config.stumbling and not course[len(HORSES)]
-    position = RacePosition(config.need, config.course_length, False, Track(), unseen, joker)
+    unseen = tuple(config.ranks - course[suit] for suit in RACING_SUITS)
+    joker = config.stumbling and not course[len(RACING_SUITS)]
+    position = RacePosition(config.need, config.course_length, False, CardTrack(), unseen, joker)
     odds = card_odds(position, places=1)
-    return tuple(odds.win[suit] for suit in HORSES)
+    return tuple(odds.win[suit] for suit in RACING_SUITS)
 
 
 def kernel_span(config: CardsConfig, seed: int, span: Span) -> CardsTally:
@@ -48,8 +48,8 @@ def kernel_span(config: CardsConfig, seed: int, span: Span) -> CardsTally:
     tally.races = int(out.cards.size)
     tally.steps = int(out.steps.sum())
     tally.race_cards = RunningStats.of_array(out.cards)
-    courses = out.course.reshape(-1, len(HORSES) + 1)
-    counts = courses[:, : len(HORSES)]
+    courses = out.course.reshape(-1, len(RACING_SUITS) + 1)
+    counts = courses[:, : len(RACING_SUITS)]
     winner = out.order[:, :, 0].reshape(-1)
     won = counts[np.arange(winner.size), winner]
     starts = np.bincount(counts.ravel())

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from horserace.bots.cards_bots import CARDS_BOT_KINDS, make_cards_bot, view_odds
 from horserace.components.french_deck import is_joker, suit_of
 from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
 from horserace.engine import Game, Step, play
+from horserace.families.cards.bots import CARDS_BOT_KINDS, make_cards_bot, view_odds
 from horserace.odds.cards_book import win_by_count
 from horserace.rules.cards import events as ev
 from horserace.rules.cards.config import CardsConfig

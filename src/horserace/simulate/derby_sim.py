@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from horserace.bots.derby_bots import DERBY_BOT_KINDS, make_derby_bot
 from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
 from horserace.engine import Agent, Game, Step, play
+from horserace.families.derby.bots import DERBY_BOT_KINDS, make_derby_bot
 from horserace.odds.derby import simulate_races
 from horserace.rules.derby import events as ev
 from horserace.rules.derby.model import DerbyConfig

@@ -51,8 +51,8 @@ class BoardFamily(Family):
         return by_name[preset]
 
     def new_bot(self, kind: str, rng: random.Random) -> Agent:
-        from horserace.bots.board_bots import EvBot, HeuristicBot
-        from horserace.bots.random_bot import RandomBot
+        from horserace.families.board.bots import EvBot, HeuristicBot
+        from horserace.families.random_bot import RandomBot
 
         if kind == "heuristic":
             return HeuristicBot(rng)

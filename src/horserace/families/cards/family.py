@@ -48,8 +48,8 @@ class CardsFamily(Family):
         return by_name[preset]
 
     def new_bot(self, kind: str, rng: random.Random) -> Agent:
-        from horserace.bots.cards_bots import BlindBettor, CardsBot
-        from horserace.bots.random_bot import RandomBot
+        from horserace.families.cards.bots import BlindBettor, CardsBot
+        from horserace.families.random_bot import RandomBot
 
         if kind == "blind":
             return BlindBettor(rng)
@@ -65,9 +65,9 @@ class CardsFamily(Family):
         """Exact, once the whole course is dealt; None while a face-down course leaves more
         unseen than the budget allows."""
         from horserace.odds.cards import position_of
-        from horserace.rules.cards.state import Phase
+        from horserace.rules.cards.state import CardsPhase
 
-        if view.phase in (Phase.COURSE, Phase.OVER):
+        if view.phase in (CardsPhase.COURSE, CardsPhase.OVER):
             return None
         if len(view.course) < view.config.course_length:
             return None

@@ -20,8 +20,8 @@ from horserace.odds.cards_book import AverageEdge
 from horserace.rules.cards import events as ev
 from horserace.rules.cards.book import winnings
 from horserace.rules.cards.config import BookOdds
-from horserace.rules.cards.state import CardsView, Phase
-from horserace.rules.cards.track import HORSES
+from horserace.rules.cards.state import CardsPhase, CardsView
+from horserace.rules.cards.track import RACING_SUITS
 from horserace.terminal.screen import News as TerminalNews
 from horserace.terminal.screen import to_plain as terminal_plain
 
@@ -97,7 +97,7 @@ def horse_table(
         table.add_column("house edge", justify="right")
     for name in ("place", "show"):
         table.add_column(name, justify="right")
-    for suit in HORSES:
+    for suit in RACING_SUITS:
         chance = odds.win[suit]
         row = [SUITS[suit], str(counts[suit]), str(positions[suit]), percent(chance)]
         row.append(price_text(chance))
@@ -115,11 +115,12 @@ def horse_table(
 def exacta_table(odds: CardOdds[Any]) -> Table:
     table = Table(title="Exacta (first down, second across)", title_justify="left")
     table.add_column("")
-    for suit in HORSES:
+    for suit in RACING_SUITS:
         table.add_column(SUITS[suit], justify="right")
-    for first in HORSES:
+    for first in RACING_SUITS:
         cells = [
-            "-" if first == second else percent(odds.exacta[(first, second)]) for second in HORSES
+            "-" if first == second else percent(odds.exacta[(first, second)])
+            for second in RACING_SUITS
         ]
         table.add_row(SUITS[first], *cells)
     return table
@@ -243,7 +244,7 @@ def course_lanes(view: CardsView, info: BoardInfo) -> Table:
         course_row.append(_card(view.course[spot - 1]) if spot <= len(view.course) else "")
     table.add_row(*course_row, Text(info.odds_note, style="dim"), "")
     places = {suit: index + 1 for index, suit in enumerate(track.finished)}
-    for suit in HORSES:
+    for suit in RACING_SUITS:
         colour = SUIT_COLOURS[suit]
         row: list[Text | str] = [Text(SUIT_LABELS[suit], style=f"bold {colour}")]
         for spot in range(0, last + 1):
@@ -275,26 +276,26 @@ def status_line(view: CardsView, info: BoardInfo) -> Text:
         (info.title, "bold"),
         (f"race {view.race}/{view.config.races}", "bold"),
     ]
-    if view.phase is Phase.CUT:
+    if view.phase is CardsPhase.CUT:
         cut = ", ".join(
             f"{seat_name(names, seat)} {card_text(card)}"
             for seat, card in enumerate(view.cut)
             if card is not None
         )
         parts.append((f"cutting for the first deal: {cut or 'nobody has cut yet'}", "cyan"))
-    elif view.phase is Phase.COURSE:
+    elif view.phase is CardsPhase.COURSE:
         parts.append(
             (f"dealing the course ({view.course_dealt}/{view.config.course_length})", "cyan")
         )
-    elif view.phase is Phase.BETTING:
+    elif view.phase is CardsPhase.BETTING:
         who = seat_name(names, view.actor) if view.actor is not None else "-"
         what = "auction" if view.config.betting == "calcutta" else "betting"
         parts.append((f"{what}: {who} to act", "cyan"))
-    elif view.phase is Phase.RACE:
+    elif view.phase is CardsPhase.RACE:
         parts.append((f"race: {len(view.turned)} cards turned", "cyan"))
     else:
         parts.append(("game over", "cyan"))
-    if view.phase is not Phase.CUT:
+    if view.phase is not CardsPhase.CUT:
         parts.append((f"dealer {seat_name(names, view.dealer)}", ""))
     if view.table:
         parts.append((f"on the table {view.table}", "bold yellow"))
@@ -417,7 +418,10 @@ ODDS_BUDGET = 30_000  # DP states per redraw; a young face-down race shows its o
 
 def board_odds(view: CardsView) -> tuple[dict[int, float] | None, str]:
     """Live win chances for the board, and a note when they are not shown."""
-    if view.phase in (Phase.COURSE, Phase.OVER) or len(view.course) < view.config.course_length:
+    if (
+        view.phase in (CardsPhase.COURSE, CardsPhase.OVER)
+        or len(view.course) < view.config.course_length
+    ):
         return None, ""
     try:
         odds = _board_odds(position_of(view))

@@ -21,7 +21,7 @@ from horserace.families.cards.render import BoardInfo, board_odds, render_board,
 from horserace.rules.cards import events as ev
 from horserace.rules.cards.actions import Bid, BookBet
 from horserace.rules.cards.rules import STYLES
-from horserace.rules.cards.state import CardsState, CardsView, Phase
+from horserace.rules.cards.state import CardsPhase, CardsState, CardsView
 from horserace.terminal.screen import TableScreen
 
 HINTS = {
@@ -66,9 +66,9 @@ class CardsScreen(TableScreen):
             return
         self.draw(self.current())
         before: CardsState = step.before
-        if before.phase is Phase.RACE:
+        if before.phase is CardsPhase.RACE:
             self.pause(1)
-        elif before.phase is Phase.COURSE:
+        elif before.phase is CardsPhase.COURSE:
             self.pause(0.3)
         else:
             self.pause(0.5)
@@ -96,7 +96,7 @@ class CardsScreen(TableScreen):
             chips=after.chips,
             table=after.table,
             bank=after.bank,
-            phase=Phase.OVER if after.phase is Phase.OVER else before.phase,
+            phase=CardsPhase.OVER if after.phase is CardsPhase.OVER else before.phase,
             actor=None,
         )
 

@@ -37,8 +37,8 @@ class DerbyFamily(Family):
         return DerbyRules()
 
     def new_bot(self, kind: str, rng: random.Random) -> Agent:
-        from horserace.bots.derby_bots import DerbyEVBot
-        from horserace.bots.random_bot import RandomBot
+        from horserace.families.derby.bots import DerbyEVBot
+        from horserace.families.random_bot import RandomBot
 
         return RandomBot(rng) if kind == "random" else DerbyEVBot(rng)
 

@@ -10,12 +10,12 @@ from typing import Any
 
 from rich.console import RenderableType
 
-from horserace.bots.derby_bots import wager_value
 from horserace.core.actions import Action
 from horserace.core.chance import TypedChance
 from horserace.core.events import seat_name
 from horserace.core.types import CHANCE
 from horserace.engine import Step
+from horserace.families.derby.bots import wager_value
 from horserace.families.derby.render import Announcer, DerbyInfo, render_table, silk_table
 from horserace.odds.derby import LIVE_SAMPLES, PlaceOdds, table_odds
 from horserace.rules.derby.model import DerbyState, DerbyView, Phase, Wager

@@ -94,7 +94,7 @@ class Bid:
 
 
 @dataclass(frozen=True)
-class Pass:
+class NoBid:
     @property
     def text(self) -> str:
         return "pass"
@@ -109,7 +109,7 @@ class Done:
         return "done"
 
 
-PASS = Pass()
+NO_BID = NoBid()
 DONE = Done()
 
 
@@ -183,10 +183,10 @@ def parse_pick(text: str) -> Pick:
     raise InvalidAction(f"{text.strip()!r} is not a pick; write it like pick H")
 
 
-def parse_bid(text: str) -> Bid | Pass:
+def parse_bid(text: str) -> Bid | NoBid:
     words = text.lower().split()
     if not words or words[0] in ("pass", "p", "no"):
-        return PASS
+        return NO_BID
     if words[0] == "bid":
         words = words[1:]
     if len(words) == 1 and words[0].isdigit():

@@ -19,7 +19,7 @@ from horserace.rules.cards import events as ev
 from horserace.rules.cards.actions import DONE, BookBet, Done, parse_book
 from horserace.rules.cards.state import Bet, Betting, CardsState
 from horserace.rules.cards.styles import QueueStyle, pay, seats_from
-from horserace.rules.cards.track import HORSES
+from horserace.rules.cards.track import RACING_SUITS
 
 
 def price(state: CardsState, suit: int) -> tuple[int, int] | None:
@@ -64,19 +64,21 @@ class BookStyle(QueueStyle):
     def open(self, state: CardsState) -> tuple[CardsState, list[Event]]:
         n = state.config.players
         bettors = tuple(s for s in seats_from(state.dealer + 1, n) if s != state.dealer)
-        prices = tuple(f"{odds[0]}-{odds[1]}" if (odds := price(state, s)) else "" for s in HORSES)
+        prices = tuple(
+            f"{odds[0]}-{odds[1]}" if (odds := price(state, s)) else "" for s in RACING_SUITS
+        )
         state = replace(state, betting=Betting(queue=bettors))
         return self.advance(state, finished=False), [ev.BookOpened(state.dealer, prices)]
 
     def has_choice(self, state: CardsState, seat: int) -> bool:
-        return any(largest_stake(state, seat, suit) for suit in HORSES)
+        return any(largest_stake(state, seat, suit) for suit in RACING_SUITS)
 
     def legal(self, state: CardsState, seat: int) -> Sequence[Action]:
         if self.actor(state) != seat:
             return ()
         bets: list[Action] = [
             BookBet(stake, suit)
-            for suit in HORSES
+            for suit in RACING_SUITS
             for stake in range(1, largest_stake(state, seat, suit) + 1)
         ]
         return [*bets, DONE]

@@ -20,15 +20,15 @@ from horserace.core.actions import Action
 from horserace.core.errors import IllegalAction
 from horserace.core.events import Event
 from horserace.rules.cards import events as ev
-from horserace.rules.cards.actions import PASS, Bid, Pass, parse_bid
+from horserace.rules.cards.actions import NO_BID, Bid, NoBid, parse_bid
 from horserace.rules.cards.state import NOBODY, Auction, CardsState
 from horserace.rules.cards.styles import Style, pay, seats_from
-from horserace.rules.cards.track import HORSES
+from horserace.rules.cards.track import RACING_SUITS
 
 
 def auction_order(state: CardsState) -> tuple[int, ...]:
     """Longshots first: most course cards first, ties in suit order."""
-    return tuple(sorted(HORSES, key=lambda suit: (-state.course_count(suit), suit)))
+    return tuple(sorted(RACING_SUITS, key=lambda suit: (-state.course_count(suit), suit)))
 
 
 def pool_shares(pool: int) -> tuple[int, int]:
@@ -89,12 +89,12 @@ class CalcuttaStyle(Style):
         bidding = self._bidding(state)
         if bidding is None or bidding.turn != seat:
             return ()
-        return [*(Bid(amount) for amount in bidding.bids_open_to(seat)), PASS]
+        return [*(Bid(amount) for amount in bidding.bids_open_to(seat)), NO_BID]
 
     def verify(self, state: CardsState, action: Action) -> None:
         bidding = self._bidding(state)
         assert bidding is not None
-        if isinstance(action, Pass):
+        if isinstance(action, NoBid):
             return
         if not isinstance(action, Bid):
             raise IllegalAction(f"{action.text!r} is not a bid; bid a number of chips or pass")

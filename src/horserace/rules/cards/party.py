@@ -13,7 +13,7 @@ from horserace.rules.cards import events as ev
 from horserace.rules.cards.actions import Pick, parse_pick
 from horserace.rules.cards.state import NOBODY, Betting, CardsState
 from horserace.rules.cards.styles import QueueStyle, pay, seats_from
-from horserace.rules.cards.track import HORSES
+from horserace.rules.cards.track import RACING_SUITS
 
 PLACE_NAMES = ("1st", "2nd", "3rd", "4th")
 
@@ -30,10 +30,10 @@ class PartyStyle(QueueStyle):
         return True
 
     def legal(self, state: CardsState, seat: int) -> Sequence[Action]:
-        return [Pick(suit) for suit in HORSES] if self.actor(state) == seat else ()
+        return [Pick(suit) for suit in RACING_SUITS] if self.actor(state) == seat else ()
 
     def verify(self, state: CardsState, action: Action) -> None:
-        if not isinstance(action, Pick) or action.suit not in HORSES:
+        if not isinstance(action, Pick) or action.suit not in RACING_SUITS:
             raise IllegalAction(f"{action.text!r} is not a pick; pick a suit, e.g. pick H")
 
     def act(self, state: CardsState, action: Action) -> tuple[CardsState, list[Event]]:

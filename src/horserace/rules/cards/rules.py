@@ -25,12 +25,12 @@ from horserace.rules.cards.book import BookStyle
 from horserace.rules.cards.calcutta import CalcuttaStyle
 from horserace.rules.cards.config import CardsConfig, cards_config, cards_config_dict
 from horserace.rules.cards.party import PartyStyle
-from horserace.rules.cards.state import Auction, Betting, CardsState, CardsView, Phase
+from horserace.rules.cards.state import Auction, Betting, CardsPhase, CardsState, CardsView
 from horserace.rules.cards.styles import Style
 from horserace.rules.cards.tote_bets import ToteStyle
 from horserace.rules.cards.track import (
-    HORSES,
-    Track,
+    RACING_SUITS,
+    CardTrack,
     fall_back,
     move_up,
     race_settled,
@@ -91,12 +91,12 @@ class CardsRules(Rules[CardsConfig, CardsState]):
             config=config,
             race=1,
             dealer=config.first_dealer,
-            phase=Phase.CUT if cutting else Phase.COURSE,
+            phase=CardsPhase.CUT if cutting else CardsPhase.COURSE,
             cut=(None,) * n if cutting else (),
             cutters=tuple(range(n)) if cutting else (),
             deck=full_deck(config),
             course=(),
-            track=Track(),
+            track=CardTrack(),
             turned=(),
             places=1,
             betting=Betting(),
@@ -105,33 +105,33 @@ class CardsRules(Rules[CardsConfig, CardsState]):
         )
 
     def actor(self, state: CardsState) -> Actor:
-        if state.phase is Phase.OVER:
+        if state.phase is CardsPhase.OVER:
             return TERMINAL
-        if state.phase is Phase.BETTING:
+        if state.phase is CardsPhase.BETTING:
             seat = self.style(state.config).actor(state)
             assert seat is not None, "the betting ends as soon as nobody is left to act"
             return seat
         return CHANCE
 
     def legal_actions(self, state: CardsState, seat: int) -> Sequence[Action]:
-        if state.phase is not Phase.BETTING or self.actor(state) != seat:
+        if state.phase is not CardsPhase.BETTING or self.actor(state) != seat:
             return ()
         return self.style(state.config).legal(state, seat)
 
     def chance_weights(self, state: CardsState) -> tuple[Sequence[Action], Sequence[int]]:
-        if state.phase not in (Phase.CUT, Phase.COURSE, Phase.RACE):
+        if state.phase not in (CardsPhase.CUT, CardsPhase.COURSE, CardsPhase.RACE):
             return (), ()
         return [DealCard(card) for card in state.deck], [1] * len(state.deck)
 
     def parse_action(self, state: CardsState, text: str) -> Action:
-        if state.phase in (Phase.CUT, Phase.COURSE, Phase.RACE):
+        if state.phase in (CardsPhase.CUT, CardsPhase.COURSE, CardsPhase.RACE):
             return parse_card_action(text)
         return self.style(state.config).parse(text)
 
     def verify(self, state: CardsState, action: Action) -> None:
-        if state.phase is Phase.OVER:
+        if state.phase is CardsPhase.OVER:
             raise IllegalAction("the game is over")
-        if state.phase is Phase.BETTING:
+        if state.phase is CardsPhase.BETTING:
             if isinstance(action, DealCard):
                 raise IllegalAction("the bets come first; no card is dealt now")
             self.style(state.config).verify(state, action)
@@ -143,7 +143,7 @@ class CardsRules(Rules[CardsConfig, CardsState]):
 
     def apply(self, state: CardsState, action: Action) -> tuple[CardsState, tuple[Event, ...]]:
         self.verify(state, action)
-        if state.phase is Phase.BETTING:
+        if state.phase is CardsPhase.BETTING:
             style = self.style(state.config)
             after, events = style.act(state, action)
             if style.actor(after) is None:
@@ -151,10 +151,10 @@ class CardsRules(Rules[CardsConfig, CardsState]):
                 events += more
             return after, tuple(events)
         assert isinstance(action, DealCard)
-        if state.phase is Phase.CUT:
+        if state.phase is CardsPhase.CUT:
             cut_after, cut_events = self._cut_card(state, action.card)
             return cut_after, tuple(cut_events)
-        if state.phase is Phase.COURSE:
+        if state.phase is CardsPhase.COURSE:
             course_after, course_events = self._course_card(state, action.card)
             return course_after, tuple(course_events)
         race_after, race_events = self._race_card(state, action.card)
@@ -180,7 +180,7 @@ class CardsRules(Rules[CardsConfig, CardsState]):
         dealer = top[0]
         events.append(ev.DealerCut(dealer, card=_card(cut[dealer])))
         state = replace(
-            state, dealer=dealer, phase=Phase.COURSE, deck=full_deck(state.config), cutters=()
+            state, dealer=dealer, phase=CardsPhase.COURSE, deck=full_deck(state.config), cutters=()
         )
         return state, events
 
@@ -198,7 +198,7 @@ class CardsRules(Rules[CardsConfig, CardsState]):
             if count >= config.redeal_at:
                 again = replace(state, deck=full_deck(config), course=(), redeals=state.redeals + 1)
                 return again, [dealt, ev.CourseRedealt(suit, count)]
-        state = replace(state, phase=Phase.BETTING)
+        state = replace(state, phase=CardsPhase.BETTING)
         style = self.style(config)
         state, events = style.open(state)
         if style.actor(state) is None:
@@ -208,7 +208,7 @@ class CardsRules(Rules[CardsConfig, CardsState]):
 
     # --- the race -------------------------------------------------------------
     def _settled(self, state: CardsState) -> bool:
-        unseen = tuple(state.unseen(suit) for suit in HORSES)
+        unseen = tuple(state.unseen(suit) for suit in RACING_SUITS)
         return race_settled(
             state.track,
             state.places,
@@ -220,7 +220,7 @@ class CardsRules(Rules[CardsConfig, CardsState]):
 
     def _start_race(self, state: CardsState) -> tuple[CardsState, list[Event]]:
         places = self.style(state.config).places(state)
-        state = replace(state, phase=Phase.RACE, places=places)
+        state = replace(state, phase=CardsPhase.RACE, places=places)
         events: list[Event] = [ev.BetsClosed(places)]
         if self._settled(state):
             state, more = self._finish_race(state)
@@ -261,13 +261,13 @@ class CardsRules(Rules[CardsConfig, CardsState]):
 
     def _finish_race(self, state: CardsState) -> tuple[CardsState, list[Event]]:
         track = state.track
-        short = len(track.finished) < min(state.places, len(HORSES) - 1)
+        short = len(track.finished) < min(state.places, len(RACING_SUITS) - 1)
         by_position = track.standing if short else ()  # places the bets needed, not crossed
         events: list[Event] = [ev.RaceOver(track.order, by_position, len(state.turned))]
         state, paid = self.style(state.config).settle(state, track.order)
         events += paid
         if state.race >= state.config.races:
-            over = replace(state, phase=Phase.OVER)
+            over = replace(state, phase=CardsPhase.OVER)
             result = self.result(over)
             return over, [*events, ev.GameOver(result.winners, result.unclaimed)]
         dealer = (state.dealer + 1) % state.config.players
@@ -275,10 +275,10 @@ class CardsRules(Rules[CardsConfig, CardsState]):
             state,
             race=state.race + 1,
             dealer=dealer,
-            phase=Phase.COURSE,
+            phase=CardsPhase.COURSE,
             deck=full_deck(state.config),
             course=(),
-            track=Track(),
+            track=CardTrack(),
             turned=(),
             places=1,
             betting=Betting(),
@@ -311,7 +311,7 @@ class CardsRules(Rules[CardsConfig, CardsState]):
             places=state.places,
             betting=state.betting,
             auction=state.auction,
-            unseen=tuple(state.unseen(suit) for suit in HORSES),
+            unseen=tuple(state.unseen(suit) for suit in RACING_SUITS),
             joker_unseen=state.joker_unseen(),
             actor=actor if isinstance(actor, int) else None,
             cut=state.cut,
@@ -321,7 +321,7 @@ class CardsRules(Rules[CardsConfig, CardsState]):
         return state.ledger
 
     def result(self, state: CardsState) -> Result:
-        if state.phase is not Phase.OVER:
+        if state.phase is not CardsPhase.OVER:
             raise IllegalAction("the game is not over yet")
         n = state.config.players
         return rank_standings(state.ledger.balances[:n], unclaimed=sum(state.ledger.balances[n:]))

@@ -14,12 +14,12 @@ from horserace.components.auction import NOBODY, EnglishAuction
 from horserace.components.french_deck import Card, is_joker, suit_of
 from horserace.core.ledger import Ledger
 from horserace.rules.cards.config import CardsConfig
-from horserace.rules.cards.track import Track
+from horserace.rules.cards.track import CardTrack
 
-__all__ = ["NOBODY", "Auction", "Bet", "Betting", "CardsState", "CardsView", "Phase"]
+__all__ = ["NOBODY", "Auction", "Bet", "Betting", "CardsPhase", "CardsState", "CardsView"]
 
 
-class Phase(Enum):
+class CardsPhase(Enum):
     CUT = "cut"  # the players cut the deck for the first deal (Calcutta)
     COURSE = "course"  # the course cards are being dealt
     BETTING = "betting"  # bets, picks or the auction
@@ -71,10 +71,10 @@ class CardsState:
     config: CardsConfig
     race: int
     dealer: int
-    phase: Phase
+    phase: CardsPhase
     deck: tuple[Card, ...]  # undealt cards, sorted
     course: tuple[Card, ...]  # the course cards, link 1 first
-    track: Track
+    track: CardTrack
     turned: tuple[Card, ...]  # race cards in the order they were turned
     places: int  # places this race must settle
     betting: Betting
@@ -118,13 +118,13 @@ class CardsView:
     config: CardsConfig
     race: int
     dealer: int
-    phase: Phase
+    phase: CardsPhase
     chips: tuple[int, ...]
     table: int
     bank: int
     course: tuple[Card | None, ...]  # None: a face-down link
     course_dealt: int
-    track: Track
+    track: CardTrack
     turned: tuple[Card, ...]
     deck_left: int
     places: int

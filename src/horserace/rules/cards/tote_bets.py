@@ -21,11 +21,11 @@ from horserace.rules.cards.actions import BOARD, DONE, TOTE_KINDS, TOTE_POOLS, D
 from horserace.rules.cards.actions import parse_tote as parse_ticket
 from horserace.rules.cards.state import Bet, Betting, CardsState
 from horserace.rules.cards.styles import QueueStyle, pay, seats_from
-from horserace.rules.cards.track import HORSES
+from horserace.rules.cards.track import RACING_SUITS
 
 POOL_PLACES = {"win": 1, "place": 2, "show": 3, "exacta": 2, "trifecta": 3, "superfecta": 4}
 SELECTIONS: dict[str, tuple[tuple[int, ...], ...]] = {
-    kind: tuple(permutations(HORSES, TOTE_POOLS.get(kind, 1))) for kind in TOTE_KINDS
+    kind: tuple(permutations(RACING_SUITS, TOTE_POOLS.get(kind, 1))) for kind in TOTE_KINDS
 }
 
 

@@ -16,16 +16,16 @@ from dataclasses import dataclass
 
 from horserace.components.french_deck import SUITS
 
-HORSES: tuple[int, ...] = tuple(range(len(SUITS)))  # 0..3 = the aces of C, D, H, S
+RACING_SUITS: tuple[int, ...] = tuple(range(len(SUITS)))  # 0..3 = the aces of C, D, H, S
 
 
 @dataclass(frozen=True)
-class Track:
+class CardTrack:
     """Positions (links moved from the gate) per suit, the standing order of the horses still
     running, the finishers in order, and `frontier`: links 1..frontier have been reached."""
 
     positions: tuple[int, ...] = (0, 0, 0, 0)
-    standing: tuple[int, ...] = HORSES
+    standing: tuple[int, ...] = RACING_SUITS
     finished: tuple[int, ...] = ()
     frontier: int = 0
 
@@ -56,28 +56,28 @@ def _placed(standing: Sequence[int], positions: Sequence[int], suit: int) -> tup
     return (*others[:index], suit, *others[index:])
 
 
-def move_up(track: Track, suit: int, need: int) -> Track:
+def move_up(track: CardTrack, suit: int, need: int) -> CardTrack:
     """The horse of `suit` advances one link; at `need` links it finishes (it must be running)."""
     positions = list(track.positions)
     positions[suit] += 1
     if positions[suit] >= need:
         standing = tuple(s for s in track.standing if s != suit)
-        return Track(tuple(positions), standing, (*track.finished, suit), track.frontier)
+        return CardTrack(tuple(positions), standing, (*track.finished, suit), track.frontier)
     standing = _placed(track.standing, positions, suit)
-    return Track(tuple(positions), standing, track.finished, track.frontier)
+    return CardTrack(tuple(positions), standing, track.finished, track.frontier)
 
 
-def fall_back(track: Track, suit: int) -> Track:
+def fall_back(track: CardTrack, suit: int) -> CardTrack:
     """The horse of `suit` falls back one link: never behind the gate, never once finished."""
     if not track.running(suit) or track.positions[suit] == 0:
         return track
     positions = list(track.positions)
     positions[suit] -= 1
     standing = _placed(track.standing, positions, suit)
-    return Track(tuple(positions), standing, track.finished, track.frontier)
+    return CardTrack(tuple(positions), standing, track.finished, track.frontier)
 
 
-def stumble(track: Track) -> tuple[Track, tuple[int, ...]]:
+def stumble(track: CardTrack) -> tuple[CardTrack, tuple[int, ...]]:
     """The joker: every running horse but the leader(s) moves up one link (never to the finish,
     since a leader stands farther on). Returns the track and the horses that moved."""
     leaders = track.leaders
@@ -85,7 +85,7 @@ def stumble(track: Track) -> tuple[Track, tuple[int, ...]]:
     if not moved:
         return track, ()
     positions = tuple(p + 1 if s in moved else p for s, p in enumerate(track.positions))
-    return Track(positions, track.standing, track.finished, track.frontier), moved
+    return CardTrack(positions, track.standing, track.finished, track.frontier), moved
 
 
 def can_finish(position: int, unseen: int, joker_unseen: bool, need: int) -> bool:
@@ -95,7 +95,7 @@ def can_finish(position: int, unseen: int, joker_unseen: bool, need: int) -> boo
 
 
 def race_settled(
-    track: Track,
+    track: CardTrack,
     places: int,
     unseen: Sequence[int],
     joker_unseen: bool,
@@ -105,7 +105,7 @@ def race_settled(
     """Dealing stops once `places` places are known (the last horse's place is known when the
     others have finished), when no running horse can finish any more, or when the deck is out
     (with a face-down course, unseen cards may still lie on the links)."""
-    if len(track.finished) >= min(places, len(HORSES) - 1) or deck_left == 0:
+    if len(track.finished) >= min(places, len(RACING_SUITS) - 1) or deck_left == 0:
         return True
     return not any(
         can_finish(track.positions[s], unseen[s], joker_unseen, need) for s in track.standing

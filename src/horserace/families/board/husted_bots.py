@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from horserace.bots.board_values import HandValuer
 from horserace.components.cards import ACE, JOKER, KING, RANKS, RankCounts, count_of
 from horserace.core.actions import Action
+from horserace.families.board.bot_values import HandValuer
 from horserace.odds.board_view import view_odds as win_odds
 from horserace.rules.board.actions import JACK, QUEEN, Check, Discard, Fold, Meet, Power, Wager
 from horserace.rules.board.phases.deal import deck_for

@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from horserace.bots import make_bot
 from horserace.core.actions import Action
+from horserace.core.errors import IllegalAction
 from horserace.engine import Agent
+from horserace.families import make_bot
 from horserace.families.derby import FAMILY
 from horserace.odds.derby import exact_start_odds
 from horserace.rules.derby.model import MULTIPLIERS, DerbyView, Phase, Wager
@@ -45,7 +46,7 @@ class DerbyEVBot:
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         if not legal:
-            raise ValueError("a bot was asked to move with no legal action")
+            raise IllegalAction("a bot was asked to move with no legal action")
         wagers = [a for a in legal if isinstance(a, Wager)]
         if not wagers or not isinstance(view, DerbyView) or view.seat is None:
             return legal[self._rng.randrange(len(legal))]

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from horserace.core.actions import Action
+from horserace.core.errors import IllegalAction
 
 
 class RandomBot:
@@ -20,7 +21,7 @@ class RandomBot:
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         if not legal:
-            raise ValueError("a bot was asked to move with no legal action")
+            raise IllegalAction("a bot was asked to move with no legal action")
         if len(legal) == 1:
             return legal[0]
         return legal[self._rng.randrange(len(legal))]

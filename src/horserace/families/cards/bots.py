@@ -5,7 +5,7 @@
   Calcutta bids while the price is under its estimate of the horse's share of the pool.
 - `favourite`: simple rules: the likeliest winner, every time, for the whole limit (book,
   tote win pool, party); at the Calcutta it bids up to the full estimate on the favourite only.
-- `random`: any legal action (bots/random_bot.py).
+- `random`: any legal action (families/random_bot.py).
 
 The odds come from odds/cards.py. Before a faltering race nothing about the face-down course
 is known and its exact odds are costly, so the bots then take the horses as equals.
@@ -19,16 +19,16 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
-from horserace.bots import make_bot
 from horserace.components.french_deck import is_joker, suit_of
 from horserace.core.actions import Action
-from horserace.core.errors import ConfigError
+from horserace.core.errors import ConfigError, IllegalAction
 from horserace.engine import Agent
+from horserace.families import make_bot
 from horserace.families.cards import FAMILY
 from horserace.odds.cards import CardOdds, RacePosition, TooManyStates, card_odds, position_of
-from horserace.rules.cards.actions import Bid, BookBet, Done, Pass, Pick, ToteBet
-from horserace.rules.cards.state import CardsView, Phase
-from horserace.rules.cards.track import HORSES
+from horserace.rules.cards.actions import Bid, BookBet, Done, NoBid, Pick, ToteBet
+from horserace.rules.cards.state import CardsPhase, CardsView
+from horserace.rules.cards.track import RACING_SUITS
 
 CARDS_BOT_KINDS = FAMILY.bot_kinds
 BOT_BUDGET = 200_000  # DP states a bot may spend on one position
@@ -47,16 +47,16 @@ def _odds(position: RacePosition, places: int) -> CardOdds[float]:
 
 def _equal_odds(places: int) -> CardOdds[float]:
     """Every order equally likely: what a bot assumes when the exact odds cost too much."""
-    orders: dict[tuple[int, ...], float] = {order: 1 / 24 for order in permutations(HORSES)}
-    full: dict[Any, float] = {order: 1 / 24 for order in permutations(HORSES)}
+    orders: dict[tuple[int, ...], float] = {order: 1 / 24 for order in permutations(RACING_SUITS)}
+    full: dict[Any, float] = {order: 1 / 24 for order in permutations(RACING_SUITS)}
     return CardOdds(
         places,
         orders,
-        {h: 0.25 for h in HORSES},
-        {h: 0.5 for h in HORSES} if places >= 2 else {},
-        {h: 0.75 for h in HORSES} if places >= 3 else {},
-        {k: 1 / 12 for k in permutations(HORSES, 2)} if places >= 2 else {},
-        {k: 1 / 24 for k in permutations(HORSES, 3)} if places >= 3 else {},
+        {h: 0.25 for h in RACING_SUITS},
+        {h: 0.5 for h in RACING_SUITS} if places >= 2 else {},
+        {h: 0.75 for h in RACING_SUITS} if places >= 3 else {},
+        {k: 1 / 12 for k in permutations(RACING_SUITS, 2)} if places >= 2 else {},
+        {k: 1 / 24 for k in permutations(RACING_SUITS, 3)} if places >= 3 else {},
         full if places >= 3 else {},
     )
 
@@ -126,8 +126,12 @@ class CardsBot:
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         if not legal:
-            raise ValueError("a bot was asked to move with no legal action")
-        if not isinstance(view, CardsView) or view.phase is not Phase.BETTING or len(legal) == 1:
+            raise IllegalAction("a bot was asked to move with no legal action")
+        if (
+            not isinstance(view, CardsView)
+            or view.phase is not CardsPhase.BETTING
+            or len(legal) == 1
+        ):
             return legal[0]
         style = view.config.betting
         if style == "book":
@@ -139,7 +143,7 @@ class CardsBot:
         return self._calcutta(view, legal)
 
     def _done(self, legal: Sequence[Action]) -> Action:
-        return next(a for a in legal if isinstance(a, (Done, Pass)))
+        return next(a for a in legal if isinstance(a, (Done, NoBid)))
 
     def _book(self, view: CardsView, legal: Sequence[Action]) -> Action:
         odds = view_odds(view, 1)
@@ -149,7 +153,7 @@ class CardsBot:
         if self.kind == "favourite":
             if view.betting.staked_by(view.seat or 0) > 0:
                 return self._done(legal)
-            best = max(HORSES, key=lambda h: (odds.win[h], -h))
+            best = max(RACING_SUITS, key=lambda h: (odds.win[h], -h))
             mine = [b for b in bets if b.suit == best]
             return max(mine, key=lambda b: b.stake) if mine else self._done(legal)
         scored = [(_book_value(view, b, odds), b.stake, b) for b in bets]
@@ -164,7 +168,7 @@ class CardsBot:
         if self.kind == "favourite":
             if view.betting.staked_by(view.seat or 0) > 0:
                 return self._done(legal)
-            best = max(HORSES, key=lambda h: (odds.win[h], -h))
+            best = max(RACING_SUITS, key=lambda h: (odds.win[h], -h))
             wins = [b for b in bets if b.kind == "win" and b.horses == (best,)]
             return max(wins, key=lambda b: b.stake) if wins else self._done(legal)
         scored = [(_tote_value(view, b, odds), b) for b in bets if b.stake == 1]
@@ -187,7 +191,7 @@ class CardsBot:
         lowest = min(bids, key=lambda a: a.amount)
         value = calcutta_value(view, suit, odds)
         if self.kind == "favourite":
-            favourite = max(HORSES, key=lambda h: (odds.win[h], -h))
+            favourite = max(RACING_SUITS, key=lambda h: (odds.win[h], -h))
             ceiling = value if suit == favourite else 0.0
         else:
             ceiling = value * 0.9
@@ -204,13 +208,17 @@ class BlindBettor:
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         if not legal:
-            raise ValueError("a bot was asked to move with no legal action")
-        if not isinstance(view, CardsView) or view.phase is not Phase.BETTING or len(legal) == 1:
+            raise IllegalAction("a bot was asked to move with no legal action")
+        if (
+            not isinstance(view, CardsView)
+            or view.phase is not CardsPhase.BETTING
+            or len(legal) == 1
+        ):
             return legal[0]
         style = view.config.betting
         if style == "calcutta" or view.betting.staked_by(view.seat or 0) > 0:
-            return next(a for a in legal if isinstance(a, (Done, Pass)))
-        pick = self._rng.randrange(len(HORSES))
+            return next(a for a in legal if isinstance(a, (Done, NoBid)))
+        pick = self._rng.randrange(len(RACING_SUITS))
         if style == "party":
             return next(a for a in legal if isinstance(a, Pick) and a.suit == pick)
         bets = [

@@ -10,8 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from horserace.bots import husted_bots as _husted
-from horserace.bots.board_values import (
+from horserace.components.cards import ACE, JOKER, KING, RankCounts, count_of
+from horserace.core.actions import Action
+from horserace.families.board import husted_bots as _husted
+from horserace.families.board.bot_values import (
     KING_KEPT,
     POWERS,
     HandValuer,
@@ -22,8 +24,6 @@ from horserace.bots.board_values import (
     penalty_per_line,
     scratch_risk,
 )
-from horserace.components.cards import ACE, JOKER, KING, RankCounts, count_of
-from horserace.core.actions import Action
 from horserace.odds.board_view import view_odds as win_odds
 from horserace.rules.board.actions import (
     ACCEPT,
