@@ -26,7 +26,7 @@ from horserace.components.french_deck import (
 )
 from horserace.core.errors import ConfigError
 from horserace.core.rng import fresh_seed
-from horserace.families.cards import render
+from horserace.families.cards import odds_tables as render
 from horserace.families.cards.terminal import (
     DEFAULT_BOTS,
     cards_options,
