@@ -13,6 +13,7 @@ from typer import _click as click  # typer carries its own click
 from typer.core import TyperCommand, TyperGroup
 
 from horserace import __version__
+from horserace.families import families
 
 HELP = "Pure-luck horse-race games: watch or play a race, see the exact odds, simulate, replay."
 PLAY_HELP = "Play or watch a game: bots, seats at the keyboard, or the books of a real board."
@@ -55,7 +56,10 @@ def _simulate() -> click.Command:
 
 def _odds() -> click.Command:
     group = _module("odds_cmd").odds_group(ODDS_HELP)
-    _module("cards_cmd").register_odds(group)
+    for fam in families():
+        command = fam.terminal().odds_command
+        if command is not None:
+            group.command(fam.name)(command)
     return typer.main.get_command(group)
 
 

@@ -1,11 +1,10 @@
-"""The card race's own commands: `odds cards`, and `simulate basic|scarne|calcutta`."""
+"""`horserace simulate basic|scarne|calcutta`: bots play many card-race games; the figures with
+95% intervals beside the exact odds."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from fractions import Fraction
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -14,287 +13,25 @@ from rich.table import Table
 
 from horserace.bots import bot_kinds_of
 from horserace.cli.common import user_errors, with_options
-from horserace.components.french_deck import (
-    SUITS,
-    Card,
-    card_text,
-    cards_text,
-    is_joker,
-    parse_card,
-    parse_cards,
-    suit_of,
-)
-from horserace.core.errors import ConfigError
 from horserace.core.rng import fresh_seed
-from horserace.families.cards import odds_tables as render
+from horserace.families import family
 from horserace.families.cards.terminal import (
     DEFAULT_BOTS,
     cards_options,
     say_why_the_tote,
     table_options,
 )
-from horserace.odds.cards import CardOdds, TooManyStates, card_odds, exact_card_odds
-from horserace.odds.cards import position_from_cards as replay_position
-from horserace.odds.cards_book import AverageEdge, average_book_edge
-from horserace.rules.cards.config import (
-    MAX_RANKS,
-    TRADITIONAL_ODDS,
-    BookOdds,
-    cards_config,
-    load_book_odds,
-)
-from horserace.rules.cards.track import RACING_SUITS
 from horserace.simulate.cards_kernel import KERNEL_BOT
 from horserace.simulate.cards_sim import CardsReport, simulate_cards
 from horserace.simulate.stats import RunningStats
 
-FALTERING_BUDGET = 500_000  # states (some seconds); early in a face-down race the odds take minutes
-
 
 def register_simulate(simulate_app: typer.Typer) -> None:
     """`horserace simulate basic|scarne|calcutta`."""
-    for preset in PRESETS:
-        simulate_app.command(preset, help=_HELP[preset])(_simulate_command(preset))
-
-
-def register_odds(odds_app: typer.Typer) -> None:
-    """`horserace odds cards`."""
-    odds_app.command("cards")(odds_cards)
-
-
-PRESETS = ("basic", "scarne", "calcutta")
-_HELP = {
-    "basic": "The card race: four aces race on a 7-card course; bet at the book, tote or party.",
-    "scarne": "The card race as in Scarne: a 6-card course, reach the end to win, no redeal.",
-    "calcutta": "The card race with a Calcutta auction: buy horses, 1st and 2nd share the pool.",
-}
-
-
-def odds_cards(
-    course: Annotated[
-        str | None,
-        typer.Option(
-            "--course",
-            metavar="CARDS",
-            help='The course, link 1 first, e.g. "2C 9H KD 5S 7H JC 3D"; ?? = face down.',
-        ),
-    ] = None,
-    turned: Annotated[
-        str,
-        typer.Option("--turned", metavar="CARDS", help="Race cards turned so far, in order."),
-    ] = "",
-    course_length: Annotated[
-        int | None,
-        typer.Option("--course-length", metavar="N", help="Links (all face down if no --course)."),
-    ] = None,
-    need: Annotated[
-        int | None,
-        typer.Option("--need", metavar="N", help="Cards a horse needs to finish (links + 1)."),
-    ] = None,
-    faltering: Annotated[
-        bool, typer.Option("--faltering", help="Face-down course; first arrival turns a link.")
-    ] = False,
-    stumbling: Annotated[
-        bool, typer.Option("--stumbling", help="A joker in the deck lifts all but the leaders.")
-    ] = False,
-    ranks: Annotated[
-        int, typer.Option("--ranks", metavar="N", help="Cards per suit besides the ace.")
-    ] = MAX_RANKS,
-    book_file: Annotated[
-        Path | None,
-        typer.Option("--book", metavar="FILE", help="The dealer's price list (TOML)."),
-    ] = None,
-    redeal: Annotated[
-        bool | None,
-        typer.Option(
-            "--redeal/--no-redeal",
-            help="The average's courses follow the redeal rule (default: where it can hold).",
-        ),
-    ] = None,
-    average: Annotated[
-        bool | None,
-        typer.Option(
-            "--average/--no-average",
-            help="The book's edge over every legal course (default: on, off with the joker).",
-        ),
-    ] = None,
-    max_states: Annotated[
-        int | None,
-        typer.Option("--max-states", metavar="N", help="Give up past N states."),
-    ] = None,
-    stake: Annotated[
-        int,
-        typer.Option(
-            "--stake",
-            metavar="CHIPS",
-            min=1,
-            help="The bet the house edge is for (fractional odds pay whole chips, rounded down).",
-        ),
-    ] = 1,
-    exact: Annotated[bool, typer.Option("--exact", help="Exact arithmetic (fractions).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-) -> None:
-    """Every bet's exact chance from a course and the cards turned so far, with the fair price
-    beside the dealer's price and the house edge of each."""
-    with user_errors():
-        links = _course(course, course_length, faltering)
-        length = len(links)
-        needed = length + 1 if need is None else need
-        history = parse_cards(turned)
-        book = TRADITIONAL_ODDS if book_file is None else load_book_odds(book_file)
-        redealing = redeal if redeal is not None else length <= 4 * (ranks - needed) + stumbling
-        warning = _redealt(links, needed, ranks) if redealing and not faltering else None
-    if warning is not None:  # the table would deal this course again: there is nothing to price
-        typer.echo(json.dumps({"redealt": True, "warning": warning}) if as_json else warning)
-        return
-    with user_errors():
-        position = replay_position(
-            links, history, need=needed, faltering=faltering, stumbling=stumbling, ranks=ranks
-        )
-        budget = max_states if max_states is not None else (FALTERING_BUDGET if faltering else None)
-        try:
-            odds: CardOdds[Any] = (
-                exact_card_odds(position, max_states=budget)
-                if exact
-                else card_odds(position, max_states=budget)
-            )
-        except TooManyStates:
-            raise ConfigError(
-                f"this race is too young for exact odds within {budget:,} states:"
-                " give more --turned cards or a larger --max-states"
-            ) from None
-        counts = {s: _count(links, s) for s in RACING_SUITS}
-        priced = book if not faltering else None  # a face-down course cannot be priced
-        averaged: AverageEdge | None = None
-        if priced is not None and (average if average is not None else not stumbling):
-            options = {
-                "course_length": length,
-                "need": needed,
-                "ranks": ranks,
-                "redeal": redealing,
-                "stumbling": stumbling,
-                "book_odds": book,
-            }
-            averaged = average_book_edge(cards_config(options))
-    closed = CLOSED_BOOK if faltering else None
-    if as_json:
-        data = _json(odds, links, history, needed, priced, counts, averaged, exact, stake)
-        if closed is not None:
-            data["book_closed"] = closed
-        typer.echo(json.dumps(data))
-        return
-    console = Console(highlight=False)
-    shown = " ".join("??" if c is None else card_text(c) for c in links)
-    turned_text = f"turned {cards_text(history)}" if history else "no card turned yet"
-    console.print(
-        f"course {shown} ({length} links, {needed} cards to finish); {turned_text}",
-        markup=False,
-        soft_wrap=True,
-    )
-    console.print(render.horse_table(odds, position.track.positions, counts, priced, stake))
-    if closed is not None:
-        console.print(closed, markup=False, soft_wrap=True)
-    elif priced is not None and any(per > 1 for _, _, per in priced.prices):
-        console.print(render.rounding_text(priced, stake), markup=False, soft_wrap=True)
-    console.print(render.exacta_table(odds))
-    console.print(render.orders_table(odds))
-    if averaged is not None and priced is not None:
-        console.print(render.average_text(averaged, priced), markup=False, soft_wrap=True)
-
-
-def _course(text: str | None, length: int | None, faltering: bool) -> list[Card | None]:
-    if text is None:
-        if length is None:
-            raise ConfigError("give the --course (or, for a face-down one, --course-length)")
-        if not faltering:
-            raise ConfigError('a face-up course needs its cards: --course "2C 9H ..."')
-        return [None] * length
-    words = text.replace(",", " ").split()
-    links = [None if word in ("??", "?") else parse_card(word) for word in words]
-    if not links:
-        raise ConfigError("the course has no cards")
-    if length is not None and length != len(links):
-        raise ConfigError(f"--course-length {length} but the course has {len(links)} cards")
-    return links
-
-
-CLOSED_BOOK = (
-    "The dealer's book is closed: a faltering course lies face down, so it has no prices"
-    " (the table bets on the tote)."
-)
-
-
-def _redealt(links: list[Card | None], need: int, ranks: int) -> str | None:
-    """The warning for a face-up course the redeal rule would deal again (a horse with more
-    course cards than its suit can spare could never finish), or None."""
-    if any(card is None for card in links):
-        return None
-    most = ranks - need  # cards of one suit the course may hold and the horse still finish
-    for suit in RACING_SUITS:
-        count = _count(links, suit)
-        if count > most:
-            return (
-                f"warning: this course would be redealt at the table: {count} {SUITS[suit]}"
-                f" on it leave that horse unable to finish (it needs {need} of {ranks});"
-                " no bet is priced (--no-redeal to price it anyway)"
-            )
-    return None
-
-
-def _count(links: list[Card | None], suit: int) -> int:
-    return sum(1 for c in links if c is not None and not is_joker(c) and suit_of(c) == suit)
-
-
-def _json(
-    odds: CardOdds[Any],
-    links: list[Card | None],
-    history: list[Card],
-    need: int,
-    book: BookOdds | None,
-    counts: dict[int, int],
-    averaged: AverageEdge | None,
-    exact: bool,
-    stake: int,
-) -> dict[str, Any]:
-    def table(values: dict[Any, Any]) -> dict[str, Any]:
-        return {render.horse_name(key): render.number(p) for key, p in values.items()}
-
-    data: dict[str, Any] = {
-        "course": [None if c is None else card_text(c) for c in links],
-        "turned": [card_text(c) for c in history],
-        "need": need,
-        "win": table(odds.win),
-        "place": table(odds.place),
-        "show": table(odds.show),
-        "exacta": table(odds.exacta),
-        "trifecta": table(odds.trifecta),
-        "superfecta": table(odds.superfecta),
-        "fair_win_odds": {
-            SUITS[s]: render.number(render.fair_odds(p)) for s, p in odds.win.items()
-        },
-    }
-    if book is not None:
-        horses: dict[str, Any] = {}
-        for suit in RACING_SUITS:
-            price = book.price(counts[suit])
-            kept = None if price is None else render.book_edge(odds.win[suit], price, stake)
-            horses[SUITS[suit]] = {
-                "course_cards": counts[suit],
-                "price": None if price is None else f"{price[0]}-{price[1]}",
-                "edge": render.number(kept),
-            }
-        data["book"] = {"name": book.name, "horses": horses}
-    if averaged is not None:
-
-        def value(x: Fraction) -> Any:
-            return render.number(x if exact else float(x))
-
-        data["average_edge"] = {
-            "overall": value(averaged.overall),
-            "by_count": {str(c): value(e) for c, e in averaged.by_count.items()},
-            "count_chance": {str(c): value(p) for c, p in averaged.count_chance.items()},
-        }
-    return data
+    for spec in family("cards").presets:
+        command = _simulate_command(spec.name)
+        command.__doc__ = spec.summary
+        simulate_app.command(spec.name, help=spec.summary)(command)
 
 
 def simulate_options(
@@ -352,9 +89,7 @@ def _simulate_command(preset: str) -> Callable[..., None]:
             return
         print_simulation(Console(highlight=False), report, seed_given=run["seed"] is not None)
 
-    command = with_options(simulate, simulate_options, cards_options)
-    command.__doc__ = _HELP[preset]
-    return command
+    return with_options(simulate, simulate_options, cards_options)
 
 
 def print_simulation(console: Console, report: CardsReport, *, seed_given: bool) -> None:

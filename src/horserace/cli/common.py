@@ -3,32 +3,23 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, get_type_hints
+from typing import Any, get_type_hints
 
 import typer
-from rich.console import Console
 
-from horserace.core.errors import ConfigError, HorseraceError
+from horserace.core.errors import ConfigError
+from horserace.terminal.errors import USAGE_ERROR, fail, user_errors
 
-USAGE_ERROR = 2
-
-
-def fail(message: str) -> NoReturn:
-    """Print `error: message` on stderr and leave with the usage exit code."""
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
-    raise typer.Exit(USAGE_ERROR)
-
-
-@contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn the project's own errors into one line on stderr instead of a traceback."""
-    try:
-        yield
-    except HorseraceError as error:
-        fail(str(error))
+__all__ = [
+    "USAGE_ERROR",
+    "check_play_options",
+    "fail",
+    "seat_names",
+    "user_errors",
+    "with_options",
+]
 
 
 def seat_names(players: int, given: str | None = None) -> list[str]:

@@ -50,6 +50,9 @@ class TableTerminal(ABC):
     companion: bool = False  # whether chance can be typed in from a real table
 
     options: Callable[..., None]
+    odds_command: Callable[..., None] | None = (
+        None  # `horserace odds FAMILY`, if the family has one
+    )
 
     @abstractmethod
     def table_options(

@@ -12,6 +12,7 @@ import typer
 from horserace.core.errors import ConfigError
 from horserace.core.rules import Result
 from horserace.engine import Agent
+from horserace.families.cards.odds_command import odds_cards
 from horserace.families.cards.screen import CardsAsker, CardsScreen, standings_table
 from horserace.rules.cards.config import load_book_odds
 from horserace.rules.registry import get_preset
@@ -139,6 +140,7 @@ class CardsTerminal(TableTerminal):
     width = PLAIN_WIDTH
     screen_type = CardsScreen
     options = staticmethod(cards_options)
+    odds_command = staticmethod(odds_cards)
 
     def table_options(
         self, preset: str, players: int | None, given: Mapping[str, Any]
