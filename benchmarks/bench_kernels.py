@@ -17,11 +17,18 @@ from pathlib import Path
 from horserace.components.board import DEFAULT_BOARD
 from horserace.kernels.board_game import BoardGameSpec, run_games
 from horserace.kernels.board_race import run_races
+from horserace.kernels.card_race import card_spec
+from horserace.kernels.card_race import run_games as run_card_games
+from horserace.kernels.derby_race import race_start as derby_start
+from horserace.kernels.derby_race import run_races as run_derby_races
+from horserace.rules.derby.race import start_race
+from horserace.rules.derby.track import DEFAULT_TRACK
 from horserace.rules.registry import get_preset
 from horserace.simulate.race_sim import race_start
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 from benchmarks.plain_classic import play_classic
+from benchmarks.plain_races import plain_card_race, plain_derby_race
 
 PLAYERS, ROUNDS = 6, 8
 
@@ -102,12 +109,72 @@ def bench_races(seconds: float) -> None:
     print(f"  table / rolls: {figures['kernel (table)'] / figures['kernel (rolls)']:.1f}x")
 
 
+def bench_cards(seconds: float) -> None:
+    """Card races: whole games of 10 races, 6 blind bettors, on the kernel, against a plain loop
+    of the race alone (course, redeal, race; no bets)."""
+    print("Card races (kernel: whole games, 10 races a game, 6 seats betting blind), one process:")
+    rng = random.Random(1)
+
+    def plain(races: int) -> None:
+        for _ in range(races):
+            plain_card_race(rng)
+
+    base = rate(plain, 2000, seconds)
+    print(f"  {'plain Python loop':28} {base:12,.0f} races/s")
+    for style, extra in (("book", {}), ("tote", {}), ("party", {}), ("book", {"stumbling": True})):
+        config = get_preset("basic").config({"players": 6, "races": 10, "betting": style, **extra})
+        spec = card_spec(config)
+        assert spec is not None
+        run_card_games(spec, 1, 0, 10)
+
+        def kernel(races: int, spec: object = spec) -> None:
+            run_card_games(spec, 3, 0, races // 10)  # type: ignore[arg-type]
+
+        fast = rate(kernel, 500_000, seconds)
+        label = f"kernel, {style}" + (", stumbling" if extra else "")
+        print(f"  {label:28} {fast:12,.0f} races/s   {fast / base:6,.0f}x the plain loop")
+
+
+def bench_derby(seconds: float) -> None:
+    """Derby races from the start line on the default track: kernel against a plain loop."""
+    track = DEFAULT_TRACK
+    zone = [track.zone_moves(s) for s in range(track.finish + 1)]
+    print("Derby races on the default track (podium, turns), one process:")
+    for field in (8, 20):
+        runners = list(range(1, field + 1))
+        rng = random.Random(1)
+
+        def plain(races: int, runners: list[int] = runners, rng: random.Random = rng) -> None:
+            for _ in range(races):
+                plain_derby_race(
+                    rng, runners, track.finish, zone, set(track.mud), set(track.accelerators)
+                )
+
+        start = derby_start(start_race(tuple(runners)))
+        run_derby_races(start, track, 1, 0, 10)
+
+        def kernel(races: int, start: object = start) -> None:
+            run_derby_races(start, track, 3, 0, races)  # type: ignore[arg-type]
+
+        base, fast = rate(plain, 300, seconds), rate(kernel, 300_000, seconds)
+        print(
+            f"  {field:2d} horses: plain Python loop {base:9,.0f} races/s, kernel"
+            f" {fast:11,.0f} races/s, {fast / base:6,.0f}x the plain loop"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument(
+        "--only", choices=("classic", "races", "cards", "derby"), help="one benchmark only"
+    )
     args = parser.parse_args()
-    bench_classic(args.seconds)
-    bench_races(args.seconds)
+    benches = {"classic": bench_classic, "races": bench_races, "cards": bench_cards}
+    benches["derby"] = bench_derby
+    for name, bench in benches.items():
+        if args.only in (None, name):
+            bench(args.seconds)
 
 
 if __name__ == "__main__":

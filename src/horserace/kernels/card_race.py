@@ -127,19 +127,11 @@ def _deal(z: Word, tape: Array, at: Array, deck: Array, size: Word) -> tuple[Wor
 
 
 @njit(cache=True)
-def _largest_stake(spec, chips, dealer, staked, seat, suit, bets, nbets, counts):  # type: ignore[no-untyped-def]
-    """The most `seat` may stake on `suit` at the book: its limit, its chips, the dealer's cover."""
-    win, per = spec[WIN + counts[suit]], spec[PER + counts[suit]]
-    if per == 0 or seat == dealer:
+def _stake(room: Word, cover: Word, win: Word, per: Word) -> Word:
+    """The most a seat may stake on a horse at the book: its room (limit and chips) and the
+    dealer's cover (what the dealer holds less what it would owe if the horse won)."""
+    if per == 0:
         return 0
-    room = min(spec[LIMIT] - staked[seat], chips[seat])
-    owed = 0
-    for b in range(nbets):
-        if bets[b, 1] == suit:
-            owed += bets[b, 2] * win // per
-        else:
-            owed -= bets[b, 2]
-    cover = chips[dealer] - owed
     by_cover = ((cover + 1) * per - 1) // win if cover >= 0 else -1
     return max(0, min(room, by_cover))
 
@@ -176,20 +168,30 @@ def play_game(  # type: ignore[no-untyped-def]
     chips[:] = spec[CHIPS]
     table, bank, steps = 0, spec[BANK], 0
     dealer = spec[DEALER]
+    full = _fill(deck, spec[RANKS], spec[STUMBLE])
     pos = np.zeros(SUITS, dtype=np.int64)
     standing = np.zeros(SUITS, dtype=np.int64)
     in_deck = np.zeros(SUITS + 1, dtype=np.int64)
     hidden = np.zeros(SUITS + 1, dtype=np.int64)
     staked = np.zeros(n, dtype=np.int64)
+    owed = np.zeros(SUITS, dtype=np.int64)  # the book: what the dealer owes if a horse wins
+    wins = np.zeros(SUITS, dtype=np.int64)
+    pers = np.zeros(SUITS, dtype=np.int64)
     weights = np.zeros(n, dtype=np.int64)
     shares = np.zeros(n, dtype=np.int64)
     for race in range(spec[RACES]):
         # the course, dealt again while one suit holds too many of its links
         while True:
-            size = _fill(deck, spec[RANKS], spec[STUMBLE])
+            size = full  # what was dealt lies at the end: the whole deck, in some order
             counts[race, :] = 0
             for link in range(length):
-                z, suit = _deal(z, tape, at, deck, size)
+                if taped:
+                    z, suit = _deal(z, tape, at, deck, size)
+                else:  # the same as _deal, inlined: a call passing arrays costs as much
+                    z, index = bounded(z, size)
+                    suit = deck[index]
+                    deck[index] = deck[size - 1]
+                    deck[size - 1] = suit
                 size -= 1
                 course[link] = suit
                 counts[race, suit] += 1
@@ -206,24 +208,26 @@ def play_game(  # type: ignore[no-untyped-def]
         bets[race, :, :] = 0
         bets[race, :, 1] = -1
         staked[:] = 0
+        owed[:] = 0
+        for suit in range(SUITS):  # the book's price of each horse: win-per, per 0 = no price
+            wins[suit], pers[suit] = spec[WIN + counts[race, suit]], spec[PER + counts[race, suit]]
         nbets = 0
         row = bets[race]
         for offset in range(1, n + 1):
             seat = (dealer + offset) % n
             if styles == 0:  # the book: the dealer does not bet; a seat with no room is skipped
-                choice = False
+                if seat == dealer:
+                    continue
+                room = min(spec[LIMIT] - staked[seat], chips[seat])
+                most = 0
                 for suit in range(SUITS):
-                    stake = _largest_stake(
-                        spec, chips, dealer, staked, seat, suit, row, nbets, counts[race]
-                    )
-                    choice = choice or stake > 0
-                if not choice:
+                    cover = chips[dealer] - owed[suit]
+                    most = max(most, _stake(room, cover, wins[suit], pers[suit]))
+                if most == 0:
                     continue
                 z, pick = _next(z, tape, at, SUITS)
                 steps += 1
-                stake = _largest_stake(
-                    spec, chips, dealer, staked, seat, pick, row, nbets, counts[race]
-                )
+                stake = _stake(room, chips[dealer] - owed[pick], wins[pick], pers[pick])
                 if stake == 0:
                     continue
                 row[nbets, 0], row[nbets, 1], row[nbets, 2] = seat, pick, stake
@@ -231,10 +235,11 @@ def play_game(  # type: ignore[no-untyped-def]
                 chips[seat] -= stake
                 table += stake
                 staked[seat] += stake
+                for suit in range(SUITS):  # the dealer would owe this much if `suit` won
+                    owed[suit] += stake * wins[pick] // pers[pick] if suit == pick else -stake
+                room -= stake
                 for suit in range(SUITS):  # asked again while it could bet more: it is done
-                    if _largest_stake(
-                        spec, chips, dealer, staked, seat, suit, row, nbets, counts[race]
-                    ):
+                    if _stake(room, chips[dealer] - owed[suit], wins[suit], pers[suit]):
                         steps += 1
                         break
             elif styles == 1:  # the tote: a win ticket for all the room the seat has
@@ -258,10 +263,10 @@ def play_game(  # type: ignore[no-untyped-def]
             pos[suit] = 0
             standing[suit] = suit
         running, done, frontier, turned = SUITS, 0, 0, 0
-        in_deck[:] = 0
+        for suit in range(SUITS):
+            in_deck[suit] = spec[RANKS] - counts[race, suit]
+        in_deck[JOKER] = spec[STUMBLE] - counts[race, JOKER]
         hidden[:] = 0
-        for index in range(size):
-            in_deck[deck[index]] += 1
         if falter:
             for link in range(length):
                 hidden[course[link]] += 1

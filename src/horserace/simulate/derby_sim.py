@@ -14,9 +14,9 @@ counts as changed when the paved track gives it another winner (or another podiu
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -32,6 +32,8 @@ from horserace.rules.derby.model import DerbyConfig
 from horserace.rules.derby.race import HORSES, PODIUM, start_race
 from horserace.rules.derby.track import Track
 from horserace.rules.registry import get_preset
+from horserace.simulate import runner
+from horserace.simulate.runner import Progress
 from horserace.simulate.stats import Proportion, RunningStats
 
 __all__ = [
@@ -46,8 +48,6 @@ __all__ = [
 CHUNK_GAMES = 8
 PAVED = {"no mud": (True, False), "no accelerators": (False, True), "neither": (True, True)}
 PAIRED_STREAM = 3
-
-Progress = Callable[[int], None]
 
 
 @dataclass
@@ -67,7 +67,7 @@ class _Tally:
         if not self.seat_money:
             self.seat_money = [RunningStats() for _ in range(self.players)]
 
-    def merge(self, other: _Tally) -> None:
+    def merge(self, other: _Tally) -> _Tally:
         self.games += other.games
         self.races += other.races
         self.steps += other.steps
@@ -81,6 +81,7 @@ class _Tally:
             mine.merge(theirs)
         self.bank_gain.merge(other.bank_gain)
         self.wagered.merge(other.wagered)
+        return self
 
 
 class _Observer:
@@ -106,15 +107,6 @@ class _Observer:
                     tally.placed[place][horse - 1] += 1
 
 
-@dataclass(frozen=True)
-class _Chunk:
-    config: DerbyConfig
-    bots: tuple[str, ...]
-    seed: int
-    start: int
-    stop: int
-
-
 def _agents(bots: Sequence[str], players: int, game_seed: int) -> dict[int, Agent]:
     return {
         seat: make_derby_bot(bots[seat % len(bots)], derive_seed(game_seed, BOT_STREAM, seat))
@@ -122,23 +114,27 @@ def _agents(bots: Sequence[str], players: int, game_seed: int) -> dict[int, Agen
     }
 
 
-def _run_chunk(chunk: _Chunk, after_game: Callable[[], None] | None = None) -> _Tally:
+def _engine_span(
+    config: DerbyConfig, bots: tuple[str, ...], seed: int, span: runner.Span
+) -> _Tally:
+    """The span's games through the reference play loop, tallied in index order."""
     rules = get_preset("derby").rules
-    config = chunk.config
     tally = _Tally(config.players)
-    for index in range(chunk.start, chunk.stop):
-        game_seed = derive_seed(chunk.seed, GAME_STREAM, index)
+    for index in range(span.start, span.stop):
+        game_seed = derive_seed(seed, GAME_STREAM, index)
         game = Game("derby", rules, config, seed=game_seed, chance_mode="seeded")
         start_bank = game.state.bank
-        agents = _agents(chunk.bots, config.players, game_seed)
+        agents = _agents(bots, config.players, game_seed)
         play(game, agents, SeededChance(game_seed), observe=_Observer(tally))
         for seat, money in enumerate(game.state.ledger.balances[: config.players]):
             tally.seat_money[seat].add(money)
         tally.bank_gain.add(game.state.bank - start_bank)
         tally.games += 1
-        if after_game is not None:
-            after_game()
     return tally
+
+
+def _merge(earlier: _Tally, later: _Tally) -> _Tally:
+    return earlier.merge(later)
 
 
 @dataclass(frozen=True)
@@ -153,6 +149,7 @@ class PairedReport:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "engine": "kernel",  # the paired races run on the compiled race kernel
             "races": self.races,
             "field": self.field,
             "winner_changed": {k: p.to_json() for k, p in self.winner_changed.items()},
@@ -216,6 +213,7 @@ class DerbyReport:
         return {
             "preset": "derby",
             "seed": self.seed,
+            "engine": "reference",  # whole games: the bots choose horses and wagers
             "config": self.config,
             "bots": list(self.bots),
             "players": self.players,
@@ -241,13 +239,6 @@ class DerbyReport:
         }
 
 
-def _check(name: str, value: object, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{name} must be a whole number, not {value!r}")
-    if value < low:
-        raise ConfigError(f"{name} must be at least {low}, not {value}")
-
-
 def simulate_derby(
     options: Mapping[str, Any],
     games: int,
@@ -263,42 +254,17 @@ def simulate_derby(
     preset = get_preset("derby")
     config = preset.config(options)
     assert isinstance(config, DerbyConfig)
-    _check("games", games, 1)
-    _check("seed", seed, 0)
-    _check("workers", workers, 1)
-    _check("paired", paired, 0)
+    runner.check_run(games, seed, workers)
+    if isinstance(paired, bool) or not isinstance(paired, int) or paired < 0:
+        raise ConfigError(f"paired must be a whole number >= 0, not {paired!r}")
     if not bots:
         raise ConfigError("name at least one bot kind")
     for kind in bots:
         if kind not in DERBY_BOT_KINDS:
             raise ConfigError(f"unknown bot kind {kind!r}; known: {', '.join(DERBY_BOT_KINDS)}")
     started = time.perf_counter()
-    chunks = [
-        _Chunk(config, tuple(bots), seed, start, min(start + CHUNK_GAMES, games))
-        for start in range(0, games, CHUNK_GAMES)
-    ]
-    total = _Tally(config.players)
-    if workers == 1 or len(chunks) == 1:
-        done = 0
-
-        def one_more() -> None:
-            nonlocal done
-            done += 1
-            if progress is not None:
-                progress(done)
-
-        for chunk in chunks:
-            total.merge(_run_chunk(chunk, one_more))
-    else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(chunks))) as pool:
-            try:
-                for chunk, tally in zip(chunks, pool.map(_run_chunk, chunks), strict=True):
-                    total.merge(tally)
-                    if progress is not None:
-                        progress(chunk.stop)
-            except BaseException:
-                pool.shutdown(cancel_futures=True)
-                raise
+    plan = runner.Plan(partial(_engine_span, config, tuple(bots), seed), _merge)
+    total = runner.run(plan, games, CHUNK_GAMES, workers=workers, progress=progress)
     field_size = len(HORSES) if config.all_horses else config.players
     pairs = (
         paired_races(config.track, field_size, paired, derive_seed(seed, PAIRED_STREAM))
