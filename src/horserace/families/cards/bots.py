@@ -115,6 +115,14 @@ def calcutta_value(view: CardsView, suit: int, odds: CardOdds[float]) -> float:
     return share * expected_pool
 
 
+def _a_real_choice(view: Any, legal: Sequence[Action]) -> bool:
+    """Whether a bettor has something to decide: a betting view with more than one move (any
+    other step it answers with the only, or the first, legal move)."""
+    if not legal:
+        raise IllegalAction("a bot was asked to move with no legal action")
+    return isinstance(view, CardsView) and view.phase is CardsPhase.BETTING and len(legal) > 1
+
+
 class CardsBot:
     """A value or favourite bettor (see the module text); `rng` breaks ties."""
 
@@ -125,13 +133,7 @@ class CardsBot:
         self._rng = rng
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
-        if not legal:
-            raise IllegalAction("a bot was asked to move with no legal action")
-        if (
-            not isinstance(view, CardsView)
-            or view.phase is not CardsPhase.BETTING
-            or len(legal) == 1
-        ):
+        if not _a_real_choice(view, legal):
             return legal[0]
         style = view.config.betting
         if style == "book":
@@ -207,13 +209,7 @@ class BlindBettor:
         self._rng = rng
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
-        if not legal:
-            raise IllegalAction("a bot was asked to move with no legal action")
-        if (
-            not isinstance(view, CardsView)
-            or view.phase is not CardsPhase.BETTING
-            or len(legal) == 1
-        ):
+        if not _a_real_choice(view, legal):
             return legal[0]
         style = view.config.betting
         if style == "calcutta" or view.betting.staked_by(view.seat or 0) > 0:
