@@ -1,5 +1,6 @@
 """`horserace serve --workers 2` over a real PostgreSQL server (conftest.py): every worker
-answers for every table (the owner serves it; the other forwards to it), and when the owner of
+answers for every table (the owner serves it; the other forwards to it) and pushes its
+changes to its lobby sockets, and when the owner of
 tables in mid-game is killed with SIGKILL, they move to a live worker and play on: every
 acknowledged action is in the published record, every watcher picks up where it was, and the
 records verify."""
@@ -198,9 +199,16 @@ def test_every_worker_serves_every_table(postgres_url: str, tmp_path: Path) -> N
             health = _get(f"http://{address}", "/healthz").json()
             assert health["worker"] == worker and (health["tables"] >= 1) == (worker == owner)
         other = next(a for w, a in _workers(postgres_url).items() if w != owner)
-        joined = _post(f"http://{other}", f"/api/tables/{table}/join", {"name": "Ann"})
-        assert joined["seat"] == 0 and joined["table"]["status"] == "playing"
-        assert _owners(postgres_url)[table] == owner  # forwarded, not taken over
+        with connect(f"ws://{other}/ws/lobby?status=all", proxy=None) as lobby:
+            first = json.loads(lobby.recv(timeout=10))
+            assert first["type"] == "tables" and [t["id"] for t in first["tables"]] == [table]
+            joined = _post(f"http://{other}", f"/api/tables/{table}/join", {"name": "Ann"})
+            assert joined["seat"] == 0 and joined["table"]["status"] == "playing"
+            assert _owners(postgres_url)[table] == owner  # forwarded, not taken over
+            # the owner announces the change; the other worker pushes it to its lobby
+            pushed = json.loads(lobby.recv(timeout=10))
+            assert pushed["type"] == "tables-changed"
+            assert [(t["id"], t["status"]) for t in pushed["tables"]] == [(table, "playing")]
 
 
 def test_a_killed_workers_tables_move_on_and_nothing_is_lost(
