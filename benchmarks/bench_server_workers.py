@@ -1,7 +1,7 @@
 """`horserace serve --workers N` over PostgreSQL at saturation: actions per second with 1 worker
 and with more, on one throw-away PostgreSQL server (tests/server/postgres.py).
 
-Run: `.venv/bin/python benchmarks/bench_server_workers.py [--workers 1 2] [--tables 100]
+Run: `.venv/bin/python benchmarks/bench_server_workers.py [--workers 1 2] [--tables 300]
 [--seconds 20] [--rounds 2]`. Each round measures every worker count once, in turn (so a
 change in the machine's load touches both alike), each on a fresh database: N Classic tables
 of 4, seat 0 a person over a real WebSocket acting as soon as allowed, the others `random`
@@ -73,7 +73,7 @@ def measure(server: str, name: str, workers: int, args: argparse.Namespace) -> F
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=20.0, help="the play window")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each worker count")
     args = parser.parse_args()

@@ -132,7 +132,7 @@ class Router:
                 open_timeout=10,
                 proxy=None,
             )
-        except (OSError, TimeoutError, ConnectionClosed, Exception) as error:
+        except Exception as error:  # the owner is gone or not answering: find the new one
             log.warning("forwarding a socket to %s failed: %s", address, type(error).__name__)
             await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": CLOSE_MOVING})
