@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -26,6 +25,7 @@ from horserace.rules.board.config import SCRATCH_LINES
 from horserace.rules.board.state import Phase
 from horserace.rules.board.view import BoardView
 from horserace.terminal.screen import to_plain
+from horserace.terminal.standings import standings_table as standings
 
 __all__ = ["News", "money_text", "step_news", "to_plain"]
 
@@ -301,27 +301,6 @@ def finish_view(before: BoardView, after: BoardView, events: Sequence[Event]) ->
 
 
 def standings_table(result: Result, names: Sequence[str], unit: str = "chips") -> Table:
-    """Place, name, chips; a shared place is written '=2'."""
-    places = [standing.place for standing in result.standings]
-    table = Table(
-        title="Final standings", box=box.SIMPLE_HEAD, title_style="bold", header_style="bold"
-    )
-    table.add_column("place", justify="right")
-    table.add_column("player")
-    table.add_column("money" if unit == "cents" else "chips", justify="right")
-    went_out = any(standing.out for standing in result.standings)
-    if went_out:
-        table.add_column("")
-    for standing in result.standings:
-        shared = places.count(standing.place) > 1
-        place = f"={standing.place}" if shared else str(standing.place)
-        style = "bold green" if standing.place == 1 else ("dim" if standing.out else "")
-        row: list[str | Text] = [
-            place,
-            Text(seat_name(names, standing.seat), style=style),
-            money_text(unit, standing.chips),
-        ]
-        if went_out:
-            row.append(f"out in round {standing.out}" if standing.out else "")
-        table.add_row(*row)
-    return table
+    """The standings in the table's money (Northwoods' cents as dollars)."""
+    column = "money" if unit == "cents" else "chips"
+    return standings(result, names, money_column=column, money=lambda a: money_text(unit, a))

@@ -7,15 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rich import box
 from rich.console import RenderableType
-from rich.table import Table
-from rich.text import Text
 
 from horserace.core.actions import Action
 from horserace.core.errors import HorseraceError
 from horserace.core.events import redact, seat_name
-from horserace.core.rules import Result
 from horserace.engine import Step
 from horserace.families.cards.render import BoardInfo, board_odds, render_board, step_news
 from horserace.rules.cards import events as ev
@@ -23,6 +19,9 @@ from horserace.rules.cards.actions import Bid, BookBet
 from horserace.rules.cards.rules import STYLES
 from horserace.rules.cards.state import CardsPhase, CardsState, CardsView
 from horserace.terminal.screen import TableScreen
+from horserace.terminal.standings import standings_table
+
+__all__ = ["CardsAsker", "CardsScreen", "standings_table"]
 
 HINTS = {
     "book": "bet STAKE SUIT (e.g. bet 5 H), or done",
@@ -147,19 +146,3 @@ def _hint(view: CardsView, legal: Sequence[Action]) -> str:
         room = ", ".join(f"{suit} {m}" for suit, m in most.items())
         return f"{HINTS[style]} (most: {room})"
     return HINTS[style]
-
-
-def standings_table(result: Result, names: Sequence[str]) -> Table:
-    places = [standing.place for standing in result.standings]
-    table = Table(title="Final standings", box=box.SIMPLE_HEAD, title_style="bold")
-    table.add_column("place", justify="right")
-    table.add_column("player")
-    table.add_column("chips", justify="right")
-    for standing in result.standings:
-        shared = places.count(standing.place) > 1
-        place = f"={standing.place}" if shared else str(standing.place)
-        style = "bold green" if standing.place == 1 else ""
-        table.add_row(
-            place, Text(seat_name(names, standing.seat), style=style), str(standing.chips)
-        )
-    return table

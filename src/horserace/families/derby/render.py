@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -25,6 +24,7 @@ from horserace.rules.derby.race import SINGLE_DICE, RaceState
 from horserace.rules.derby.silks import SILKS, silk
 from horserace.rules.derby.track import Track
 from horserace.terminal.screen import to_plain
+from horserace.terminal.standings import standings_table as standings
 
 __all__ = [
     "Announcer",
@@ -311,17 +311,5 @@ def silk_table(taken: Sequence[int]) -> Text:
 
 
 def standings_table(result: Result, names: Sequence[str]) -> Table:
-    places = [standing.place for standing in result.standings]
-    table = Table(
-        title="Final standings", box=box.SIMPLE_HEAD, title_style="bold", header_style="bold"
-    )
-    table.add_column("place", justify="right")
-    table.add_column("player")
-    table.add_column("money", justify="right")
-    for standing in result.standings:
-        place = f"={standing.place}" if places.count(standing.place) > 1 else str(standing.place)
-        style = "bold green" if standing.place == 1 else ""
-        table.add_row(
-            place, Text(seat_name(names, standing.seat), style=style), f"${standing.chips}"
-        )
-    return table
+    """The standings in dollars."""
+    return standings(result, names, money_column="money", money=lambda a: f"${a}")
