@@ -5,12 +5,16 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, get_type_hints
+from typing import Any, TypeVar, get_type_hints
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from horserace.core.errors import ConfigError
 from horserace.terminal.errors import USAGE_ERROR, fail, user_errors
+
+T = TypeVar("T")
 
 __all__ = [
     "USAGE_ERROR",
@@ -19,6 +23,7 @@ __all__ = [
     "seat_names",
     "user_errors",
     "with_options",
+    "with_progress",
 ]
 
 
@@ -72,3 +77,14 @@ def with_options(
     command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     command.__annotations__ = hints
     return command
+
+
+def with_progress(label: str, total: int, show: bool, work: Callable[..., T]) -> T:
+    """Run `work(progress=...)` behind a progress bar on stderr, drawn only on a terminal."""
+    console = Console(stderr=True)
+    if not (show and console.is_terminal):
+        return work(progress=None)
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        return work(progress=lambda done: bar.update(task, completed=done))

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console, RenderableType
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
 from horserace.bots import bot_kinds_of
-from horserace.cli.common import user_errors
+from horserace.cli.common import user_errors, with_progress
 from horserace.core.rng import fresh_seed
 from horserace.families.derby.terminal import track_option
 from horserace.simulate.derby_sim import DerbyReport, simulate_derby
@@ -82,21 +82,13 @@ def _simulate(
     show: bool,
 ) -> DerbyReport:
     """Simulate behind a progress bar on stderr, shown only on a terminal."""
-    console = Console(stderr=True)
-    if not (show and console.is_terminal):
-        return simulate_derby(options, games, seed, bots=bots, workers=workers, paired=paired)
-    columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task("games", total=games)
+
+    def work(progress: Callable[[int], None] | None) -> DerbyReport:
         return simulate_derby(
-            options,
-            games,
-            seed,
-            bots=bots,
-            workers=workers,
-            paired=paired,
-            progress=lambda done: bar.update(task, completed=done),
+            options, games, seed, bots=bots, workers=workers, paired=paired, progress=progress
         )
+
+    return with_progress("simulating", games, show, work)
 
 
 def _share(rate: float) -> str:

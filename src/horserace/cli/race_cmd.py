@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from horserace.cli.common import user_errors
+from horserace.cli.common import user_errors, with_progress
 from horserace.cli.odds_cmd import parse_positions, parse_scratched
 from horserace.components.board import DEFAULT_BOARD, load_board
 from horserace.core.rng import fresh_seed
@@ -20,19 +19,6 @@ from horserace.simulate.stats import RunningStats
 
 if TYPE_CHECKING:
     from horserace.simulate.race_sim import RaceReport
-
-T = TypeVar("T")
-
-
-def with_progress(label: str, total: int, show: bool, work: Callable[..., T]) -> T:
-    """Run `work(progress=...)` behind a progress bar on stderr, drawn only on a terminal."""
-    console = Console(stderr=True)
-    if not (show and console.is_terminal):
-        return work(progress=None)
-    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task(label, total=total)
-        return work(progress=lambda done: bar.update(task, completed=done))
 
 
 def register(simulate_app: typer.Typer) -> None:

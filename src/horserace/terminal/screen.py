@@ -41,6 +41,17 @@ class News:
         return Text(self.text, style=self.STYLES.get(self.kind, ""), overflow="fold")
 
 
+def status_parts(parts: list[tuple[str, str]]) -> Text:
+    """One status line of (text, style) parts on one row: the first two side by side, the rest
+    after a dot; cut with an ellipsis rather than wrapped."""
+    line = Text(no_wrap=True, overflow="ellipsis")
+    for index, (text, style) in enumerate(parts):
+        if index > 1:
+            line.append(" · ", style="dim")
+        line.append(text, style=style)
+    return line
+
+
 def to_plain(renderable: RenderableType, width: int = 80) -> str:
     """Render without any colour or style codes, as a pipe or a log file wants it."""
     buffer = io.StringIO()

@@ -24,7 +24,7 @@ from horserace.rules.board import events as ev
 from horserace.rules.board.config import SCRATCH_LINES
 from horserace.rules.board.state import Phase
 from horserace.rules.board.view import BoardView
-from horserace.terminal.screen import to_plain
+from horserace.terminal.screen import status_parts, to_plain
 from horserace.terminal.standings import standings_table as standings
 
 __all__ = ["News", "money_text", "step_news", "to_plain"]
@@ -215,12 +215,7 @@ def status_line(view: BoardView, info: BoardInfo) -> Text:
     if view.pending is not None:
         owed = money(view, view.pending.amount)
         parts.append((f"{seat_name(names, view.pending.debtor)} owes {owed}", "bold red"))
-    line = Text(no_wrap=True, overflow="ellipsis")
-    for index, (text, style) in enumerate(parts):
-        if index > 1:
-            line.append(" · ", style="dim")
-        line.append(text, style=style)
-    return line
+    return status_parts(parts)
 
 
 def hand_cells(view: BoardView, seat: int) -> Text:

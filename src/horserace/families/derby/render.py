@@ -23,7 +23,7 @@ from horserace.rules.derby.model import DerbyView, Phase
 from horserace.rules.derby.race import SINGLE_DICE, RaceState
 from horserace.rules.derby.silks import SILKS, silk
 from horserace.rules.derby.track import Track
-from horserace.terminal.screen import to_plain
+from horserace.terminal.screen import status_parts, to_plain
 from horserace.terminal.standings import standings_table as standings
 
 __all__ = [
@@ -183,12 +183,7 @@ def status_line(view: DerbyView, info: DerbyInfo) -> Text:
     if view.to_act is not None:
         parts.append((f"to act: {seat_name(info.names, view.to_act)}", "bold"))
     parts.append((f"bank ${view.bank}", "yellow"))
-    line = Text(no_wrap=True, overflow="ellipsis")
-    for index, (text, style) in enumerate(parts):
-        if index > 1:
-            line.append(" · ", style="dim")
-        line.append(text, style=style)
-    return line
+    return status_parts(parts)
 
 
 def shown_race(view: DerbyView) -> RaceState | None:
