@@ -314,3 +314,23 @@ def test_northwoods_wins_and_outs_follow_the_tables_ranking() -> None:
         assert any(out.successes for out in report.seat_out)  # players do go out
         seats = report.to_json()["seats"]
         assert all(0 <= s["went_out"]["successes"] <= 40 for s in seats)
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_a_bot_kinds_edge_is_its_gain_beyond_the_others_not_beyond_zero(engine: str) -> None:
+    """Chips left in Classic's pot lower every seat's gain alike, so with no decision to make
+    each kind's own gain is below zero while the edge of one kind over the other is not."""
+    games = 4000 if engine == "kernel" else 60
+    report = simulate_games(
+        "classic", {"players": 6}, games, 11, bots=("ev", "random"), engine=engine
+    )
+    ev, rand, edge = report.bot_results["ev"], report.bot_results["random"], report.bot_edge
+    assert edge.count == games
+    # three seats of each kind every game: the mean of the games' edges is the gap of the means
+    assert edge.mean == pytest.approx(ev.mean - rand.mean, abs=1e-9)
+    assert report.to_json()["bot_edge"]["first"] == "ev"
+    if engine == "kernel":
+        per_seat_loss = report.pot_left.mean / 6
+        assert per_seat_loss > 0.5
+        assert ev.mean < 0 and rand.mean < 0
+        assert abs(edge.mean) < 4 * edge.std / math.sqrt(games)  # no decisions: no edge

@@ -47,10 +47,15 @@ BOT_ROWS: list[tuple[str, str, dict[str, Any], str]] = [
 ]
 
 
-def _gain(report: SimulationReport, bot: str) -> tuple[float, float, float, int]:
-    stats = report.bot_results[bot]
+NO_DECISIONS = ("classic", "northwoods")  # without house rules, every bot only rolls
+LUCK_GAMES = 50  # those rows play this many times the games, on the kernel
+
+
+def _edge(report: SimulationReport) -> tuple[float, float, float]:
+    """The first kind's edge over the other per game, with its 95% interval."""
+    stats = report.bot_edge
     low, high = stats.ci95() or (stats.mean, stats.mean)
-    return stats.mean, low, high, stats.count
+    return stats.mean, low, high
 
 
 def _signed(value: float) -> str:
@@ -206,30 +211,39 @@ for how rarely they are scratched); the fair board lengthens those and shortens 
 
 def bots_section(games: int) -> str:
     rows = []
-    gains: list[float] = []  # in BOT_ROWS order
+    edges: list[float] = []  # in BOT_ROWS order
     intervals: list[tuple[float, float]] = []
     for preset, shown, options, bots in BOT_ROWS:
+        # where no bot has a choice, the compiled kernel plays the engine's very games, faster
+        luck_only = preset in NO_DECISIONS and not options
         report = _timed(
             f"{preset} {shown} {bots}",
-            lambda p=preset, o=options, b=bots: simulate_games(  # type: ignore[misc]
-                p, o, games, SEED, workers=2, bots=tuple(b.split(",")), engine="reference"
+            lambda p=preset, o=options, b=bots, n=luck_only: simulate_games(  # type: ignore[misc]
+                p,
+                o,
+                games * LUCK_GAMES if n else games,
+                SEED,
+                workers=2,
+                bots=tuple(b.split(",")),
+                engine="auto" if n else "reference",
             ),
         )
-        first = bots.split(",")[0]
-        mean, low, high, count = _gain(report, first)
-        gains.append(mean)
+        first, second = bots.split(",")
+        gain, other = report.bot_results[first].mean, report.bot_results[second].mean
+        edge, low, high = _edge(report)
+        edges.append(edge)
         intervals.append((low, high))
         label = f"`{preset}{' ' + shown if shown.startswith('--') else ''}`"
         note = f" {shown}" if shown.startswith("(") else ""
         rows.append(
-            f"| {label}{note} | {bots.replace(',', ' vs ')} | {_signed(mean)} |"
-            f" {_signed(low)} to {_signed(high)} | {count} |"
+            f"| {label}{note} | {bots.replace(',', ' vs ')} | {_signed(gain)} | {_signed(other)}"
+            f" | {_signed(edge)} | {_signed(low)} to {_signed(high)} | {report.games:,} |"
         )
     table = "\n".join(rows)
-    ev_adv, heur_adv, ev_heur = gains[0], gains[1], gains[2]  # Advanced rows
-    rob_adv, rob_classic = gains[4], gains[5]
-    perry, perry_h = gains[8], gains[9]
-    market, market_h, husted, husted_h = gains[11], gains[12], gains[13], gains[15]
+    ev_adv, heur_adv, ev_heur = edges[0], edges[1], edges[2]  # Advanced rows
+    rob_adv, rob_classic = edges[4], edges[5]
+    perry, perry_h = edges[8], edges[9]
+    market, market_h, husted, husted_h = edges[11], edges[12], edges[13], edges[15]
     luck = [intervals[6], intervals[7]]  # Classic and Northwoods: no decisions at all
     missed = [
         name
@@ -237,44 +251,49 @@ def bots_section(games: int) -> str:
         if low > 0 or high < 0
     ]
     luck_note = (
-        "both intervals hold zero, as they should"
+        "both edges' intervals hold zero, as they should"
         if not missed
-        else f"the {' and '.join(missed)} interval misses zero: with no decision to make this is"
-        " chance, which a 95% interval allows one row in twenty"
+        else f"the {' and '.join(missed)} edge's interval misses zero: with no decision to make"
+        " this is chance, which a 95% interval allows one row in twenty"
     )
     return f"""## How much do the choices matter?
 
 Advanced Mode and the house rules add decisions. The bots measure what those are worth: each
 line plays {games} whole games on the reference engine (8 rounds, 100 starting chips;
 Northwoods 4 players, $2.00 each), the bot kinds alternating round the table and the seats
-rotated one place per game. The figure is the mean chips a bot of the first kind wins (final
-minus starting) per seat and game, with its 95% interval.
+rotated one place per game. A kind's gain is its mean chips won (final minus starting) per seat
+and game. Chips left in the pot at the end belong to nobody and lower every seat's gain alike,
+so the figure to read is the edge: per game, the first kind's mean gain minus the second's,
+with the 95% interval over games. Plain Classic and Northwoods give no
+bot anything to choose, so their rows play {games * LUCK_GAMES:,} games on the compiled kernel,
+which plays the engine's very games (its tests compare them chip by chip).
 
 ```sh
 .venv/bin/horserace simulate advanced --games {games} --bots ev,random --seed {SEED} \\
   --workers 2 --engine reference
 ```
 
-| preset and rules | bots | first bot's gain per game | 95% CI | seat-games each |
-|---|---|---|---|---|
+| preset and rules | bots | first's gain | second's gain | edge | edge's 95% CI | games |
+|---|---|---|---|---|---|---|
 {table}
 
 Reading it:
 
-- **In Advanced Mode the EV bot gains {ev_adv:.0f} chips a game over random play** (from 100
-  starting chips, over 8 rounds); the rule-of-thumb heuristic bot already takes {heur_adv:.0f}.
-  Looking ahead with the exact race odds is worth {ev_heur:.0f} against the heuristic.
-- **Robertson's four dice are the biggest lever**: choosing the pairing is worth
+- **In Advanced Mode the EV bot's edge over random play is {ev_adv:.0f} chips a game** (from
+  100 starting chips, over 8 rounds); the rule-of-thumb heuristic bot's is already
+  {heur_adv:.0f}. Looking ahead with the exact race odds is an edge of {ev_heur:.0f} over the
+  heuristic.
+- **Robertson's four dice are the biggest lever**: choosing the pairing is an edge of
   {rob_classic:.0f} chips a game in Classic and, with the Advanced choices, {rob_adv:.0f}.
 - **Classic and Northwoods have no decisions**: every bot only rolls, so those rows measure
-  luck alone; {luck_note}. (Chips left in the pot belong to nobody, so a seat's result is not
-  exactly zero-sum.)
-- **Perry's trading window** is worth {perry:+.1f} chips a game to the EV bot against random
-  traders in Classic, and {perry_h:+.1f} against the heuristic bot, which never offers: the
-  gain is taken from careless traders.
-- **Schellenberg's market and Husted's betting punish careless play**: against random bots
-  the EV bot gains {market:.0f} and {husted:.0f} chips a game, against the heuristic bot
-  (which never buys and never raises) {market_h:+.1f} and {husted_h:+.1f}.
+  luck alone; {luck_note}. Both kinds' gains there are below zero by the chips left in the
+  pot.
+- **Perry's trading window** is an edge of {perry:+.1f} chips a game for the EV bot over
+  random traders in Classic, and {perry_h:+.1f} over the heuristic bot, which never offers:
+  the gain is taken from careless traders.
+- **Schellenberg's market and Husted's betting punish careless play**: the EV bot's edge over
+  random bots is {market:.0f} and {husted:.0f} chips a game, over the heuristic bot (which
+  never buys and never raises) {market_h:+.1f} and {husted_h:+.1f}.
 
 The bots see only their own seat's view (`src/horserace/bots/board_bots.py`).
 """

@@ -72,6 +72,7 @@ class _Tally:
     seat_chips: list[RunningStats] = field(default_factory=list)
     pot_left: RunningStats = field(default_factory=RunningStats)
     bot_results: dict[str, RunningStats] = field(default_factory=dict)
+    bot_edge: RunningStats = field(default_factory=RunningStats)  # see SimulationReport
     seat_wins: list[int] = field(default_factory=list)  # games won (shared wins count)
     seat_out: list[int] = field(default_factory=list)  # games in which the seat went out
 
@@ -96,6 +97,7 @@ class _Tally:
         self.pot_left.merge(other.pot_left)
         for kind, stats in other.bot_results.items():
             self.bot_results.setdefault(kind, RunningStats()).merge(stats)
+        self.bot_edge.merge(other.bot_edge)
         self.seat_wins = [a + b for a, b in zip(self.seat_wins, other.seat_wins, strict=True)]
         self.seat_out = [a + b for a, b in zip(self.seat_out, other.seat_out, strict=True)]
         return self
@@ -150,12 +152,18 @@ def _engine_span(
         }
         play(game, agents, SeededChance(game_seed), tally=_RoundObserver(tally).take)
         result = rules.result(game.state)
+        gains = [0] * players
         for standing in result.standings:
             tally.seat_chips[standing.seat].add(standing.chips)
             tally.seat_wins[standing.seat] += standing.place == 1
             tally.seat_out[standing.seat] += standing.out > 0
-            gain = standing.chips - config.starting_chips
+            gains[standing.seat] = gain = standing.chips - config.starting_chips
             tally.bot_results.setdefault(kinds[standing.seat], RunningStats()).add(gain)
+        first = [kind == bots[0] for kind in kinds]
+        if 0 < sum(first) < players:
+            mine = [gain for gain, is_first in zip(gains, first, strict=True) if is_first]
+            rest = [gain for gain, is_first in zip(gains, first, strict=True) if not is_first]
+            tally.bot_edge.add(sum(mine) / len(mine) - sum(rest) / len(rest))
         tally.pot_left.add(result.unclaimed)
         tally.games += 1
     return tally
@@ -193,6 +201,12 @@ def _kernel_span(
     for kind in sorted(set(bots)):
         mask = np.isin(at, [index for index, name in enumerate(bots) if name == kind])
         tally.bot_results[kind] = RunningStats.of_array(gains[mask])
+    first = np.isin(at, [index for index, name in enumerate(bots) if name == bots[0]])
+    mixed = (first.sum(axis=1) > 0) & (first.sum(axis=1) < players)
+    if mixed.any():
+        mine = (gains * first).sum(axis=1) / np.maximum(first.sum(axis=1), 1)
+        rest = (gains * ~first).sum(axis=1) / np.maximum((~first).sum(axis=1), 1)
+        tally.bot_edge = RunningStats.of_array((mine - rest)[mixed])
     return tally
 
 
@@ -226,6 +240,9 @@ class SimulationReport:
     pot_left: RunningStats  # chips left in the pot when a game ends
     bots: tuple[str, ...]  # the bot at each seat in the first game (rotated one seat a game)
     bot_results: dict[str, RunningStats]  # per bot kind: final minus starting chips, per seat-game
+    # per game with two kinds or more: the first kind's mean gain minus the others' (chips left
+    # in the pot lower every seat's gain alike, so this, not a kind's own gain, is its edge)
+    bot_edge: RunningStats = field(default_factory=RunningStats)
     seat_wins: tuple[Proportion, ...] = ()  # games each seat won, by the table's ranking
     seat_out: tuple[Proportion, ...] = ()  # games each seat went out of (Northwoods)
     engine: str = "reference"  # what played the games: "kernel" or "reference"
@@ -267,6 +284,7 @@ class SimulationReport:
             "pot_left": self.pot_left.to_json(),
             "bots": list(self.bots),
             "bot_results": {kind: stats.to_json() for kind, stats in self.bot_results.items()},
+            "bot_edge": {"first": self.bots[0], **self.bot_edge.to_json()},
         }
 
 
@@ -339,6 +357,7 @@ def simulate_games(
         pot_left=total.pot_left,
         bots=mix,
         bot_results=dict(sorted(total.bot_results.items())),
+        bot_edge=total.bot_edge,
         seat_wins=tuple(Proportion(wins, total.games) for wins in total.seat_wins),
         seat_out=tuple(Proportion(out, total.games) for out in total.seat_out),
         engine="kernel" if spec is not None else "reference",
