@@ -295,7 +295,7 @@ Reading it:
   random bots is {market:.0f} and {husted:.0f} chips a game, over the heuristic bot (which
   never buys and never raises) {market_h:+.1f} and {husted_h:+.1f}.
 
-The bots see only their own seat's view (`src/horserace/bots/board_bots.py`).
+The bots see only their own seat's view (`src/horserace/families/board/bots.py`).
 """
 
 
