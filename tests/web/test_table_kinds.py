@@ -146,6 +146,9 @@ def test_bots_alone_skip_and_northwoods_money_then_a_calcutta_bid_rules_and_chat
         assert box is not None and box["y"] + box["height"] <= PHONE["height"]  # in view
         low, high = int(bid.get_attribute("min") or 0), int(bid.get_attribute("max") or 0)
         bid.fill(str(high + 5))
+        # news that leaves the moves as they were (a seat's name, say) keeps what was typed
+        player.evaluate("() => showState(lastState)")
+        assert bid.input_value() == str(high + 5)
         player.get_by_role("button", name="Bid", exact=True).click()
         wait_text(player, "#error", f"Choose an amount the rules allow: {low} to {high}")
         snap(player, "14-calcutta-bid")

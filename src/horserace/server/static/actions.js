@@ -171,6 +171,14 @@ const Actions = (() => {
   }
 
   function draw(root, legal, names, send, report) {
+    // news that leaves the moves as they were keeps the bar as it is: what the player typed,
+    // the focus and the help they opened are not lost to a redraw
+    const drawn = JSON.stringify([legal, names]);
+    if (root.dataset.drawn === drawn) {
+      disable(root, false);
+      return;
+    }
+    root.dataset.drawn = drawn;
     root.innerHTML = "";
     const amounts = amountGroups(legal);
     const byVerb = new Map();
