@@ -15,7 +15,7 @@ import psycopg
 import pytest
 
 from horserace.core.errors import ConfigError
-from horserace.server.app import create_app
+from horserace.server.app import Peers, create_app
 from horserace.server.cluster import Cluster
 from horserace.server.sql_storage import PostgresStorage, TableMoved, postgres_conninfo
 from horserace.server.storage import OPEN, OVER, PLAYING, SeatRow, StoredStep, TableRow
@@ -172,3 +172,21 @@ def test_more_than_one_worker_needs_postgres(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 2 and "error: --workers above 1" in done.stdout + done.stderr
+
+
+def test_only_a_worker_that_knows_the_secret_speaks_for_a_client(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """A request forwarded by another worker is counted against the client it names; the
+    same headers from anybody else change nothing (the address stays the sender's)."""
+    app = create_app(
+        postgres_url, key_file=str(tmp_path / "k"), peers=Peers("127.0.0.1:9", "s3cret")
+    )
+    body = {"preset": "classic", "options": {"players": 2}, "seats": ["open", "random"]}
+    with TestClient(app) as client:
+        forged = {"x-horserace-peer": "guess", "x-horserace-client": "203.0.113.7"}
+        assert client.post("/api/tables", json=body, headers=forged).status_code == 201
+        assert set(app.state.addresses.buckets) == {"testclient"}
+        forwarded = {"x-horserace-peer": "s3cret", "x-horserace-client": "198.51.100.4"}
+        assert client.post("/api/tables", json=body, headers=forwarded).status_code == 201
+        assert set(app.state.addresses.buckets) == {"testclient", "198.51.100.4"}
