@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from horserace.core.ledger import Ledger
-from horserace.rules.board.phases.records import PhaseRecord, Racing, Scratching, Trading
+from horserace.rules.board.records import PhaseRecord, Racing, Scratching, Trading
 from horserace.rules.board.state import BoardState, Phase
 
 _CARDS = ("hands", "deck", "discards", "packets", "market", "given_up")

@@ -17,7 +17,7 @@ from horserace.core.events import redact
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import Game, Step, replay
 from horserace.rules.board.events import MoneyEvent
-from horserace.rules.board.phases.records import Payout, Scratching
+from horserace.rules.board.records import Payout, Scratching
 from horserace.rules.board.state import BoardState
 from horserace.rules.registry import get_preset
 from tests.board_positions import arrange

@@ -18,7 +18,7 @@ from horserace.core.ledger import Ledger
 from horserace.core.types import CHANCE
 from horserace.engine import Game, Step, play
 from horserace.rules.board import events as ev
-from horserace.rules.board.phases.records import Racing
+from horserace.rules.board.records import Racing
 from horserace.rules.board.state import BoardState, Phase
 from tests.board_positions import arrange
 from tests.helpers import bots_for, dice_for, new_game

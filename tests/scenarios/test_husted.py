@@ -10,7 +10,7 @@ from horserace.core.errors import ConfigError, IllegalAction
 from horserace.engine import Game
 from horserace.rules.board import events as ev
 from horserace.rules.board import house_events as hev
-from horserace.rules.board.phases.records import Betting
+from horserace.rules.board.records import Betting
 from horserace.rules.board.state import Phase
 from tests.board_positions import arrange
 from tests.helpers import bots_for, dice_for, new_game

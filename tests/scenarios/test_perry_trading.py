@@ -9,7 +9,7 @@ from horserace.core.errors import ConfigError, IllegalAction, InvalidAction
 from horserace.engine import Game
 from horserace.rules.board import house_events as hev
 from horserace.rules.board.actions import Offer
-from horserace.rules.board.phases.records import Trading
+from horserace.rules.board.records import Trading
 from horserace.rules.board.state import Phase
 from tests.board_positions import arrange
 from tests.helpers import dice_for, new_game

@@ -13,7 +13,7 @@ from horserace.core.types import CHANCE
 from horserace.rules.board import events as ev
 from horserace.rules.board import house_events as hev
 from horserace.rules.board.actions import Buy
-from horserace.rules.board.phases.records import NextRound, Payout
+from horserace.rules.board.records import NextRound, Payout
 from horserace.rules.board.state import Phase
 from tests.board_positions import arrange
 from tests.helpers import dice_for, new_game

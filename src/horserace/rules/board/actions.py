@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from horserace.components.board import HORSES
 from horserace.components.cards import KING, RANKS, parse_rank, rank_text
 from horserace.core.errors import InvalidAction
-from horserace.rules.board.phases.records import Offer
+from horserace.rules.board.records import Offer
 
 JACK, QUEEN = 11, 12
 

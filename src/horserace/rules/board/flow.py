@@ -40,7 +40,7 @@ from horserace.rules.board.phases import (
     scratch,
     trade,
 )
-from horserace.rules.board.phases.records import (
+from horserace.rules.board.records import (
     Betting,
     Dealing,
     Drafting,

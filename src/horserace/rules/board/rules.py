@@ -43,7 +43,7 @@ from horserace.rules.board.phases import (
     respond,
     trade,
 )
-from horserace.rules.board.phases.records import (
+from horserace.rules.board.records import (
     Betting,
     Dealing,
     Drafting,

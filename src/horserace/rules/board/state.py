@@ -14,7 +14,7 @@ from horserace.components.cards import NO_CARDS, RankCounts
 from horserace.core.ledger import Ledger
 from horserace.core.types import Actor
 from horserace.rules.board.config import BoardConfig
-from horserace.rules.board.phases.records import Phase, PhaseRecord, innermost
+from horserace.rules.board.records import Phase, PhaseRecord, innermost
 
 __all__ = ["AT_GATE", "EMPTY_LINES", "BoardState", "Cards", "Phase", "Race", "SeatStatus"]
 

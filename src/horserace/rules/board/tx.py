@@ -12,7 +12,7 @@ from horserace.core.events import Event
 from horserace.core.ledger import Ledger, LedgerError
 from horserace.rules.board import events as ev
 from horserace.rules.board.config import BoardConfig
-from horserace.rules.board.phases.records import PhaseRecord
+from horserace.rules.board.records import PhaseRecord
 from horserace.rules.board.state import BoardState, Cards, Race, SeatStatus
 
 

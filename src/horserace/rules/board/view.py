@@ -9,7 +9,7 @@ from horserace.components.board import Board
 from horserace.components.cards import RankCounts, total
 from horserace.core.types import Actor
 from horserace.rules.board.config import BoardConfig
-from horserace.rules.board.phases.records import (
+from horserace.rules.board.records import (
     Betting,
     Dealing,
     Interrupt,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from horserace.rules.board import house_events as hev
 from horserace.rules.board.actions import CHECK, FOLD, MEET, Check, Fold, HustedAction, Wager
-from horserace.rules.board.phases.records import Betting
+from horserace.rules.board.records import Betting
 from horserace.rules.board.seats import next_seat, seats_from
 from horserace.rules.board.state import BoardState
 from horserace.rules.board.tx import Tx

@@ -18,7 +18,7 @@ from horserace.components.cards import (
 from horserace.rules.board import events as ev
 from horserace.rules.board import house_events as hev
 from horserace.rules.board.config import ADVANCED_DECKS, BoardConfig
-from horserace.rules.board.phases.records import Dealing
+from horserace.rules.board.records import Dealing
 from horserace.rules.board.seats import active_count, next_seat
 from horserace.rules.board.state import Cards
 from horserace.rules.board.tx import Tx

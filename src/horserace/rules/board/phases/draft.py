@@ -6,7 +6,7 @@ from __future__ import annotations
 from horserace.components.cards import ALL_RANKS, NO_CARDS, total, with_count
 from horserace.rules.board import events as ev
 from horserace.rules.board.actions import Keep
-from horserace.rules.board.phases.records import Drafting
+from horserace.rules.board.records import Drafting
 from horserace.rules.board.seats import next_seat, seats_from
 from horserace.rules.board.state import BoardState
 from horserace.rules.board.tx import Tx

@@ -10,7 +10,7 @@ from horserace.rules.board import events as ev
 from horserace.rules.board import house_events as hev
 from horserace.rules.board.actions import Discard
 from horserace.rules.board.phases.betting import in_hand
-from horserace.rules.board.phases.records import Drawing
+from horserace.rules.board.records import Drawing
 from horserace.rules.board.state import BoardState
 from horserace.rules.board.tx import Tx
 

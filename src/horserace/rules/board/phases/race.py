@@ -8,8 +8,8 @@ from horserace.components.dice import FourDice
 from horserace.rules.board import events as ev
 from horserace.rules.board import house_events as hev
 from horserace.rules.board.actions import Pair
-from horserace.rules.board.phases.records import Pairing, Penalty
 from horserace.rules.board.phases.scratch import scratch_value
+from horserace.rules.board.records import Pairing, Penalty
 from horserace.rules.board.state import BoardState, Race
 from horserace.rules.board.tx import Tx
 

@@ -8,7 +8,7 @@ from horserace.components.cards import ACE, KING, with_count
 from horserace.core.actions import Action
 from horserace.rules.board import events as ev
 from horserace.rules.board.actions import ACE_PLAY, PAY, PlayKing
-from horserace.rules.board.phases.records import Penalty, Responding
+from horserace.rules.board.records import Penalty, Responding
 from horserace.rules.board.state import BoardState
 from horserace.rules.board.tx import Tx
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from horserace.components.cards import with_count
 from horserace.rules.board import events as ev
 from horserace.rules.board.config import SCRATCH_LINES, BoardConfig
-from horserace.rules.board.phases.records import Penalty
+from horserace.rules.board.records import Penalty
 from horserace.rules.board.seats import next_seat, seats_from
 from horserace.rules.board.tx import Tx
 

@@ -12,7 +12,7 @@ from horserace.components.cards import ALL_RANKS, RANKS, with_count
 from horserace.core.errors import IllegalAction
 from horserace.rules.board import house_events as hev
 from horserace.rules.board.actions import ACCEPT, DECLINE, PASS, Answer, Offer, Pass
-from horserace.rules.board.phases.records import PhaseRecord, Trading
+from horserace.rules.board.records import PhaseRecord, Trading
 from horserace.rules.board.seats import next_seat, seats_from
 from horserace.rules.board.state import BoardState
 from horserace.rules.board.tx import Tx
