@@ -54,6 +54,9 @@ class Router:
         self._client: httpx.AsyncClient | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":  # the forwarding client closes with the app
+            await self.app(scope, receive, self._closing(send))
+            return
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
@@ -150,9 +153,18 @@ class Router:
                     await task
             await upstream.close()
 
+    def _closing(self, send: Send) -> Send:
+        async def sending(message: Message) -> None:
+            if message["type"] == "lifespan.shutdown.complete":
+                await self.close()
+            await send(message)
+
+        return sending
+
     async def close(self) -> None:
         if self._client is not None:
-            await self._client.aclose()
+            client, self._client = self._client, None
+            await client.aclose()
 
 
 async def _client_to_owner(receive: Receive, upstream: ClientConnection) -> None:
