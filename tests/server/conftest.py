@@ -27,3 +27,12 @@ def postgres_server() -> Iterator[str]:
 def postgres_url(postgres_server: str) -> str:
     """A new, empty database on the session's server for one test."""
     return new_database(postgres_server, f"t_{uuid.uuid4().hex}")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def live_odds_ready() -> None:
+    """A fresh checkout has no compiled kernels yet: compile the live odds' kernel once, before
+    any server test times its answers (a server started cold does it on a thread meanwhile)."""
+    from horserace.server.messages import prepare_live_odds
+
+    prepare_live_odds()

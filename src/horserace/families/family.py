@@ -56,3 +56,9 @@ class Family(ABC):
         """Each horse's chance to win as far as `view` shows it (public information only),
         by the horse's name as the view prints it; None when the family cannot say cheaply."""
         return None
+
+    def prepare_odds(self) -> None:
+        """Make `live_odds` ready to answer at once (compile or load what it runs), so that a
+        server does not stall on a table's first odds; a family with nothing to prepare does
+        nothing."""
+        return None

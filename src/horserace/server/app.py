@@ -42,6 +42,7 @@ from horserace.server.limits import (
     client_address,
 )
 from horserace.server.lobby_routes import add_lobby_routes
+from horserace.server.messages import prepare_live_odds
 from horserace.server.ops import METRICS_CONTENT_TYPE, Metrics, event
 from horserace.server.protocol import (
     CLIENT_MESSAGE,
@@ -116,6 +117,8 @@ def create_app(
         app.state.hub = hub
         hub.resume()
         loop = asyncio.get_running_loop()
+        # a family's odds may need compiling first (seconds): done on a thread, not the loop
+        loop.run_in_executor(None, prepare_live_odds)
         chores = [loop.create_task(hub.housekeeping())]
         if cluster is not None:
             chores.append(loop.create_task(hub.keep_tables()))

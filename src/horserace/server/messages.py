@@ -11,7 +11,7 @@ from horserace.core.events import Event, redact
 from horserace.core.rules import Rules
 from horserace.core.types import CHANCE, TERMINAL, Actor
 from horserace.engine import result_to_json
-from horserace.families import family
+from horserace.families import families, family
 from horserace.server.jsonable import to_jsonable
 from horserace.server.protocol import SeatInfo, TableState
 from horserace.server.storage import OVER, SeatRow
@@ -79,6 +79,12 @@ def table_state(
         seed=str(seed) if over else None,
         odds=live_odds(rules.family, seen),
     )
+
+
+def prepare_live_odds() -> None:
+    """Every family's live odds made ready (compiled or loaded), for a thread at start-up."""
+    for each in families():
+        each.prepare_odds()
 
 
 def live_odds(family_name: str, view: Any) -> dict[str, float] | None:

@@ -55,6 +55,15 @@ class DerbyFamily(Family):
             return None
         return None if odds is None else dict(odds)
 
+    def prepare_odds(self) -> None:
+        """The odds run on a compiled kernel: its first call compiles it (seconds) or loads it
+        from numba's cache."""
+        from horserace.odds.derby import simulate_races
+        from horserace.rules.derby.race import start_race
+        from horserace.rules.derby.track import DEFAULT_TRACK
+
+        simulate_races(start_race((1, 2)), DEFAULT_TRACK, 1, ODDS_SEED)
+
 
 def _odds_key(view: DerbyView) -> DerbyView:
     """The view with what the odds do not read blanked out, so every seat, wager and payout

@@ -1,0 +1,15 @@
+"""A server makes every family's live odds ready on a thread at start-up, so that the first
+table to ask for them does not wait for a kernel to compile on the event loop."""
+
+from __future__ import annotations
+
+from horserace.families import families
+from horserace.server.messages import prepare_live_odds
+
+
+def test_preparing_the_odds_compiles_the_derby_kernel() -> None:
+    from horserace.kernels import derby_race
+
+    prepare_live_odds()
+    assert derby_race._run.signatures  # compiled (or loaded from the cache) for the odds' types
+    assert {each.name for each in families()} == {"board", "cards", "derby"}
