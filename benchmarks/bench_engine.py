@@ -72,7 +72,7 @@ def time_engine(preset_name: str, options: dict[str, Any], bot: str, games: int)
     for index in range(games):
         seed = SEED + index
         game = Game(preset_name, preset.rules, config, seed=seed, chance_mode="seeded")
-        bots = {seat: make_bot(bot, seed * 64 + seat) for seat in range(players)}
+        bots = {seat: make_bot(bot, seed * 64 + seat, "board") for seat in range(players)}
         play(game, bots, SeededChance(seed))
         steps += len(game.steps)
     return Timing(games, steps, time.process_time() - started)

@@ -35,7 +35,9 @@ def actors_of_games(options: Mapping[str, Any], seeds: Sequence[int]) -> list[tu
     games = []
     for seed in seeds:
         game = Game("classic", preset.rules, config, seed=seed, chance_mode="seeded")
-        bots = {seat: make_bot("random", seed * 64 + seat) for seat in range(config.players)}
+        bots = {
+            seat: make_bot("random", seed * 64 + seat, "board") for seat in range(config.players)
+        }
         play(game, bots, SeededChance(seed))
         games.append(tuple(parse_actor(step.actor) for step in game.steps))
     return games
@@ -96,6 +98,6 @@ def play_shadow(actors: tuple[Actor, ...], seed: int) -> int:
     """One shadow game through the real play loop, bots and chance as the engine's benchmark
     gives them; returns its number of steps."""
     game = Game("shadow", ShadowRules(actors), None, seed=seed, chance_mode="seeded")
-    bots = {seat: make_bot("random", seed * 64 + seat) for seat in range(6)}
+    bots = {seat: make_bot("random", seed * 64 + seat, "board") for seat in range(6)}
     play(game, bots, SeededChance(seed))
     return len(game.steps)

@@ -30,7 +30,8 @@ def decks_for(players: int) -> int:
 
 def bots_for(players: int, seed: int) -> dict[int, Agent]:
     return {
-        seat: make_bot("random", derive_seed(seed, BOT_STREAM, seat)) for seat in range(players)
+        seat: make_bot("random", derive_seed(seed, BOT_STREAM, seat), "board")
+        for seat in range(players)
     }
 
 

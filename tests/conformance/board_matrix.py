@@ -85,7 +85,7 @@ def play_row(
     game = Game(row.preset, preset.rules, config, seed=seed, chance_mode="seeded")
     players = preset.rules.players(config)
     agents = {
-        seat: make_bot(bots[seat % len(bots)], derive_seed(seed, BOT_STREAM, seat))
+        seat: make_bot(bots[seat % len(bots)], derive_seed(seed, BOT_STREAM, seat), "board")
         for seat in range(players)
     }
     play(game, agents, SeededChance(seed), observe=observe)

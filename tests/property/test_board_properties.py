@@ -56,7 +56,7 @@ def played(preset: str, options: dict[str, Any], seed: int, kinds: list[str]) ->
         assert ledger.total == total, f"step {step.index}: money not conserved"
 
     agents = {
-        seat: make_bot(kinds[seat % len(kinds)], derive_seed(seed, BOT_STREAM, seat))
+        seat: make_bot(kinds[seat % len(kinds)], derive_seed(seed, BOT_STREAM, seat), "board")
         for seat in range(players)
     }
     play(game, agents, SeededChance(seed), observe=check)

@@ -84,7 +84,8 @@ def check_state(state: CardsState, start_total: int) -> None:
 
 def bots(players: int, seed: int) -> dict[int, Any]:
     return {
-        seat: make_bot("random", derive_seed(seed, BOT_STREAM, seat)) for seat in range(players)
+        seat: make_bot("random", derive_seed(seed, BOT_STREAM, seat), "cards")
+        for seat in range(players)
     }
 
 

@@ -52,7 +52,8 @@ def test_bots_choose_only_legal_actions(preset: str, options: dict[str, Any], ki
         game = new_game(options, preset=preset, seed=seed)
         players = game.rules.players(game.config)
         bots = {
-            s: Checked(make_bot(kind, derive_seed(seed, BOT_STREAM, s))) for s in range(players)
+            s: Checked(make_bot(kind, derive_seed(seed, BOT_STREAM, s), "board"))
+            for s in range(players)
         }
         play(game, dict(bots), SeededChance(seed))
         assert game.over
@@ -61,7 +62,7 @@ def test_bots_choose_only_legal_actions(preset: str, options: dict[str, Any], ki
 
 
 def choice(game: Game, seat: int, kind: str = "ev") -> str:
-    bot = make_bot(kind, 1)
+    bot = make_bot(kind, 1, "board")
     legal = game.rules.legal_actions(game.state, seat)
     return bot.choose(game.rules.view(game.state, seat), legal).text
 
@@ -105,12 +106,12 @@ def test_ev_bot_pairs_the_dice_away_from_scratched_horses() -> None:
 
 
 def test_parse_bots_repeats_a_short_mix_and_rejects_unknown_kinds() -> None:
-    assert parse_bots("ev,random", 5) == ["ev", "random", "ev", "random", "ev"]
+    assert parse_bots("ev,random", 5, "board") == ["ev", "random", "ev", "random", "ev"]
     assert set(family("board").bot_kinds) == {"random", "heuristic", "ev"}
     with pytest.raises(ConfigError, match="unknown bot kind"):
-        parse_bots("ev,genius", 4)
+        parse_bots("ev,genius", 4, "board")
     with pytest.raises(ConfigError, match="3 bots for 2 seats"):
-        parse_bots("ev,ev,ev", 2)
+        parse_bots("ev,ev,ev", 2, "board")
 
 
 def test_ev_bot_beats_random_play_in_advanced_mode() -> None:

@@ -62,14 +62,14 @@ def check_bot_kind(fam: Family, kind: str) -> str:
     return kind
 
 
-def make_bot(kind: str, seed: int, family_name: str = "board") -> Agent:
+def make_bot(kind: str, seed: int, family_name: str) -> Agent:
     """A bot of `kind` for a table of the family `family_name`, with its own generator seeded
     by `seed` (so the same seed gives the same game)."""
     fam = family(family_name)
     return fam.new_bot(check_bot_kind(fam, kind), random.Random(seed))
 
 
-def parse_bots(text: str, players: int, family_name: str = "board") -> list[str]:
+def parse_bots(text: str, players: int, family_name: str) -> list[str]:
     """'ev,random' -> one kind per seat; a shorter list is repeated round the table."""
     fam = family(family_name)
     kinds = [word.strip().lower() for word in text.split(",") if word.strip()]

@@ -147,7 +147,7 @@ def _engine_span(
         game = Game(preset_name, rules, config, seed=game_seed, chance_mode="seeded")
         kinds = seat_bots(bots, index)
         agents = {
-            seat: make_bot(kinds[seat], derive_seed(game_seed, BOT_STREAM, seat))
+            seat: make_bot(kinds[seat], derive_seed(game_seed, BOT_STREAM, seat), "board")
             for seat in range(players)
         }
         play(game, agents, SeededChance(game_seed), tally=_RoundObserver(tally).take)
@@ -321,7 +321,7 @@ def simulate_games(
     if engine not in ENGINES:
         raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     players = config.players
-    mix = tuple(parse_bots(",".join(bots), players))
+    mix = tuple(parse_bots(",".join(bots), players, "board"))
     spec = kernel_spec(config) if engine != "reference" else None
     if engine == "kernel" and spec is None:
         raise ConfigError(
