@@ -28,6 +28,14 @@ class PresetSpec:
     summary: str
 
 
+@dataclass(frozen=True)
+class HouseRules:
+    """What a lobby's form offers: the rules one by one, and the combinations allowed."""
+
+    rules: tuple[dict[str, Any], ...]
+    combinations: tuple[tuple[str, ...], ...]
+
+
 class Family(ABC):
     """One rule family: its presets, its bots, its live odds, its rules."""
 
@@ -35,6 +43,20 @@ class Family(ABC):
     presets: tuple[PresetSpec, ...]
     bot_kinds: tuple[str, ...]
     standin_bot: str  # plays for a person who has left a table, until they come back
+    money: str = "chips"  # what a table's money is called where a preset does not say
+
+    def house_rules(self, defaults: Mapping[str, Any], check: Any) -> HouseRules:
+        """The house rules a table of a preset (its `defaults`, its config maker `check`) may
+        add, each with its title, summary and options, and every combination `check` accepts;
+        none unless the family has house rules."""
+        return HouseRules((), ())
+
+    def table_options(
+        self, defaults: Mapping[str, Any], options: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """A table's options as asked for, with what the family's house rules bring in (or a
+        ConfigError naming the option a house rule refuses); as asked unless it has any."""
+        return dict(options)
 
     @abstractmethod
     def rules(self) -> Rules[Any, Any]:

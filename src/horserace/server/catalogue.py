@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from horserace.core.errors import HorseraceError
-from horserace.rules.board.house import HOUSE_RULES, valid_combinations
+from horserace.families import family
 from horserace.rules.registry import PRESETS, Preset
 from horserace.server.bots import bot_family
 
@@ -40,21 +40,7 @@ def describe(preset: Preset) -> dict[str, Any]:
     for key in MONEY_KEYS:
         if key in options:
             fields["money"] = _field(key, options[key], 1, 100_000)
-    house: list[dict[str, Any]] = []
-    combinations: list[list[str]] = []
-    if rules.family == "board":
-        combinations = valid_combinations(preset.defaults, preset.config)
-        offered = {name for chosen in combinations for name in chosen}
-        house = [
-            {
-                "name": rule.name,
-                "title": rule.title,
-                "summary": rule.summary,
-                "options": dict(rule.switch),
-            }
-            for rule in HOUSE_RULES.values()
-            if rule.name in offered
-        ]
+    house = family(rules.family).house_rules(preset.defaults, preset.config)
     bots = bot_family(rules.family)
     return {
         "name": preset.name,
@@ -64,9 +50,9 @@ def describe(preset: Preset) -> dict[str, Any]:
         "bots": list(bots.kinds),
         "options": options,
         "fields": fields,
-        "money": options.get("money", "dollars" if rules.family == "derby" else "chips"),
-        "house_rules": house,
-        "house_combinations": combinations,
+        "money": options.get("money", family(rules.family).money),
+        "house_rules": list(house.rules),
+        "house_combinations": [list(chosen) for chosen in house.combinations],
     }
 
 

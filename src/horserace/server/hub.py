@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from horserace.core.errors import ConfigError, HorseraceError
-from horserace.rules.board.house import with_house_rules
+from horserace.families import family
 from horserace.rules.registry import get_preset
 from horserace.server.bots import bot_family
 from horserace.server.cluster import Cluster
@@ -237,9 +237,8 @@ class Hub:
             raise TableRefusal("rate-limited", "the server holds all the tables it can")
         preset = get_preset(request.preset)
         rules = preset.rules
-        options = dict(request.options)
-        if rules.family == "board":  # a house rule brings its own options, and refuses others
-            options = with_house_rules(preset.defaults, options)
+        # a house rule brings its own options, and refuses others
+        options = family(rules.family).table_options(preset.defaults, request.options)
         try:
             config = preset.config(options)
         except HorseraceError:

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from horserace.core.errors import HorseraceError
-from horserace.families.family import Family, PresetSpec
+from horserace.families.family import Family, HouseRules, PresetSpec
 
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
@@ -49,6 +49,30 @@ class BoardFamily(Family):
             "northwoods": config.NORTHWOODS,
         }
         return by_name[preset]
+
+    def house_rules(self, defaults: Mapping[str, Any], check: Any) -> HouseRules:
+        from horserace.rules.board.house import HOUSE_RULES, valid_combinations
+
+        combinations = valid_combinations(defaults, check)
+        offered = {name for chosen in combinations for name in chosen}
+        rules = tuple(
+            {
+                "name": rule.name,
+                "title": rule.title,
+                "summary": rule.summary,
+                "options": dict(rule.switch),
+            }
+            for rule in HOUSE_RULES.values()
+            if rule.name in offered
+        )
+        return HouseRules(rules, tuple(tuple(chosen) for chosen in combinations))
+
+    def table_options(
+        self, defaults: Mapping[str, Any], options: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        from horserace.rules.board.house import with_house_rules
+
+        return with_house_rules(defaults, options)
 
     def new_bot(self, kind: str, rng: random.Random) -> Agent:
         from horserace.families.board.bots import EvBot, HeuristicBot

@@ -23,6 +23,7 @@ ODDS_SEED = 0  # fixed, so the same table always shows the same numbers
 
 class DerbyFamily(Family):
     name = "derby"
+    money = "dollars"
     presets = (
         PresetSpec(
             "derby", "Derby Challenge: 2-20 players pick horses, roll odds, wager $0-3, 3 races"
