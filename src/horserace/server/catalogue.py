@@ -40,7 +40,8 @@ def describe(preset: Preset) -> dict[str, Any]:
     for key in MONEY_KEYS:
         if key in options:
             fields["money"] = _field(key, options[key], 1, 100_000)
-    house = family(rules.family).house_rules(preset.defaults, preset.config)
+    fam = family(rules.family)
+    house = fam.house_rules(preset.defaults, preset.config)
     bots = bot_family(rules.family)
     return {
         "name": preset.name,
@@ -50,7 +51,7 @@ def describe(preset: Preset) -> dict[str, Any]:
         "bots": list(bots.kinds),
         "options": options,
         "fields": fields,
-        "money": options.get("money", family(rules.family).money),
+        "money": options.get("money", fam.money),
         "house_rules": list(house.rules),
         "house_combinations": [list(chosen) for chosen in house.combinations],
     }

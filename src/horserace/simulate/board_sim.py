@@ -198,10 +198,13 @@ def _kernel_span(
     gains = outcomes.chips - spec.starting_chips
     # game i seats bots[(seat + i) % players]: the same rotation as the engine path
     at = (np.arange(players)[None, :] + np.arange(span.start, span.stop)[:, None]) % len(bots)
-    for kind in sorted(set(bots)):
-        mask = np.isin(at, [index for index, name in enumerate(bots) if name == kind])
+    seated = {
+        kind: np.isin(at, [index for index, name in enumerate(bots) if name == kind])
+        for kind in sorted(set(bots))
+    }
+    for kind, mask in seated.items():
         tally.bot_results[kind] = RunningStats.of_array(gains[mask])
-    first = np.isin(at, [index for index, name in enumerate(bots) if name == bots[0]])
+    first = seated[bots[0]]
     mixed = (first.sum(axis=1) > 0) & (first.sum(axis=1) < players)
     if mixed.any():
         mine = (gains * first).sum(axis=1) / np.maximum(first.sum(axis=1), 1)
