@@ -104,11 +104,12 @@ def lane(view: DerbyView, race: RaceState | None, horse: int) -> Text:
 
 
 def _percent(value: float) -> str:
+    """A chance in percent to a tenth of a point (the live odds are that precise)."""
     if value <= 0:
-        return "   -"
-    if value < 0.005:
-        return "  <1"
-    return f"{round(100 * value):4d}"
+        return "     -"
+    if value < 0.0005:
+        return "  <0.1"
+    return f"{100 * value:6.1f}"
 
 
 def odds_cells(odds: PlaceOdds | None, horse: int, places: int) -> Text:
@@ -207,7 +208,7 @@ def lanes_table(view: DerbyView, info: DerbyInfo) -> Table:
     table.add_column("$", justify="right", no_wrap=True)
     table.add_column(track_header(view.track), no_wrap=True)
     table.add_column("", no_wrap=True, min_width=3)
-    table.add_column("  W%  P%  S%"[: 4 * places], no_wrap=True)
+    table.add_column("    W%    P%    S%"[: 6 * places], no_wrap=True)
     horses = race.runners if race is not None else view.field
     shown = sorted({*horses, *(view.scratched if race is None or view.phase is Phase.RACE else ())})
     for horse in shown:
