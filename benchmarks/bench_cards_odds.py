@@ -20,13 +20,13 @@ from horserace.core.chance import SeededChance
 from horserace.core.types import CHANCE
 from horserace.engine import Game, play
 from horserace.families.cards.bots import make_cards_bot
-from horserace.odds import cards as cards_odds
-from horserace.odds.cards import RacePosition, card_odds, exact_card_odds, position_of
-from horserace.odds.cards_book import _gate_win_sorted, average_book_edge
-from horserace.rules.cards.config import cards_config
-from horserace.rules.cards.events import RaceOver
-from horserace.rules.cards.rules import CardsRules
-from horserace.rules.registry import get_preset
+from horserace.families.cards.odds import race as cards_odds
+from horserace.families.cards.odds.book import _gate_win_sorted, average_book_edge
+from horserace.families.cards.odds.race import RacePosition, card_odds, exact_card_odds, position_of
+from horserace.families.cards.rules.config import cards_config
+from horserace.families.cards.rules.events import RaceOver
+from horserace.families.cards.rules.rules import CardsRules
+from horserace.families.presets import get_preset
 
 RULES = CardsRules()
 

@@ -15,10 +15,10 @@ from horserace.core.chance import SeededChance
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
 from horserace.engine import Game, Step, play
 from horserace.families.derby.bots import make_derby_bot
-from horserace.odds.derby import race_odds, simulate_races
-from horserace.rules.derby.race import RaceState, start_race, with_positions
-from horserace.rules.derby.track import DEFAULT_TRACK
-from horserace.rules.registry import get_preset
+from horserace.families.derby.rules.race import RaceState, start_race, with_positions
+from horserace.families.derby.rules.track import DEFAULT_TRACK
+from horserace.families.derby.sampled_odds import race_odds, simulate_races
+from horserace.families.presets import get_preset
 
 SEED = 20_240_601
 

@@ -22,7 +22,7 @@ from typing import Any
 from horserace.bots import make_bot
 from horserace.core.chance import SeededChance
 from horserace.engine import Game, play
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 from horserace.simulate.board_sim import simulate_games
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere

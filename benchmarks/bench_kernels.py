@@ -15,15 +15,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from horserace.components.board import DEFAULT_BOARD
+from horserace.families.derby.rules.race import start_race
+from horserace.families.derby.rules.track import DEFAULT_TRACK
+from horserace.families.presets import get_preset
 from horserace.kernels.board_game import BoardGameSpec, run_games
 from horserace.kernels.board_race import run_races
 from horserace.kernels.card_race import card_spec
 from horserace.kernels.card_race import run_games as run_card_games
 from horserace.kernels.derby_race import race_start as derby_start
 from horserace.kernels.derby_race import run_races as run_derby_races
-from horserace.rules.derby.race import start_race
-from horserace.rules.derby.track import DEFAULT_TRACK
-from horserace.rules.registry import get_preset
 from horserace.simulate.race_sim import race_start
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere

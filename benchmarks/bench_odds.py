@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import partial
 
 from horserace.components.board import DEFAULT_BOARD, HORSES
-from horserace.odds.race import (
+from horserace.families.board.odds.race import (
     exact_race_odds,
     exact_scratch_phase_odds,
     race_odds,

@@ -27,14 +27,17 @@ COMMANDS = {
 }
 HEAVY = ("numpy", "numba", "fastapi", "psycopg", "uvicorn", "matplotlib", "dask")
 PROBE = """
-import json, sys
+import json, re, sys
 from horserace.cli.app import app
 try:
     app(sys.argv[1:])
 except SystemExit:
     pass
 heavy = sorted({m.split('.')[0] for m in sys.modules} & set(HEAVY))
-rules = sorted(m for m in sys.modules if m.startswith(('horserace.rules.', 'horserace.engine')))
+rules = sorted(
+    m for m in sys.modules
+    if m.startswith('horserace.engine') or re.match(r'horserace[.]families[.][a-z]+[.]rules[.]', m)
+)
 print(json.dumps([heavy, rules]), file=sys.stderr)
 """
 

@@ -21,8 +21,8 @@ from horserace.core.ledger import Ledger
 from horserace.core.rules import Result, Rules
 from horserace.core.types import TERMINAL, Actor, parse_actor
 from horserace.engine import Game, play
-from horserace.rules.board.actions import ROLL
-from horserace.rules.registry import get_preset
+from horserace.families.board.rules.actions import ROLL
+from horserace.families.presets import get_preset
 
 ROLL_WEIGHTS = tuple(2 if roll.low != roll.high else 1 for roll in ALL_ROLLS)
 ROLL_TABLE = lookup_table(ALL_ROLLS, ROLL_WEIGHTS)

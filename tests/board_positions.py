@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from horserace.core.ledger import Ledger
-from horserace.rules.board.records import PhaseRecord, Racing, Scratching, Trading
-from horserace.rules.board.state import BoardState, Phase
+from horserace.families.board.rules.records import PhaseRecord, Racing, Scratching, Trading
+from horserace.families.board.rules.state import BoardState, Phase
 
 _CARDS = ("hands", "deck", "discards", "packets", "market", "given_up")
 _RACE = ("lines", "positions", "blocks", "scratch_rolls", "race_rolls", "winner", "mover")

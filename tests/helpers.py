@@ -16,7 +16,7 @@ from horserace.core.events import Event
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.core.types import CHANCE
 from horserace.engine import Agent, Game, Step, play
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 
 DECK_RANKS: tuple[int, ...] = HORSES  # 2..10, J = 11, Q = 12
 CARDS_PER_RANK = 4  # per deck: four suits

@@ -17,7 +17,7 @@ from horserace.bots import make_bot
 from horserace.core.chance import SeededChance
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.engine import Game, play
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 GOLDEN_SEED = 2026

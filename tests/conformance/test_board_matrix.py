@@ -16,10 +16,10 @@ from horserace.core.chance import ScriptedChance
 from horserace.core.events import redact
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import Game, Step, replay
-from horserace.rules.board.events import MoneyEvent
-from horserace.rules.board.records import Payout, Scratching
-from horserace.rules.board.state import BoardState
-from horserace.rules.registry import get_preset
+from horserace.families.board.rules.events import MoneyEvent
+from horserace.families.board.rules.records import Payout, Scratching
+from horserace.families.board.rules.state import BoardState
+from horserace.families.presets import get_preset
 from tests.board_positions import arrange
 from tests.conformance.board_matrix import ROWS, Row, play_row
 

@@ -9,7 +9,7 @@ import pytest
 
 from horserace.core.record import parse_record
 from horserace.engine import replay
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 from tests.conformance.board_matrix import ROWS, Row, golden_lines, golden_path
 
 

@@ -15,7 +15,7 @@ from horserace.core.chance import SeededChance
 from horserace.core.errors import HorseraceError, IllegalAction
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import Step, play, replay
-from horserace.rules.registry import PRESETS, get_preset
+from horserace.families.presets import PRESETS, get_preset
 from tests.helpers import bots_for, new_game, random_game
 
 NAMES = sorted(PRESETS)

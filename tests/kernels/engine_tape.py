@@ -10,7 +10,7 @@ from typing import Any
 from horserace.components.cards import parse_rank
 from horserace.core.chance import SeededChance
 from horserace.engine import play
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 from tests.helpers import bots_for, new_game
 
 

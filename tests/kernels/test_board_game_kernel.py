@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from horserace.components.board import DEFAULT_BOARD, HORSES
+from horserace.families.board.odds.race import race_odds, round_odds
+from horserace.families.presets import get_preset
 from horserace.kernels.board_game import BoardGameSpec, replay_tape, run_games
-from horserace.odds.race import race_odds, round_odds
-from horserace.rules.registry import get_preset
 from tests.kernels.engine_tape import EngineGame, engine_game
 
 BATCHES, SEEDS_PER_BATCH = 10, 100  # 1000 Classic games against the engine

@@ -16,12 +16,12 @@ from horserace.core.errors import ConfigError
 from horserace.core.rules import Rules
 from horserace.engine import Agent, Step, play
 from horserace.families.cards.bots import BlindBettor
+from horserace.families.cards.odds.book import win_by_count
+from horserace.families.cards.rules import events as ev
+from horserace.families.cards.rules.actions import DealCard
+from horserace.families.cards.rules.config import CardsConfig
+from horserace.families.presets import get_preset
 from horserace.kernels.card_race import card_spec, replay_tape, run_games
-from horserace.odds.cards_book import win_by_count
-from horserace.rules.cards import events as ev
-from horserace.rules.cards.actions import DealCard
-from horserace.rules.cards.config import CardsConfig
-from horserace.rules.registry import get_preset
 from tests.helpers import new_game
 
 BATCHES, GAMES_PER_BATCH = 10, 200  # 2,000 games against the engine
@@ -151,7 +151,7 @@ CHI2_P001 = {1: 10.828, 2: 13.816, 3: 16.266, 4: 18.467, 5: 20.515, 6: 22.458}
     "options", [{}, {"stumbling": True}, {"course_length": 6, "need": 6, "redeal": False}]
 )
 def test_winners_by_course_count_follow_the_exact_odds(options: dict[str, Any]) -> None:
-    """A horse showing c course cards wins with the exact chance of odds/cards_book.py:
+    """A horse showing c course cards wins with the exact chance of families/cards/odds/book.py:
     chi-square over the course counts at p = 0.001, on 100,000 races."""
     config: CardsConfig = get_preset("basic").config({"races": 10, "players": 4, **options})
     spec = card_spec(config)

@@ -8,8 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from horserace.kernels.derby_race import race_start, replay_tape, run_races
-from horserace.rules.derby.race import (
+from horserace.families.derby.rules.race import (
     HORSES,
     RaceState,
     roll_accelerator,
@@ -17,7 +16,8 @@ from horserace.rules.derby.race import (
     roll_mud,
     start_race,
 )
-from horserace.rules.derby.track import Track, Zone, packaged_track
+from horserace.families.derby.rules.track import Track, Zone, packaged_track
+from horserace.kernels.derby_race import race_start, replay_tape, run_races
 
 BATCHES, RACES_PER_BATCH = 8, 250  # 2,000 races against the rules
 

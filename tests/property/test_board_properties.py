@@ -13,7 +13,7 @@ from horserace.core.chance import SeededChance
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.engine import Game, Step, play, replay
 from horserace.families import family
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 from tests.helpers import new_game
 
 

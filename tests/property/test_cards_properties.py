@@ -20,11 +20,11 @@ from horserace.core.events import redact
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import Game, Step, play, replay
-from horserace.odds.cards import card_odds, position_from_cards
-from horserace.rules.cards import events as ev
-from horserace.rules.cards.rules import CardsRules, full_deck
-from horserace.rules.cards.state import CardsPhase, CardsState
-from horserace.rules.registry import get_preset
+from horserace.families.cards.odds.race import card_odds, position_from_cards
+from horserace.families.cards.rules import events as ev
+from horserace.families.cards.rules.rules import CardsRules, full_deck
+from horserace.families.cards.rules.state import CardsPhase, CardsState
+from horserace.families.presets import get_preset
 
 RULES = CardsRules()
 SETTINGS = settings(max_examples=80, deadline=None)

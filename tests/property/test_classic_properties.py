@@ -21,9 +21,9 @@ from horserace.core.events import redact
 from horserace.core.record import GameRecord, parse_record, read_record
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import Step, replay
-from horserace.rules.board.events import CardDealt
-from horserace.rules.board.state import BoardState, Phase
-from horserace.rules.registry import get_preset
+from horserace.families.board.rules.events import CardDealt
+from horserace.families.board.rules.state import BoardState, Phase
+from horserace.families.presets import get_preset
 from tests.helpers import (
     CARDS_PER_DECK,
     CARDS_PER_RANK,

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from horserace.core.types import CHANCE
 from horserace.engine import Step, replay
-from horserace.rules.derby import events as ev
-from horserace.rules.derby.model import DerbyState, Phase
-from horserace.rules.derby.race import HORSES
-from horserace.rules.registry import get_preset
+from horserace.families.derby.rules import events as ev
+from horserace.families.derby.rules.model import DerbyState, Phase
+from horserace.families.derby.rules.race import HORSES
+from horserace.families.presets import get_preset
 from tests.helpers import random_game
 
 RULES = get_preset("derby").rules

@@ -17,9 +17,9 @@ from horserace.core.events import Event, redact
 from horserace.core.ledger import Ledger
 from horserace.core.types import CHANCE
 from horserace.engine import Game, Step, play
-from horserace.rules.board import events as ev
-from horserace.rules.board.records import Racing
-from horserace.rules.board.state import BoardState, Phase
+from horserace.families.board.rules import events as ev
+from horserace.families.board.rules.records import Racing
+from horserace.families.board.rules.state import BoardState, Phase
 from tests.board_positions import arrange
 from tests.helpers import bots_for, dice_for, new_game
 
@@ -343,7 +343,7 @@ def test_northwoods_player_ending_a_round_with_nothing_is_out_and_ranks_last() -
 
 
 def test_northwoods_ranking_puts_every_player_still_in_above_those_out() -> None:
-    from horserace.rules.board.phases.payout import rank_board
+    from horserace.families.board.rules.phases.payout import rank_board
 
     result = rank_board([194, 21, 0, 0, 5], [2, 0, 3, 3, 0], unclaimed=0)
     assert [(s.seat, s.place) for s in result.standings] == [(1, 1), (4, 2), (2, 3), (3, 3), (0, 5)]

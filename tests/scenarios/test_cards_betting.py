@@ -8,9 +8,9 @@ import pytest
 from horserace.components.french_deck import parse_card
 from horserace.core.errors import IllegalAction
 from horserace.core.types import CHANCE
-from horserace.rules.cards import events as ev
-from horserace.rules.cards.calcutta import pool_shares
-from horserace.rules.cards.state import NOBODY, CardsPhase
+from horserace.families.cards.rules import events as ev
+from horserace.families.cards.rules.calcutta import pool_shares
+from horserace.families.cards.rules.state import NOBODY, CardsPhase
 from tests.unit.test_cards_support import CUT, chips, events, new_table, of_suit, run, scripted
 
 C, D, H, S = range(4)

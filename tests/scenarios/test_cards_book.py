@@ -9,10 +9,10 @@ import pytest
 from horserace.core.errors import IllegalAction, InvalidAction
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import replay
-from horserace.rules.cards import events as ev
-from horserace.rules.cards.actions import BookBet
-from horserace.rules.cards.state import CardsPhase
-from horserace.rules.registry import get_preset
+from horserace.families.cards.rules import events as ev
+from horserace.families.cards.rules.actions import BookBet
+from horserace.families.cards.rules.state import CardsPhase
+from horserace.families.presets import get_preset
 from tests.unit.test_cards_support import chips, events, new_table, of_suit, run, scripted
 
 COURSE = ["2C", "9H", "KD", "5S", "7H", "JC", "3D"]  # clubs 2, diamonds 2, hearts 2, spades 1

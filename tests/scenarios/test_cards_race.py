@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from horserace.components.french_deck import parse_card
 from horserace.core.events import redact
-from horserace.rules.cards import events as ev
-from horserace.rules.cards.state import CardsPhase
+from horserace.families.cards.rules import events as ev
+from horserace.families.cards.rules.state import CardsPhase
 from tests.unit.test_cards_support import chips, events, new_table, of_suit, run, scripted
 
 C, D, H, S = range(4)

@@ -17,8 +17,8 @@ from horserace.core.errors import IllegalAction, InvalidAction
 from horserace.core.events import redact
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import Game, Step, replay
-from horserace.rules.board.actions import ROLL, Deal
-from horserace.rules.board.events import (
+from horserace.families.board.rules.actions import ROLL, Deal
+from horserace.families.board.rules.events import (
     CardDealt,
     CardDealtFaceDown,
     CardsDiscarded,
@@ -35,8 +35,8 @@ from horserace.rules.board.events import (
     RepeatRerolled,
     RoundStarted,
 )
-from horserace.rules.board.state import Phase
-from horserace.rules.registry import get_preset
+from horserace.families.board.rules.state import Phase
+from horserace.families.presets import get_preset
 from tests.helpers import (
     count,
     deal_script,

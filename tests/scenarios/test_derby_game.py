@@ -16,11 +16,11 @@ from horserace.core.errors import ConfigError, IllegalAction
 from horserace.core.events import Event
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import Game, replay
-from horserace.rules.derby import events as ev
-from horserace.rules.derby.model import ChooseHorse, ChooseSilk, DerbyState, Phase, Wager
-from horserace.rules.derby.rules import DerbyRules
-from horserace.rules.derby.transcript import place_horses, play_texts, setup_texts
-from horserace.rules.registry import get_preset
+from horserace.families.derby.rules import events as ev
+from horserace.families.derby.rules.model import ChooseHorse, ChooseSilk, DerbyState, Phase, Wager
+from horserace.families.derby.rules.rules import DerbyRules
+from horserace.families.derby.rules.transcript import place_horses, play_texts, setup_texts
+from horserace.families.presets import get_preset
 from tests.helpers import random_game
 
 RULES = DerbyRules()

@@ -15,12 +15,12 @@ import pytest
 from horserace.core.errors import IllegalAction, InvalidAction
 from horserace.core.events import Event
 from horserace.core.types import CHANCE
-from horserace.rules.derby import events as ev
-from horserace.rules.derby.model import AccelDie, D20Roll, DerbyState, MudDie, Phase
-from horserace.rules.derby.race import RaceState
-from horserace.rules.derby.rules import DerbyRules
-from horserace.rules.derby.track import DEFAULT_TRACK, Track, Zone
-from horserace.rules.derby.transcript import place_horses, play_texts, setup_texts
+from horserace.families.derby.rules import events as ev
+from horserace.families.derby.rules.model import AccelDie, D20Roll, DerbyState, MudDie, Phase
+from horserace.families.derby.rules.race import RaceState
+from horserace.families.derby.rules.rules import DerbyRules
+from horserace.families.derby.rules.track import DEFAULT_TRACK, Track, Zone
+from horserace.families.derby.rules.transcript import place_horses, play_texts, setup_texts
 
 RULES = DerbyRules()
 A, B = 4, 12  # seat 0's and seat 1's horses

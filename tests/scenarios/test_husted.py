@@ -8,10 +8,10 @@ from horserace.components.cards import ACE, JOKER, KING, counts, total
 from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError, IllegalAction
 from horserace.engine import Game
-from horserace.rules.board import events as ev
-from horserace.rules.board import house_events as hev
-from horserace.rules.board.records import Betting
-from horserace.rules.board.state import Phase
+from horserace.families.board.rules import events as ev
+from horserace.families.board.rules import house_events as hev
+from horserace.families.board.rules.records import Betting
+from horserace.families.board.rules.state import Phase
 from tests.board_positions import arrange
 from tests.helpers import bots_for, dice_for, new_game
 from tests.scenarios.test_advanced_scenarios import act, phase_of, race_state

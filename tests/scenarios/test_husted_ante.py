@@ -6,8 +6,8 @@ from __future__ import annotations
 from horserace.core.chance import SeededChance
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import Step
-from horserace.rules.board import events as ev
-from horserace.rules.board.records import Betting
+from horserace.families.board.rules import events as ev
+from horserace.families.board.rules.records import Betting
 from tests.helpers import new_game
 
 HUSTED = {"players": 4, "rounds": 2, "husted": True, "ante": 2, "open_hands": False}

@@ -7,10 +7,10 @@ import pytest
 from horserace.components.cards import KING, counts
 from horserace.core.errors import ConfigError, IllegalAction, InvalidAction
 from horserace.engine import Game
-from horserace.rules.board import house_events as hev
-from horserace.rules.board.actions import Offer
-from horserace.rules.board.records import Trading
-from horserace.rules.board.state import Phase
+from horserace.families.board.rules import house_events as hev
+from horserace.families.board.rules.actions import Offer
+from horserace.families.board.rules.records import Trading
+from horserace.families.board.rules.state import Phase
 from tests.board_positions import arrange
 from tests.helpers import dice_for, new_game
 from tests.scenarios.test_advanced_scenarios import act, race_state

@@ -10,11 +10,11 @@ from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError, IllegalAction
 from horserace.core.events import redact
 from horserace.core.types import CHANCE
-from horserace.rules.board import events as ev
-from horserace.rules.board import house_events as hev
-from horserace.rules.board.actions import Buy
-from horserace.rules.board.records import NextRound, Payout
-from horserace.rules.board.state import Phase
+from horserace.families.board.rules import events as ev
+from horserace.families.board.rules import house_events as hev
+from horserace.families.board.rules.actions import Buy
+from horserace.families.board.rules.records import NextRound, Payout
+from horserace.families.board.rules.state import Phase
 from tests.board_positions import arrange
 from tests.helpers import dice_for, new_game
 from tests.scenarios.test_advanced_scenarios import act, race_state

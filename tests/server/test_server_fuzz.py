@@ -14,7 +14,7 @@ import pytest
 
 from horserace.core.record import parse_record
 from horserace.engine import Step, replay
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 from horserace.server.limits import Limits
 from tests.server.support import Player, WebSocketTestSession, create_table, join, receive, serving
 

@@ -20,9 +20,9 @@ from horserace.core.events import Event, PublicEvent
 from horserace.core.record import parse_record
 from horserace.core.types import CHANCE
 from horserace.engine import Step, replay
-from horserace.rules.board import events as board_events
-from horserace.rules.board import house_events
-from horserace.rules.registry import get_preset
+from horserace.families.board.rules import events as board_events
+from horserace.families.board.rules import house_events
+from horserace.families.presets import get_preset
 from horserace.server.jsonable import to_jsonable
 from horserace.server.messages import events_for
 from horserace.server.tokens import hash_token

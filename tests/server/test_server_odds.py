@@ -15,16 +15,21 @@ from horserace.components.board import HORSES
 from horserace.components.french_deck import SUITS, is_joker, suit_of
 from horserace.core.chance import SeededChance
 from horserace.core.types import TERMINAL
+from horserace.families.board.odds.race import race_odds, scratch_phase_odds
+from horserace.families.board.rules.state import Phase
 from horserace.families.cards.family import ODDS_BUDGET as CARDS_BUDGET
+from horserace.families.cards.odds.race import (
+    TooManyStates,
+    card_odds,
+    position_from_cards,
+    position_of,
+)
+from horserace.families.cards.rules.state import CardsPhase, CardsView
 from horserace.families.derby.family import ODDS_SAMPLES as DERBY_SAMPLES
 from horserace.families.derby.family import ODDS_SEED as DERBY_SEED
-from horserace.odds.cards import TooManyStates, card_odds, position_from_cards, position_of
-from horserace.odds.derby import table_odds
-from horserace.odds.race import race_odds, scratch_phase_odds
-from horserace.rules.board.state import Phase
-from horserace.rules.cards.state import CardsPhase, CardsView
-from horserace.rules.derby.model import Phase as DerbyPhase
-from horserace.rules.registry import get_preset
+from horserace.families.derby.rules.model import Phase as DerbyPhase
+from horserace.families.derby.sampled_odds import table_odds
+from horserace.families.presets import get_preset
 from horserace.server.messages import live_odds, table_state
 from tests.helpers import bots_for, new_game
 

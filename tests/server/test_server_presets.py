@@ -9,7 +9,7 @@ import pytest
 
 from horserace.core.record import parse_record
 from horserace.engine import replay
-from horserace.rules.registry import PRESETS, get_preset
+from horserace.families.presets import PRESETS, get_preset
 from horserace.server.bots import bot_family
 from tests.server.support import Player, create_table, serving
 

@@ -17,11 +17,11 @@ from horserace.families.cards.bots import (
     party_value,
     view_odds,
 )
+from horserace.families.cards.odds.race import exact_card_odds, position_of
+from horserace.families.cards.rules.actions import Bid, BookBet, Done, NoBid, Pick
+from horserace.families.cards.rules.rules import CardsRules
+from horserace.families.cards.rules.state import CardsState, CardsView
 from horserace.families.random_bot import RandomBot
-from horserace.odds.cards import exact_card_odds, position_of
-from horserace.rules.cards.actions import Bid, BookBet, Done, NoBid, Pick
-from horserace.rules.cards.rules import CardsRules
-from horserace.rules.cards.state import CardsState, CardsView
 from tests.unit.test_cards_support import CUT, new_table, run
 
 DECK = [card_text(c) for c in pack(range(2, 14))]

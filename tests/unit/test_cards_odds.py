@@ -15,7 +15,8 @@ import pytest
 from horserace.components.french_deck import parse_card, parse_cards
 from horserace.core.errors import ConfigError
 from horserace.core.types import CHANCE
-from horserace.odds.cards import (
+from horserace.families.cards.odds.book import average_book_edge, legal_courses
+from horserace.families.cards.odds.race import (
     RacePosition,
     TooManyStates,
     card_odds,
@@ -23,12 +24,11 @@ from horserace.odds.cards import (
     position_from_cards,
     position_of,
 )
-from horserace.odds.cards_book import average_book_edge, legal_courses
-from horserace.rules.cards.config import cards_config
-from horserace.rules.cards.events import RaceOver
-from horserace.rules.cards.rules import CardsRules
-from horserace.rules.cards.state import CardsState
-from horserace.rules.cards.track import RACING_SUITS
+from horserace.families.cards.rules.config import cards_config
+from horserace.families.cards.rules.events import RaceOver
+from horserace.families.cards.rules.rules import CardsRules
+from horserace.families.cards.rules.state import CardsState
+from horserace.families.cards.rules.track import RACING_SUITS
 
 RULES = CardsRules()
 

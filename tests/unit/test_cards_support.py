@@ -13,9 +13,9 @@ from horserace.components.french_deck import card_text, parse_card, parse_cards,
 from horserace.core.events import Event
 from horserace.core.types import CHANCE
 from horserace.engine import Game, Step
-from horserace.rules.cards.rules import CardsRules
-from horserace.rules.cards.state import CardsState
-from horserace.rules.registry import get_preset
+from horserace.families.cards.rules.rules import CardsRules
+from horserace.families.cards.rules.state import CardsState
+from horserace.families.presets import get_preset
 
 RULES = CardsRules()
 

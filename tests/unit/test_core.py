@@ -17,8 +17,8 @@ from horserace.core.ledger import Ledger, LedgerError
 from horserace.core.record import GameRecord, RecordedStep, parse_record, read_record
 from horserace.core.rules import rank_standings
 from horserace.engine import replay
-from horserace.rules.board.config import BoardConfig
-from horserace.rules.registry import get_preset
+from horserace.families.board.rules.config import BoardConfig
+from horserace.families.presets import get_preset
 
 # --- ledger -------------------------------------------------------------------------------------
 
@@ -308,8 +308,8 @@ def test_game_act_refuses_a_seat_out_of_turn() -> None:
     from horserace.core.errors import IllegalAction
     from horserace.core.types import actor_text
     from horserace.engine import Game
-    from horserace.rules.board.actions import ROLL
-    from horserace.rules.registry import get_preset
+    from horserace.families.board.rules.actions import ROLL
+    from horserace.families.presets import get_preset
 
     preset = get_preset("classic")
     game = Game("classic", preset.rules, preset.config({"players": 2}), None, "scripted")
@@ -331,7 +331,7 @@ def test_dice_accept_the_ways_people_type_them(typed: str) -> None:
 
 
 def test_deal_accepts_a_bare_rank_but_keeps_one_text_form() -> None:
-    from horserace.rules.board.actions import Deal
+    from horserace.families.board.rules.actions import Deal
 
     assert Deal.parse("q") == Deal.parse("deal Q") == Deal(12)
     assert Deal.parse("10").text == "deal 10"

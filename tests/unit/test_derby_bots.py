@@ -10,11 +10,11 @@ import pytest
 
 from horserace.core.errors import ConfigError
 from horserace.families.derby.bots import DerbyEVBot, make_derby_bot, wager_value
+from horserace.families.derby.rules.model import DerbyView, Wager
+from horserace.families.derby.rules.rules import DerbyRules
+from horserace.families.derby.rules.track import DEFAULT_TRACK
+from horserace.families.derby.rules.transcript import play_texts
 from horserace.families.random_bot import RandomBot
-from horserace.rules.derby.model import DerbyView, Wager
-from horserace.rules.derby.rules import DerbyRules
-from horserace.rules.derby.track import DEFAULT_TRACK
-from horserace.rules.derby.transcript import play_texts
 from horserace.simulate.derby_sim import paired_races, simulate_derby
 
 RULES = DerbyRules()

@@ -19,13 +19,13 @@ from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.engine import Game, play, replay
 from horserace.families.derby.bots import make_derby_bot
 from horserace.families.derby.render import Announcer, DerbyInfo, render_table, to_plain
+from horserace.families.derby.rules import events as ev
+from horserace.families.derby.rules.model import ChooseHorse, DerbyState, Phase, Wager
+from horserace.families.derby.rules.rules import DerbyRules
+from horserace.families.derby.rules.transcript import place_horses, play_texts, setup_texts
+from horserace.families.derby.sampled_odds import table_odds
 from horserace.families.derby.screen import match_answer, number_ranges
-from horserace.odds.derby import table_odds
-from horserace.rules.derby import events as ev
-from horserace.rules.derby.model import ChooseHorse, DerbyState, Phase, Wager
-from horserace.rules.derby.rules import DerbyRules
-from horserace.rules.derby.transcript import place_horses, play_texts, setup_texts
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 
 runner = CliRunner()
 NO_COLOUR = {"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "COLUMNS": None, "LINES": None}

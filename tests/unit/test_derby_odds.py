@@ -12,12 +12,17 @@ import numpy as np
 import pytest
 
 from horserace.core.chance import sample_weighted
-from horserace.odds.derby import exact_start_odds, race_odds, simulate_races, table_odds
-from horserace.rules.derby.model import DerbyState, Phase
-from horserace.rules.derby.race import start_race
-from horserace.rules.derby.rules import DerbyRules
-from horserace.rules.derby.track import DEFAULT_TRACK, packaged_track
-from horserace.rules.derby.transcript import place_horses, play_texts, setup_texts
+from horserace.families.derby.rules.model import DerbyState, Phase
+from horserace.families.derby.rules.race import start_race
+from horserace.families.derby.rules.rules import DerbyRules
+from horserace.families.derby.rules.track import DEFAULT_TRACK, packaged_track
+from horserace.families.derby.rules.transcript import place_horses, play_texts, setup_texts
+from horserace.families.derby.sampled_odds import (
+    exact_start_odds,
+    race_odds,
+    simulate_races,
+    table_odds,
+)
 
 RULES = DerbyRules()
 SPRINT = packaged_track("sprint")

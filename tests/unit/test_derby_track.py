@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from horserace.core.errors import ConfigError
-from horserace.rules.derby.track import (
+from horserace.families.derby.rules.track import (
     DEFAULT_TRACK,
     Track,
     load_track,

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 from horserace.cli.app import app
 from horserace.cli.design_cmd import board_toml
 from horserace.components.board import DEFAULT_BOARD, HORSES, Board, load_board
-from horserace.odds.designer import Evaluator, design, is_local_optimum, neighbours
-from horserace.odds.race import round_odds
+from horserace.families.board.odds.designer import Evaluator, design, is_local_optimum, neighbours
+from horserace.families.board.odds.race import round_odds
 
 FAIR = (3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3)  # what `equal` finds from the printed board
 

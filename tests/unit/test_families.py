@@ -15,7 +15,7 @@ from horserace.core.errors import ConfigError
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import Game
 from horserace.families import FAMILY_PACKAGES, check_bot_kind, families, family
-from horserace.rules.registry import PRESETS
+from horserace.families.presets import PRESETS
 from tests.helpers import new_game
 
 PRESET_NAMES = [spec.name for fam in families() for spec in fam.presets]

@@ -4,9 +4,9 @@ an offer of cards the seat does not hold is not taken."""
 from __future__ import annotations
 
 from horserace.components.cards import counts
+from horserace.families.board.rules.actions import Offer
+from horserace.families.board.rules.state import Phase
 from horserace.families.board.screen import _free_offer
-from horserace.rules.board.actions import Offer
-from horserace.rules.board.state import Phase
 from tests.board_positions import arrange
 from tests.helpers import new_game
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from horserace.cli.app import app
 from horserace.components.board import DEFAULT_BOARD, HORSES
-from horserace.odds.race import exact_race_odds, race_odds
+from horserace.families.board.odds.race import exact_race_odds, race_odds
 
 runner = CliRunner()
 

@@ -13,7 +13,7 @@ import pytest
 from horserace.components.board import DEFAULT_BOARD, HORSES
 from horserace.components.dice import two_dice_sum_probabilities
 from horserace.core.errors import ConfigError
-from horserace.odds.race import (
+from horserace.families.board.odds.race import (
     ExactRaceOdds,
     RaceOdds,
     exact_race_odds,

@@ -15,6 +15,8 @@ from horserace.components.board import DEFAULT_BOARD, HORSES
 from horserace.core.record import read_record
 from horserace.core.rules import rank_standings
 from horserace.engine import Step, replay
+from horserace.families.board.odds.race import race_odds, scratch_phase_odds
+from horserace.families.board.odds.view import scratch_rolls_done
 from horserace.families.board.render import (
     BoardInfo,
     finish_view,
@@ -24,12 +26,10 @@ from horserace.families.board.render import (
     step_news,
     to_plain,
 )
-from horserace.odds.board_view import scratch_rolls_done
-from horserace.odds.race import race_odds, scratch_phase_odds
-from horserace.rules.board import events as ev
-from horserace.rules.board.state import Phase
-from horserace.rules.board.view import BoardView
-from horserace.rules.registry import get_preset
+from horserace.families.board.rules import events as ev
+from horserace.families.board.rules.state import Phase
+from horserace.families.board.rules.view import BoardView
+from horserace.families.presets import get_preset
 from tests.helpers import deal_script, fill_hands, random_game, rolls, scripted_game
 
 runner = CliRunner()

@@ -18,8 +18,8 @@ from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError
 from horserace.core.rng import GAME_STREAM, derive_seed
 from horserace.engine import play
-from horserace.odds.race import scratch_phase_odds
-from horserace.rules.board.config import SCRATCH_LINES
+from horserace.families.board.odds.race import scratch_phase_odds
+from horserace.families.board.rules.config import SCRATCH_LINES
 from horserace.simulate.board_sim import (
     CHUNK_GAMES,
     KERNEL_CHUNK_GAMES,

@@ -15,8 +15,8 @@ from typing import Any
 
 from horserace.cli.plots import plot_boards, plot_races, plot_simulation, plot_sweep
 from horserace.components.board import DEFAULT_BOARD, HORSES
-from horserace.odds.designer import Evaluator, design
-from horserace.rules.board.house import house_options
+from horserace.families.board.odds.designer import Evaluator, design
+from horserace.families.board.rules.house import house_options
 from horserace.simulate.board_sim import SimulationReport, exact_horse_odds, simulate_games
 from horserace.simulate.race_sim import simulate_races
 from horserace.simulate.sweep import Sweep, expand, parse_grid
@@ -105,7 +105,7 @@ left in it when the game ends.
 
 
 def exact_length() -> float:
-    from horserace.odds.race import round_odds
+    from horserace.families.board.odds.race import round_odds
 
     remaining = {h: DEFAULT_BOARD.advances_to_finish(h) for h in HORSES}
     return round_odds(remaining, 4).expected_rolls

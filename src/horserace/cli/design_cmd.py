@@ -14,7 +14,7 @@ from rich.table import Table
 from horserace.cli.common import user_errors
 from horserace.components.board import DEFAULT_BOARD, HORSES, MAX_SLOTS, Board, load_board
 from horserace.core.errors import ConfigError
-from horserace.odds.designer import BoardFigures, Evaluator, design
+from horserace.families.board.odds.designer import BoardFigures, Evaluator, design
 
 design_app = typer.Typer(
     name="design", help="Design boards from the exact odds.", no_args_is_help=True

@@ -14,7 +14,7 @@ from rich.table import Table
 from horserace.cli.common import user_errors
 from horserace.components.board import DEFAULT_BOARD, HORSES, Board, load_board
 from horserace.core.errors import ConfigError
-from horserace.odds.race import ExactRaceOdds, RaceOdds, exact_race_odds, race_odds
+from horserace.families.board.odds.race import ExactRaceOdds, RaceOdds, exact_race_odds, race_odds
 
 MAX_SCRATCHED = 4
 

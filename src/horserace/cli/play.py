@@ -21,7 +21,7 @@ from horserace.core.errors import ConfigError
 from horserace.core.rng import fresh_seed
 from horserace.engine import Game
 from horserace.families import family_of_preset, preset_specs
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 from horserace.terminal.table import TableSetup
 
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from horserace.components.board import Board
-    from horserace.odds.designer import BoardFigures
+    from horserace.families.board.odds.designer import BoardFigures
     from horserace.simulate.board_sim import SimulationReport
     from horserace.simulate.race_sim import RaceReport
     from horserace.simulate.sweep import Outcome

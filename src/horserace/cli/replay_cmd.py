@@ -13,7 +13,7 @@ from horserace.cli.common import seat_names, user_errors
 from horserace.core.errors import HorseraceError
 from horserace.core.record import read_record
 from horserace.engine import Step, replay
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 
 TAMPERED = 1
 

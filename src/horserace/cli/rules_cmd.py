@@ -6,7 +6,7 @@ import typer
 from rich.console import Console
 
 from horserace.cli.common import user_errors
-from horserace.rules.texts import rules_markdown
+from horserace.families.texts import rules_markdown
 
 
 def register(app: typer.Typer) -> None:

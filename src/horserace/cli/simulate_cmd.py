@@ -14,8 +14,8 @@ from rich.table import Table
 from horserace.cli.common import fail, seat_names, user_errors
 from horserace.components.board import load_board
 from horserace.core.rng import fresh_seed
-from horserace.rules.board.house import house_options
-from horserace.rules.registry import get_preset
+from horserace.families.board.rules.house import house_options
+from horserace.families.presets import get_preset
 from horserace.simulate.board_sim import SimulationReport, exact_horse_odds, simulate_games
 from horserace.simulate.stats import RunningStats
 

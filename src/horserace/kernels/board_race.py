@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from horserace.families.board.odds.race import win_terms
 from horserace.kernels import Array, Word
 from horserace.kernels.rng import bounded, dice, game_state, unit
-from horserace.odds.race import win_terms
 
 METHODS = ("table", "rolls")
 MAX_TABLE = 1_000_000  # entries (40 MB); past this (lanes of many dozens of slots) races are rolled

@@ -1,13 +1,14 @@
 """Whole games of the card race compiled with numba: Basic, Scarne, faltering and stumbling
 courses; the dealer's book, the tote's win pool and the party's prizes.
 
-A game here is the rules' game card for card (`rules/cards/`): the course dealt one card at a
-time (dealt again when one suit could not finish), the bets, the race cards turned until the
-places the bets need are known (a joker lifts every horse but the leaders, a faltering course
-turns its links as horses reach them and throws back the horse of the link's suit), the
-payout, the deal passing left. Every seat bets as the `blind` bettor does: a horse drawn at
-random, for the most it may stake (book: within the dealer's cover; tote: a win ticket; party:
-the pick). The kernel only knows suits: a card is its suit 0..3, or 4 for the joker.
+A game here is the rules' game card for card (`families/cards/rules/`): the course dealt one
+card at a time (dealt again when one suit could not finish), the bets, the race cards turned
+until the places the bets need are known (a joker lifts every horse but the leaders, a
+faltering course turns its links as horses reach them and throws back the horse of the link's
+suit), the payout, the deal passing left. Every seat bets as the `blind` bettor does: a horse
+drawn at random, for the most it may stake (book: within the dealer's cover; tote: a win
+ticket; party: the pick). The kernel only knows suits: a card is its suit 0..3, or 4 for the
+joker.
 
 Chance comes from the game's SplitMix64 stream, or, for the equality tests, from a tape of
 outcomes in the engine's order: a dealt card (its card number) or a bettor's horse.
@@ -21,9 +22,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from horserace.families.cards.rules.config import CardsConfig
 from horserace.kernels import Array, Word
 from horserace.kernels.rng import bounded, game_state
-from horserace.rules.cards.config import CardsConfig
 
 __all__ = ["CARD_STYLES", "CardGames", "card_spec", "replay_tape", "run_games"]
 

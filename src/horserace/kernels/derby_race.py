@@ -1,7 +1,7 @@
 """Derby races compiled with numba: any track file, mud, accelerators, ties that run on.
 
-A race here is the rules' race (`rules/derby/race.py`) die for die: six d20s a turn, singles
-before zones (a double is one movement of 2, zone dice by the zone at the turn's start), a
+A race here is the rules' race (`families/derby/rules/race.py`) die for die: six d20s a turn,
+singles before zones (a double is one movement of 2, zone dice by the zone at the turn's start), a
 horse in the mud tries once per space it was called to move and moves the rest on a
 horseshoe, an accelerator's bonus on an exact landing (it never chains, it can end in the
 mud), and at the turn's end the finishers rank after earlier ones, ties running on.
@@ -19,10 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from horserace.families.derby.rules.race import HORSES, PODIUM, TURN_DICE, RaceState
+from horserace.families.derby.rules.track import Track
 from horserace.kernels import Array, Word
 from horserace.kernels.rng import bounded, game_state
-from horserace.rules.derby.race import HORSES, PODIUM, TURN_DICE, RaceState
-from horserace.rules.derby.track import Track
 
 __all__ = ["RaceSample", "RaceStart", "TrackNumbers", "race_start", "replay_tape", "run_races"]
 

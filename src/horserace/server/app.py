@@ -24,8 +24,8 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
 from horserace.core.errors import HorseraceError
-from horserace.rules.registry import PRESETS
-from horserace.rules.texts import rules_markdown
+from horserace.families.presets import PRESETS
+from horserace.families.texts import rules_markdown
 from horserace.server.catalogue import catalogue
 from horserace.server.cluster import Cluster
 from horserace.server.connection import Connection

@@ -9,7 +9,7 @@ from typing import Any
 
 from horserace.core.errors import HorseraceError
 from horserace.families import family
-from horserace.rules.registry import PRESETS, Preset
+from horserace.families.presets import PRESETS, Preset
 from horserace.server.bots import bot_family
 
 MOST_SEATS = 20

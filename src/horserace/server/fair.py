@@ -16,7 +16,7 @@ from horserace.core.actions import Action
 from horserace.core.record import GameRecord
 from horserace.core.rules import Rules
 from horserace.engine import replay
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 
 
 def seed_text(seed: int) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from horserace.core.errors import ConfigError, HorseraceError
 from horserace.families import family
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 from horserace.server.bots import bot_family
 from horserace.server.cluster import Cluster
 from horserace.server.fair import FAIR, server_seed

@@ -13,7 +13,7 @@ from horserace.core.errors import HorseraceError
 from horserace.core.record import GameRecord, parse_record
 from horserace.core.types import CHANCE
 from horserace.engine import Step, replay
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 from horserace.server.fair import FAIR, FairChance, fair_key, seed_hash, seed_matches, verify_record
 from horserace.server.signing import CHAIN, CHAIN_START, SIGNATURE, ServerKey, link, signature_valid
 

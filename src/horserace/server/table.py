@@ -16,7 +16,7 @@ from dataclasses import replace
 from horserace.core.actions import Action
 from horserace.core.errors import IllegalAction, InvalidAction, RecordError
 from horserace.engine import replay
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 from horserace.server.connection import Connection
 from horserace.server.fair import FAIR
 from horserace.server.messages import (

@@ -20,7 +20,7 @@ from horserace.core.events import Event
 from horserace.core.record import GameRecord, RecordedStep
 from horserace.core.types import CHANCE
 from horserace.engine import Game, Step, replay
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 from horserace.server.audience import Audience
 from horserace.server.bots import bot_family
 from horserace.server.connection import Connection, encode

@@ -28,10 +28,10 @@ from horserace.core.errors import ConfigError
 from horserace.core.events import Event
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
 from horserace.engine import Game, Step, play
-from horserace.odds.race import scratch_phase_odds
-from horserace.rules.board.config import SCRATCH_LINES, BoardConfig, board_config_dict
-from horserace.rules.board.events import ChipsPaid, RaceWon
-from horserace.rules.registry import get_preset
+from horserace.families.board.odds.race import scratch_phase_odds
+from horserace.families.board.rules.config import SCRATCH_LINES, BoardConfig, board_config_dict
+from horserace.families.board.rules.events import ChipsPaid, RaceWon
+from horserace.families.presets import get_preset
 from horserace.simulate import runner
 from horserace.simulate.stats import Proportion, RunningStats
 

@@ -13,9 +13,9 @@ from functools import lru_cache
 import numpy as np
 
 from horserace.core.rng import derive_seed
-from horserace.odds.cards import RacePosition, card_odds
-from horserace.rules.cards.config import CardsConfig
-from horserace.rules.cards.track import RACING_SUITS, CardTrack
+from horserace.families.cards.odds.race import RacePosition, card_odds
+from horserace.families.cards.rules.config import CardsConfig
+from horserace.families.cards.rules.track import RACING_SUITS, CardTrack
 from horserace.simulate.cards_tally import CardsTally
 from horserace.simulate.runner import Span
 from horserace.simulate.stats import RunningStats

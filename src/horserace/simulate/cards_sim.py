@@ -24,12 +24,12 @@ from horserace.core.errors import ConfigError
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
 from horserace.engine import Game, Step, play
 from horserace.families.cards.bots import CARDS_BOT_KINDS, make_cards_bot, view_odds
-from horserace.odds.cards_book import win_by_count
-from horserace.rules.cards import events as ev
-from horserace.rules.cards.config import CardsConfig
-from horserace.rules.cards.rules import CardsRules
-from horserace.rules.cards.state import CardsState
-from horserace.rules.registry import get_preset
+from horserace.families.cards.odds.book import win_by_count
+from horserace.families.cards.rules import events as ev
+from horserace.families.cards.rules.config import CardsConfig
+from horserace.families.cards.rules.rules import CardsRules
+from horserace.families.cards.rules.state import CardsState
+from horserace.families.presets import get_preset
 from horserace.simulate import runner
 from horserace.simulate.cards_kernel import KERNEL_BOT, kernel_span
 from horserace.simulate.cards_tally import CardsTally as _Tally

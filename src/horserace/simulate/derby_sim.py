@@ -26,12 +26,12 @@ from horserace.core.errors import ConfigError
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
 from horserace.engine import Agent, Game, Step, play
 from horserace.families.derby.bots import DERBY_BOT_KINDS, make_derby_bot
-from horserace.odds.derby import simulate_races
-from horserace.rules.derby import events as ev
-from horserace.rules.derby.model import DerbyConfig
-from horserace.rules.derby.race import HORSES, PODIUM, start_race
-from horserace.rules.derby.track import Track
-from horserace.rules.registry import get_preset
+from horserace.families.derby.rules import events as ev
+from horserace.families.derby.rules.model import DerbyConfig
+from horserace.families.derby.rules.race import HORSES, PODIUM, start_race
+from horserace.families.derby.rules.track import Track
+from horserace.families.derby.sampled_odds import simulate_races
+from horserace.families.presets import get_preset
 from horserace.simulate import runner
 from horserace.simulate.runner import Progress
 from horserace.simulate.stats import Proportion, RunningStats

@@ -21,9 +21,9 @@ from typing import Any
 
 from horserace.components.board import load_board
 from horserace.core.errors import ConfigError, HorseraceError
-from horserace.rules.board.config import BoardConfig
-from horserace.rules.board.house import house_options
-from horserace.rules.registry import get_preset
+from horserace.families.board.rules.config import BoardConfig
+from horserace.families.board.rules.house import house_options
+from horserace.families.presets import get_preset
 from horserace.simulate.board_sim import SimulationReport, simulate_games
 
 

@@ -1,6 +1,6 @@
 """The dice board game (Classic, Advanced, Northwoods and the house rules): its FAMILY.
 
-Its rules stay in `horserace.rules.board` for now; this package holds what the drivers ask
+Its rules stay in `horserace.families.board.rules` for now; this package holds what the drivers ask
 of the family."""
 
 from __future__ import annotations

@@ -9,12 +9,12 @@ from functools import lru_cache
 from horserace.components.board import HORSES
 from horserace.components.cards import ACE, JOKER, KING, RANKS, RankCounts, count_of
 from horserace.components.dice import two_dice_sum_probabilities
-from horserace.odds.board_view import view_odds
-from horserace.odds.race import race_odds
-from horserace.rules.board.config import SCRATCH_LINES
-from horserace.rules.board.phases.deal import deck_for
-from horserace.rules.board.state import Phase
-from horserace.rules.board.view import BoardView
+from horserace.families.board.odds.race import race_odds
+from horserace.families.board.odds.view import view_odds
+from horserace.families.board.rules.config import SCRATCH_LINES
+from horserace.families.board.rules.phases.deal import deck_for
+from horserace.families.board.rules.state import Phase
+from horserace.families.board.rules.view import BoardView
 
 DICE = {h: float(p) for h, p in two_dice_sum_probabilities().items()}
 

@@ -24,8 +24,8 @@ from horserace.families.board.bot_values import (
     penalty_per_line,
     scratch_risk,
 )
-from horserace.odds.board_view import view_odds as win_odds
-from horserace.rules.board.actions import (
+from horserace.families.board.odds.view import view_odds as win_odds
+from horserace.families.board.rules.actions import (
     ACCEPT,
     DECLINE,
     Answer,
@@ -38,8 +38,8 @@ from horserace.rules.board.actions import (
     PlayJoker,
     PlayKing,
 )
-from horserace.rules.board.config import SCRATCH_LINES
-from horserace.rules.board.view import BoardView
+from horserace.families.board.rules.config import SCRATCH_LINES
+from horserace.families.board.rules.view import BoardView
 
 
 def _with(hand: RankCounts, rank: int, delta: int) -> RankCounts:

@@ -13,7 +13,7 @@ from horserace.families.family import Family, HouseRules, PresetSpec
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
     from horserace.engine import Agent
-    from horserace.rules.board.view import BoardView
+    from horserace.families.board.rules.view import BoardView
     from horserace.terminal.table import TableTerminal
 
 
@@ -36,12 +36,12 @@ class BoardFamily(Family):
     standin_bot = "heuristic"
 
     def rules(self) -> Rules[Any, Any]:
-        from horserace.rules.board.rules import BoardRules
+        from horserace.families.board.rules.rules import BoardRules
 
         return BoardRules()
 
     def defaults(self, preset: str) -> Mapping[str, Any]:
-        from horserace.rules.board import config
+        from horserace.families.board.rules import config
 
         by_name: Mapping[str, Mapping[str, Any]] = {
             "classic": config.CLASSIC,
@@ -51,7 +51,7 @@ class BoardFamily(Family):
         return by_name[preset]
 
     def house_rules(self, defaults: Mapping[str, Any], check: Any) -> HouseRules:
-        from horserace.rules.board.house import HOUSE_RULES, valid_combinations
+        from horserace.families.board.rules.house import HOUSE_RULES, valid_combinations
 
         combinations = valid_combinations(defaults, check)
         offered = {name for chosen in combinations for name in chosen}
@@ -70,7 +70,7 @@ class BoardFamily(Family):
     def table_options(
         self, defaults: Mapping[str, Any], options: Mapping[str, Any]
     ) -> dict[str, Any]:
-        from horserace.rules.board.house import with_house_rules
+        from horserace.families.board.rules.house import with_house_rules
 
         return with_house_rules(defaults, options)
 
@@ -98,7 +98,7 @@ class BoardFamily(Family):
 def _view_odds(view: BoardView) -> tuple[tuple[str, float], ...]:
     """Cached per view, enough entries for every seat of thousands of tables: a step that
     moves no horse (a card dealt, a chip paid) costs a lookup, not a race."""
-    from horserace.odds.board_view import view_odds
+    from horserace.families.board.odds.view import view_odds
 
     return tuple((str(horse), chance) for horse, chance in view_odds(view).items())
 

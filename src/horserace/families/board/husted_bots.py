@@ -11,11 +11,20 @@ from collections.abc import Sequence
 from horserace.components.cards import ACE, JOKER, KING, RANKS, RankCounts, count_of
 from horserace.core.actions import Action
 from horserace.families.board.bot_values import HandValuer
-from horserace.odds.board_view import view_odds as win_odds
-from horserace.rules.board.actions import JACK, QUEEN, Check, Discard, Fold, Meet, Power, Wager
-from horserace.rules.board.phases.deal import deck_for
-from horserace.rules.board.state import Phase
-from horserace.rules.board.view import BoardView
+from horserace.families.board.odds.view import view_odds as win_odds
+from horserace.families.board.rules.actions import (
+    JACK,
+    QUEEN,
+    Check,
+    Discard,
+    Fold,
+    Meet,
+    Power,
+    Wager,
+)
+from horserace.families.board.rules.phases.deal import deck_for
+from horserace.families.board.rules.state import Phase
+from horserace.families.board.rules.view import BoardView
 
 DEAD = (ACE, JOKER)  # in Husted's deck these match no horse and have no power
 

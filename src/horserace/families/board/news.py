@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 
 from horserace.components.cards import rank_text
 from horserace.core.events import Event, seat_name
-from horserace.rules.board import events as ev
-from horserace.rules.board import house_events as hev
+from horserace.families.board.rules import events as ev
+from horserace.families.board.rules import house_events as hev
 from horserace.terminal.screen import News as TerminalNews
 
 NEWS_STYLES: Mapping[str, str] = {

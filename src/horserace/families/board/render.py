@@ -19,11 +19,11 @@ from horserace.core.errors import HorseraceError
 from horserace.core.events import Event, seat_name
 from horserace.core.rules import Result
 from horserace.families.board.news import News, money_text, step_news
-from horserace.odds.board_view import scratch_rolls_done, view_odds, winner_of
-from horserace.rules.board import events as ev
-from horserace.rules.board.config import SCRATCH_LINES
-from horserace.rules.board.state import Phase
-from horserace.rules.board.view import BoardView
+from horserace.families.board.odds.view import scratch_rolls_done, view_odds, winner_of
+from horserace.families.board.rules import events as ev
+from horserace.families.board.rules.config import SCRATCH_LINES
+from horserace.families.board.rules.state import Phase
+from horserace.families.board.rules.view import BoardView
 from horserace.terminal.screen import status_parts, to_plain
 from horserace.terminal.standings import standings_table as standings
 

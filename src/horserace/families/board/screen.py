@@ -24,10 +24,10 @@ from horserace.families.board.render import (
     render_board,
     step_news,
 )
-from horserace.rules.board import events as ev
-from horserace.rules.board.actions import Offer, parse_seat_action
-from horserace.rules.board.state import BoardState, Phase
-from horserace.rules.board.view import BoardView
+from horserace.families.board.rules import events as ev
+from horserace.families.board.rules.actions import Offer, parse_seat_action
+from horserace.families.board.rules.state import BoardState, Phase
+from horserace.families.board.rules.view import BoardView
 from horserace.terminal.keyboard import matching
 from horserace.terminal.screen import TableScreen
 

@@ -15,8 +15,8 @@ from horserace.core.errors import ConfigError
 from horserace.core.rules import Result, Rules
 from horserace.engine import Agent
 from horserace.families.board.render import money_text, standings_table
+from horserace.families.board.rules.house import house_options, with_house_rules
 from horserace.families.board.screen import DEFAULT_SPEED, BoardAsker, BoardScreen, CompanionChance
-from horserace.rules.board.house import house_options, with_house_rules
 from horserace.terminal.keyboard import KeyboardAgent
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup, TableTerminal

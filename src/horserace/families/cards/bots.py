@@ -7,8 +7,8 @@
   tote win pool, party); at the Calcutta it bids up to the full estimate on the favourite only.
 - `random`: any legal action (families/random_bot.py).
 
-The odds come from odds/cards.py. Before a faltering race nothing about the face-down course
-is known and its exact odds are costly, so the bots then take the horses as equals.
+The odds come from families/cards/odds/race.py. Before a faltering race nothing about the
+face-down course is known and its exact odds are costly, so the bots then take the horses as equals.
 """
 
 from __future__ import annotations
@@ -25,10 +25,16 @@ from horserace.core.errors import ConfigError, IllegalAction
 from horserace.engine import Agent
 from horserace.families import make_bot
 from horserace.families.cards import FAMILY
-from horserace.odds.cards import CardOdds, RacePosition, TooManyStates, card_odds, position_of
-from horserace.rules.cards.actions import Bid, BookBet, Done, NoBid, Pick, ToteBet
-from horserace.rules.cards.state import CardsPhase, CardsView
-from horserace.rules.cards.track import RACING_SUITS
+from horserace.families.cards.odds.race import (
+    CardOdds,
+    RacePosition,
+    TooManyStates,
+    card_odds,
+    position_of,
+)
+from horserace.families.cards.rules.actions import Bid, BookBet, Done, NoBid, Pick, ToteBet
+from horserace.families.cards.rules.state import CardsPhase, CardsView
+from horserace.families.cards.rules.track import RACING_SUITS
 
 CARDS_BOT_KINDS = FAMILY.bot_kinds
 BOT_BUDGET = 200_000  # DP states a bot may spend on one position

@@ -13,7 +13,7 @@ from horserace.families.family import Family, PresetSpec
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
     from horserace.engine import Agent
-    from horserace.odds.cards import RacePosition
+    from horserace.families.cards.odds.race import RacePosition
     from horserace.terminal.table import TableTerminal
 
 ODDS_BUDGET = 3_000  # DP states per live estimate (under 0.1 s); past it a face-down course: None
@@ -37,12 +37,12 @@ class CardsFamily(Family):
     standin_bot = "value"
 
     def rules(self) -> Rules[Any, Any]:
-        from horserace.rules.cards.rules import CardsRules
+        from horserace.families.cards.rules.rules import CardsRules
 
         return CardsRules()
 
     def defaults(self, preset: str) -> Mapping[str, Any]:
-        from horserace.rules.cards import presets
+        from horserace.families.cards.rules import presets
 
         by_name = {"basic": presets.BASIC, "scarne": presets.SCARNE, "calcutta": presets.CALCUTTA}
         return by_name[preset]
@@ -64,8 +64,8 @@ class CardsFamily(Family):
     def live_odds(self, view: Any) -> Mapping[str, float] | None:
         """Exact, once the whole course is dealt; None while a face-down course leaves more
         unseen than the budget allows."""
-        from horserace.odds.cards import position_of
-        from horserace.rules.cards.state import CardsPhase
+        from horserace.families.cards.odds.race import position_of
+        from horserace.families.cards.rules.state import CardsPhase
 
         if view.phase in (CardsPhase.COURSE, CardsPhase.OVER):
             return None
@@ -82,7 +82,7 @@ class CardsFamily(Family):
 def _position_odds(position: RacePosition) -> tuple[tuple[str, float], ...] | None:
     """None (kept, so a costly position is tried once) past the state budget."""
     from horserace.components.french_deck import SUITS
-    from horserace.odds.cards import TooManyStates, card_odds
+    from horserace.families.cards.odds.race import TooManyStates, card_odds
 
     try:
         odds = card_odds(position, places=1, max_states=ODDS_BUDGET)

@@ -23,17 +23,17 @@ from horserace.components.french_deck import (
 )
 from horserace.core.errors import ConfigError
 from horserace.families.cards import odds_tables as render
-from horserace.odds.cards import CardOdds, TooManyStates, card_odds, exact_card_odds
-from horserace.odds.cards import position_from_cards as replay_position
-from horserace.odds.cards_book import AverageEdge, average_book_edge
-from horserace.rules.cards.config import (
+from horserace.families.cards.odds.book import AverageEdge, average_book_edge
+from horserace.families.cards.odds.race import CardOdds, TooManyStates, card_odds, exact_card_odds
+from horserace.families.cards.odds.race import position_from_cards as replay_position
+from horserace.families.cards.rules.config import (
     MAX_RANKS,
     TRADITIONAL_ODDS,
     BookOdds,
     cards_config,
     load_book_odds,
 )
-from horserace.rules.cards.track import RACING_SUITS
+from horserace.families.cards.rules.track import RACING_SUITS
 from horserace.terminal.errors import user_errors
 
 FALTERING_BUDGET = 500_000  # states (some seconds); early in a face-down race the odds take minutes

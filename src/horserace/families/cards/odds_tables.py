@@ -9,11 +9,11 @@ from typing import Any
 from rich.table import Table
 
 from horserace.components.french_deck import SUITS
-from horserace.odds.cards import CardOdds
-from horserace.odds.cards_book import AverageEdge
-from horserace.rules.cards.book import winnings
-from horserace.rules.cards.config import BookOdds
-from horserace.rules.cards.track import RACING_SUITS
+from horserace.families.cards.odds.book import AverageEdge
+from horserace.families.cards.odds.race import CardOdds
+from horserace.families.cards.rules.book import winnings
+from horserace.families.cards.rules.config import BookOdds
+from horserace.families.cards.rules.track import RACING_SUITS
 
 PLAIN_WIDTH = 100
 

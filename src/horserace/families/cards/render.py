@@ -13,10 +13,10 @@ from rich.text import Text
 
 from horserace.components.french_deck import Card, card_text, is_joker, suit_of
 from horserace.core.events import Event, seat_name
-from horserace.odds.cards import RacePosition, TooManyStates, card_odds, position_of
-from horserace.rules.cards import events as ev
-from horserace.rules.cards.state import CardsPhase, CardsView
-from horserace.rules.cards.track import RACING_SUITS
+from horserace.families.cards.odds.race import RacePosition, TooManyStates, card_odds, position_of
+from horserace.families.cards.rules import events as ev
+from horserace.families.cards.rules.state import CardsPhase, CardsView
+from horserace.families.cards.rules.track import RACING_SUITS
 from horserace.terminal.screen import News as TerminalNews
 from horserace.terminal.screen import to_plain as terminal_plain
 

@@ -14,10 +14,10 @@ from horserace.core.errors import HorseraceError
 from horserace.core.events import redact, seat_name
 from horserace.engine import Step
 from horserace.families.cards.render import BoardInfo, board_odds, render_board, step_news
-from horserace.rules.cards import events as ev
-from horserace.rules.cards.actions import Bid, BookBet
-from horserace.rules.cards.rules import STYLES
-from horserace.rules.cards.state import CardsPhase, CardsState, CardsView
+from horserace.families.cards.rules import events as ev
+from horserace.families.cards.rules.actions import Bid, BookBet
+from horserace.families.cards.rules.rules import STYLES
+from horserace.families.cards.rules.state import CardsPhase, CardsState, CardsView
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.standings import standings_table
 

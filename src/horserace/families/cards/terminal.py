@@ -13,9 +13,9 @@ from horserace.core.errors import ConfigError
 from horserace.core.rules import Result
 from horserace.engine import Agent
 from horserace.families.cards.odds_command import odds_cards
+from horserace.families.cards.rules.config import load_book_odds
 from horserace.families.cards.screen import CardsAsker, CardsScreen, standings_table
-from horserace.rules.cards.config import load_book_odds
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 from horserace.terminal.keyboard import KeyboardAgent
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup, TableTerminal

@@ -20,8 +20,8 @@ from horserace.core.errors import IllegalAction
 from horserace.engine import Agent
 from horserace.families import make_bot
 from horserace.families.derby import FAMILY
-from horserace.odds.derby import exact_start_odds
-from horserace.rules.derby.model import MULTIPLIERS, DerbyView, Phase, Wager
+from horserace.families.derby.rules.model import MULTIPLIERS, DerbyView, Phase, Wager
+from horserace.families.derby.sampled_odds import exact_start_odds
 
 DERBY_BOT_KINDS = FAMILY.bot_kinds
 

@@ -14,7 +14,7 @@ from horserace.families.family import Family, PresetSpec
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
     from horserace.engine import Agent
-    from horserace.rules.derby.model import DerbyView
+    from horserace.families.derby.rules.model import DerbyView
     from horserace.terminal.table import TableTerminal
 
 ODDS_SAMPLES = 1000  # races per estimate: a few hundredths of a second, about 1.5% noise
@@ -33,7 +33,7 @@ class DerbyFamily(Family):
     standin_bot = "ev"
 
     def rules(self) -> Rules[Any, Any]:
-        from horserace.rules.derby.rules import DerbyRules
+        from horserace.families.derby.rules.rules import DerbyRules
 
         return DerbyRules()
 
@@ -59,9 +59,9 @@ class DerbyFamily(Family):
     def prepare_odds(self) -> None:
         """The odds run on a compiled kernel: its first call compiles it (seconds) or loads it
         from numba's cache."""
-        from horserace.odds.derby import simulate_races
-        from horserace.rules.derby.race import start_race
-        from horserace.rules.derby.track import DEFAULT_TRACK
+        from horserace.families.derby.rules.race import start_race
+        from horserace.families.derby.rules.track import DEFAULT_TRACK
+        from horserace.families.derby.sampled_odds import simulate_races
 
         simulate_races(start_race((1, 2)), DEFAULT_TRACK, 1, ODDS_SEED)
 
@@ -86,7 +86,7 @@ def _odds_key(view: DerbyView) -> DerbyView:
 
 @lru_cache(maxsize=256)
 def _odds(view: DerbyView) -> tuple[tuple[str, float], ...] | None:
-    from horserace.odds.derby import table_odds
+    from horserace.families.derby.sampled_odds import table_odds
 
     odds = table_odds(view, samples=ODDS_SAMPLES, seed=ODDS_SEED)
     if odds is None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from horserace.core.events import Event
-from horserace.rules.derby import events as ev
-from horserace.rules.derby.race import SINGLE_DICE, TURN_DICE
+from horserace.families.derby.rules import events as ev
+from horserace.families.derby.rules.race import SINGLE_DICE, TURN_DICE
 from horserace.terminal.screen import News as TerminalNews
 
 NEWS_STYLES: Mapping[str, str] = {

@@ -17,12 +17,12 @@ from rich.text import Text
 from horserace.core.events import seat_name
 from horserace.core.rules import Result
 from horserace.families.derby.news import Announcer, News
-from horserace.odds.derby import PlaceOdds
-from horserace.rules.derby.events import ordinal
-from horserace.rules.derby.model import DerbyView, Phase
-from horserace.rules.derby.race import SINGLE_DICE, RaceState
-from horserace.rules.derby.silks import SILKS, silk
-from horserace.rules.derby.track import Track
+from horserace.families.derby.rules.events import ordinal
+from horserace.families.derby.rules.model import DerbyView, Phase
+from horserace.families.derby.rules.race import SINGLE_DICE, RaceState
+from horserace.families.derby.rules.silks import SILKS, silk
+from horserace.families.derby.rules.track import Track
+from horserace.families.derby.sampled_odds import PlaceOdds
 from horserace.terminal.screen import status_parts, to_plain
 from horserace.terminal.standings import standings_table as standings
 

@@ -17,8 +17,8 @@ from horserace.core.types import CHANCE
 from horserace.engine import Step
 from horserace.families.derby.bots import wager_value
 from horserace.families.derby.render import Announcer, DerbyInfo, render_table, silk_table
-from horserace.odds.derby import LIVE_SAMPLES, PlaceOdds, table_odds
-from horserace.rules.derby.model import DerbyState, DerbyView, Phase, Wager
+from horserace.families.derby.rules.model import DerbyState, DerbyView, Phase, Wager
+from horserace.families.derby.sampled_odds import LIVE_SAMPLES, PlaceOdds, table_odds
 from horserace.terminal.screen import TableScreen
 
 DEFAULT_SPEED = 0.4

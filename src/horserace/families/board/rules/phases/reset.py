@@ -1,0 +1,42 @@
+"""The next round: Classic passes every hand left and re-deals the discards and the stub;
+the other modes gather every card. The dealer moves left; the race starts afresh."""
+
+from __future__ import annotations
+
+from horserace.components.cards import NO_CARDS, add_counts
+from horserace.families.board.rules import events as ev
+from horserace.families.board.rules.phases.deal import deck_for
+from horserace.families.board.rules.seats import next_seat
+from horserace.families.board.rules.state import FRESH_RACE
+from horserace.families.board.rules.tx import Tx
+
+
+def gather(tx: Tx) -> None:
+    """Classic: hands pass left, discards + stub are re-dealt. Otherwise all cards are gathered.
+    The dealer moves left; the race and the round's seat status start afresh."""
+    config, cards = tx.config, tx.cards
+    n = config.players
+    if config.reset == "pass-left":
+        hands = tuple(cards.hands[(seat - 1) % n] for seat in range(n))
+        deck = add_counts(add_counts(cards.deck, cards.discards), cards.market)
+        tx.emit(ev.HandsPassed())
+    else:
+        hands = (NO_CARDS,) * n
+        deck = deck_for(config)
+    empty = (NO_CARDS,) * n
+    tx.cards = cards._replace(
+        hands=hands,
+        deck=deck,
+        discards=NO_CARDS,
+        packets=empty,
+        market=NO_CARDS,
+        given_up=empty,
+    )
+    out = tx.seats.out
+    dealer = next_seat(out, tx.dealer) if config.rotate_dealer else tx.dealer
+    if out[dealer]:
+        dealer = next_seat(out, dealer)
+    tx.dealer = dealer
+    tx.round += 1
+    tx.race = FRESH_RACE
+    tx.seats = tx.seats._replace(folded=(False,) * n, wagered=(0,) * n)

@@ -1,0 +1,222 @@
+"""Exact finishing-order odds of the card race by dynamic programming over the unseen cards.
+
+Every unseen card (in the deck or face down on the course) is equally likely to be the next
+one turned: the public history says nothing about how the unseen cards are arranged. So the
+race is a walk over small states (positions, standing order, finishers, unseen cards per suit,
+the joker, the last link turned), and the probability mass is pushed forward one card at a
+time, merging states that agree on everything the rest of the race depends on:
+
+- with a face-up course, a card of a horse that has finished changes nothing, so those cards
+  are skipped (the next card that matters is equally likely to be any card that matters);
+- with a face-down course they still matter (they may lie on a link, or run the deck out), so
+  they are kept, as one count of blanks;
+- the order among horses level on position matters only if some horse may end up placed by
+  position; when every runner holds enough cards of its own suit to finish, it is dropped.
+
+The arithmetic is generic: `Fraction` for exact odds, `float` for fast ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import TypeVar
+
+from horserace.core.errors import HorseraceError
+
+Number = TypeVar("Number", float, Fraction)
+
+# A state: (positions, standing, finished, frontier, unseen per suit, blanks, joker unseen)
+State = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, tuple[int, ...], int, int]
+
+
+class TooManyStates(HorseraceError):
+    """The computation would visit more states than the caller allowed (a face-down course
+    early in the race is the costly case: its positions and unseen cards move apart)."""
+
+
+class _Race:
+    """The fixed parameters of one computation."""
+
+    def __init__(self, need: int, course_length: int, faltering: bool, places: int) -> None:
+        self.need = need
+        self.course_length = course_length
+        self.faltering = faltering
+        self.places = places
+        self.enough = min(places, 3)  # the last horse's place is known once three finished
+
+    # --- moves on tuples (the reference moves are families/cards/rules/track.py) ---------------
+    @staticmethod
+    def _placed(
+        standing: tuple[int, ...], positions: tuple[int, ...], suit: int
+    ) -> tuple[int, ...]:
+        others = [s for s in standing if s != suit]
+        spot = positions[suit]
+        index = 0
+        while index < len(others) and positions[others[index]] >= spot:
+            index += 1
+        return (*others[:index], suit, *others[index:])
+
+    def settled(self, state: State) -> bool:
+        positions, standing, finished, frontier, unseen, blanks, joker = state
+        if len(finished) >= self.enough:
+            return True
+        if self.faltering:
+            hidden = self.course_length - frontier
+            if sum(unseen) + blanks + joker - hidden == 0:
+                return True
+        need = self.need
+        return not any(positions[s] + unseen[s] + joker >= need for s in standing)
+
+    def canonical(self, state: State) -> State:
+        """Forget what the rest of the race cannot depend on (see the module text)."""
+        positions, standing, finished, frontier, unseen, blanks, joker = state
+        if finished:
+            moved = [u if s in standing else 0 for s, u in enumerate(unseen)]
+            if self.faltering:
+                blanks += sum(unseen) - sum(moved)
+            unseen = tuple(moved)
+            positions = tuple(p if s in standing else 0 for s, p in enumerate(positions))
+        if not self.faltering:
+            frontier = 0
+            if all(positions[s] + unseen[s] >= self.need for s in standing):
+                standing = tuple(sorted(standing, key=lambda s: (-positions[s], s)))
+        return positions, standing, finished, frontier, unseen, blanks, joker
+
+    def move_up(self, state: State, suit: int) -> tuple[State, bool]:
+        """A card of a running horse is turned; True if it reached a new face-down link."""
+        positions, standing, finished, frontier, unseen, blanks, joker = state
+        moved = list(positions)
+        moved[suit] += 1
+        new_positions = tuple(moved)
+        left = list(unseen)
+        left[suit] -= 1
+        if moved[suit] >= self.need:
+            standing = tuple(s for s in standing if s != suit)
+            return (
+                new_positions,
+                standing,
+                (*finished, suit),
+                frontier,
+                tuple(left),
+                blanks,
+                joker,
+            ), False
+        standing = self._placed(standing, new_positions, suit)
+        new_link = self.faltering and frontier < moved[suit] <= self.course_length
+        if new_link:
+            frontier = moved[suit]
+        return (new_positions, standing, finished, frontier, tuple(left), blanks, joker), new_link
+
+    def fall_back(self, state: State, suit: int) -> State:
+        positions, standing, finished, frontier, unseen, blanks, joker = state
+        if suit not in standing or positions[suit] == 0:
+            return state
+        moved = list(positions)
+        moved[suit] -= 1
+        new_positions = tuple(moved)
+        return (
+            new_positions,
+            self._placed(standing, new_positions, suit),
+            finished,
+            frontier,
+            unseen,
+            blanks,
+            joker,
+        )
+
+    @staticmethod
+    def stumble(state: State) -> State:
+        positions, standing, finished, frontier, unseen, blanks, _ = state
+        top = max(positions[s] for s in standing)
+        lifted = tuple(p + 1 if s in standing and p < top else p for s, p in enumerate(positions))
+        return lifted, standing, finished, frontier, unseen, blanks, 0
+
+    def order(self, state: State) -> tuple[int, ...]:
+        return (state[2] + state[1])[: max(self.places, 1)]
+
+    # --- one card ----------------------------------------------------------------------------
+    def successors(self, state: State) -> list[tuple[State, int, int]]:
+        """(next state, weight, total): the next card turned, each with chance weight/total;
+        a card that reaches a new face-down link expands into the link cards it may turn."""
+        _, standing, _, _, unseen, blanks, joker = state
+        out: list[tuple[State, int, int]] = []
+        if self.faltering:
+            total = sum(unseen) + blanks + joker
+        else:
+            total = sum(unseen[s] for s in standing) + joker
+        for suit in standing:
+            count = unseen[suit]
+            if not count:
+                continue
+            after, new_link = self.move_up(state, suit)
+            if not new_link:
+                out.append((after, count, total))
+                continue
+            for link_state, weight in self._link_cards(after):
+                out.append((link_state, count * weight, total * (total - 1)))
+        if joker:
+            out.append((self.stumble(state), 1, total))
+        if self.faltering and blanks:
+            p, st, fi, fr, un, bl, jo = state
+            out.append(((p, st, fi, fr, un, bl - 1, jo), blanks, total))
+        return out
+
+    def _link_cards(self, state: State) -> list[tuple[State, int]]:
+        """The newly reached link's card is any unseen card, equally likely."""
+        positions, standing, finished, frontier, unseen, blanks, joker = state
+        out: list[tuple[State, int]] = []
+        for suit, count in enumerate(unseen):
+            if count:
+                left = list(unseen)
+                left[suit] -= 1
+                turned = (positions, standing, finished, frontier, tuple(left), blanks, joker)
+                out.append((self.fall_back(turned, suit), count))
+        if blanks:
+            out.append(
+                ((positions, standing, finished, frontier, unseen, blanks - 1, joker), blanks)
+            )
+        if joker:
+            out.append(((positions, standing, finished, frontier, unseen, blanks, 0), 1))
+        return out
+
+
+def order_distribution(
+    start: State,
+    need: int,
+    course_length: int,
+    faltering: bool,
+    places: int,
+    ratio: Callable[[int, int], Number],
+    max_states: int | None = None,
+) -> dict[tuple[int, ...], Number]:
+    """P(the first `places` horses finish in each order), pushing the mass forward card by card.
+
+    `start` is (positions, standing, finished, frontier, unseen per suit, 0, joker unseen as
+    0/1); unseen cards of finished horses are simply left in their suit's count. With
+    `max_states`, TooManyStates is raised once more states than that have been visited.
+    """
+    race = _Race(need, course_length, faltering, places)
+    first = race.canonical(start)
+    one = ratio(1, 1)
+    result: dict[tuple[int, ...], Number] = {}
+    if race.settled(first):
+        return {race.order(first): one}
+    level: dict[State, Number] = {first: one}
+    visited = 0
+    while level:
+        visited += len(level)
+        if max_states is not None and visited > max_states:
+            raise TooManyStates(f"more than {max_states} states to visit")
+        following: dict[State, Number] = {}
+        for state, mass in level.items():
+            for after, weight, total in race.successors(state):
+                child = race.canonical(after)
+                share = mass * ratio(weight, total)
+                if race.settled(child):
+                    key = race.order(child)
+                    result[key] = result.get(key, 0 * one) + share
+                else:
+                    following[child] = following.get(child, 0 * one) + share
+        level = following
+    return result
