@@ -34,6 +34,7 @@ JOKER, SUITS, JOKER_CARD = 4, 4, 52
 (PLAYERS, RACES, CHIPS, DEALER, LENGTH, NEED, RANKS, REDEAL, FALTER, STUMBLE, STYLE) = range(11)
 LIMIT, TAKEOUT, BANK, REDEAL_AT, PRIZES, PRIZE, WIN, PER = 11, 12, 13, 14, 15, 16, 20, 40
 SPEC_SIZE = 60
+TICKS = 1 << 20  # standing order: position first, then arrival (fewer than 2**20 a race)
 NO_TAPE = np.zeros(0, dtype=np.int64)
 
 
@@ -157,12 +158,42 @@ def _split(amount: Word, weights: Array, count: Word, out: Array) -> None:
 
 
 @njit(cache=True)
+def workspace(spec: Array) -> tuple[Array, Array, Array, Array, Array]:
+    """Scratch space for `play_game`, made once per run: the deck, the course, the per-suit
+    rows, the per-seat rows and the race's bets (seat, horse, stake) in betting order."""
+    return (
+        np.zeros(4 * spec[RANKS] + 1, dtype=np.int64),
+        np.zeros(spec[LENGTH], dtype=np.int64),
+        np.zeros((9, SUITS + 1), dtype=np.int64),
+        np.zeros((3, spec[PLAYERS]), dtype=np.int64),
+        np.zeros((spec[PLAYERS], 3), dtype=np.int64),
+    )
+
+
+@njit(cache=True)
 def play_game(  # type: ignore[no-untyped-def]
-    spec, z, tape, at, deck, course, chips, order, counts, cards, redeals, bets, pool, takeout
+    spec,
+    z,
+    tape,
+    at,
+    deck,
+    course,
+    suits,
+    seats,
+    row,
+    chips,
+    order,
+    counts,
+    cards,
+    redeals,
+    bet_horse,
+    bet_stake,
+    pool,
+    takeout,
 ):
     """Play one game into the output rows; returns (table, bank, steps). The race is one body
     (a call passing arrays costs more than a card): positions, standing order and the
-    unseen counts are kept as the cards fall."""
+    unseen counts are kept as the cards fall. The scratch rows come from `workspace`."""
     n, styles, need, length = spec[PLAYERS], spec[STYLE], spec[NEED], spec[LENGTH]
     taped = tape.shape[0] > 0
     falter = spec[FALTER]
@@ -170,16 +201,20 @@ def play_game(  # type: ignore[no-untyped-def]
     table, bank, steps = 0, spec[BANK], 0
     dealer = spec[DEALER]
     full = _fill(deck, spec[RANKS], spec[STUMBLE])
-    pos = np.zeros(SUITS, dtype=np.int64)
-    standing = np.zeros(SUITS, dtype=np.int64)
-    in_deck = np.zeros(SUITS + 1, dtype=np.int64)
-    hidden = np.zeros(SUITS + 1, dtype=np.int64)
-    staked = np.zeros(n, dtype=np.int64)
-    owed = np.zeros(SUITS, dtype=np.int64)  # the book: what the dealer owes if a horse wins
-    wins = np.zeros(SUITS, dtype=np.int64)
-    pers = np.zeros(SUITS, dtype=np.int64)
-    weights = np.zeros(n, dtype=np.int64)
-    shares = np.zeros(n, dtype=np.int64)
+    pos, seq, run, ahead, in_deck, hidden = (
+        suits[0],
+        suits[1],
+        suits[2],
+        suits[3],
+        suits[4],
+        suits[5],
+    )
+    owed, wins, pers = (
+        suits[6],
+        suits[7],
+        suits[8],
+    )  # the book: what the dealer owes if a horse wins
+    staked, weights, shares = seats[0], seats[1], seats[2]
     for race in range(spec[RACES]):
         # the course, dealt again while one suit holds too many of its links
         while True:
@@ -206,14 +241,13 @@ def play_game(  # type: ignore[no-untyped-def]
                 break
             redeals[race] += 1
         # the bets: each seat from the dealer's left draws a horse
-        bets[race, :, :] = 0
-        bets[race, :, 1] = -1
+        row[:, :] = 0
+        row[:, 1] = -1
         staked[:] = 0
         owed[:] = 0
         for suit in range(SUITS):  # the book's price of each horse: win-per, per 0 = no price
             wins[suit], pers[suit] = spec[WIN + counts[race, suit]], spec[PER + counts[race, suit]]
         nbets = 0
-        row = bets[race]
         for offset in range(1, n + 1):
             seat = (dealer + offset) % n
             if styles == 0:  # the book: the dealer does not bet; a seat with no room is skipped
@@ -258,12 +292,17 @@ def play_game(  # type: ignore[no-untyped-def]
                 z, pick = _next(z, tape, at, SUITS)
                 steps += 1
                 row[seat, 0], row[seat, 1] = seat, pick
+        bet_horse[race, :] = -1
+        bet_stake[race, :] = 0
+        for b in range(n):  # each seat's bet, by seat
+            if row[b, 1] >= 0:
+                bet_horse[race, row[b, 0]], bet_stake[race, row[b, 0]] = row[b, 1], row[b, 2]
         places = spec[PRIZES] if styles == 2 else 1
-        # the race
+        # the race: the standing order is by position, then by arrival (`seq`: the mover
+        # arrives last at its spot), and is sorted only once the race is over
         for suit in range(SUITS):
-            pos[suit] = 0
-            standing[suit] = suit
-        running, done, frontier, turned = SUITS, 0, 0, 0
+            pos[suit], seq[suit], run[suit] = 0, suit, 1
+        running, done, frontier, turned, clock = SUITS, 0, 0, 0, SUITS
         for suit in range(SUITS):
             in_deck[suit] = spec[RANKS] - counts[race, suit]
         in_deck[JOKER] = spec[STUMBLE] - counts[race, JOKER]
@@ -277,9 +316,8 @@ def play_game(  # type: ignore[no-untyped-def]
                 break
             joker = in_deck[JOKER] + hidden[JOKER] > 0
             able = False
-            for i in range(running):
-                suit = standing[i]
-                able = able or pos[suit] + in_deck[suit] + hidden[suit] + joker >= need
+            for s in range(SUITS):
+                able |= (run[s] == 1) & (pos[s] + in_deck[s] + hidden[s] + joker >= need)
             if not able:
                 break
             if taped:
@@ -296,27 +334,32 @@ def play_game(  # type: ignore[no-untyped-def]
             size -= 1
             in_deck[suit] -= 1
             turned += 1
-            if suit == JOKER:  # every running horse but the leaders moves up one link
-                top = 0
-                for i in range(running):
-                    top = max(top, pos[standing[i]])
-                for i in range(running):
-                    if pos[standing[i]] < top:
-                        pos[standing[i]] += 1
+            if suit == JOKER:  # every running horse but the leaders moves up one link,
+                top = 0  # keeping its place in the standing order
+                for s in range(SUITS):
+                    top = max(top, pos[s] * run[s])
+                for s in range(SUITS):
+                    ahead[s] = -1
+                    if run[s] and pos[s] < top:
+                        ahead[s] = 0
+                        for t in range(SUITS):
+                            before = pos[t] * TICKS - seq[t] > pos[s] * TICKS - seq[s]
+                            ahead[s] += run[t] and pos[t] < top and before
+                moved = 0
+                for s in range(SUITS):
+                    if ahead[s] >= 0:
+                        pos[s] += 1
+                        seq[s] = clock + ahead[s]
+                        moved += 1
+                clock += moved
                 continue
-            alive = False
-            for i in range(running):
-                alive = alive or standing[i] == suit
-            if not alive:
+            if not run[suit]:
                 continue
             pos[suit] += 1
-            moved, back = suit, -1
+            seq[suit] = clock
+            clock += 1
             if pos[suit] >= need:  # finished: out of the standing order, into the places
-                k = 0
-                for i in range(running):
-                    if standing[i] != suit:
-                        standing[k] = standing[i]
-                        k += 1
+                run[suit] = 0
                 running -= 1
                 order[race, done] = suit
                 done += 1
@@ -325,29 +368,17 @@ def play_game(  # type: ignore[no-untyped-def]
                 for link in range(frontier, pos[suit]):
                     hidden[course[link]] -= 1
                 frontier = int(pos[suit])
-                back = course[frontier - 1]
-            for step in range(2):  # the mover arrives last at its spot; then the one thrown back
-                horse = moved if step == 0 else back
-                if step == 1:
-                    alive = False
-                    for i in range(running):
-                        alive = alive or standing[i] == horse
-                    if horse == JOKER or horse < 0 or not alive or pos[horse] == 0:
-                        break
-                    pos[horse] -= 1
-                k = 0
-                for i in range(running):
-                    if standing[i] != horse:
-                        standing[k] = standing[i]
-                        k += 1
-                at_spot = 0
-                while at_spot < running - 1 and pos[standing[at_spot]] >= pos[horse]:
-                    at_spot += 1
-                for i in range(running - 1, at_spot, -1):
-                    standing[i] = standing[i - 1]
-                standing[at_spot] = horse
-        for i in range(running):
-            order[race, done + i] = standing[i]
+                back = course[frontier - 1]  # thrown back: it arrives last at its new spot
+                if back != JOKER and run[back] and pos[back] > 0:
+                    pos[back] -= 1
+                    seq[back] = clock
+                    clock += 1
+        for s in range(SUITS):  # the rest, in the standing order
+            if run[s]:
+                place = done
+                for t in range(SUITS):
+                    place += run[t] and pos[t] * TICKS - seq[t] > pos[s] * TICKS - seq[s]
+                order[race, place] = s
         cards[race] = turned
         steps += turned
         # the payout
@@ -407,16 +438,30 @@ def play_game(  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def play_games(  # type: ignore[no-untyped-def]
-    spec, base, first, chips, table, bank, steps, order, counts, cards, redeals, bets, pool, take
+    spec,
+    base,
+    first,
+    chips,
+    table,
+    bank,
+    steps,
+    order,
+    counts,
+    cards,
+    redeals,
+    horse,
+    stake,
+    pool,
+    take,
 ):
     """Games first.. of the run seeded `base`, each from its own stream, into row i - first."""
     at = np.zeros(1, dtype=np.int64)
-    deck = np.zeros(4 * spec[RANKS] + 1, dtype=np.int64)
-    course = np.zeros(spec[LENGTH], dtype=np.int64)
-    for row in range(chips.shape[0]):
-        table[row], bank[row], steps[row] = play_game(
-            spec, game_state(base, first + row), NO_TAPE, at, deck, course, chips[row],
-            order[row], counts[row], cards[row], redeals[row], bets[row], pool[row], take[row],
+    deck, course, suits, seats, bets = workspace(spec)
+    for g in range(chips.shape[0]):
+        table[g], bank[g], steps[g] = play_game(
+            spec, game_state(base, first + g), NO_TAPE, at, deck, course, suits, seats, bets,
+            chips[g], order[g], counts[g], cards[g], redeals[g], horse[g], stake[g], pool[g],
+            take[g],
         )  # fmt: skip
 
 
@@ -439,24 +484,14 @@ def _outputs(spec: Array, games: int) -> CardGames:
     )
 
 
-def _bets_by_seat(out: CardGames, bets: Array) -> None:
-    """Rows (seat, horse, stake) -> per seat: horse (-1 none) and stake."""
-    out.bet_horse[:] = -1
-    g, r, b = np.nonzero(bets[:, :, :, 1] >= 0)
-    seats = bets[g, r, b, 0]
-    out.bet_horse[g, r, seats] = bets[g, r, b, 1]
-    out.bet_stake[g, r, seats] = bets[g, r, b, 2]
-
-
 def run_games(spec: Array, base: int, first: int, count: int) -> CardGames:
     """Games first..first+count-1 of the run seeded `base` (a 64-bit word) on the kernel."""
     out = _outputs(spec, count)
-    bets = np.zeros((count, int(spec[RACES]), int(spec[PLAYERS]), 3), dtype=np.int64)
     play_games(
         spec, np.uint64(base), np.int64(first), out.chips, out.table, out.bank, out.steps,
-        out.order, out.course, out.cards, out.redeals, bets, out.pool, out.takeout,
+        out.order, out.course, out.cards, out.redeals, out.bet_horse, out.bet_stake, out.pool,
+        out.takeout,
     )  # fmt: skip
-    _bets_by_seat(out, bets)
     return out
 
 
@@ -464,14 +499,11 @@ def replay_tape(spec: Array, tape: list[int]) -> tuple[CardGames, int]:
     """One game on a tape of outcomes (dealt cards and bettors' horses, in the engine's order);
     returns the outcomes (one row) and how many tape entries the game used."""
     out = _outputs(spec, 1)
-    bets = np.zeros((1, int(spec[RACES]), int(spec[PLAYERS]), 3), dtype=np.int64)
     at = np.zeros(1, dtype=np.int64)
-    deck = np.zeros(4 * int(spec[RANKS]) + 1, dtype=np.int64)
-    course = np.zeros(int(spec[LENGTH]), dtype=np.int64)
+    deck, course, suits, seats, bets = workspace(spec)
     out.table[0], out.bank[0], out.steps[0] = play_game(
-        spec, np.uint64(0), np.array(tape, dtype=np.int64), at, deck, course, out.chips[0],
-        out.order[0], out.course[0], out.cards[0], out.redeals[0], bets[0], out.pool[0],
-        out.takeout[0],
+        spec, np.uint64(0), np.array(tape, dtype=np.int64), at, deck, course, suits, seats,
+        bets, out.chips[0], out.order[0], out.course[0], out.cards[0], out.redeals[0],
+        out.bet_horse[0], out.bet_stake[0], out.pool[0], out.takeout[0],
     )  # fmt: skip
-    _bets_by_seat(out, bets)
     return out, int(at[0])
