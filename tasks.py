@@ -50,9 +50,24 @@ def ensure_environment() -> None:
     STAMP.touch()
 
 
+DEMO = {"--players": "6", "--rounds": "8", "--seed": "7"}  # what `play` gives unless told
+
+
 def play(extra: list[str]) -> None:
-    arguments = extra or ["--players", "6", "--rounds", "8", "--seed", "7"]
-    run(BIN / "horserace", "play", "classic", *arguments)
+    """The demo table: `horserace play classic` with the demo's options under the ones given
+    (`python3 tasks.py play --speed 0.1` is the demo, faster). Ctrl-C is the game's to handle:
+    it saves the record and says how to resume, and this process only passes its exit code on."""
+    arguments = list(extra)
+    if "--resume" not in arguments:
+        for option, value in DEMO.items():
+            if option not in arguments:
+                arguments += [option, value]
+    game = subprocess.Popen([str(BIN / "horserace"), "play", "classic", *arguments], cwd=ROOT)
+    while True:
+        try:
+            sys.exit(game.wait())
+        except KeyboardInterrupt:  # the game got the same Ctrl-C: wait for it to end itself
+            continue
 
 
 def apt_install(package: str, needed_by: str) -> None:

@@ -90,6 +90,7 @@ class Game:
     chance_mode: str
     state: Any = None
     steps: list[PlayedStep | RecordedStep] = field(default_factory=list)
+    table: dict[str, Any] | None = None  # who sits where, kept in the record's header
 
     def __post_init__(self) -> None:
         if self.state is None:
@@ -137,7 +138,48 @@ class Game:
                 step.recorded() if isinstance(step, PlayedStep) else step for step in self.steps
             ),
             result=result,
+            table=self.table,
         )
+
+    def undo(self) -> tuple[str, ...]:
+        """Withdraw the last outcome typed in (companion mode) and every step that followed it.
+
+        Nothing is erased: the record keeps what was typed and gains an undo line, whose event
+        names the withdrawn actions; replaying the record withdraws them again. Returns the
+        withdrawn actions' texts (none when nothing typed in is left to withdraw)."""
+        kept = standing_steps(self.steps)
+        rules = self.rules
+        state = rules.initial_state(self.config)
+        typed: list[tuple[int, Any]] = []  # (index in kept, state before) of each typed outcome
+        for index, step in enumerate(kept):
+            if step.actor == CHANCE_TEXT and rules.forced_chance(state) is None:
+                typed.append((index, state))
+            state, _ = rules.apply(state, rules.parse_action(state, step.action))
+        if not typed:
+            return ()
+        cut, self.state = typed[-1]
+        withdrawn = tuple(step.action for step in kept[cut:])
+        event = {"type": WITHDRAWN, "actions": list(withdrawn)}
+        self.steps.append(RecordedStep(CHANCE_TEXT, UNDO, (event,)))
+        return withdrawn
+
+
+UNDO = "undo"  # the action text of a record's undo line
+WITHDRAWN = "withdrawn"  # the type of its one event
+CHANCE_TEXT = actor_text(CHANCE)
+
+
+def standing_steps(
+    steps: Sequence[PlayedStep | RecordedStep],
+) -> list[PlayedStep | RecordedStep]:
+    """The steps still in force: each undo line withdraws the steps its event names."""
+    kept: list[PlayedStep | RecordedStep] = []
+    for step in steps:
+        if step.actor == CHANCE_TEXT and step.action == UNDO:
+            del kept[len(kept) - len(step.events[0]["actions"]) :]
+        else:
+            kept.append(step)
+    return kept
 
 
 def play(
@@ -208,6 +250,16 @@ def replay(
     )
     for index, recorded in enumerate(record.steps):
         where = f"step {index} ({recorded.actor}: {recorded.action!r})"
+        if recorded.actor == CHANCE_TEXT and recorded.action == UNDO:
+            if record.chance != "typed":
+                return ReplayReport(
+                    index, (f"{where}: only typed-in outcomes can be undone",), game
+                )
+            game.undo()
+            if game.steps[-1].events != recorded.events:
+                problem = f"{where}: the record withdraws other steps than the undo does"
+                return ReplayReport(index, (problem,), game)
+            continue
         actor = game.actor
         if actor_text(actor) != recorded.actor:
             return ReplayReport(index, (f"{where}: it is {actor_text(actor)}'s turn",), game)

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from horserace.bots import bot_kinds_of
 from horserace.cli.common import check_play_options, seat_names, user_errors, with_options
+from horserace.cli.resume import Resumable, catch_up, read_resumable
 from horserace.cli.table import run_table, seat_agents, table_console
 from horserace.core.chance import ChanceSource, SeededChance
 from horserace.core.errors import ConfigError
@@ -62,6 +63,15 @@ def common_options(
         str | None,
         typer.Option("--names", metavar="NAMES", help='Comma-separated names, e.g. "Ann,Bob".'),
     ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            metavar="FILE",
+            help="Go on with a stopped game from its record (the table comes from the record;"
+            " the record goes on in the same file unless --record names another).",
+        ),
+    ] = None,
 ) -> None:
     """The options of every table (the signature is what `play` offers for every preset)."""
 
@@ -83,48 +93,73 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
     fam = family_of_preset(preset_name)
     terminal = fam.terminal()
     preset = get_preset(preset_name)
+    resumed: Resumable | None = None
     with user_errors():
-        options = terminal.table_options(preset_name, common["players"], own)
-        config = terminal.config(preset_name, preset.defaults, preset.rules, options)
+        if common["resume"] is not None:
+            resumed = read_resumable(common["resume"], preset_name, preset.rules, common, own)
+            config, seed, companion = resumed.config, resumed.seed, resumed.companion
+        else:
+            options = terminal.table_options(preset_name, common["players"], own)
+            config = terminal.config(preset_name, preset.defaults, preset.rules, options)
+            seed = fresh_seed() if common["seed"] is None else common["seed"]
+            companion = common["companion"]
         seats = preset.rules.players(config)
         speed = terminal.speed if common["speed"] is None else common["speed"]
-        check_play_options(seats, common["human"], common["seed"], speed, common["record"])
-        if common["companion"] and not terminal.companion:
+        humans = common["human"] or _recorded(resumed, "humans")
+        check_play_options(seats, humans, common["seed"], speed, common["record"])
+        if companion and not terminal.companion:
             raise ConfigError(
                 f"{preset_name} has no companion mode: its cards cannot be typed in yet"
             )
-        kinds = bot_kinds_of(common["bots"] or terminal.default_bots, fam.name)
-    seed = fresh_seed() if common["seed"] is None else common["seed"]
+        if companion and humans:
+            raise ConfigError(
+                "--companion keeps the books of people at a real table: leave out --human"
+            )
+        bots = common["bots"] or ",".join(_recorded(resumed, "bots") or [])
+        kinds = bot_kinds_of(bots or terminal.default_bots, fam.name)
+        names = seat_names(seats, common["names"] or ",".join(_recorded(resumed, "names") or []))
     setup = TableSetup(
         preset=preset_name,
         rules=preset.rules,
         config=config,
         seed=seed,
-        names=seat_names(seats, common["names"]),
-        humans=frozenset(seat - 1 for seat in common["human"] or []),
+        names=names,
+        humans=frozenset(seat - 1 for seat in humans or []),
         bots=tuple(kinds[seat % len(kinds)] for seat in range(seats)),
-        companion=common["companion"],
+        companion=companion,
         speed=speed,
     )
     console, plain = table_console(terminal.width)
     animated = not (plain or common["no_animation"] or setup.companion)
     screen = terminal.screen(setup, console, plain, animated)
-    mode = "typed" if setup.companion else "seeded"
-    game = Game(preset_name, preset.rules, config, seed=seed, chance_mode=mode)
     agents = seat_agents(fam.name, setup, lambda seat: terminal.keyboard(seat, screen))
     chance: ChanceSource = (
         terminal.companion_chance(screen) if setup.companion else SeededChance(seed)
     )
     console.print(Text(terminal.header(setup), style="bold"), soft_wrap=True)
-    if not setup.companion:
-        console.print(f"seed {seed} (re-run with --seed {seed})", soft_wrap=True)
+    record = common["record"]
+    if resumed is not None:
+        with user_errors():
+            game = catch_up(resumed, agents, chance, setup.humans)
+        record = record or resumed.path
+        console.print(f"resumed from {resumed.path} after {len(game.steps)} steps", soft_wrap=True)
+    else:
+        mode = "typed" if setup.companion else "seeded"
+        game = Game(preset_name, preset.rules, config, seed=seed, chance_mode=mode)
+        if not setup.companion:
+            console.print(f"seed {seed} (re-run with --seed {seed})", soft_wrap=True)
+    game.table = {
+        "names": setup.names,
+        "bots": list(setup.bots),
+        "humans": sorted(seat + 1 for seat in setup.humans),
+    }
     code = run_table(
-        game,
-        agents,
-        chance,
-        screen,
-        common["record"],
-        lambda result: terminal.finish(screen, result),
+        game, agents, chance, screen, record, lambda result: terminal.finish(screen, result)
     )
     if code:
         raise typer.Exit(code)
+
+
+def _recorded(resumed: Resumable | None, key: str) -> Any:
+    """What a resumed game's record says of its seats (None for a new game or an old record)."""
+    return None if resumed is None else resumed.seats(key)

@@ -3,7 +3,14 @@ until the end or Ctrl-C, the final standings and the record file."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import os
+import shutil
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 
 import typer
@@ -11,7 +18,7 @@ from rich.console import Console
 from rich.text import Text
 
 from horserace.bots import make_bot
-from horserace.core.chance import ChanceSource
+from horserace.core.chance import ChanceSource, UndoRequested
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.core.rules import Result
 from horserace.engine import Agent, Game, play
@@ -58,29 +65,104 @@ def run_table(
     console = screen.console
     try:
         screen.start(game)
-        play(game, agents, chance, observe=screen.observe)
+        while True:
+            try:
+                play(game, agents, chance, observe=screen.observe)
+                break
+            except UndoRequested:  # companion mode: the last outcome typed in was wrong
+                say_undone(screen, game.undo())
     except (KeyboardInterrupt, typer.Abort):
         screen.close()
-        console.print(Text(f"interrupted after {len(game.steps)} steps", style="bold red"))
-        write_record(game, record, console)
-        return INTERRUPTED
+        return end_interrupted(game, record, console)
     screen.close()
     finish(game.rules.result(game.state))
-    return 0 if write_record(game, record, console) else RECORD_FAILED
+    if record is None:
+        return 0
+    if not write_record(game, record):
+        return RECORD_FAILED
+    console.print(
+        f"record of {len(game.steps)} steps written to {record}", soft_wrap=True, markup=False
+    )
+    return 0
 
 
-def write_record(game: Game, path: Path | None, console: Console) -> bool:
-    """Write the record if asked; False (and a line on stderr) when the file cannot be written."""
-    if path is None:
-        return True
+def say_undone(screen: TableScreen, withdrawn: tuple[str, ...]) -> None:
+    if not withdrawn:
+        screen.say("nothing typed in yet: nothing to undo", "yellow")
+        return
+    after = len(withdrawn) - 1
+    more = f" and the {after} step{'s' if after > 1 else ''} after it" if after else ""
+    screen.say(f"undone: {withdrawn[0]}{more}; type it again", "yellow")
+
+
+def end_interrupted(game: Game, record: Path | None, console: Console | None = None) -> int:
+    """A game stopped before its end (Ctrl-C, input closed, the person quit): save the record
+    (to `record`, else to a file of its own, so nothing played is lost) and say in one line how
+    to go on. Returns the exit code of an interrupted command."""
+    console = console or Console(highlight=False)
+    steps = len(game.steps)
+    path = record if record is not None or not steps else default_record_path(game.preset)
+    with sigint_ignored():  # a second Ctrl-C must not cut the record in half
+        saved = path is not None and write_record(game, path)
+    line = f"interrupted after {steps} step" + ("" if steps == 1 else "s")
+    if saved:
+        resume = f"{command_name()} play {game.preset} --resume {path}"
+        line += f"; record saved to {path}; resume with: {resume}"
+    console.print()  # off the line of a prompt that was answered with Ctrl-C
+    console.print(Text(line, style="bold red"), soft_wrap=True)
+    return INTERRUPTED
+
+
+def command_name() -> str:
+    """How to call this program again: `horserace` when that name on PATH is this program,
+    else its full path (as from `python3 tasks.py play`, which runs it from .venv)."""
+    program = Path(sys.argv[0])
+    if program.name != "horserace":
+        return "horserace"
+    found = shutil.which("horserace")
+    if found is not None and Path(found).resolve() == program.resolve():
+        return "horserace"
+    return str(program.resolve())
+
+
+def default_record_path(preset: str) -> Path:
+    """Where an interrupted game's record goes when no --record was given: the user's state
+    directory (XDG_STATE_HOME, else ~/.local/state), one file per game, named by preset and time."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    folder = Path(base) / "horserace"
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = folder / f"{preset}-{stamp}.jsonl"
+    number = 1
+    while path.exists():
+        number += 1
+        path = folder / f"{preset}-{stamp}-{number}.jsonl"
+    return path
+
+
+@contextmanager
+def sigint_ignored() -> Iterator[None]:
+    """Hold Ctrl-C off while something must finish (only the main thread handles signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def write_record(game: Game, path: Path) -> bool:
+    """Write the record; False (and a line on stderr) when the file cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         game.record().write(path)
     except OSError as error:
         Console(stderr=True, highlight=False).print(
-            f"error: cannot write the record to {path}: {error.strerror}", markup=False
+            f"error: cannot write the record to {path}: {error.strerror};"
+            " choose another file with --record",
+            markup=False,
+            soft_wrap=True,
         )
         return False
-    console.print(
-        f"record of {len(game.steps)} steps written to {path}", soft_wrap=True, markup=False
-    )
     return True

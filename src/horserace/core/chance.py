@@ -83,8 +83,16 @@ class ScriptedChance:
         return action
 
 
+class UndoRequested(Exception):
+    """The person typing the outcomes asked to withdraw the last one (`Game.undo` does it)."""
+
+
+UNDO_WORD = "undo"
+
+
 class TypedChance:
-    """Companion mode: a person reads the real dice (or card) and types it; retried until legal."""
+    """Companion mode: a person reads the real dice (or card) and types it; retried until legal.
+    Typing `undo` withdraws the last outcome typed (the driver catches UndoRequested)."""
 
     def __init__(self, ask: Callable[[str], str], tell: Callable[[str], None]) -> None:
         self._ask = ask
@@ -97,7 +105,9 @@ class TypedChance:
         outcomes, _ = rules.chance_weights(state)
         example = outcomes[0].text if outcomes else ""
         while True:
-            text = self._ask(f"what came up? (e.g. {example})")
+            text = self._ask(f"what came up? (e.g. {example}, or {UNDO_WORD})")
+            if text.strip().lower() == UNDO_WORD:
+                raise UndoRequested
             try:
                 action = rules.parse_action(state, text)
                 rules.verify(state, action)

@@ -32,6 +32,9 @@ class GameRecord:
     chance: str  # "seeded", "scripted" or "typed": how chance actions were produced
     steps: tuple[RecordedStep, ...] = ()
     result: dict[str, Any] | None = field(default=None)
+    # who sat where (names, bot kinds, the seats at the keyboard), so a stopped game can be
+    # resumed as it was; left out of the header when unknown, as in older records
+    table: dict[str, Any] | None = None
 
     def lines(self) -> Iterator[str]:
         header = {
@@ -42,6 +45,8 @@ class GameRecord:
             "seed": self.seed,
             "chance": self.chance,
         }
+        if self.table is not None:
+            header["table"] = self.table
         yield json.dumps(header, sort_keys=True)
         for index, step in enumerate(self.steps):
             row = {"step": index, "actor": step.actor, "action": step.action}
@@ -81,6 +86,8 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
     _require(isinstance(config, dict), number, "header lacks the config object")
     _require(seed is None or type(seed) is int, number, "seed must be a whole number or null")
     _require(isinstance(chance, str), number, "header lacks the chance mode")
+    table = header.get("table")
+    _require(table is None or isinstance(table, dict), number, "table must be an object")
     steps: list[RecordedStep] = []
     result: dict[str, Any] | None = None
     for number, row in rows[1:]:
@@ -94,7 +101,15 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
         _require(isinstance(actor, str) and isinstance(action, str), number, "bad actor/action")
         _require(isinstance(events, list), number, "events must be a list")
         steps.append(RecordedStep(str(actor), str(action), tuple(events)))  # type: ignore[arg-type]
-    return GameRecord(str(preset), dict(config), seed, str(chance), tuple(steps), result)  # type: ignore[arg-type]
+    return GameRecord(
+        str(preset),
+        dict(config),  # type: ignore[arg-type]
+        seed,
+        str(chance),
+        tuple(steps),
+        result,
+        table,
+    )
 
 
 def read_record(path: str | Path) -> GameRecord:

@@ -1,0 +1,192 @@
+"""A game stopped before its end: Ctrl-C (or the input closing) saves the record and says how to
+resume; `--resume` goes on exactly where the record stops; companion mode's `undo` is a line of
+the record of its own, and the record replays to the same game."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import horserace
+from horserace.cli.app import app
+from horserace.core.record import read_record
+from horserace.engine import UNDO, replay, standing_steps
+from horserace.rules.registry import get_preset
+
+runner = CliRunner()
+SHORT_BOARD = Path(horserace.__file__).parent / "data" / "short-board.toml"
+ROOT = Path(__file__).resolve().parents[2]
+HORSERACE = Path(sys.executable).parent / "horserace"
+ADVANCED = ("advanced", "--seed", "5", "--players", "4", "--rounds", "2", "--human", "2")
+
+
+def invoke(state: Path, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    env = {"XDG_STATE_HOME": str(state), "FORCE_COLOR": None, "COLUMNS": None, "LINES": None}
+    result = runner.invoke(app, ["play", *args], input=stdin, env=env)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_interrupted_game_resumes_to_the_game_never_stopped(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.jsonl"
+    code, out, _ = invoke(tmp_path, *ADVANCED, "--bots", "ev,random", "--record", str(whole),
+                          stdin="\n" * 2000)  # fmt: skip
+    assert code == 0, out
+    code, out, _ = invoke(tmp_path, *ADVANCED, "--bots", "ev,random", stdin="\n" * 3)
+    assert code == 130
+    saved = list((tmp_path / "horserace").glob("advanced-*.jsonl"))
+    assert len(saved) == 1  # no --record: the record goes to the state directory
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("interrupted after ")
+    assert last.endswith(f"; resume with: horserace play advanced --resume {saved[0]}")
+    stopped = read_record(saved[0])
+    assert stopped.result is None and stopped.table is not None
+    assert stopped.table["humans"] == [2] and stopped.table["bots"] == ["ev", "random"] * 2
+
+    code, out, _ = invoke(tmp_path, "advanced", "--resume", str(saved[0]), stdin="\n" * 2000)
+    assert code == 0, out
+    assert f"resumed from {saved[0]} after {len(stopped.steps)} steps" in out
+    # the same dice, the same bots' choices, the same record line for line
+    assert saved[0].read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
+
+
+def test_a_record_that_cannot_be_resumed_is_one_line(tmp_path: Path) -> None:
+    finished = tmp_path / "done.jsonl"
+    assert invoke(tmp_path, "classic", "--seed", "1", "--rounds", "1", "--record",
+                  str(finished))[0] == 0  # fmt: skip
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_bytes(b"\xff\xfe not a record")
+    cases = [
+        (("classic", "--resume", str(finished)), "holds a finished game; see it with"),
+        (("advanced", "--resume", str(finished)), "is a game of classic; resume it with:"),
+        (("classic", "--resume", str(finished), "--rounds", "3"), "leave out --rounds"),
+        (("classic", "--resume", str(damaged)), "is not a text file"),
+        (("classic", "--resume", str(tmp_path / "none.jsonl")), "No such file"),
+    ]
+    for args, message in cases:
+        code, out, err = invoke(tmp_path, *args)
+        assert code == 2, (args, out, err)
+        assert err.startswith("error: ") and message in err, err
+        assert len(err.strip().splitlines()) == 1
+
+
+def test_undo_is_recorded_and_replays_to_the_game_typed_right(tmp_path: Path) -> None:
+    options = ("--rounds", "1", "--players", "2", "--board", str(SHORT_BOARD))
+    seeded = tmp_path / "seeded.jsonl"
+    assert invoke(tmp_path, "classic", "--seed", "9", *options, "--record", str(seeded))[0] == 0
+    truth = [s.action for s in read_record(seeded).steps if s.actor == "chance"]
+    # typed with two mistakes, each undone: a wrong first card, and a wrong first roll
+    first_roll = next(i for i, text in enumerate(truth) if "+" in text)
+    wrong_roll = "1+1" if truth[first_roll] != "1+1" else "1+2"
+    typed = [
+        "undo",
+        "deal 12",
+        "undo",
+        *truth[:first_roll],
+        wrong_roll,
+        "undo",
+        *truth[first_roll:],
+    ]
+    path = tmp_path / "typed.jsonl"
+    code, out, _ = invoke(tmp_path, "classic", *options, "--companion", "--record", str(path),
+                          stdin="\n".join(typed) + "\n")  # fmt: skip
+    assert code == 0, out
+    assert "nothing typed in yet: nothing to undo" in out
+    assert "undone: deal Q; type it again" in out
+    record = read_record(path)
+    undos = [step for step in record.steps if step.action == UNDO]
+    assert [u.events[0]["actions"][0] for u in undos] == ["deal Q", wrong_roll]
+    # what stands once the undo lines withdraw their steps is the game typed right
+    standing = [step.action for step in standing_steps(list(record.steps))]
+    assert standing == [step.action for step in read_record(seeded).steps]
+    assert len(record.steps) > len(standing) + 2
+    report = replay(record, get_preset)
+    assert report.ok, report.problems
+    assert report.game is not None and report.game.over
+    assert record.result == read_record(seeded).result
+
+
+def test_a_typed_game_resumes_and_undo_reaches_back_before_the_stop(tmp_path: Path) -> None:
+    options = ("--rounds", "1", "--players", "2", "--board", str(SHORT_BOARD))
+    seeded = tmp_path / "seeded.jsonl"
+    assert invoke(tmp_path, "classic", "--seed", "9", *options, "--record", str(seeded))[0] == 0
+    truth = [s.action for s in read_record(seeded).steps if s.actor == "chance"]
+    wrong = "deal 2" if truth[5] != "deal 2" else "deal 3"
+    path = tmp_path / "typed.jsonl"
+    code, _, _ = invoke(tmp_path, "classic", *options, "--companion", "--record", str(path),
+                        stdin="\n".join([*truth[:5], wrong]) + "\n")  # fmt: skip
+    assert code == 130
+    rest = ["undo", *truth[5:]]
+    code, out, _ = invoke(tmp_path, "classic", "--resume", str(path), stdin="\n".join(rest) + "\n")
+    assert code == 0, out
+    record = read_record(path)
+    assert record.result == read_record(seeded).result
+    assert replay(record, get_preset).ok
+
+
+def test_ctrl_c_at_a_prompt_saves_the_record_without_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    game = subprocess.Popen(
+        [HORSERACE, "play", "classic", "--seed", "3", "--human", "1", "--record", str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert game.stdout is not None
+    seen = b""
+    while b"your move" not in seen:  # the game waits for the person at seat 1
+        seen += os.read(game.stdout.fileno(), 4096)
+    game.send_signal(signal.SIGINT)
+    out, err = game.communicate(timeout=60)
+    assert game.returncode == 130
+    assert b"Traceback" not in err
+    last = out.decode().strip().splitlines()[-1]
+    assert last.startswith("interrupted after") and f"--resume {path}" in last
+    assert replay(read_record(path), get_preset).ok
+
+
+def test_ctrl_c_in_the_demo_while_bots_move(tmp_path: Path) -> None:
+    """`python3 tasks.py play` on a terminal: Ctrl-C reaches both processes; the game saves its
+    record and says how to resume, and neither prints a traceback."""
+    parent, child = pty.openpty()
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path), "COLUMNS": "100", "LINES": "40"}
+    demo = subprocess.Popen(
+        [sys.executable, "tasks.py", "play", "--speed", "0.05"], cwd=ROOT, env=env,
+        stdin=child, stdout=child, stderr=child, start_new_session=True,
+    )  # fmt: skip
+    os.close(child)
+    shown = _read_until(parent, b"rolls", seconds=60)  # bots are rolling on a live board
+    os.killpg(demo.pid, signal.SIGINT)
+    code = demo.wait(timeout=60)
+    shown += _read_until(parent, b"", seconds=2)
+    os.close(parent)
+    text = shown.decode(errors="replace")
+    assert code == 130, text[-2000:]
+    assert "Traceback" not in text
+    saved = list((tmp_path / "horserace").glob("classic-*.jsonl"))
+    assert len(saved) == 1
+    assert f"--resume {saved[0]}" in text
+    assert replay(read_record(saved[0]), get_preset).ok
+
+
+def _read_until(fd: int, marker: bytes, seconds: float) -> bytes:
+    """What a terminal shows until `marker` appears (or the time is up, or the program ends)."""
+    seen = b""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and (not marker or marker not in seen):
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    return seen
