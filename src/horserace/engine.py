@@ -90,7 +90,7 @@ class Game:
     chance_mode: str
     state: Any = None
     steps: list[PlayedStep | RecordedStep] = field(default_factory=list)
-    table: dict[str, Any] | None = None  # who sits where, kept in the record's header
+    seating: dict[str, Any] | None = None  # who sits where, kept in the record's header
 
     def __post_init__(self) -> None:
         if self.state is None:
@@ -138,7 +138,7 @@ class Game:
                 step.recorded() if isinstance(step, PlayedStep) else step for step in self.steps
             ),
             result=result,
-            table=self.table,
+            seating=self.seating,
         )
 
     def undo(self) -> tuple[str, ...]:

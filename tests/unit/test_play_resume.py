@@ -47,8 +47,8 @@ def test_interrupted_game_resumes_to_the_game_never_stopped(tmp_path: Path) -> N
     assert last.startswith("interrupted after ")
     assert last.endswith(f"; resume with: horserace play advanced --resume {saved[0]}")
     stopped = read_record(saved[0])
-    assert stopped.result is None and stopped.table is not None
-    assert stopped.table["humans"] == [2] and stopped.table["bots"] == ["ev", "random"] * 2
+    assert stopped.result is None and stopped.seating is not None
+    assert stopped.seating["humans"] == [2] and stopped.seating["bots"] == ["ev", "random"] * 2
 
     code, out, _ = invoke(tmp_path, "advanced", "--resume", str(saved[0]), stdin="\n" * 2000)
     assert code == 0, out

@@ -148,7 +148,7 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
         game = Game(preset_name, preset.rules, config, seed=seed, chance_mode=mode)
         if not setup.companion:
             console.print(f"seed {seed} (re-run with --seed {seed})", soft_wrap=True)
-    game.table = {
+    game.seating = {
         "names": setup.names,
         "bots": list(setup.bots),
         "humans": sorted(seat + 1 for seat in setup.humans),

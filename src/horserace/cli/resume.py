@@ -39,7 +39,7 @@ class Resumable:
 
     def seats(self, key: str) -> Any:
         """What the record says of the seats (names, bots, humans), None if it does not say."""
-        return (self.record.table or {}).get(key)
+        return (self.record.seating or {}).get(key)
 
 
 def read_resumable(

@@ -34,7 +34,7 @@ class GameRecord:
     result: dict[str, Any] | None = field(default=None)
     # who sat where (names, bot kinds, the seats at the keyboard), so a stopped game can be
     # resumed as it was; left out of the header when unknown, as in older records
-    table: dict[str, Any] | None = None
+    seating: dict[str, Any] | None = None
 
     def lines(self) -> Iterator[str]:
         header = {
@@ -45,8 +45,8 @@ class GameRecord:
             "seed": self.seed,
             "chance": self.chance,
         }
-        if self.table is not None:
-            header["table"] = self.table
+        if self.seating is not None:
+            header["seating"] = self.seating
         yield json.dumps(header, sort_keys=True)
         for index, step in enumerate(self.steps):
             row = {"step": index, "actor": step.actor, "action": step.action}
@@ -86,8 +86,8 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
     _require(isinstance(config, dict), number, "header lacks the config object")
     _require(seed is None or type(seed) is int, number, "seed must be a whole number or null")
     _require(isinstance(chance, str), number, "header lacks the chance mode")
-    table = header.get("table")
-    _require(table is None or isinstance(table, dict), number, "table must be an object")
+    seating = header.get("seating")
+    _require(seating is None or isinstance(seating, dict), number, "seating must be an object")
     steps: list[RecordedStep] = []
     result: dict[str, Any] | None = None
     for number, row in rows[1:]:
@@ -108,7 +108,7 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
         str(chance),
         tuple(steps),
         result,
-        table,
+        seating,
     )
 
 
