@@ -19,7 +19,7 @@ import horserace
 from horserace.cli.app import app
 from horserace.core.record import read_record
 from horserace.engine import UNDO, replay, standing_steps
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 
 runner = CliRunner()
 SHORT_BOARD = Path(horserace.__file__).parent / "data" / "short-board.toml"

@@ -18,7 +18,7 @@ from horserace.core.record import GameRecord, read_record
 from horserace.core.rules import Rules
 from horserace.core.types import CHANCE
 from horserace.engine import Agent, Game, Step, replay
-from horserace.rules.registry import get_preset
+from horserace.families.presets import get_preset
 
 # `play` options that make a table: on a resumed game they come from its record
 TABLE_MADE_BY = ("players", "seed", "companion")
