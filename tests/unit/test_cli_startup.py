@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from horserace.cli.app import COMMANDS, app
 
-HEAVY = ("numpy", "numba", "fastapi", "psycopg", "uvicorn", "matplotlib", "dask")
+HEAVY = ("numpy", "numba", "fastapi", "psycopg", "uvicorn", "matplotlib", "dask", "textual")
 PROBE = """
 import json, sys
 from horserace.cli.app import app

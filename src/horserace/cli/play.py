@@ -72,6 +72,14 @@ def common_options(
             " the record goes on in the same file unless --record names another).",
         ),
     ] = None,
+    theme: Annotated[
+        str,
+        typer.Option(
+            "--theme",
+            metavar="auto|light|dark",
+            help="The full screen's colours; auto follows the terminal's background.",
+        ),
+    ] = "auto",
 ) -> None:
     """The options of every table (the signature is what `play` offers for every preset)."""
 
@@ -118,6 +126,8 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
         bots = common["bots"] or ",".join(_recorded(resumed, "bots") or [])
         kinds = bot_kinds_of(bots or terminal.default_bots, fam.name)
         names = seat_names(seats, common["names"] or ",".join(_recorded(resumed, "names") or []))
+        if common["theme"] not in ("auto", "light", "dark"):
+            raise ConfigError(f"--theme must be auto, light or dark, not {common['theme']!r}")
     setup = TableSetup(
         preset=preset_name,
         rules=preset.rules,
@@ -154,7 +164,14 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
         "humans": sorted(seat + 1 for seat in setup.humans),
     }
     code = run_table(
-        game, agents, chance, screen, record, lambda result: terminal.finish(screen, result)
+        game,
+        agents,
+        chance,
+        screen,
+        record,
+        lambda result: terminal.finish(screen, result),
+        theme=common["theme"],
+        odds=fam.live_odds,
     )
     if code:
         raise typer.Exit(code)

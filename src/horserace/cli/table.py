@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -60,21 +61,19 @@ def run_table(
     screen: TableScreen,
     record: Path | None,
     finish: Callable[[Result], None],
+    *,
+    theme: str = "auto",
+    odds: Callable[[Any], Mapping[str, float] | None] | None = None,
 ) -> int:
-    """Play `game` to its end (or to Ctrl-C), then the standings and the record; the exit code."""
+    """Play `game` to its end (or to Ctrl-C, or q on the full screen), then the standings (on
+    the terminal too, after the full screen closes) and the record; the exit code."""
     console = screen.console
-    try:
-        screen.start(game)
-        while True:
-            try:
-                play(game, agents, chance, observe=screen.observe)
-                break
-            except UndoRequested:  # companion mode: the last outcome typed in was wrong
-                say_undone(screen, game.undo())
-    except (KeyboardInterrupt, typer.Abort):
-        screen.close()
+    if screen.animated:
+        finished = on_full_screen(game, agents, chance, screen, finish, theme, odds)
+    else:
+        finished = in_lines(game, agents, chance, screen)
+    if not finished:
         return end_interrupted(game, record, console)
-    screen.close()
     finish(game.rules.result(game.state))
     if record is None:
         return 0
@@ -84,6 +83,22 @@ def run_table(
         f"record of {len(game.steps)} steps written to {record}", soft_wrap=True, markup=False
     )
     return 0
+
+
+def in_lines(
+    game: Game, agents: Mapping[int, Agent], chance: ChanceSource, screen: TableScreen
+) -> bool:
+    """The game printed line by line; False when Ctrl-C stopped it."""
+    try:
+        screen.start(game)
+        while True:
+            try:
+                play(game, agents, chance, observe=screen.observe)
+                return True
+            except UndoRequested:  # companion mode: the last outcome typed in was wrong
+                say_undone(screen, game.undo())
+    except (KeyboardInterrupt, typer.Abort):
+        return False
 
 
 def say_undone(screen: TableScreen, withdrawn: tuple[str, ...]) -> None:
@@ -166,3 +181,26 @@ def write_record(game: Game, path: Path) -> bool:
         )
         return False
     return True
+
+
+def on_full_screen(
+    game: Game,
+    agents: Mapping[int, Agent],
+    chance: ChanceSource,
+    screen: TableScreen,
+    finish: Callable[[Result], None],
+    theme: str,
+    odds: Callable[[Any], Mapping[str, float] | None] | None,
+) -> bool:
+    """The game on the Textual screen (imported only now: `--help` stays fast); False when the
+    person left before the end."""
+    from horserace.families.texts import rules_markdown
+    from horserace.terminal.tui.app import TableHelp
+    from horserace.terminal.tui.run import play_on_screen, table_app
+
+    def odds_now() -> Mapping[str, float] | None:
+        return None if odds is None else odds(game.rules.view(game.state, None))
+
+    help = TableHelp(rules=rules_markdown(game.preset), odds=odds_now)
+    app = table_app(game, agents, chance, screen, finish, help, theme)
+    return play_on_screen(app, screen)

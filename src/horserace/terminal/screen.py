@@ -1,25 +1,24 @@
 """What every family's table shows at a terminal, whatever it draws: the news lines, a board
-printed plain for a pipe or redrawn in place on a terminal, questions put to a person, and the
-pauses that let a person follow the game. A family's screen says only what its board looks like
-and when to draw it."""
+printed plain for a pipe or shown on the full-screen table (a `Display`), questions put to a
+person, results, and the pauses that let a person follow the game. A family's screen says only
+what its board looks like and when to draw it."""
 
 from __future__ import annotations
 
 import io
-import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import typer
-from rich.console import Console, RenderableType
-from rich.live import Live
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from horserace.core.rules import Rules
 from horserace.engine import Game, Step
 
 NEWS_KEPT = 40
+RESULT_PAUSE = 8  # times --speed: a race's result shown to a table of bots only
 
 
 @dataclass(frozen=True)
@@ -68,11 +67,34 @@ def to_plain(renderable: RenderableType, width: int = 80) -> str:
     return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
 
 
+class Display(Protocol):
+    """The full-screen table as the play loop's thread sees it: every call returns once the
+    screen has it (or, for `ask` and `hold`, once the person has answered)."""
+
+    def board(self, renderable: RenderableType) -> None:
+        """Show the board as it stands."""
+
+    def log(self, lines: Sequence[RenderableType]) -> None:
+        """Add lines (or anything drawn) to the game's log: it keeps the whole game."""
+
+    def pause(self, seconds: float) -> None:
+        """Wait between moves at the table's pace (the keys change it)."""
+
+    def ask(self, question: str, default: str | None) -> str:
+        """The text a person answers `question` with."""
+
+    def tell(self, text: Text) -> None:
+        """Say something to the person answering (a rejected answer, and why)."""
+
+    def hold(self, title: str, body: RenderableType, *, until_enter: bool, seconds: float) -> None:
+        """Show a result over the board: until Enter, or for `seconds` at the table's pace."""
+
+
 @dataclass
 class TableScreen:
-    """Prints what happens line by line (`animated` False: a pipe, companion mode), or redraws
-    one board in place (`animated`); a family's screen supplies `render`, `observe` and the
-    board shown before a question."""
+    """Prints what happens line by line (`animated` False: a pipe, companion mode), or shows one
+    board on the full-screen table (`animated`, through `display`); a family's screen supplies
+    `render`, `observe` and the board shown before a question."""
 
     console: Console
     rules: Rules[Any, Any]
@@ -86,7 +108,8 @@ class TableScreen:
     title: str = ""  # the preset's name, shown on the board
     game: Game | None = None
     news: list[Any] = field(default_factory=list)
-    live: Live | None = None
+    display: Display | None = None
+    collected: list[RenderableType] | None = None  # the final standings, gathered to be held
 
     # --- what a family's screen supplies ------------------------------------------------------
     def current(self) -> RenderableType:
@@ -107,55 +130,76 @@ class TableScreen:
             self.open()
 
     def keep(self, items: list[Any]) -> list[Any]:
+        """Remember the news for the board, and put every line in the full screen's log."""
         self.news.extend(items)
         del self.news[:-NEWS_KEPT]
+        if self.display is not None and items:
+            self.display.log([item.styled() for item in items])
         return items
 
     def show(self, renderable: RenderableType) -> None:
-        if self.plain:
+        if self.collected is not None:
+            self.collected.append(renderable)
+        elif self.display is not None:
+            self.display.log([renderable])
+        elif self.plain:
             self.console.print(to_plain(renderable, self.width), end="", markup=False)
         else:
             self.console.print(renderable)
 
     def say(self, text: str, style: str = "") -> None:
-        self.console.print(Text(text, style=style), soft_wrap=True)
+        line = Text(text, style=style)
+        if self.collected is not None:
+            self.collected.append(line)
+        elif self.display is not None:
+            self.display.tell(line)
+        else:
+            self.console.print(line, soft_wrap=True)
 
     def print_news(self, items: list[Any]) -> None:
         for item in items:
             self.console.print(item.styled(), soft_wrap=True)
 
+    def result(self, board: RenderableType, items: Sequence[Any], title: str) -> None:
+        """A race's end: printed (the board), or on the full screen the board with the result
+        over it, held until Enter when a person plays (a table of bots goes on at its pace)."""
+        if self.display is None:
+            self.show(board)
+            return
+        self.display.board(board)
+        lines = [item.styled() for item in items if item.notable]
+        body = Group(*lines) if lines else Text("")
+        pause = self.speed * RESULT_PAUSE
+        self.display.hold(title, body, until_enter=bool(self.humans), seconds=pause)
+
     def open(self) -> None:
-        self.live = Live(self.current(), console=self.console, auto_refresh=False)
-        self.live.start(refresh=True)
+        self.draw(self.current())
 
     def draw(self, renderable: RenderableType) -> None:
-        if self.live is not None:
-            self.live.update(renderable, refresh=True)
+        if self.display is not None:
+            self.display.board(renderable)
 
     def pause(self, times: float) -> None:
-        if self.animated and self.speed > 0:
-            time.sleep(self.speed * times)
+        if self.display is not None and self.speed > 0:
+            self.display.pause(self.speed * times)
 
     def before_prompt(self, seen: Any) -> None:
-        """Show the board (unless `seen` is None) and, on a live screen, stop redrawing while
-        the person answers."""
-        if self.animated:
-            if seen is not None:
-                self.draw(self.prompt_board(seen))
-            self.close()
-        elif seen is not None:
+        """Show the board (unless `seen` is None) before a person is asked."""
+        if seen is None:
+            return
+        if self.display is not None:
+            self.draw(self.prompt_board(seen))
+        else:
             self.show(self.prompt_board(seen))
 
     def after_prompt(self) -> None:
-        if self.animated:
-            self.console.clear()
-            self.open()
+        """Nothing to undo: the full screen keeps drawing while a person answers."""
 
     def prompt(self, text: str, default: str | None = None) -> str:
+        if self.display is not None:
+            return self.display.ask(text, default)
         answer = typer.prompt(text, default=default) if default is not None else typer.prompt(text)
         return str(answer)
 
     def close(self) -> None:
-        if self.live is not None:
-            self.live.stop()
-            self.live = None
+        """Nothing to close: the full screen belongs to the app that runs the table."""

@@ -34,24 +34,21 @@ from horserace.terminal.screen import TableScreen
 DEFAULT_SPEED = 0.35
 DEFAULT_NEWS_LINES = 5
 DEAL_PAUSE = 2  # times --speed, once the deal is complete
-FINISH_PAUSE = 8  # times --speed, with the winner in its finish slot
 
 
 @dataclass
 class BoardScreen(TableScreen):
     """A line per announcement and a board at each race's end and before every question; or,
-    animated, one board redrawn in place after every roll."""
+    animated, one board on the full screen redrawn after every roll."""
 
     last_dice: tuple[int, int] | None = None
     unit: str = "chips"  # the table's money: chips, or cents shown as dollars
 
-    def render(
-        self, view: BoardView, with_odds: bool = True, with_news: bool = True
-    ) -> RenderableType:
+    def render(self, view: BoardView, with_news: bool = True) -> RenderableType:
         info = BoardInfo(
             names=self.names,
-            odds=lane_odds(view) if with_odds else None,
-            news=self.news if with_news else (),
+            odds=lane_odds(view),
+            news=self.news if with_news and self.display is None else (),
             last_dice=self.last_dice,
             humans=self.humans,
             title=self.title,
@@ -100,8 +97,10 @@ class BoardScreen(TableScreen):
         items = self.learn(step)
         if not self.animated:
             self.print_news(items)
-            if _race_won(step):
-                self.show(self.render(self._finish(step), with_news=False))
+        if _race_won(step):
+            self.result(self.render(self._finish(step), with_news=False), items, "The race is run")
+            return
+        if not self.animated:
             return
         before: BoardState = step.before
         if step.actor is not CHANCE:
@@ -110,12 +109,6 @@ class BoardScreen(TableScreen):
             if step.after.phase is not Phase.DEAL:
                 self.draw(self.current())
                 self.pause(DEAL_PAUSE)
-            return
-        if _race_won(step):
-            self.draw(self.render(self._finish(step)))
-            self.pause(FINISH_PAUSE)
-            if step.after.phase is not Phase.OVER:
-                self.draw(self.render(self.current_view(), with_odds=False))
             return
         self.draw(self.current())
         self.pause(1)

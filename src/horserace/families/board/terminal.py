@@ -136,9 +136,7 @@ class BoardTerminal(TableTerminal):
         unit = screen.unit
         screen.show(standings_table(result, screen.names, unit))
         money = "money" if unit == "cents" else "chips"
-        screen.console.print(
-            f"{money} left in the pot: {money_text(unit, result.unclaimed)}", soft_wrap=True
-        )
+        screen.say(f"{money} left in the pot: {money_text(unit, result.unclaimed)}")
 
 
 TERMINAL = BoardTerminal()

@@ -39,7 +39,7 @@ class CardsScreen(TableScreen):
 
     def render(self, view: CardsView) -> RenderableType:
         odds, note = board_odds(view)
-        news = () if self.plain else self.news  # printed line by line already
+        news = () if self.plain or self.display is not None else self.news  # in the log already
         info = BoardInfo(self.names, self.title, odds, note, news, self.humans)
         return render_board(view, info)
 
@@ -56,12 +56,10 @@ class CardsScreen(TableScreen):
         race_over = any(isinstance(e, ev.RaceOver) for e in step.events)
         if not self.animated:
             self.print_news([item for item in items if item.kind != "course"])
-            if race_over:
-                self.show(self.render(self._race_end(step)))
-            return
         if race_over:
-            self.draw(self.render(self._race_end(step)))
-            self.pause(8)
+            self.result(self.render(self._race_end(step)), items, "The race is over")
+            return
+        if not self.animated:
             return
         self.draw(self.current())
         before: CardsState = step.before

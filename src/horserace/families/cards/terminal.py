@@ -162,7 +162,7 @@ class CardsTerminal(TableTerminal):
 
     def finish(self, screen: TableScreen, result: Result) -> None:
         screen.show(standings_table(result, screen.names))
-        screen.console.print(f"chips not held by a player: {result.unclaimed}", soft_wrap=True)
+        screen.say(f"chips not held by a player: {result.unclaimed}")
 
 
 TERMINAL = CardsTerminal()

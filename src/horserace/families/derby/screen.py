@@ -63,15 +63,9 @@ class DerbyScreen(TableScreen):
             odds=self.current_odds(state),
             news=self.news,
             humans=self.humans,
-            news_lines=self.news_lines(),
+            news_lines=0 if self.plain or self.display is not None else 4,
         )
         return render_table(self.view(state), info)
-
-    def news_lines(self) -> int:
-        """None when printing line by line (the news is already above the board)."""
-        if self.plain or not self.animated:
-            return 0
-        return max(2, min(6, self.console.size.height - 34))
 
     def current(self) -> RenderableType:
         return self.render()
@@ -81,17 +75,20 @@ class DerbyScreen(TableScreen):
             self.announce = Announcer(self.names)
         items = self.keep(self.announce(step.events))
         kinds = {event.kind for event in step.events}
+        if "race-finished" in kinds:
+            if not self.animated:
+                self.print_news(items)
+            self.result(self.render(step.after), items, "The race is over")
+            return
         if not self.animated:
             self.print_news(items)
-            if "race-started" in kinds or "race-finished" in kinds:
+            if "race-started" in kinds:
                 self.show(self.render(step.after))
             return
         after: DerbyState = step.after
         self.draw(self.render(after))
         race = after.race
-        if "race-finished" in kinds:
-            self.pause(6)
-        elif step.actor is CHANCE and after.phase is Phase.RACE and race is not None:
+        if step.actor is CHANCE and after.phase is Phase.RACE and race is not None:
             self.pause(0.1 if race.dice else 1)
         else:
             self.pause(0.25)

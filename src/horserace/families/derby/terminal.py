@@ -96,7 +96,7 @@ class DerbyTerminal(TableTerminal):
 
     def finish(self, screen: TableScreen, result: Result) -> None:
         screen.show(standings_table(result, screen.names))
-        screen.console.print(f"left in the pot (the bank's): ${result.unclaimed}", soft_wrap=True)
+        screen.say(f"left in the pot (the bank's): ${result.unclaimed}")
 
 
 TERMINAL = DerbyTerminal()

@@ -1,0 +1,252 @@
+"""The full-screen table: the board, the log and the choice panel, with the play loop in a
+worker thread. The thread reaches the screen through `AppBridge` (every call made with
+`call_from_thread`), and blocks there while a person answers or reads a result."""
+
+from __future__ import annotations
+
+import math
+import queue
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Container, VerticalScroll
+from textual.events import Resize
+from textual.filter import LineFilter
+from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
+
+from horserace.terminal.screen import Display
+from horserace.terminal.tui.overlays import HelpScreen, ResultScreen
+from horserace.terminal.tui.pacer import Pacer, Stopped
+from horserace.terminal.tui.panels import ChoicePanel, GameLog
+from horserace.terminal.tui.theme import LightContrast, theme_name
+
+WIDE = 120  # columns from which the log sits beside the board
+FRAME = 1 / 30  # seconds between two boards drawn while the bots play at full speed
+FINISHED, QUIT = "finished", "quit"
+
+
+@dataclass(frozen=True)
+class TableHelp:
+    """What the help shows besides the keys: the rules and the odds as the table stands."""
+
+    rules: str = ""
+    odds: Callable[[], Mapping[str, float] | None] = lambda: None
+
+
+class TableApp(App[str]):
+    """One table on the full screen; `work` plays the game on the worker thread and returns
+    FINISHED (a quit raises `Stopped` in it, and the app returns QUIT)."""
+
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; }
+    #main { height: 1fr; layout: vertical; }
+    #board { height: auto; scrollbar-size-vertical: 1; }
+    #board-view { width: auto; min-width: 100%; }
+    #log {
+        height: 1fr; min-height: 2; scrollbar-size-vertical: 1;
+        border-top: solid $primary-darken-2;
+    }
+    #main.-wide { layout: horizontal; }
+    #main.-wide #board { width: 1fr; height: 100%; }
+    #main.-wide #log {
+        width: 46; height: 100%; border-top: none; border-left: solid $primary-darken-2;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h", "help", "help"),
+        Binding("question_mark,f1", "help", "help", show=False, priority=True),
+        Binding("plus,equals_sign", "faster", "faster"),
+        Binding("minus", "slower", "slower"),
+        Binding("n", "skip", "next decision"),
+        Binding("space", "pause", "pause"),
+        Binding("q", "quit_table", "quit"),
+        Binding("ctrl+c", "quit_table", "quit", show=False, priority=True),
+    ]
+
+    def __init__(
+        self, title: str, work: Callable[[Display], str], help: TableHelp, theme: str = "auto"
+    ) -> None:
+        super().__init__()
+        self.title = title
+        self.work = work
+        self.help = help
+        self.theme = theme_name(theme)
+        self.pacer = Pacer()
+        self.answers: queue.Queue[str | None] = queue.Queue()
+        self.error: BaseException | None = None
+        self._result: ResultScreen | None = None
+        self._contrast = LightContrast()
+
+    def compose(self) -> ComposeResult:
+        with Container(id="main"):
+            with VerticalScroll(id="board"):
+                yield Static(id="board-view")
+            yield GameLog()
+        yield ChoicePanel()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.run_worker(self._play, name="table", thread=True, exit_on_error=False)
+
+    def on_unmount(self) -> None:
+        """However the app ends, the worker thread must not wait on a screen that is gone."""
+        self.action_quit_table()
+
+    def _play(self) -> str:
+        try:
+            return self.work(AppBridge(self))
+        except Stopped:
+            return QUIT
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state is WorkerState.SUCCESS:
+            self.exit(event.worker.result)
+        elif event.state is WorkerState.ERROR:
+            self.error = event.worker.error
+            self.exit(QUIT)
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """The boards' colours are chosen for a dark background: darkened on a light one."""
+        self._contrast.enabled = not self.current_theme.dark
+        return [*super().get_line_filters(), self._contrast]
+
+    # --- layout ----------------------------------------------------------------------------------
+    def on_resize(self, event: Resize) -> None:
+        self.fit(event.size.width, event.size.height)
+
+    def fit(self, width: int | None = None, height: int | None = None) -> None:
+        """Beside each other from WIDE columns; else the board above, as tall as leaves the
+        log two lines (it scrolls if taller: nothing is cut, only scrolled)."""
+        width = self.size.width if width is None else width
+        height = self.size.height if height is None else height
+        main = self.query_one("#main")
+        main.set_class(width >= WIDE, "-wide")
+        board = self.query_one("#board")
+        if width >= WIDE:
+            board.styles.max_height = None
+            return
+        choice = self.query_one(ChoicePanel)
+        asking = 4 if choice.has_class("-asking") else 0
+        board.styles.max_height = max(3, height - 1 - asking - 3)
+
+    # --- what the worker asks for (always through call_from_thread) -------------------------------
+    def show_board(self, renderable: RenderableType) -> None:
+        self.query_one("#board-view", Static).update(renderable)
+
+    def add_log(self, lines: list[RenderableType]) -> None:
+        self.query_one(GameLog).add(lines)
+
+    def open_question(self, question: str, default: str | None) -> None:
+        self.query_one(ChoicePanel).open(question, default)
+        self.fit()
+
+    def tell(self, line: Text) -> None:
+        self.query_one(GameLog).add([line])
+        self.query_one(ChoicePanel).refuse(line)
+
+    def show_result(self, title: str, body: RenderableType) -> None:
+        self._result = ResultScreen(title, body, self.pacer.release)
+        self.push_screen(self._result)
+
+    def close_result(self) -> None:
+        if self._result is not None and self._result.is_current:
+            self._result.dismiss()
+        self._result = None
+
+    def on_choice_panel_answered(self, message: ChoicePanel.Answered) -> None:
+        self.query_one(ChoicePanel).close()
+        self.fit()
+        self.answers.put(message.text)
+
+    # --- keys ------------------------------------------------------------------------------------
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(self.help.rules, self.help.odds()))
+
+    def action_faster(self) -> None:
+        self.pacer.change(factor=self.pacer.factor / 2)
+        self.notify(f"pace x{1 / self.pacer.factor:g}", timeout=1)
+
+    def action_slower(self) -> None:
+        self.pacer.change(factor=self.pacer.factor * 2)
+        self.notify(f"pace x{1 / self.pacer.factor:g}", timeout=1)
+
+    def action_skip(self) -> None:
+        self.pacer.change(skip=True)
+
+    def action_pause(self) -> None:
+        paused = self.pacer.toggle_pause()
+        self.notify("paused (space goes on)" if paused else "going on", timeout=1)
+
+    def action_quit_table(self) -> None:
+        self.pacer.stop()
+        self.answers.put(None)
+
+
+class AppBridge:
+    """The `Display` the play loop's thread uses: boards drawn at most FRAME apart while the
+    bots play on without pauses (the last one always shown), everything else at once."""
+
+    def __init__(self, app: TableApp) -> None:
+        self.app = app
+        self.pacer = app.pacer
+        self._drawn = 0.0
+        self._pending: RenderableType | None = None
+
+    def _call(self, callback: Callable[..., None], *args: object) -> None:
+        self.pacer.check()
+        self.app.call_from_thread(callback, *args)
+
+    def board(self, renderable: RenderableType) -> None:
+        if time.monotonic() - self._drawn < FRAME:
+            self._pending = renderable
+            return
+        self._draw(renderable)
+
+    def _draw(self, renderable: RenderableType) -> None:
+        self._pending = None
+        self._drawn = time.monotonic()
+        self._call(self.app.show_board, renderable)
+
+    def flush(self) -> None:
+        if self._pending is not None:
+            self._draw(self._pending)
+
+    def log(self, lines: Sequence[RenderableType]) -> None:
+        self._call(self.app.add_log, list(lines))
+
+    def pause(self, seconds: float) -> None:
+        self.flush()
+        self.pacer.wait(seconds)
+
+    def ask(self, question: str, default: str | None) -> str:
+        self.flush()
+        self.pacer.change(skip=False)
+        while not self.app.answers.empty():  # nothing answered before the question counts
+            self.app.answers.get_nowait()
+        self._call(self.app.open_question, question, default)
+        text = self.app.answers.get()
+        if text is None:
+            raise Stopped
+        return text
+
+    def tell(self, text: Text) -> None:
+        self._call(self.app.tell, text)
+
+    def hold(self, title: str, body: RenderableType, *, until_enter: bool, seconds: float) -> None:
+        self.flush()
+        self._call(self.app.show_result, title, body)
+        if until_enter:
+            self.pacer.wait(math.inf, skippable=False)
+        else:
+            self.pacer.wait(seconds)
+        self._call(self.app.close_result)

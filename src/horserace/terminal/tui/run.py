@@ -1,0 +1,54 @@
+"""A game played on the full screen: the engine's play loop on the app's worker thread, the final
+standings held until Enter, and whether the game was played to its end."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from rich.console import Group
+from rich.text import Text
+
+from horserace.core.chance import ChanceSource
+from horserace.core.rules import Result
+from horserace.engine import Agent, Game, play
+from horserace.terminal.screen import Display, TableScreen, to_plain
+from horserace.terminal.tui.app import FINISHED, TableApp, TableHelp
+
+
+def table_app(
+    game: Game,
+    agents: Mapping[int, Agent],
+    chance: ChanceSource,
+    screen: TableScreen,
+    finish: Callable[[Result], None],
+    help: TableHelp,
+    theme: str = "auto",
+) -> TableApp:
+    """The app that plays `game` on its worker thread (run it, or drive it in a test)."""
+
+    def work(display: Display) -> str:
+        screen.display = display
+        screen.start(game)
+        play(game, agents, chance, observe=screen.observe)
+        screen.collected = []
+        finish(game.rules.result(game.state))
+        standings, screen.collected = screen.collected, None
+        written = to_plain(Group(*standings), width=72).rstrip("\n").splitlines()
+        display.log([Text(line) for line in written])
+        display.hold("The game is over", Group(*standings), until_enter=True, seconds=0)
+        return FINISHED
+
+    return TableApp(screen.title, work, help, theme)
+
+
+def play_on_screen(app: TableApp, screen: TableScreen) -> bool:
+    """Run `app` on the terminal: True when the game was played to its end, False when the
+    person left it. Afterwards the screen prints on the terminal again."""
+    try:
+        outcome = app.run()
+    finally:
+        screen.display = None
+        screen.animated = False
+    if app.error is not None:
+        raise app.error
+    return outcome == FINISHED

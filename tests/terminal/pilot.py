@@ -1,0 +1,50 @@
+"""Driving the full-screen table in tests: wait for what the screen shows, answer questions."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from textual.pilot import Pilot
+
+from horserace.terminal.tui.app import TableApp
+from horserace.terminal.tui.overlays import ResultScreen
+from horserace.terminal.tui.panels import ChoicePanel, GameLog
+
+TICK = 0.02
+PATIENCE = 2000  # ticks: 40 seconds on a busy machine
+
+
+def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(test())
+
+
+def asking(app: TableApp) -> bool:
+    return app.query_one(ChoicePanel).has_class("-asking")
+
+
+def holding(app: TableApp) -> ResultScreen | None:
+    screen = app.screen
+    return screen if isinstance(screen, ResultScreen) else None
+
+
+def said(app: TableApp) -> list[str]:
+    return app.query_one(GameLog).said
+
+
+async def until(pilot: Pilot[str], ready: Callable[[], object]) -> None:
+    """Let the app and its worker run until `ready()` holds (or fail after PATIENCE ticks)."""
+    for _ in range(PATIENCE):
+        if ready():
+            return
+        await pilot.pause(TICK)
+    raise AssertionError("the screen never got there")
+
+
+async def answer_all(pilot: Pilot[str], app: TableApp, text: str = "") -> None:
+    """Answer every question with `text` (Enter alone takes the default) until a result shows."""
+    while holding(app) is None:
+        await until(pilot, lambda: asking(app) or holding(app) is not None)
+        if asking(app):
+            await pilot.press(*text, "enter")

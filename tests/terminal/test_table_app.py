@@ -1,0 +1,155 @@
+"""The full-screen table driven by Textual's pilot: a table of bots plays to its end, results
+wait for Enter, keys typed before a question answer nothing, help, pace keys, quitting, and the
+layout at 80x24 and 120x40."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, Static
+
+from horserace.terminal.tui.app import FINISHED, QUIT
+from horserace.terminal.tui.overlays import HelpScreen
+from horserace.terminal.tui.panels import ChoicePanel
+from tests.terminal.pilot import asking, holding, run, said, until
+from tests.terminal.tables import table
+
+
+def test_a_table_of_bots_plays_to_the_end_and_the_standings_wait_for_enter() -> None:
+    app, game, _ = table("classic", options={"rounds": 2})
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: game.over and holding(app) is not None)
+            result = holding(app)
+            assert result is not None and result.heading == "The game is over"
+            await pilot.pause(0.3)
+            assert holding(app) is result and app.is_running  # still there: nobody pressed Enter
+            log = said(app)
+            assert sum("wins" in line for line in log) >= 2  # both races' results stay in the log
+            assert any("Final standings" in line for line in log)
+            await pilot.press("enter")
+            await until(pilot, lambda: not app.is_running)
+        assert app.return_value == FINISHED
+
+    run(scenario)
+
+
+def test_a_race_result_waits_for_enter_when_a_person_plays() -> None:
+    app, game, _ = table("classic", humans=[0], options={"rounds": 2})
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            while holding(app) is None:
+                await until(pilot, lambda: asking(app) or holding(app) is not None)
+                if asking(app):
+                    await pilot.press("enter")
+            steps = len(game.steps)
+            assert holding(app).heading == "The race is run"  # type: ignore[union-attr]
+            await pilot.pause(0.4)
+            assert holding(app) is not None and len(game.steps) == steps
+            await pilot.press("enter")
+            await until(pilot, lambda: len(game.steps) > steps)
+            await pilot.press("ctrl+c")
+            await until(pilot, lambda: not app.is_running)
+        assert app.return_value == QUIT and not game.over
+
+    run(scenario)
+
+
+def test_keys_typed_before_a_question_answer_nothing() -> None:
+    app, game, screen = table("classic", humans=[0], options={"rounds": 1})
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: asking(app))
+            screen.speed = 5.0  # the bots wait long after each roll, until `n` skips them
+            await pilot.press("enter")
+            await until(pilot, lambda: not asking(app))
+            steps = len(game.steps)
+            await pilot.press("x", "y", "enter", "z")  # the bots' turn: nothing is asked
+            assert len(game.steps) == steps
+            await pilot.press("n")
+            await until(pilot, lambda: asking(app))
+            field = app.query_one(ChoicePanel).query_one("#answer", Input)
+            assert field.value == ""
+            await pilot.press("ctrl+c")
+
+    run(scenario)
+
+
+def test_a_refused_answer_is_said_and_asked_again() -> None:
+    app, game, _ = table("classic", humans=[0], options={"rounds": 1})
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: asking(app))
+            steps = len(game.steps)
+            await pilot.press("j", "u", "m", "p", "enter")
+            await until(pilot, lambda: any("not an action" in line for line in said(app)))
+            feedback = app.query_one("#feedback", Static)
+            assert "not an action here: 'jump'" in str(feedback.render())
+            assert asking(app) and len(game.steps) == steps
+            await pilot.press("ctrl+c")
+
+    run(scenario)
+
+
+def test_help_shows_the_keys_odds_and_rules_and_closes() -> None:
+    app, _, _ = table("classic", humans=[0], options={"rounds": 1})
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: asking(app))
+            await pilot.press("?")
+            await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+            help = app.screen
+            assert isinstance(help, HelpScreen) and help.odds is not None
+            assert len(help.odds) >= 2 and abs(sum(help.odds.values()) - 1) < 1e-6
+            shown = help.plain()
+            assert "skip to the next decision" in shown and "leave the table" in shown
+            favourite = max(help.odds, key=lambda horse: help.odds[horse])  # type: ignore[index]
+            assert f"{help.odds[favourite] * 100:.1f}%" in shown
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, HelpScreen))
+            assert asking(app)
+            await pilot.press("ctrl+c")
+
+    run(scenario)
+
+
+def test_pace_keys_and_pause() -> None:
+    app, _, screen = table("classic", options={"rounds": 1})
+    screen.speed = 5.0
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("plus", "plus")
+            assert app.pacer.factor == 0.25
+            await pilot.press("minus")
+            assert app.pacer.factor == 0.5
+            await pilot.press("space")
+            assert app.pacer.paused
+            await pilot.press("n")
+            assert app.pacer.skipping
+            await pilot.press("ctrl+c")
+
+    run(scenario)
+
+
+def test_the_board_fits_80x24_and_sits_beside_the_log_from_120_columns() -> None:
+    app, _, _ = table("classic", humans=[0], options={"rounds": 1})
+
+    async def scenario() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: asking(app))
+            assert app.query_one("#main").has_class("-wide")
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause(0.1)
+            assert not app.query_one("#main").has_class("-wide")
+            board = app.query_one("#board")
+            panel = app.query_one(ChoicePanel)
+            assert board.region.bottom <= panel.region.y <= 24 - 1 - 2
+            log = app.query_one("#log")
+            assert log.region.height >= 2
+            await pilot.press("ctrl+c")
+
+    run(scenario)
