@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 import pytest
 
 from horserace.components.board import HORSES
@@ -25,10 +26,10 @@ from horserace.families.cards.odds.race import (
     position_of,
 )
 from horserace.families.cards.rules.state import CardsPhase, CardsView
-from horserace.families.derby.family import ODDS_SAMPLES as DERBY_SAMPLES
-from horserace.families.derby.family import ODDS_SEED as DERBY_SEED
+from horserace.families.derby.live_odds import LIVE, ODDS_SAMPLES, ODDS_SEED, odds_key
+from horserace.families.derby.live_odds import PRECISE_SAMPLES as DERBY_PRECISE
 from horserace.families.derby.rules.model import Phase as DerbyPhase
-from horserace.families.derby.sampled_odds import table_odds
+from horserace.families.derby.sampled_odds import TENTH, table_odds, widest_interval
 from horserace.families.presets import get_preset
 from horserace.server.messages import live_odds, table_state
 from tests.helpers import bots_for, new_game
@@ -93,21 +94,43 @@ def _derby_mid_race(rules: Any, state: Any) -> bool:
     return state.phase is DerbyPhase.RACE and state.race is not None and state.race.turn >= 4
 
 
-def test_a_derby_table_mid_race_sends_the_odds_module_estimate_for_every_seat() -> None:
+def test_a_derby_table_mid_race_sends_the_quick_estimate_then_the_precise_odds() -> None:
+    """Every seat gets the odds module's estimate of the position at the turn's start: at once
+    the quick one, and once the thread has worked it out, one within a tenth of a point."""
     rules, state = _play_until("derby", {}, 5, _derby_mid_race)
-    view = rules.view(state, None)
-    expected = table_odds(view, samples=DERBY_SAMPLES, seed=DERBY_SEED)
-    assert expected is not None and not expected.exact
-    messages = [
-        table_state(rules, state, seat, "playing", 5, moves=False)
-        for seat in (None, *range(state.config.players))
-    ]
-    for message in messages:
-        assert message.odds == {str(h): expected.win(h) for h in expected.horses}
-    odds = messages[0].odds
+    key = odds_key(rules.view(state, None))
+    assert key.race is not None and not key.race.dice  # the position before the turn's dice
+    quick = table_odds(key, samples=ODDS_SAMPLES, seed=ODDS_SEED)
+    assert quick is not None and not quick.exact
+    seats = (None, *range(state.config.players))
+    for seat in seats:
+        message = table_state(rules, state, seat, "playing", 5, moves=False)
+        assert message.odds == {str(h): quick.win(h) for h in quick.horses}
+    LIVE.settle()
+    precise = table_odds(key, samples=DERBY_PRECISE, seed=ODDS_SEED, precision=TENTH)
+    assert precise is not None and precise.samples > 100 * ODDS_SAMPLES
+    counts = np.array([[round(p * precise.samples) for p in row] for row in precise.chances])
+    assert widest_interval(counts, precise.samples) <= TENTH
+    for seat in seats:
+        message = table_state(rules, state, seat, "playing", 5, moves=False)
+        assert message.odds == {str(h): precise.win(h) for h in precise.horses}
+    odds = message.odds
     assert odds is not None
     assert sum(odds.values()) == pytest.approx(1.0, abs=1e-9)
     assert set(odds) == {str(h) for h in state.race.runners}
+
+
+def test_the_dice_of_a_turn_falling_share_the_odds_of_the_turns_start() -> None:
+    rules, state = _play_until("derby", {}, 5, _derby_mid_race)
+    while state.race.dice or state.race.waiting_for != "d20":  # to the start of a turn
+        state, _ = rules.apply(state, SeededChance(1).choose(rules, state))
+    sent = []
+    for value in (3, 9, 14, 20, 1):  # five of the six dice
+        sent.append(table_state(rules, state, None, "playing", 5, moves=False).odds)
+        state, _ = rules.apply(state, rules.parse_action(state, f"d20 {value}"))
+    assert state.race.dice == (3, 9, 14, 20, 1)
+    sent.append(table_state(rules, state, None, "playing", 5, moves=False).odds)
+    assert all(odds == sent[0] for odds in sent)
 
 
 def test_a_derby_table_before_the_race_sends_the_exact_even_odds() -> None:

@@ -315,7 +315,7 @@ def race(  # type: ignore[no-untyped-def]
     return podium, turns
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # other threads (a server's event loop) run meanwhile
 def _run(  # type: ignore[no-untyped-def]
     horses,
     pending,

@@ -4,21 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import replace
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from horserace.core.errors import HorseraceError
 from horserace.families.family import Family, PresetSpec
 
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
     from horserace.engine import Agent
-    from horserace.families.derby.rules.model import DerbyView
     from horserace.terminal.table import TableTerminal
-
-ODDS_SAMPLES = 1000  # races per estimate: a few hundredths of a second, about 1.5% noise
-ODDS_SEED = 0  # fixed, so the same table always shows the same numbers
 
 
 class DerbyFamily(Family):
@@ -49,11 +42,11 @@ class DerbyFamily(Family):
         return TERMINAL
 
     def live_odds(self, view: Any) -> Mapping[str, float] | None:
-        """A seeded Monte Carlo estimate (exact before the race)."""
-        try:
-            odds = _odds(_odds_key(view))
-        except HorseraceError:
-            return None
+        """Exact before the race; then seeded estimates of the position at the turn's start,
+        within a tenth of a point once a thread has worked them out (`live_odds.py`)."""
+        from horserace.families.derby.live_odds import LIVE
+
+        odds = LIVE.wins(view)
         return None if odds is None else dict(odds)
 
     def prepare_odds(self) -> None:
@@ -63,35 +56,7 @@ class DerbyFamily(Family):
         from horserace.families.derby.rules.track import DEFAULT_TRACK
         from horserace.families.derby.sampled_odds import simulate_races
 
-        simulate_races(start_race((1, 2)), DEFAULT_TRACK, 1, ODDS_SEED)
-
-
-def _odds_key(view: DerbyView) -> DerbyView:
-    """The view with what the odds do not read blanked out, so every seat, wager and payout
-    of one table position shares one cache entry."""
-    n = len(view.horses)
-    return replace(
-        view,
-        seat=None,
-        order=(),
-        to_act=None,
-        silks=(0,) * n,
-        odds=(0,) * n,
-        wagers=(0,) * n,
-        money=(0,) * n,
-        bank=0,
-        podiums=(),
-    )
-
-
-@lru_cache(maxsize=256)
-def _odds(view: DerbyView) -> tuple[tuple[str, float], ...] | None:
-    from horserace.families.derby.sampled_odds import table_odds
-
-    odds = table_odds(view, samples=ODDS_SAMPLES, seed=ODDS_SEED)
-    if odds is None:
-        return None
-    return tuple((str(horse), odds.win(horse)) for horse in odds.horses)
+        simulate_races(start_race((1, 2)), DEFAULT_TRACK, 1, 0)
 
 
 FAMILY = DerbyFamily()

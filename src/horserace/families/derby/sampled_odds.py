@@ -3,9 +3,9 @@
 Before a race the answer is exact: every horse of the field starts on the start line, so the
 horses are exchangeable and each has 1/field of every place (a pending scratch changes nothing:
 it removes each horse with the same chance). Once horses have moved, the compiled race kernel
-(kernels/derby_race.py, tested die for die against the rules) plays a few hundred thousand
-races on from the current state, enough to print each chance to a tenth of a percent, with
-95% intervals.
+(kernels/derby_race.py, tested die for die against the rules) plays races on from the current
+state: a fixed number, or (`precision`) as many as it takes for every chance's 95% interval
+to be that narrow, up to a cap.
 
 Randomness comes in separate streams (d20s; mud, accelerator and scratch dice), all from one
 seed: the d20s of race i are the same whatever the track, so a track without mud or
@@ -23,9 +23,9 @@ import numpy as np
 
 from horserace.core.rng import derive_seed
 from horserace.families.derby.rules.model import DerbyState, DerbyView, Phase
-from horserace.families.derby.rules.race import PODIUM, RaceState, start_race
+from horserace.families.derby.rules.race import HORSES, PODIUM, RaceState, start_race
 from horserace.families.derby.rules.track import Track
-from horserace.kernels.intervals import wilson95
+from horserace.kernels.intervals import Z95, wilson95
 
 if TYPE_CHECKING:  # the kernel imports numba: only a sampled estimate loads it
     from horserace.kernels.derby_race import RaceSample
@@ -34,6 +34,8 @@ if TYPE_CHECKING:  # the kernel imports numba: only a sampled estimate loads it
 LIVE_SAMPLES = 200_000
 DEFAULT_SAMPLES = LIVE_SAMPLES
 RACES_STREAM = 5
+TENTH = 0.001  # a tenth of a percentage point: a chance printed as 12.3% is within it (95%)
+CHUNK = 50_000  # races between two looks at the precision reached
 
 
 @dataclass(frozen=True)
@@ -88,13 +90,15 @@ def simulate_races(
     seed: int,
     *,
     scratches: int = 0,
+    first: int = 0,
 ) -> RaceSample:
-    """Play `samples` races on from `race` (after `scratches` more scratches among its runners)
-    on the compiled kernel. Race i rolls its d20s from a stream of its own under `seed`, the
-    same whatever the track, so paved versions of a track can be raced on the same d20s."""
+    """Play races first..first+samples-1 on from `race` (after `scratches` more scratches among
+    its runners) on the compiled kernel. Race i rolls its d20s from a stream of its own under
+    `seed`, the same whatever the track, so paved versions of a track can be raced on the same
+    d20s, and a run taken in parts is the same races as the run at once."""
     from horserace.kernels.derby_race import race_start, run_races  # loads numba
 
-    return run_races(race_start(race), track, derive_seed(seed, RACES_STREAM), 0, samples,
+    return run_races(race_start(race), track, derive_seed(seed, RACES_STREAM), first, samples,
                      scratches=scratches)  # fmt: skip
 
 
@@ -108,8 +112,11 @@ def race_odds(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     scratches: int = 0,
+    precision: float | None = None,
 ) -> PlaceOdds:
-    """P(1st), P(2nd), P(3rd) per runner from a race state (exact at the start line)."""
+    """P(1st), P(2nd), P(3rd) per runner from a race state (exact at the start line): from
+    `samples` races, or with a `precision` from as many (in steps of CHUNK, at most `samples`)
+    as it takes for every chance's 95% interval to reach +- precision."""
     runners = race.runners
     fresh = not race.blocks and not race.dice and not any(race.position(h) for h in runners)
     if fresh and not race.stuck:
@@ -119,18 +126,33 @@ def race_odds(
             tuple(float(exact[h]) if k < places else 0.0 for k in range(PODIUM)) for h in runners
         )
         return PlaceOdds(runners, chances, 0)
-    sample = simulate_races(race, track, samples, seed, scratches=scratches)
     counts = np.zeros((len(runners), PODIUM), dtype=np.int64)
-    for k in range(PODIUM):
-        placed = sample.podium[:, k]
-        for index, horse in enumerate(runners):
-            counts[index, k] = int(np.count_nonzero(placed == horse))
-    chances = tuple(tuple(float(c) / samples for c in row) for row in counts)
-    return PlaceOdds(runners, chances, samples, float(sample.turns.mean()))
+    done, turns = 0, 0
+    while done < samples:
+        size = samples - done if precision is None else min(CHUNK, samples - done)
+        sample = simulate_races(race, track, size, seed, scratches=scratches, first=done)
+        for k in range(PODIUM):
+            placed = np.bincount(sample.podium[:, k], minlength=len(HORSES) + 1)
+            counts[:, k] += placed[list(runners)]
+        done, turns = done + size, turns + int(sample.turns.sum())
+        if precision is not None and widest_interval(counts, done) <= precision:
+            break
+    chances = tuple(tuple(float(c) / done for c in row) for row in counts)
+    return PlaceOdds(runners, chances, done, turns / done)
+
+
+def widest_interval(counts: np.typing.NDArray[np.int64], races: int) -> float:
+    """The largest half-width of a 95% interval among the chances counted in `races` races."""
+    p = counts / races
+    return float(Z95 * np.sqrt(p * (1 - p) / races).max())
 
 
 def table_odds(
-    table: DerbyState | DerbyView, *, samples: int = DEFAULT_SAMPLES, seed: int = 0
+    table: DerbyState | DerbyView,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    precision: float | None = None,
 ) -> PlaceOdds | None:
     """The odds the table shows now: none while horses are being picked; from the odds dice
     on, the race from the start line (with the scratches still to roll); then the race."""
@@ -138,7 +160,8 @@ def table_odds(
     if table.phase in (Phase.ODDS, Phase.WAGER, Phase.SCRATCH):
         field = tuple(h for h in table.field if h not in table.scratched)
         left = table.scratches_left if table.phase is Phase.SCRATCH else table.config.scratches
-        return race_odds(start_race(field), track, samples=samples, seed=seed, scratches=left)
+        return race_odds(start_race(field), track, samples=samples, seed=seed, scratches=left,
+                         precision=precision)  # fmt: skip
     race = table.race
     if race is None or table.phase is Phase.SELECT:
         return None
@@ -149,4 +172,4 @@ def table_odds(
             for h in race.runners
         )
         return PlaceOdds(race.runners, chances, 0)
-    return race_odds(race, track, samples=samples, seed=seed)
+    return race_odds(race, track, samples=samples, seed=seed, precision=precision)

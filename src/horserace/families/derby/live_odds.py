@@ -1,0 +1,128 @@
+"""The Derby's live odds for a server: a quick estimate at once, the precise one from a thread.
+
+A table's odds are those of the position at the start of the turn: the turn's dice falling
+one by one do not change them (as on the terminal board), so the six steps of a turn share one
+entry. The first request for a position gets a quick estimate (ODDS_SAMPLES races, a few
+milliseconds) and queues the precise one: races until every chance is within a tenth of a
+point (95%), at most PRECISE_SAMPLES, worked out on a thread of its own. The compiled kernel
+lets go of the interpreter while it runs, so a server's event loop keeps serving meanwhile;
+the newest positions are worked out first, and the next update of the table carries them.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections import OrderedDict
+from dataclasses import replace
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from horserace.core.errors import HorseraceError
+from horserace.families.derby.sampled_odds import TENTH, PlaceOdds, table_odds
+
+if TYPE_CHECKING:
+    from horserace.families.derby.rules.model import DerbyView
+
+ODDS_SAMPLES = 1000  # the quick estimate: a few milliseconds, about 1.5 points of noise
+PRECISE_SAMPLES = 2_000_000  # at most this many races for the precise estimate
+ODDS_SEED = 0  # fixed, so the same table always shows the same numbers
+KEEP = 1024  # precise estimates kept (the most recently used)
+
+Wins = tuple[tuple[str, float], ...]
+log = logging.getLogger(__name__)
+
+
+def odds_key(view: DerbyView) -> DerbyView:
+    """The view with what the odds do not read blanked out, so every seat, wager and payout
+    of one table position, and every die of a turn still falling, share one entry."""
+    n = len(view.horses)
+    race = view.race
+    if race is not None:
+        mid_dice = race.dice and race.waiting_for == "d20" and not race.queue
+        race = replace(race, dice=() if mid_dice else race.dice, last_dice=())
+    return replace(
+        view,
+        seat=None,
+        order=(),
+        to_act=None,
+        silks=(0,) * n,
+        odds=(0,) * n,
+        wagers=(0,) * n,
+        money=(0,) * n,
+        bank=0,
+        podiums=(),
+        race=race,
+    )
+
+
+def wins(odds: PlaceOdds) -> Wins:
+    return tuple((str(horse), odds.win(horse)) for horse in odds.horses)
+
+
+@lru_cache(maxsize=256)
+def quick_odds(key: DerbyView) -> PlaceOdds | None:
+    return table_odds(key, samples=ODDS_SAMPLES, seed=ODDS_SEED)
+
+
+def precise_odds(key: DerbyView) -> PlaceOdds | None:
+    return table_odds(key, samples=PRECISE_SAMPLES, seed=ODDS_SEED, precision=TENTH)
+
+
+class LiveOdds:
+    """Each view's win chances: exact or precise when known, else the quick estimate (and the
+    precise one queued)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._done: OrderedDict[DerbyView, Wins] = OrderedDict()
+        self._queued: set[DerbyView] = set()
+        self._jobs: queue.LifoQueue[DerbyView] = queue.LifoQueue()
+        self._thread: threading.Thread | None = None
+
+    def wins(self, view: DerbyView) -> Wins | None:
+        """None where the table has no odds (horses still being picked, or a bad track)."""
+        key = odds_key(view)
+        try:
+            quick = quick_odds(key)
+        except HorseraceError:
+            return None
+        if quick is None or quick.exact:
+            return None if quick is None else wins(quick)
+        with self._lock:
+            if key in self._done:
+                self._done.move_to_end(key)
+                return self._done[key]
+            if key not in self._queued:
+                self._queued.add(key)
+                self._jobs.put(key)
+                if self._thread is None:  # a daemon: a server that stops does not wait for it
+                    self._thread = threading.Thread(
+                        target=self._work, name="derby-odds", daemon=True
+                    )
+                    self._thread.start()
+        return wins(quick)
+
+    def settle(self) -> None:
+        """Wait until every queued precise estimate is done."""
+        self._jobs.join()
+
+    def _work(self) -> None:
+        while True:
+            key = self._jobs.get()
+            try:
+                odds = precise_odds(key)
+            except Exception:  # never lose the thread: the quick estimate stays instead
+                log.exception("the precise Derby odds failed")
+                odds = quick_odds(key)
+            with self._lock:
+                if odds is not None:
+                    self._done[key] = wins(odds)
+                    while len(self._done) > KEEP:
+                        self._done.popitem(last=False)
+                self._queued.discard(key)
+            self._jobs.task_done()
+
+
+LIVE = LiveOdds()
