@@ -121,7 +121,7 @@ def test_a_derby_table_mid_race_sends_the_quick_estimate_then_the_precise_odds()
 
 
 def test_the_dice_of_a_turn_falling_share_the_odds_of_the_turns_start() -> None:
-    rules, state = _play_until("derby", {}, 5, _derby_mid_race)
+    rules, state = _play_until("derby", {}, 11, _derby_mid_race)  # a table no other test uses
     while state.race.dice or state.race.waiting_for != "d20":  # to the start of a turn
         state, _ = rules.apply(state, SeededChance(1).choose(rules, state))
     sent = []

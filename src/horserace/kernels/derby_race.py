@@ -29,8 +29,11 @@ __all__ = ["RaceSample", "RaceStart", "TrackNumbers", "race_start", "replay_tape
 SIDES = len(HORSES)  # horses 1..20; arrays are indexed by horse (0 unused)
 MAX_TURNS = 100_000
 NO_TAPE = np.zeros(0, dtype=np.int64)
-# rows of the start array and of the work space
-POS, STUCK, RUNNER, RANK, SETTLED, BASE = range(6)
+# rows of the start array (the first five) and of the work space: then the finish check's
+# base place, the horses a die moves (running, place not settled), the runners' numbers, the
+# dice, and per space whether a landing there needs a look (mud, accelerator, the finish)
+POS, STUCK, RUNNER, RANK, SETTLED, BASE, ACTIVE, IDS, DICE_ROW, EVENT = range(10)
+ROWS = 10
 # the start's pending numbers: [dice down, d1..d6, mud horse, spaces, attempt, accel horse,
 # queued moves, then (horse, spaces) pairs]
 DICE_DOWN, DICE, MUD_HORSE, MUD_SPACES, MUD_ATTEMPT = 0, 1, 7, 8, 9
@@ -103,52 +106,56 @@ def race_start(race: RaceState) -> RaceStart:
 
 
 @njit(cache=True)
-def workspace(pending: Array) -> tuple[Array, Array]:
-    """Scratch space for `race`: the horses' rows and the dice; the turn's movements."""
+def workspace(pending: Array, finish: Word) -> tuple[Array, Array]:
+    """Scratch space for `race`: the horses' rows, the runners' numbers and the dice; the
+    turn's movements."""
     return (
-        np.zeros((BASE + 2, SIDES + 1), dtype=np.int64),
+        np.zeros((ROWS, max(SIDES, finish) + 1), dtype=np.int64),
         np.zeros((TURN_DICE + 2 + pending[QUEUED], 3), dtype=np.int64),
     )
 
 
 @njit(cache=True)
-def _finish_check(w: Array, finish: Word) -> bool:
+def _finish_check(w: Array, ids: Array, count: Word, finish: Word) -> bool:
     """Rank the turn's finishers after earlier ones and split ties by position (in place);
-    returns whether a tie is still running on."""
+    returns whether a tie is still running on. Only the `count` runners in `ids` are read."""
+    pos, rank, settled, base_row = w[POS], w[RANK], w[SETTLED], w[BASE]
     done = 0
-    for h in range(1, SIDES + 1):
-        done += w[RANK, h] > 0
-    for h in range(1, SIDES + 1):
-        w[BASE, h] = 0
-        if w[RANK, h] > 0 and not w[SETTLED, h]:
-            w[BASE, h] = w[RANK, h]
-        elif w[RUNNER, h] and w[RANK, h] == 0 and w[POS, h] >= finish:
-            w[BASE, h] = done + 1
+    for i in range(count):
+        done += rank[ids[i]] > 0
+    for i in range(count):
+        h = ids[i]
+        base_row[h] = 0
+        if rank[h] > 0 and not settled[h]:
+            base_row[h] = rank[h]
+        elif rank[h] == 0 and pos[h] >= finish:
+            base_row[h] = done + 1
     tied = False
-    for h in range(1, SIDES + 1):
-        base = w[BASE, h]
+    for i in range(count):
+        h = ids[i]
+        base = base_row[h]
         if base == 0:
             continue
         ahead, level = 0, 0
-        for g in range(1, SIDES + 1):
-            if w[BASE, g] == base:
-                ahead += w[POS, g] > w[POS, h]
-                level += w[POS, g] == w[POS, h]
-        w[RANK, h] = base + ahead
-        w[SETTLED, h] = level == 1
+        for j in range(count):
+            g = ids[j]
+            if base_row[g] == base:
+                ahead += pos[g] > pos[h]
+                level += pos[g] == pos[h]
+        rank[h] = base + ahead
+        settled[h] = level == 1
         tied = tied or level > 1
     return tied
 
 
 @njit(cache=True)
-def _over(w: Array, needed: Word) -> bool:
-    for place in range(1, needed + 1):
-        found = False
-        for h in range(1, SIDES + 1):
-            found = found or (w[SETTLED, h] == 1 and w[RANK, h] == place)
-        if not found:
-            return False
-    return True
+def _over(w: Array, ids: Array, count: Word, needed: Word) -> bool:
+    """Whether places 1..needed all belong to a settled horse (settled ranks are distinct)."""
+    found: int = 0
+    for i in range(count):
+        h = ids[i]
+        found += w[SETTLED, h] == 1 and 0 < w[RANK, h] <= needed
+    return bool(found >= needed)
 
 
 @njit(cache=True)
@@ -176,18 +183,27 @@ def race(  # type: ignore[no-untyped-def]
     tape,
     at,
     w,
-    moves_space,
+    moves,
 ):
     """One race from the start state into `w`; returns (podium horses as one number base 32,
     turns played). With a tape, both streams are ignored and every outcome comes from it.
 
-    `w` and `moves_space` come from `workspace(pending)`. The movements of a turn are rows
+    `w` and `moves` come from `workspace(pending, finish)`. The movements of a turn are rows
     (horse, spaces, first mud try) of `moves`; a row with spaces -1 is an accelerator roll
-    under way. Everything is in this one body: a call that passes arrays costs more than a
-    whole turn."""
+    under way. A turn writes all six dice's movements, 0 spaces for a die that moves nobody
+    (a horse not running or already placed, a zone die seen earlier in the turn), and a
+    movement that meets nothing (no mud to leave; no mud, accelerator or finish where it lands,
+    marked in the EVENT row) is one addition: the common turn takes no branch that the dice
+    decide. Everything is in this one body: a call that passes arrays costs more than a whole
+    turn."""
     taped = tape.shape[0] > 0
-    w[:5] = horses[:5]
+    event = w[EVENT]
+    for spot in range(finish + 1):
+        event[spot] = spot == finish or mud[spot] or accel[spot]
+    moves[:, 2] = 1
+    w[:5, : SIDES + 1] = horses[:5]
     pos, stuck, runner, rank, settled = w[POS], w[STUCK], w[RUNNER], w[RANK], w[SETTLED]
+    active, ids, dice = w[ACTIVE], w[IDS], w[DICE_ROW]
     runners = 0
     for h in range(1, SIDES + 1):
         runners += runner[h]
@@ -199,8 +215,14 @@ def race(  # type: ignore[no-untyped-def]
                     runner[h] = 0
                     break
                 pick -= 1
+    count = 0
+    for h in range(1, SIDES + 1):
+        active[h] = runner[h] and not settled[h]
+        if runner[h]:
+            ids[count] = h
+            count += 1
+    field = count
     needed = min(PODIUM, runners - scratches)
-    dice, moves = np.zeros(TURN_DICE, dtype=np.int64), moves_space
     down = pending[DICE_DOWN]
     dice[:down] = pending[DICE : DICE + down]
     count = 0
@@ -221,7 +243,7 @@ def race(  # type: ignore[no-untyped-def]
     resolving = down == TURN_DICE
     if resolving:
         down = 0
-    over = _over(w, needed)
+    over = _over(w, ids, field, needed)
     turns = 0
     while not over and turns < MAX_TURNS:
         if not resolving:
@@ -234,82 +256,91 @@ def race(  # type: ignore[no-untyped-def]
                         z_d20, face = bounded(z_d20, SIDES)
                         dice[j] = face + 1
                 down = 0
+                a, b, c, d, e, f = dice[0], dice[1], dice[2], dice[3], dice[4], dice[5]
             else:  # one uniform draw of the 20**6 equally likely turns
                 z_d20, code = bounded(z_d20, SIDES**TURN_DICE)
-                for j in range(TURN_DICE):
-                    dice[j] = code % SIDES + 1
-                    code //= SIDES
-            count = 0
-            a, b = dice[0], dice[1]
-            if a == b:
-                if runner[a] and not settled[a]:
-                    moves[0, 0], moves[0, 1], moves[0, 2], count = a, 2, 1, 1
-            else:
-                if runner[a] and not settled[a]:
-                    moves[0, 0], moves[0, 1], moves[0, 2], count = a, 1, 1, 1
-                if runner[b] and not settled[b]:
-                    moves[count, 0], moves[count, 1], moves[count, 2] = b, 1, 1
-                    count += 1
-            for j in range(2, TURN_DICE):
-                h = dice[j]
-                if not runner[h] or settled[h]:
-                    continue
-                seen = False
-                for k in range(2, j):
-                    seen = seen or dice[k] == h
-                if seen:
-                    continue
-                times = 0
-                for k in range(j, TURN_DICE):
-                    times += dice[k] == h
-                moves[count, 0], moves[count, 1] = h, times * zone[min(pos[h], finish)]
-                moves[count, 2] = 1
-                count += 1
+                a, b, c = code % SIDES + 1, code // SIDES % SIDES + 1, code // 400 % SIDES + 1
+                d, e, f = (
+                    code // 8000 % SIDES + 1,
+                    code // 160_000 % SIDES + 1,
+                    code // 3_200_000 + 1,
+                )
+            # a double is one movement of 2; a zone die moves its horse at its first showing,
+            # by the zone at the turn's start times the dice showing it
+            moves[0, 0], moves[0, 1] = a, active[a] * (1 + (a == b))
+            moves[1, 0], moves[1, 1] = b, active[b] * (a != b)
+            moves[2, 0], moves[2, 1] = (
+                c,
+                active[c] * (1 + (c == d) + (c == e) + (c == f)) * zone[min(pos[c], finish)],
+            )
+            moves[3, 0], moves[3, 1] = (
+                d,
+                active[d] * (d != c) * (1 + (d == e) + (d == f)) * zone[min(pos[d], finish)],
+            )
+            moves[4, 0], moves[4, 1] = (
+                e,
+                active[e] * (e != c) * (e != d) * (1 + (e == f)) * zone[min(pos[e], finish)],
+            )
+            moves[5, 0], moves[5, 1] = (
+                f,
+                active[f] * (f != c) * (f != d) * (f != e) * zone[min(pos[f], finish)],
+            )
+            count = TURN_DICE
         crossed = tied or resolving  # a turn under way may have had its finishers already
-        resolving = False
+        under_way, resolving = resolving, False
         for index in range(count):
-            h, spaces, first = moves[index, 0], moves[index, 1], moves[index, 2]
-            bonus_allowed = True
-            if spaces < 0:  # the accelerator roll under way: its bonus never chains
-                spaces, bonus_allowed = 0, False
-                if taped:
-                    spaces = _read(tape, at)
-                else:
-                    z, face = bounded(z, faces.shape[0])
-                    spaces = faces[face]
-            elif stuck[h]:  # one try per space called; a horseshoe on try i moves the rest
-                called, spaces = spaces, 0
-                for attempt in range(first, called + 1):
+            h, spaces = moves[index, 0], moves[index, 1]
+            if ((stuck[h] | event[min(pos[h] + spaces, finish)]) != 0) & (spaces > 0) | (
+                spaces < 0
+            ):
+                bonus_allowed = True
+                if spaces < 0:  # the accelerator roll under way: its bonus never chains
+                    bonus_allowed = False
                     if taped:
-                        lucky = _read(tape, at) == 1
-                    else:
-                        z, face = bounded(z, shoe + blank)
-                        lucky = face < shoe
-                    if lucky:
-                        stuck[h] = 0
-                        spaces = called - attempt + 1
-                        break
-            if spaces > 0:
-                pos[h] += spaces
-                spot = min(pos[h], finish)
-                if mud[spot]:
-                    stuck[h] = 1
-                elif bonus_allowed and accel[spot]:
-                    if taped:
-                        pos[h] += _read(tape, at)
+                        spaces = _read(tape, at)
                     else:
                         z, face = bounded(z, faces.shape[0])
-                        pos[h] += faces[face]
-                    if mud[min(pos[h], finish)]:
+                        spaces = faces[face]
+                elif stuck[h]:  # one try per space called; a horseshoe on try i moves the rest
+                    called, spaces = spaces, 0
+                    for attempt in range(moves[index, 2], called + 1):
+                        if taped:
+                            lucky = _read(tape, at) == 1
+                        else:
+                            z, face = bounded(z, shoe + blank)
+                            lucky = face < shoe
+                        if lucky:
+                            stuck[h] = 0
+                            spaces = called - attempt + 1
+                            break
+                if spaces > 0:
+                    pos[h] += spaces
+                    spot = min(pos[h], finish)
+                    if mud[spot]:
                         stuck[h] = 1
-                crossed = crossed or (pos[h] >= finish and rank[h] == 0)
+                    elif bonus_allowed and accel[spot]:
+                        if taped:
+                            pos[h] += _read(tape, at)
+                        else:
+                            z, face = bounded(z, faces.shape[0])
+                            pos[h] += faces[face]
+                        if mud[min(pos[h], finish)]:
+                            stuck[h] = 1
+                    crossed = crossed or (pos[h] >= finish and rank[h] == 0)
+            else:
+                pos[h] += spaces
+        if under_way:  # from now on every movement starts with its first mud try
+            moves[:, 2] = 1
         if crossed:
-            tied = _finish_check(w, finish)
-            over = _over(w, needed)
+            tied = _finish_check(w, ids, field, finish)
+            over = _over(w, ids, field, needed)
+            for i in range(field):
+                active[ids[i]] = not settled[ids[i]]
         turns += 1
     podium = 0
     for place in range(needed, 0, -1):
-        for h in range(1, SIDES + 1):
+        for i in range(field):
+            h = ids[i]
             if settled[h] and rank[h] == place:
                 podium = podium * 32 + h
     return podium, turns
@@ -334,7 +365,7 @@ def _run(  # type: ignore[no-untyped-def]
 ):
     """Races first.. of the run seeded `base`, into podium (races x 3) and turns."""
     at = np.zeros(1, dtype=np.int64)
-    w, moves = workspace(pending)
+    w, moves = workspace(pending, finish)
     for row in range(turns.shape[0]):
         index = first + row
         z_d20 = game_state(base, 2 * index)
@@ -393,7 +424,7 @@ def replay_tape(
     per horse 1..20, tape entries used)."""
     numbers = TrackNumbers.of(track)
     at = np.zeros(1, dtype=np.int64)
-    w, moves = workspace(start.pending)
+    w, moves = workspace(start.pending, numbers.finish)
     code, turns = race(
         start.horses, start.pending, np.int64(0), np.int64(numbers.finish), numbers.zone,
         numbers.mud, numbers.accel, numbers.faces, np.int64(numbers.shoe),
@@ -404,4 +435,4 @@ def replay_tape(
     while code:
         podium.append(int(code % 32))
         code //= 32
-    return podium, int(turns) + start.turn, w[POS, 1:].copy(), int(at[0])
+    return podium, int(turns) + start.turn, w[POS, 1 : SIDES + 1].copy(), int(at[0])
