@@ -5,6 +5,7 @@ estimate), and absent where there is nothing yet to race or too much hidden to w
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -26,6 +27,7 @@ from horserace.families.cards.odds.race import (
     position_of,
 )
 from horserace.families.cards.rules.state import CardsPhase, CardsView
+from horserace.families.derby import live_odds as live_odds_module
 from horserace.families.derby.live_odds import LIVE, ODDS_SAMPLES, ODDS_SEED, odds_key
 from horserace.families.derby.live_odds import PRECISE_SAMPLES as DERBY_PRECISE
 from horserace.families.derby.rules.model import Phase as DerbyPhase
@@ -131,6 +133,38 @@ def test_the_dice_of_a_turn_falling_share_the_odds_of_the_turns_start() -> None:
     assert state.race.dice == (3, 9, 14, 20, 1)
     sent.append(table_state(rules, state, None, "playing", 5, moves=False).odds)
     assert all(odds == sent[0] for odds in sent)
+
+
+def test_only_the_newest_derby_positions_wait_for_their_precise_odds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A table that moves on faster than the precise odds are worked out leaves at most
+    WAITING positions waiting, newest first: the older ones are dropped, not worked out."""
+    rules, state = _play_until("derby", {}, 13, _derby_mid_race)
+    chance, views = SeededChance(13), list[Any]()
+    while len(views) < 12:
+        state, _ = rules.apply(state, chance.choose(rules, state))
+        assert state.phase is DerbyPhase.RACE and state.race is not None
+        if not state.race.dice and state.race.waiting_for == "d20":
+            views.append(rules.view(state, None))
+    started, go, computed = threading.Event(), threading.Event(), []
+
+    def slow(key: Any) -> Any:
+        started.set()
+        go.wait()
+        computed.append(key)
+        return live_odds_module.quick_odds(key)
+
+    monkeypatch.setattr(live_odds_module, "precise_odds", slow)
+    live = live_odds_module.LiveOdds()
+    live.wins(views[0])
+    started.wait()  # the first position is being worked out
+    for view in views[1:]:
+        live.wins(view)
+    go.set()
+    live.settle()
+    keys = [odds_key(view) for view in views]
+    assert computed == [keys[0], *reversed(keys[-live_odds_module.WAITING :])]
 
 
 def test_a_derby_table_before_the_race_sends_the_exact_even_odds() -> None:

@@ -7,14 +7,14 @@ milliseconds) and queues the precise one: races until every chance is within a t
 point (95%), at most PRECISE_SAMPLES, worked out on a thread of its own. The compiled kernel
 lets go of the interpreter while it runs, so a server's event loop keeps serving meanwhile;
 the newest positions are worked out first, and the next update of the table carries them.
+At most WAITING positions wait their turn: an older one is dropped (its table has moved on).
 """
 
 from __future__ import annotations
 
 import logging
-import queue
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -29,6 +29,7 @@ ODDS_SAMPLES = 1000  # the quick estimate: a few milliseconds, about 1.5 points 
 PRECISE_SAMPLES = 2_000_000  # at most this many races for the precise estimate
 ODDS_SEED = 0  # fixed, so the same table always shows the same numbers
 KEEP = 1024  # precise estimates kept (the most recently used)
+WAITING = 8  # positions waiting for their precise estimate, newest first
 
 Wins = tuple[tuple[str, float], ...]
 log = logging.getLogger(__name__)
@@ -75,10 +76,10 @@ class LiveOdds:
     precise one queued)."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()
         self._done: OrderedDict[DerbyView, Wins] = OrderedDict()
-        self._queued: set[DerbyView] = set()
-        self._jobs: queue.LifoQueue[DerbyView] = queue.LifoQueue()
+        self._waiting: deque[DerbyView] = deque()
+        self._working: DerbyView | None = None
         self._thread: threading.Thread | None = None
 
     def wins(self, view: DerbyView) -> Wins | None:
@@ -94,9 +95,11 @@ class LiveOdds:
             if key in self._done:
                 self._done.move_to_end(key)
                 return self._done[key]
-            if key not in self._queued:
-                self._queued.add(key)
-                self._jobs.put(key)
+            if key != self._working and key not in self._waiting:
+                self._waiting.appendleft(key)
+                while len(self._waiting) > WAITING:
+                    self._waiting.pop()
+                self._lock.notify_all()
                 if self._thread is None:  # a daemon: a server that stops does not wait for it
                     self._thread = threading.Thread(
                         target=self._work, name="derby-odds", daemon=True
@@ -105,12 +108,15 @@ class LiveOdds:
         return wins(quick)
 
     def settle(self) -> None:
-        """Wait until every queued precise estimate is done."""
-        self._jobs.join()
+        """Wait until every waiting precise estimate is done."""
+        with self._lock:
+            self._lock.wait_for(lambda: not self._waiting and self._working is None)
 
     def _work(self) -> None:
         while True:
-            key = self._jobs.get()
+            with self._lock:
+                self._lock.wait_for(lambda: bool(self._waiting))
+                key = self._working = self._waiting.popleft()
             try:
                 odds = precise_odds(key)
             except Exception:  # never lose the thread: the quick estimate stays instead
@@ -121,8 +127,8 @@ class LiveOdds:
                     self._done[key] = wins(odds)
                     while len(self._done) > KEEP:
                         self._done.popitem(last=False)
-                self._queued.discard(key)
-            self._jobs.task_done()
+                self._working = None
+                self._lock.notify_all()
 
 
 LIVE = LiveOdds()
