@@ -189,7 +189,7 @@ def test_bad_options_exit_2_with_one_line(args: tuple[str, ...], message: str) -
 def test_unknown_preset_is_refused_with_usage_exit_code() -> None:
     code, out, err = invoke("no-such-game")
     assert code == 2 and out == ""
-    assert "No such command 'no-such-game'" in err
+    assert err == "error: no such command 'no-such-game'; see: horserace play --help\n"
 
 
 def test_bad_board_file_is_one_line(tmp_path: Path) -> None:

@@ -67,7 +67,7 @@ def test_a_record_that_cannot_be_resumed_is_one_line(tmp_path: Path) -> None:
         (("classic", "--resume", str(finished)), "holds a finished game; see it with"),
         (("advanced", "--resume", str(finished)), "is a game of classic; resume it with:"),
         (("classic", "--resume", str(finished), "--rounds", "3"), "leave out --rounds"),
-        (("classic", "--resume", str(damaged)), "is not a text file"),
+        (("classic", "--resume", str(damaged)), "is not UTF-8 text"),
         (("classic", "--resume", str(tmp_path / "none.jsonl")), "No such file"),
     ]
     for args, message in cases:

@@ -269,7 +269,7 @@ def test_bad_options_exit_2_with_one_line(extra: list[str]) -> None:
 
 def test_unknown_preset_and_bad_board_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["simulate", "derby-9", "--games", "2"])
-    assert result.exit_code == 2 and "No such command 'derby-9'" in result.stderr
+    assert result.exit_code == 2 and "error: no such command 'derby-9'" in result.stderr
     board = tmp_path / "board.toml"
     board.write_text('name = "bad"\n[lanes]\n2 = 0\n', encoding="utf-8")
     result = CliRunner().invoke(app, ["simulate", "classic", "--games", "2", "--board", str(board)])

@@ -5,7 +5,8 @@ or numpy: the list below carries what the top-level help prints."""
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import typer
@@ -13,7 +14,11 @@ from typer import _click as click  # typer carries its own click
 from typer.core import TyperCommand, TyperGroup
 
 from horserace import __version__
+from horserace.core.errors import HorseraceError
 from horserace.families import families
+from horserace.terminal.errors import USAGE_ERROR, say_error
+
+INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C
 
 HELP = "Pure-luck horse-race games: watch or play a race, see the exact odds, simulate, replay."
 PLAY_HELP = "Play or watch a game: bots, seats at the keyboard, or the books of a real board."
@@ -126,6 +131,43 @@ class LazyGroup(TyperGroup):
             super().format_help(ctx, formatter)
         finally:
             self._listing = False
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Every mistake on the command line ends the same way: one line `error: ...` on
+        stderr and exit code 2, click's own usage errors included, never a traceback."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as error:  # the help is already printed
+            sys.exit(error.exit_code)
+        except click.exceptions.UsageError as error:
+            hint = f"; see: {error.ctx.command_path} --help" if error.ctx is not None else ""
+            say_error(_sentence(error.format_message()) + hint)
+            sys.exit(USAGE_ERROR)
+        except click.ClickException as error:
+            say_error(_sentence(error.format_message()))
+            sys.exit(error.exit_code)
+        except typer.Abort:  # Ctrl-C or the input closed at a prompt
+            say_error("interrupted")
+            sys.exit(INTERRUPTED)
+        except HorseraceError as error:  # a check a command should have made before running
+            say_error(str(error))
+            sys.exit(USAGE_ERROR)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _sentence(message: str) -> str:
+    """click's 'No such option: --x.' in the project's style: 'no such option: --x'."""
+    message = " ".join(message.split()).rstrip(".")
+    return message[:1].lower() + message[1:]
 
 
 app = typer.Typer(

@@ -24,6 +24,7 @@ from horserace.families.cards.terminal import (
 from horserace.simulate.cards_kernel import KERNEL_BOT
 from horserace.simulate.cards_sim import CardsReport, simulate_cards
 from horserace.simulate.stats import RunningStats
+from horserace.terminal.words import counted
 
 
 def register_simulate(simulate_app: typer.Typer) -> None:
@@ -96,7 +97,7 @@ def print_simulation(console: Console, report: CardsReport, *, seed_given: bool)
     config = report.config
     note = "" if seed_given else " (drawn; pass --seed to repeat this run)"
     console.print(
-        f"{report.preset}: {report.games} games, {report.races} races;"
+        f"{report.preset}: {counted(report.games, 'game')}, {counted(report.races, 'race')};"
         f" {config['players']} players, betting {config['betting']}; seed {report.seed}{note}",
         markup=False,
         soft_wrap=True,
@@ -143,7 +144,9 @@ def print_simulation(console: Console, report: CardsReport, *, seed_given: bool)
         seats.add_row(f"P{seat + 1}", report.bots[seat], *_mean_cells(stats))
     console.print(seats)
     console.print(
-        f"{report.elapsed_seconds:.2f} s, {report.workers} worker(s)", style="dim", markup=False
+        f"{report.elapsed_seconds:.2f} s, {counted(report.workers, 'worker')}",
+        style="dim",
+        markup=False,
     )
 
 

@@ -53,6 +53,8 @@ def check_play_options(
         raise ConfigError(f"--speed must be 0 or more, not {speed}")
     if record is not None and not record.parent.is_dir():
         raise ConfigError(f"--record {record}: no such directory {record.parent}")
+    if record is not None and record.is_dir():
+        raise ConfigError(f"--record {record} is a directory: name a file in it")
 
 
 def with_options(

@@ -14,8 +14,9 @@ from rich.text import Text
 from horserace.bots import bot_kinds_of
 from horserace.cli.common import user_errors, with_progress
 from horserace.core.rng import fresh_seed
-from horserace.families.derby.terminal import track_option
+from horserace.families.derby.terminal import table_options
 from horserace.simulate.derby_sim import DerbyReport, simulate_derby
+from horserace.terminal.words import counted
 
 
 def register_simulate(simulate_app: typer.Typer) -> None:
@@ -49,16 +50,8 @@ def simulate_derby_command(
     """Bots play many games; Win/Place/Show by horse, turns per race, money by seat, and how
     often mud and accelerators change the winner (the same races re-run on a paved track)."""
     with user_errors():
-        options: dict[str, Any] = {
-            "players": players,
-            "races": races,
-            "starting_money": money,
-            "scratches": scratches,
-            "all_horses": all_horses,
-        }
-        chosen = track_option(track)
-        if chosen is not None:
-            options["track"] = chosen
+        given = {"races": races, "money": money, "scratches": scratches}
+        options = table_options(players, {**given, "all_horses": all_horses, "track": track})
         kinds = bot_kinds_of(bots, "derby")
         table_seed = fresh_seed() if seed is None else seed
         report = _simulate(options, games, table_seed, kinds, workers, paired, not as_json)
@@ -99,7 +92,8 @@ def report_tables(report: DerbyReport) -> list[RenderableType]:
     """The figures of `simulate derby`, each with its 95% interval."""
     config = report.config
     title = Text(
-        f"derby: {report.games} games ({report.races} races), {report.players} players,"
+        f"derby: {counted(report.games, 'game')} ({counted(report.races, 'race')}),"
+        f" {report.players} players,"
         f" ${config.get('starting_money')} each\n"
         f"track {config.get('track', {}).get('name')}, bots {','.join(report.bots)},"
         f" seed {report.seed}",
@@ -165,5 +159,7 @@ def report_tables(report: DerbyReport) -> list[RenderableType]:
                 f"{paired.mean_turns[name]:.1f}",
             )
         parts.append(table)
-    parts.append(Text(f"{report.elapsed_seconds:.1f} s, {report.workers} worker(s)", style="dim"))
+    parts.append(
+        Text(f"{report.elapsed_seconds:.1f} s, {counted(report.workers, 'worker')}", style="dim")
+    )
     return parts

@@ -16,6 +16,7 @@ from horserace.cli.odds_cmd import parse_positions, parse_scratched
 from horserace.components.board import DEFAULT_BOARD, load_board
 from horserace.core.rng import fresh_seed
 from horserace.simulate.stats import RunningStats
+from horserace.terminal.words import counted
 
 if TYPE_CHECKING:
     from horserace.simulate.race_sim import RaceReport
@@ -115,7 +116,7 @@ def _print(console: Console, report: RaceReport) -> None:
     console.print(figures)
     rate = report.races / report.elapsed_seconds if report.elapsed_seconds else 0.0
     console.print(
-        f"{report.elapsed_seconds:.2f} s, {rate:,.0f} races/s, {report.workers} worker(s),"
+        f"{report.elapsed_seconds:.2f} s, {rate:,.0f} races/s, {counted(report.workers, 'worker')},"
         f" kernel ({report.method})",
         style="dim",
     )

@@ -15,9 +15,11 @@ from horserace.cli.common import fail, seat_names, user_errors
 from horserace.components.board import load_board
 from horserace.core.rng import fresh_seed
 from horserace.families.board.rules.house import house_options
+from horserace.families.board.terminal import check_board_options
 from horserace.families.presets import get_preset
 from horserace.simulate.board_sim import SimulationReport, exact_horse_odds, simulate_games
 from horserace.simulate.stats import RunningStats
+from horserace.terminal.words import counted
 
 BOARD_PRESETS = ("classic", "advanced", "northwoods")
 
@@ -68,6 +70,7 @@ def register(simulate_app: typer.Typer) -> None:
         preset = str(ctx.info_name)
         with user_errors():
             options: dict[str, Any] = house_options(house)  # defaults under the user's options
+            check_board_options({"chips": chips, "trade_window": trade_window}, options)
             for name, value in (
                 ("players", players),
                 ("rounds", rounds),
@@ -169,7 +172,7 @@ def _print_report(
     config = report.config
     seed_note = "" if seed_given else " (drawn; pass --seed to repeat this run)"
     console.print(
-        f"{report.preset}: {report.games} games ({report.races} races),"
+        f"{report.preset}: {counted(report.games, 'game')} ({counted(report.races, 'race')}),"
         f" {report.players} players × {config.get('rounds')} rounds,"
         f" {config.get('starting_chips')} chips each",
         markup=False,
@@ -235,6 +238,6 @@ def _print_report(
     console.print(results)
     console.print(
         f"{report.elapsed_seconds:.2f} s, {report.games_per_second:.1f} games/s,"
-        f" {report.workers} worker(s), {report.engine} engine",
+        f" {counted(report.workers, 'worker')}, {report.engine} engine",
         style="dim",
     )

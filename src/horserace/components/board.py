@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from horserace.core.errors import ConfigError
+from horserace.core.files import read_toml
 
 HORSES: tuple[int, ...] = tuple(range(2, 13))
 MAX_SLOTS = 99
@@ -70,16 +70,7 @@ class Board:
 
 def load_board(path: str | Path) -> Board:
     """Read a board file; every problem becomes a one-line ConfigError naming the file."""
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ConfigError(f"cannot read board file {file}: {error.strerror}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{file}: not valid TOML ({error})") from None
-    return Board.from_mapping(data, source=str(file))
+    return Board.from_mapping(read_toml(path, "board file"), source=str(path))
 
 
 DEFAULT_BOARD = Board(name="standard", slots=(2, 5, 7, 10, 13, 14, 13, 10, 7, 5, 2))

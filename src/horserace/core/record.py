@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from horserace.core.errors import RecordError
+from horserace.core.files import read_text
 
 FORMAT = "horserace-record"
 VERSION = 1
@@ -113,11 +114,4 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
 
 
 def read_record(path: str | Path) -> GameRecord:
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as error:
-        raise RecordError(f"cannot read {file}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{file} is not a text file") from None
-    return parse_record(text, source=str(file))
+    return parse_record(read_text(path, "record", RecordError), source=str(path))

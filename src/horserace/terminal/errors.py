@@ -15,9 +15,14 @@ from horserace.core.errors import HorseraceError
 USAGE_ERROR = 2
 
 
+def say_error(message: str) -> None:
+    """The one way every command reports a mistake: one line `error: message` on stderr."""
+    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
+
+
 def fail(message: str) -> NoReturn:
     """Print `error: message` on stderr and leave with the usage exit code."""
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
+    say_error(message)
     raise typer.Exit(USAGE_ERROR)
 
 

@@ -77,6 +77,15 @@ def board_options(
     """The dice board game's own options (the signature is what `play` offers)."""
 
 
+def check_board_options(given: Mapping[str, Any], house: Mapping[str, Any]) -> None:
+    """What the board's options need of each other, said in the options' own names (`play` and
+    `simulate` share them); `house` is what the --house rules switch on."""
+    if given["chips"] is not None and given["chips"] < 1:
+        raise ConfigError(f"--chips must be at least 1, not {given['chips']}")
+    if given["trade_window"] is not None and "trade_window" not in house:
+        raise ConfigError("--trade-window is when Perry's trading happens: add --house perry")
+
+
 class BoardTerminal(TableTerminal):
     default_bots = "random"
     speed = DEFAULT_SPEED
@@ -88,6 +97,7 @@ class BoardTerminal(TableTerminal):
         self, preset: str, players: int | None, given: Mapping[str, Any]
     ) -> dict[str, Any]:
         options = house_options(given["house"])  # the house rules' defaults, under the user's
+        check_board_options(given, options)
         named = {
             "players": players,
             "rounds": given["rounds"],

@@ -19,6 +19,7 @@ from horserace.families.presets import get_preset
 from horserace.terminal.keyboard import KeyboardAgent
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup, TableTerminal
+from horserace.terminal.words import counted
 
 DEFAULT_BOTS = "value,favourite,random"
 PLAIN_WIDTH = 100
@@ -81,12 +82,30 @@ def cards_options(
     """The card race's own options (the signature is what `play` and `simulate` offer)."""
 
 
+def check_cards_options(preset: str, given: Mapping[str, Any], defaults: Mapping[str, Any]) -> None:
+    """Options that only mean something with another: each refused, with what it needs."""
+    if given["chips"] is not None and given["chips"] < 1:
+        raise ConfigError(f"--chips must be at least 1, not {given['chips']}")
+    betting = given["betting"] or ("tote" if given["faltering"] else defaults.get("betting"))
+    betting = betting or "book"
+    needs = (
+        ("takeout", given["takeout"] is not None, betting == "tote", "--betting tote"),
+        ("book", given["book_file"] is not None, betting == "book", "--betting book"),
+        ("limit", given["limit"] is not None, betting in ("book", "tote"), "book or tote betting"),
+        ("auctioneer-out", given["auctioneer_out"], preset == "calcutta", "the calcutta preset"),
+    )
+    for option, used, fits, what in needs:
+        if used and not fits:
+            raise ConfigError(f"--{option} does not apply to {betting} betting: it needs {what}")
+
+
 def table_options(preset: str, players: int | None, given: Mapping[str, Any]) -> dict[str, Any]:
     """The options the user gave over the preset's defaults; --races defaults to one per seat,
     and a faltering course turns the redeal off unless asked for."""
     if given["betting"] is not None and preset == "calcutta":
         raise ConfigError("the calcutta preset always auctions the horses")
     defaults = get_preset(preset).defaults
+    check_cards_options(preset, given, defaults)
     options: dict[str, Any] = {}
     seats = players if players is not None else defaults.get("players", 4)
     options["players"] = seats
@@ -153,7 +172,7 @@ class CardsTerminal(TableTerminal):
         config = setup.config
         bots = ", ".join(k for s, k in enumerate(setup.bots) if s not in setup.humans)
         return (
-            f"{setup.preset}: {config.players} players, {config.races} race(s),"
+            f"{setup.preset}: {config.players} players, {counted(config.races, 'race')},"
             f" {config.starting_chips} chips each, betting: {config.betting}; bots: {bots}"
         )
 

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from horserace.core.chance import ChanceSource
+from horserace.core.errors import ConfigError
 from horserace.core.rules import Result
 from horserace.engine import Agent
 from horserace.families.derby.render import standings_table
@@ -23,6 +24,7 @@ from horserace.families.derby.screen import (
 from horserace.terminal.keyboard import KeyboardAgent
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup, TableTerminal
+from horserace.terminal.words import counted
 
 
 def derby_options(
@@ -53,6 +55,8 @@ def track_option(value: str | None) -> Track | None:
 
 
 def table_options(players: int | None, given: Mapping[str, Any]) -> dict[str, Any]:
+    if given["money"] is not None and given["money"] < 1:
+        raise ConfigError(f"--money must be at least 1, not {given['money']}")
     options: dict[str, Any] = {
         "races": given["races"],
         "starting_money": given["money"],
@@ -81,11 +85,12 @@ class DerbyTerminal(TableTerminal):
 
     def header(self, setup: TableSetup) -> str:
         config = setup.config
-        extras = [f"{config.scratches} scratch(es)"] if config.scratches else []
+        extras = [counted(config.scratches, "scratch", "scratches")] if config.scratches else []
         extras += ["house horses"] if config.all_horses else []
         return (
-            f"derby: {config.players} players, {config.races} race(s), ${config.starting_money}"
-            f" each, track {config.track.name}" + "".join(f", {e}" for e in extras)
+            f"derby: {config.players} players, {counted(config.races, 'race')},"
+            f" ${config.starting_money} each, track {config.track.name}"
+            + "".join(f", {e}" for e in extras)
         )
 
     def keyboard(self, seat: int, screen: TableScreen) -> Agent:

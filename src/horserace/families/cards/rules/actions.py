@@ -92,6 +92,11 @@ class Bid:
     def text(self) -> str:
         return f"bid {self.amount}"
 
+    @property
+    def staked(self) -> int:
+        """What the bidder pays for the horse if the bid stands (a bot's budget reads it)."""
+        return self.amount
+
 
 @dataclass(frozen=True)
 class NoBid:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from horserace.core.errors import ConfigError
+from horserace.core.files import read_toml
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 12
 MAX_RANKS = 12  # 2..K in each suit: the aces are the horses
@@ -84,16 +85,7 @@ def _int_text(text: str, what: str) -> int:
 
 def load_book_odds(path: str | Path) -> BookOdds:
     """A price list from a TOML file; every problem is a one-line ConfigError naming the file."""
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ConfigError(f"cannot read odds file {file}: {error.strerror}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{file}: not valid TOML ({error})") from None
-    return BookOdds.from_mapping(data, source=str(file))
+    return BookOdds.from_mapping(read_toml(path, "odds file"), source=str(path))
 
 
 def _traditional() -> BookOdds:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from horserace.core.errors import ConfigError
+from horserace.core.files import read_text
 
 MAX_FINISH = 200
 MAX_ZONE_MOVES = 20
@@ -288,14 +289,7 @@ def parse_track(text: str, source: str = "track") -> Track:
 
 def load_track(path: str | Path) -> Track:
     """Read a track file; every problem becomes a one-line ConfigError naming the file."""
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ConfigError(f"cannot read track file {file}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"track file {file} is not text") from None
-    return parse_track(text, source=str(file))
+    return parse_track(read_text(path, "track file"), source=str(path))
 
 
 def packaged_track(name: str) -> Track:

@@ -1,0 +1,98 @@
+"""Every mistake on the command line ends the same way: one line `error: <what is wrong>` (and,
+where it helps, `; <what to do>`) on stderr, nothing on stdout, exit code 2, no traceback: an
+option out of range, an option that needs another or excludes another, a file that cannot be
+read (missing, a folder, not UTF-8, malformed), and click's own usage errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from horserace.cli.app import app
+
+runner = CliRunner()
+NO_COLOUR = {"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "COLUMNS": None, "LINES": None}
+
+# (arguments, what the one line must say); FILE stands for a file the test writes
+CASES = [
+    # numbers in range
+    (("play", "classic", "--chips", "0"), "--chips must be at least 1, not 0"),
+    (("play", "basic", "--chips", "0"), "--chips must be at least 1, not 0"),
+    (("play", "derby", "--money", "0"), "--money must be at least 1, not 0"),
+    (("play", "classic", "--speed", "-1"), "--speed must be 0 or more"),
+    (("play", "classic", "--seed", "-3"), "--seed must be 0 or more"),
+    (("play", "classic", "--players", "13"), "players must be between 2 and 12"),
+    (("play", "classic", "--rounds", "0"), "rounds must be between 1 and 10000"),
+    (("play", "classic", "--human", "7"), "--human 7: seats are numbered 1 to 6"),
+    (("simulate", "classic", "-n", "0"), "--games must be at least 1"),
+    (("simulate", "classic", "-n", "5", "--chips", "0"), "--chips must be at least 1"),
+    (("simulate", "derby", "-n", "5", "--money", "0"), "--money must be at least 1"),
+    # options that need another option
+    (("play", "classic", "--trade-window", "after-scratch"), "add --house perry"),
+    (("simulate", "classic", "-n", "5", "--trade-window", "after-scratch"), "add --house perry"),
+    (("play", "basic", "--takeout", "10"), "--takeout does not apply to book betting"),
+    (("simulate", "basic", "-n", "5", "--takeout", "10"), "it needs --betting tote"),
+    (("play", "basic", "--betting", "tote", "--book", "FILE"), "it needs --betting book"),
+    (("play", "basic", "--auctioneer-out"), "it needs the calcutta preset"),
+    (("play", "basic", "--betting", "party", "--limit", "5"), "it needs book or tote betting"),
+    (("play", "classic", "--house", "husted", "--open-hands"), "Husted"),
+    # options that exclude each other
+    (("play", "classic", "--companion", "--human", "1"), "leave out --human"),
+    (("play", "classic", "--hidden-hands", "--open-hands"), "not both"),
+    (("play", "basic", "--companion"), "basic has no companion mode"),
+    (("play", "calcutta", "--betting", "book"), "always auctions the horses"),
+    # files
+    (("play", "classic", "--board", "NOT-UTF8"), "is not UTF-8 text (byte 0); save it as UTF-8"),
+    (("simulate", "classic", "-n", "5", "--board", "NOT-UTF8"), "board file"),
+    (("play", "classic", "--board", "BAD-TOML"), "not valid TOML"),
+    (("play", "classic", "--board", "DIR"), "cannot read board file"),
+    (("play", "basic", "--book", "NOT-UTF8"), "odds file"),
+    (("play", "derby", "--track", "NOT-UTF8"), "track file"),
+    (("play", "classic", "--record", "DIR"), "is a directory: name a file in it"),
+    (("play", "classic", "--record", "DIR/no/such.jsonl"), "no such directory"),
+    (("replay", "NOT-UTF8"), "record"),
+    (("replay", "NOT-RECORD"), "not a horserace-record file"),
+    (("play", "classic", "--resume", "NOT-UTF8"), "is not UTF-8 text"),
+    (("play", "classic", "--resume", "NOT-RECORD"), "not a horserace-record file"),
+    # click's own usage errors, in the same style
+    (("play", "classic", "--chips", "many"), "invalid value for '--chips'"),
+    (("play", "classic", "--frob"), "no such option: --frob; see: horserace play classic --help"),
+    (("play", "chess"), "no such command 'chess'; see: horserace play --help"),
+    (("simulate", "classic"), "missing option '--games'"),
+]
+
+
+def files(folder: Path) -> dict[str, str]:
+    (folder / "not-utf8.toml").write_bytes(b"\xff\xfe name = 1\n")
+    (folder / "bad.toml").write_text("name = \n", encoding="utf-8")
+    (folder / "not-record.jsonl").write_text('{"a": 1}\n', encoding="utf-8")
+    return {
+        "NOT-UTF8": str(folder / "not-utf8.toml"),
+        "BAD-TOML": str(folder / "bad.toml"),
+        "NOT-RECORD": str(folder / "not-record.jsonl"),
+        "DIR": str(folder),
+        "FILE": str(folder / "bad.toml"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("args", "message"), CASES, ids=lambda v: " ".join(v) if isinstance(v, tuple) else ""
+)
+def test_each_mistake_is_one_line_and_exit_code_2(
+    tmp_path: Path, args: tuple[str, ...], message: str
+) -> None:
+    named = files(tmp_path)
+    given = []
+    for arg in args:
+        for placeholder, path in named.items():
+            arg = arg.replace(placeholder, path)
+        given.append(arg)
+    result = runner.invoke(app, given, env=NO_COLOUR)
+    assert result.exit_code == 2, (result.stdout, result.stderr, result.exception)
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ") and message in lines[0], lines[0]
+    assert "Traceback" not in result.stderr
