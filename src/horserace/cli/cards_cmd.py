@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from horserace.bots import bot_kinds_of
-from horserace.cli.common import user_errors, with_options
+from horserace.cli.common import end_if_stopped, figures_so_far, user_errors, with_options
 from horserace.core.rng import fresh_seed
 from horserace.families import family
 from horserace.families.cards.terminal import (
@@ -76,19 +76,21 @@ def _simulate_command(preset: str) -> Callable[..., None]:
             if run["bots"] is None and "calcutta" in (preset, options.get("betting")):
                 chosen = DEFAULT_BOTS
             kinds = bot_kinds_of(chosen, "cards")
-            report = simulate_cards(
-                preset,
-                options,
-                run["games"],
-                table_seed,
-                bots=kinds,
-                workers=run["workers"],
-                engine=run["engine"],
-            )
+            with figures_so_far():
+                report = simulate_cards(
+                    preset,
+                    options,
+                    run["games"],
+                    table_seed,
+                    bots=kinds,
+                    workers=run["workers"],
+                    engine=run["engine"],
+                )
         if run["as_json"]:
             typer.echo(json.dumps(report.to_json()))
-            return
-        print_simulation(Console(highlight=False), report, seed_given=run["seed"] is not None)
+        else:
+            print_simulation(Console(highlight=False), report, seed_given=run["seed"] is not None)
+        end_if_stopped(report.games, run["games"], "games")
 
     return with_options(simulate, simulate_options, cards_options)
 

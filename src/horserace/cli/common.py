@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar, get_type_hints
 
@@ -17,9 +18,12 @@ from horserace.terminal.errors import USAGE_ERROR, fail, user_errors
 T = TypeVar("T")
 
 __all__ = [
+    "INTERRUPTED",
     "USAGE_ERROR",
     "check_play_options",
+    "end_if_stopped",
     "fail",
+    "figures_so_far",
     "seat_names",
     "user_errors",
     "with_options",
@@ -79,6 +83,35 @@ def with_options(
     command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     command.__annotations__ = hints
     return command
+
+
+INTERRUPTED = 130  # the exit code of a command that Ctrl-C ended
+
+
+@contextmanager
+def figures_so_far() -> Iterator[None]:
+    """Around a simulation: Ctrl-C ends it with the figures of the chunks already done (the
+    command prints them, then `end_if_stopped`); Ctrl-C before any is done is one line."""
+    from horserace.simulate.runner import partial_on_interrupt
+
+    try:
+        with partial_on_interrupt():
+            yield
+    except KeyboardInterrupt:
+        Console(stderr=True, highlight=False).print("interrupted before any figures were in")
+        raise typer.Exit(INTERRUPTED) from None
+
+
+def end_if_stopped(done: int, asked: int, what: str) -> None:
+    """After the figures of a run that Ctrl-C ended early (`simulate.runner.partial_on_interrupt`
+    keeps the chunks finished): one line on stderr saying whose figures they are, and the
+    interrupted exit code."""
+    if done >= asked:
+        return
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        f"interrupted: the figures are those of the first {done} of {asked} {what}", markup=False
+    )
+    raise typer.Exit(INTERRUPTED)
 
 
 def with_progress(label: str, total: int, show: bool, work: Callable[..., T]) -> T:

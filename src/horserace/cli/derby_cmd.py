@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from horserace.bots import bot_kinds_of
-from horserace.cli.common import user_errors, with_progress
+from horserace.cli.common import end_if_stopped, figures_so_far, user_errors, with_progress
 from horserace.core.rng import fresh_seed
 from horserace.families.derby.terminal import table_options
 from horserace.simulate.derby_sim import DerbyReport, simulate_derby
@@ -54,15 +54,17 @@ def simulate_derby_command(
         options = table_options(players, {**given, "all_horses": all_horses, "track": track})
         kinds = bot_kinds_of(bots, "derby")
         table_seed = fresh_seed() if seed is None else seed
-        report = _simulate(options, games, table_seed, kinds, workers, paired, not as_json)
+        with figures_so_far():
+            report = _simulate(options, games, table_seed, kinds, workers, paired, not as_json)
     if as_json:
         typer.echo(json.dumps(report.to_json()))
-        return
-    console = Console(highlight=False)
-    if seed is None:
-        console.print(f"seed {table_seed} (drawn; pass --seed to repeat this run)")
-    for table in report_tables(report):
-        console.print(table)
+    else:
+        console = Console(highlight=False)
+        if seed is None:
+            console.print(f"seed {table_seed} (drawn; pass --seed to repeat this run)")
+        for table in report_tables(report):
+            console.print(table)
+    end_if_stopped(report.games, games, "games")
 
 
 def _simulate(

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from horserace.cli.common import user_errors, with_progress
+from horserace.cli.common import end_if_stopped, figures_so_far, user_errors, with_progress
 from horserace.cli.odds_cmd import parse_positions, parse_scratched
 from horserace.components.board import DEFAULT_BOARD, load_board
 from horserace.core.rng import fresh_seed
@@ -65,15 +65,17 @@ def register(simulate_app: typer.Typer) -> None:
                     progress=progress,
                 )
 
-            report = with_progress("racing", races, not as_json, work)
+            with figures_so_far():
+                report = with_progress("racing", races, not as_json, work)
             if plot is not None:
                 from horserace.cli.plots import plot_races
 
                 plot_races(report, plot)
         if as_json:
             typer.echo(json.dumps(report.to_json()))
-            return
-        _print(Console(highlight=False), report)
+        else:
+            _print(Console(highlight=False), report)
+        end_if_stopped(report.races, races, "races")
 
 
 def _mean(stats: RunningStats, exact: float) -> list[str]:

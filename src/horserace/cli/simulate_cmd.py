@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from horserace.cli.common import fail, seat_names, user_errors
+from horserace.cli.common import end_if_stopped, fail, figures_so_far, seat_names, user_errors
 from horserace.components.board import load_board
 from horserace.core.rng import fresh_seed
 from horserace.families.board.rules.house import house_options
@@ -91,9 +91,10 @@ def register(simulate_app: typer.Typer) -> None:
             table_seed = fresh_seed() if seed is None else seed
             exact = exact_horse_odds(preset, options)
             kinds = tuple(bots.split(","))
-            report = _run(
-                preset, options, games, table_seed, workers, kinds, engine, show=not as_json
-            )
+            with figures_so_far():
+                report = _run(
+                    preset, options, games, table_seed, workers, kinds, engine, show=not as_json
+                )
             if plot is not None:
                 from horserace.cli.plots import plot_simulation
 
@@ -103,8 +104,9 @@ def register(simulate_app: typer.Typer) -> None:
             for entry in data["horses"]:
                 entry["exact"] = exact[entry["horse"]]
             typer.echo(json.dumps(data))
-            return
-        _print_report(Console(highlight=False), report, exact, seed_given=seed is not None)
+        else:
+            _print_report(Console(highlight=False), report, exact, seed_given=seed is not None)
+        end_if_stopped(report.games, games, "games")
 
     for name in BOARD_PRESETS:
         simulate_app.command(name, help=get_preset(name).summary)(simulate_board)

@@ -268,7 +268,7 @@ def simulate_derby(
     field_size = len(HORSES) if config.all_horses else config.players
     pairs = (
         paired_races(config.track, field_size, paired, derive_seed(seed, PAIRED_STREAM))
-        if paired
+        if paired and total.games == games  # fewer: Ctrl-C ended the run, stop here
         else None
     )
     places = tuple(

@@ -7,8 +7,11 @@ figures are the same bit for bit whether one process or eight played it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import signal
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -48,6 +51,26 @@ def check_run(count: int, seed: int, workers: int, what: str = "games") -> None:
             raise ConfigError(f"{name} must be at least {low}, not {value}")
 
 
+_KEEP_PARTIAL: ContextVar[bool] = ContextVar("keep_partial", default=False)
+
+
+@contextmanager
+def partial_on_interrupt() -> Iterator[None]:
+    """Within it, Ctrl-C ends a run with the chunks already merged (a prefix of the indices, so
+    still the same figures whatever the workers) instead of nothing: the caller sees fewer items
+    than it asked for. Ctrl-C before the first chunk is done still raises KeyboardInterrupt."""
+    token = _KEEP_PARTIAL.set(True)
+    try:
+        yield
+    finally:
+        _KEEP_PARTIAL.reset(token)
+
+
+def _worker_ignores_ctrl_c() -> None:
+    """Ctrl-C is the main process's to handle: a worker finishes its chunk quietly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run(
     plan: Plan[T],
     total: int,
@@ -59,22 +82,29 @@ def run(
     """Play `total` indices in chunks of `chunk`; `progress(done)` after each chunk."""
     parts = spans(total, chunk)
     result: T | None = None
-    if workers == 1 or len(parts) == 1:
-        for part in parts:
-            tally = plan.play(part)
-            result = tally if result is None else plan.merge(result, tally)
-            if progress is not None:
-                progress(part.stop)
-    else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(parts))) as pool:
-            try:
-                for part, tally in zip(parts, pool.map(plan.play, parts), strict=True):
-                    result = tally if result is None else plan.merge(result, tally)
-                    if progress is not None:
-                        progress(part.stop)
-            except BaseException:  # Ctrl-C or a failing chunk: do not play the queued ones
-                pool.shutdown(cancel_futures=True)
-                raise
+    try:
+        if workers == 1 or len(parts) == 1:
+            for part in parts:
+                tally = plan.play(part)
+                result = tally if result is None else plan.merge(result, tally)
+                if progress is not None:
+                    progress(part.stop)
+        else:
+            pool = ProcessPoolExecutor(
+                max_workers=min(workers, len(parts)), initializer=_worker_ignores_ctrl_c
+            )
+            with pool:
+                try:
+                    for part, tally in zip(parts, pool.map(plan.play, parts), strict=True):
+                        result = tally if result is None else plan.merge(result, tally)
+                        if progress is not None:
+                            progress(part.stop)
+                except BaseException:  # Ctrl-C or a failing chunk: do not play the queued ones
+                    pool.shutdown(cancel_futures=True)
+                    raise
+    except KeyboardInterrupt:
+        if result is None or not _KEEP_PARTIAL.get():
+            raise
     if result is None:
         raise ConfigError(f"nothing to run: {total} items")
     return result

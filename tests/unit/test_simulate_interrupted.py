@@ -1,0 +1,96 @@
+"""Ctrl-C during a simulation: the figures of the chunks already done are printed (a prefix of
+the games, so the same figures whatever the workers), then one line says whose figures they
+are, and the command ends with exit code 130; without asking for it, a run still just stops."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from horserace.cli.app import app
+from horserace.simulate import board_sim, runner
+
+HORSERACE = Path(sys.executable).parent / "horserace"
+
+
+def _indices(span: runner.Span) -> list[int]:
+    if span.start <= 20 < span.stop:  # Ctrl-C while the chunk holding index 20 plays
+        raise KeyboardInterrupt
+    return list(range(span.start, span.stop))
+
+
+def _joined(earlier: list[int], later: list[int]) -> list[int]:
+    return earlier + later
+
+
+PLAN = runner.Plan(_indices, _joined)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_run_stopped_by_ctrl_c_keeps_the_chunks_done(workers: int) -> None:
+    with runner.partial_on_interrupt():
+        done = runner.run(PLAN, 50, 5, workers=workers)
+    assert done == list(range(20))  # chunks 0-19; the one that was interrupted is not counted
+
+
+def test_without_asking_ctrl_c_stops_a_run() -> None:
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(PLAN, 50, 5)
+
+
+def test_ctrl_c_before_the_first_chunk_is_done_still_stops_the_run() -> None:
+    with runner.partial_on_interrupt(), pytest.raises(KeyboardInterrupt):
+        runner.run(PLAN, 50, 25)
+
+
+def test_simulate_prints_the_figures_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    played = board_sim._engine_span
+    calls = 0
+
+    def stopped_at_the_third_chunk(*args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise KeyboardInterrupt
+        return played(*args)
+
+    monkeypatch.setattr(board_sim, "_engine_span", stopped_at_the_third_chunk)
+    result = CliRunner().invoke(app, ["simulate", "advanced", "-n", "64", "--seed", "1"])
+    assert result.exit_code == 130
+    assert result.stdout.startswith(f"advanced: {2 * board_sim.CHUNK_GAMES} games (")
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"interrupted: the figures are those of the first {2 * board_sim.CHUNK_GAMES} of 64 games"
+    )
+    assert "Traceback" not in result.stderr
+
+
+def test_ctrl_c_to_a_running_simulation(tmp_path: Path) -> None:
+    command = [HORSERACE, "simulate", "advanced", "-n", "100000", "--seed", "3", "--json"]
+    simulation = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(6)  # start-up, then chunks of games
+    simulation.send_signal(signal.SIGINT)
+    out, err = simulation.communicate(timeout=120)
+    assert simulation.returncode == 130, err
+    lines = err.decode().strip().splitlines()
+    assert lines[-1].startswith("interrupted: the figures are those of the first ")
+    assert lines[-1].endswith(" of 100000 games")
+    assert b"Traceback" not in err
+    assert b'"games": ' in out
+
+
+def test_simulate_stopped_before_any_figures_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    def stopped(*args: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(board_sim, "_engine_span", stopped)
+    result = CliRunner().invoke(app, ["simulate", "advanced", "-n", "64", "--seed", "1"])
+    assert result.exit_code == 130
+    assert result.stdout == ""
+    assert result.stderr == "interrupted before any figures were in\n"
