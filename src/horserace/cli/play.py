@@ -24,6 +24,7 @@ from horserace.engine import Game
 from horserace.families import family_of_preset, preset_specs
 from horserace.families.presets import get_preset
 from horserace.terminal.table import TableSetup
+from horserace.terminal.words import counted
 
 
 def common_options(
@@ -152,7 +153,9 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
         with user_errors():
             game = catch_up(resumed, agents, chance, setup.humans)
         record = record or resumed.path
-        console.print(f"resumed from {resumed.path} after {len(game.steps)} steps", soft_wrap=True)
+        console.print(
+            f"resumed from {resumed.path} after {counted(len(game.steps), 'step')}", soft_wrap=True
+        )
     else:
         mode = "typed" if setup.companion else "seeded"
         game = Game(preset_name, preset.rules, config, seed=seed, chance_mode=mode)

@@ -25,6 +25,7 @@ from horserace.core.rules import Result
 from horserace.engine import Agent, Game, play
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup
+from horserace.terminal.words import counted
 
 INTERRUPTED = 130
 RECORD_FAILED = 1
@@ -80,7 +81,9 @@ def run_table(
     if not write_record(game, record):
         return RECORD_FAILED
     console.print(
-        f"record of {len(game.steps)} steps written to {record}", soft_wrap=True, markup=False
+        f"record of {counted(len(game.steps), 'step')} written to {record}",
+        soft_wrap=True,
+        markup=False,
     )
     return 0
 
@@ -119,7 +122,7 @@ def end_interrupted(game: Game, record: Path | None, console: Console | None = N
     path = record if record is not None or not steps else default_record_path(game.preset)
     with sigint_ignored():  # a second Ctrl-C must not cut the record in half
         saved = path is not None and write_record(game, path)
-    line = f"interrupted after {steps} step" + ("" if steps == 1 else "s")
+    line = f"interrupted after {counted(steps, 'step')}"
     if saved:
         resume = f"{command_name()} play {game.preset} --resume {path}"
         line += f"; record saved to {path}; resume with: {resume}"
