@@ -190,3 +190,16 @@ def _read_until(fd: int, marker: bytes, seconds: float) -> bytes:
             break
         seen += chunk
     return seen
+
+
+def test_derby_typed_in_resumes_with_its_default_options_and_undoes(tmp_path: Path) -> None:
+    path = tmp_path / "derby.jsonl"
+    code, _, _ = invoke(tmp_path, "derby", "--companion", "--players", "2", "--record", str(path),
+                        stdin="odds 3\n")  # fmt: skip
+    assert code == 130
+    code, out, err = invoke(tmp_path, "derby", "--resume", str(path), stdin="undo\nodds 2\n")
+    assert code == 130, err  # the options left at their defaults are not "given"
+    assert "undone: odds 3; type it again" in out
+    record = read_record(path)
+    assert [step.action for step in record.steps[-3:]] == ["odds 3", UNDO, "odds 2"]
+    assert replay(record, get_preset).ok

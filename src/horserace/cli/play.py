@@ -105,7 +105,9 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
     resumed: Resumable | None = None
     with user_errors():
         if common["resume"] is not None:
-            resumed = read_resumable(common["resume"], preset_name, preset.rules, common, own)
+            resumed = read_resumable(
+                common["resume"], preset_name, preset.rules, common, own, terminal.options
+            )
             config, seed, companion = resumed.config, resumed.seed, resumed.companion
         else:
             options = terminal.table_options(preset_name, common["players"], own)

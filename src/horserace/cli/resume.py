@@ -7,7 +7,8 @@ and every bot's generator are drawn along, so the game goes on exactly as if nev
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,10 +49,13 @@ def read_resumable(
     rules: Rules[Any, Any],
     common: Mapping[str, Any],
     own: Mapping[str, Any],
+    own_options: Callable[..., None],
 ) -> Resumable:
-    """The record at `path`, checked against the command (ConfigError/RecordError say why not)."""
+    """The record at `path`, checked against the command (ConfigError/RecordError say why not);
+    `own_options` declares the family's options, whose defaults say which ones were given."""
+    defaults = {name: p.default for name, p in inspect.signature(own_options).parameters.items()}
     given = [name for name in TABLE_MADE_BY if common[name] not in (None, False)]
-    given += [name for name, value in own.items() if value not in (None, False)]
+    given += [name for name, value in own.items() if value != defaults.get(name)]
     if given:
         options = ", ".join("--" + name.replace("_", "-") for name in given)
         raise ConfigError(f"--resume takes the table from the record; leave out {options}")
