@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from horserace.bots import make_bot
+from horserace.core.actions import Action
 from horserace.core.chance import SeededChance
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.engine import Game, Step, play
@@ -63,6 +64,6 @@ def test_only_what_a_horse_costs_is_budgeted() -> None:
 @pytest.mark.parametrize("seed", range(3))
 def test_the_bot_still_picks_any_bid_within_its_budget(seed: int) -> None:
     bot = RandomBot(random.Random(seed))
-    legal = [*(Bid(amount) for amount in range(10, 101)), NO_BID]
+    legal: list[Action] = [*(Bid(amount) for amount in range(10, 101)), NO_BID]
     picks = {bot.choose(None, legal) for _ in range(3000)}
     assert picks == {*(Bid(amount) for amount in range(10, 26)), NO_BID}

@@ -72,7 +72,16 @@ def test_simulate_prints_the_figures_so_far(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_ctrl_c_to_a_running_simulation(tmp_path: Path) -> None:
-    command = [HORSERACE, "simulate", "advanced", "-n", "100000", "--seed", "3", "--json"]
+    command: list[str | Path] = [
+        HORSERACE,
+        "simulate",
+        "advanced",
+        "-n",
+        "100000",
+        "--seed",
+        "3",
+        "--json",
+    ]
     simulation = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(8)  # start-up, then chunks of 16 games
     simulation.send_signal(signal.SIGINT)
