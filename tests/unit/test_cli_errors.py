@@ -61,6 +61,7 @@ CASES = [
     (("play", "classic", "--frob"), "no such option: --frob; see: horserace play classic --help"),
     (("play", "chess"), "no such command 'chess'; see: horserace play --help"),
     (("simulate", "classic"), "missing option '--games'"),
+    (("serve", "--port", "70000"), "invalid value for '--port': input should be less than"),
 ]
 
 

@@ -5,6 +5,7 @@ or numpy: the list below carries what the top-level help prints."""
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -167,6 +168,7 @@ class LazyGroup(TyperGroup):
 def _sentence(message: str) -> str:
     """click's 'No such option: --x.' in the project's style: 'no such option: --x'."""
     message = " ".join(message.split()).rstrip(".")
+    message = re.sub(r"(: )([A-Z])(?=[a-z])", lambda found: found[1] + found[2].lower(), message)
     return message[:1].lower() + message[1:]
 
 

@@ -23,7 +23,9 @@ def register(app: typer.Typer) -> None:
 
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="Port to listen on.")
+    ] = 8000,
     db: Annotated[
         str, typer.Option("--db", help="Where tables are kept: sqlite:///FILE or postgresql://...")
     ] = "sqlite:///horserace.db",
