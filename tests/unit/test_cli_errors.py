@@ -97,3 +97,17 @@ def test_each_mistake_is_one_line_and_exit_code_2(
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: ") and message in lines[0], lines[0]
     assert "Traceback" not in result.stderr
+
+
+def test_ctrl_c_in_any_command_is_one_line_and_exit_code_130(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from horserace.cli import rules_cmd
+
+    def stopped(preset: str) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rules_cmd, "rules_markdown", stopped)
+    result = runner.invoke(app, ["rules", "classic"], env=NO_COLOUR)
+    assert result.exit_code == 130
+    assert result.stdout == "" and result.stderr == "interrupted\n"

@@ -133,6 +133,15 @@ class LazyGroup(TyperGroup):
         finally:
             self._listing = False
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """Ctrl-C that no command handles itself (a game and a simulation do) ends the
+        command with one line instead of silence."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            _say_interrupted()
+            raise typer.Exit(INTERRUPTED) from None
+
     def main(  # type: ignore[override]
         self,
         args: Sequence[str] | None = None,
@@ -157,12 +166,17 @@ class LazyGroup(TyperGroup):
             say_error(_sentence(error.format_message()))
             sys.exit(error.exit_code)
         except typer.Abort:  # Ctrl-C or the input closed at a prompt
-            say_error("interrupted")
+            _say_interrupted()
             sys.exit(INTERRUPTED)
         except HorseraceError as error:  # a check a command should have made before running
             say_error(str(error))
             sys.exit(USAGE_ERROR)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _say_interrupted() -> None:
+    """Not a mistake, so not `error:`: one line, as a stopped game or simulation says it."""
+    typer.echo("interrupted", err=True)
 
 
 def _sentence(message: str) -> str:
