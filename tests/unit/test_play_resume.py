@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import horserace
@@ -131,7 +132,11 @@ def test_a_typed_game_resumes_and_undo_reaches_back_before_the_stop(tmp_path: Pa
     assert replay(record, get_preset).ok
 
 
-def test_ctrl_c_at_a_prompt_saves_the_record_without_a_traceback(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_ctrl_c_at_a_prompt_saves_the_record_without_a_traceback(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    """Ctrl-C, and as well a plain kill or the terminal closing."""
     path = tmp_path / "game.jsonl"
     game = subprocess.Popen(
         [HORSERACE, "play", "classic", "--seed", "3", "--human", "1", "--record", str(path)],
@@ -140,7 +145,7 @@ def test_ctrl_c_at_a_prompt_saves_the_record_without_a_traceback(tmp_path: Path)
     assert game.stdout is not None
     shown = _read_until_quiet(game.stdout.fileno())  # the game waits for the person at seat 1
     assert game.poll() is None, shown.decode(errors="replace")[-2000:]
-    game.send_signal(signal.SIGINT)
+    game.send_signal(stop)
     out, err = game.communicate(timeout=60)
     assert game.returncode == 130
     assert b"Traceback" not in err

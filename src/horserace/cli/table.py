@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import typer
@@ -91,15 +92,17 @@ def run_table(
 def in_lines(
     game: Game, agents: Mapping[int, Agent], chance: ChanceSource, screen: TableScreen
 ) -> bool:
-    """The game printed line by line; False when Ctrl-C stopped it."""
+    """The game printed line by line; False when Ctrl-C (or a closed terminal, or a kill)
+    stopped it."""
     try:
-        screen.start(game)
-        while True:
-            try:
-                play(game, agents, chance, observe=screen.observe)
-                return True
-            except UndoRequested:  # companion mode: the last outcome typed in was wrong
-                say_undone(screen, game.undo())
+        with stops_as_interrupts():
+            screen.start(game)
+            while True:
+                try:
+                    play(game, agents, chance, observe=screen.observe)
+                    return True
+                except UndoRequested:  # companion mode: the last outcome typed in was wrong
+                    say_undone(screen, game.undo())
     except (KeyboardInterrupt, typer.Abort):
         return False
 
@@ -155,6 +158,26 @@ def default_record_path(preset: str) -> Path:
         number += 1
         path = folder / f"{preset}-{stamp}-{number}.jsonl"
     return path
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def stops_as_interrupts() -> Iterator[None]:
+    """A closed terminal (SIGHUP) or a plain `kill` (SIGTERM) stops a game as Ctrl-C does, so
+    its record is saved too (only the main thread handles signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    stops = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {stop: signal.signal(stop, _stop) for stop in stops}
+    try:
+        yield
+    finally:
+        for stop, handler in previous.items():
+            signal.signal(stop, handler)
 
 
 @contextmanager
