@@ -163,7 +163,7 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
         game = Game(preset_name, preset.rules, config, seed=seed, chance_mode=mode)
         if not setup.companion:
             console.print(f"seed {seed} (re-run with --seed {seed})", soft_wrap=True)
-    if not plain:  # a person watching: how to stop, and that nothing is lost by it
+    if not (plain or animated):  # lines on a terminal (the full screen shows its own keys)
         console.print("Ctrl-C stops the game; its record is kept to resume it", style="dim")
     game.seating = {
         "names": setup.names,
