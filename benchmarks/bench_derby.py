@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 from horserace.core.chance import SeededChance
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
@@ -90,10 +91,25 @@ def turn_starts(count: int) -> list[RaceState]:
     return found
 
 
+def before(moment: float) -> bool:
+    return time.perf_counter() < moment
+
+
+def tick_until(going: Callable[[], bool]) -> float:
+    """Sleep a millisecond at a time while `going()`; the longest gap between two ticks."""
+    longest, last = 0.0, time.perf_counter()
+    while going():
+        time.sleep(0.001)
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    return longest
+
+
 def bench_live(positions: int) -> None:
     """A server's live odds: the quick estimate answered at once, the precise one (every chance
     within a tenth of a point, 95%) on the odds thread, and the longest the main thread (a
-    server's event loop) waited for the interpreter meanwhile, ticking every millisecond."""
+    server's event loop) waited meanwhile, ticking every millisecond; then the same ticking
+    for as long with no odds thread (the baseline: what the busy machine itself costs)."""
     preset = get_preset("derby")
     rules = preset.rules
     table = rules.view(rules.initial_state(preset.config({"players": 8})), None)
@@ -115,16 +131,13 @@ def bench_live(positions: int) -> None:
         thread = threading.Thread(target=work)
         started = time.perf_counter()
         thread.start()
-        longest, last = 0.0, time.perf_counter()
-        while thread.is_alive():
-            time.sleep(0.001)
-            now = time.perf_counter()
-            longest, last = max(longest, now - last), now
+        longest = tick_until(thread.is_alive)
         wall = time.perf_counter() - started
+        alone = tick_until(partial(before, time.perf_counter() + wall))
         print(
             f"live odds, 8 horses, turn {race.turn:2d}: quick {quick_ms:5.1f} ms; precise"
             f" {done['races']:>9,} races, {done['cpu']:5.2f} s CPU ({wall:5.2f} s wall),"
-            f" main thread held at most {1000 * longest:5.1f} ms"
+            f" main thread held at most {1000 * longest:5.1f} ms (alone {1000 * alone:5.1f} ms)"
         )
     LIVE.settle()
 
