@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,8 @@ from typer.testing import CliRunner
 
 import horserace
 from horserace.cli.app import app
-from horserace.core.record import read_record
+from horserace.core.actions import Action
+from horserace.core.record import GameRecord, read_record
 from horserace.engine import UNDO, replay, standing_steps
 from horserace.families.presets import get_preset
 
@@ -213,3 +215,56 @@ def _read_until_quiet(fd: int, quiet: float = 2.0, seconds: float = 60) -> bytes
         seen += chunk
         last = time.monotonic()
     return seen
+
+
+def test_a_fault_in_the_program_still_keeps_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from horserace.families.random_bot import RandomBot
+
+    chosen = RandomBot.choose
+    calls = 0
+
+    def failing(self: RandomBot, view: object, legal: Sequence[Action]) -> Action:
+        nonlocal calls
+        calls += 1
+        if calls == 40:
+            raise RuntimeError("a bot's fault")
+        return chosen(self, view, legal)
+
+    monkeypatch.setattr(RandomBot, "choose", failing)
+    path = tmp_path / "game.jsonl"
+    result = runner.invoke(app, ["play", "classic", "--seed", "1", "--record", str(path)])
+    assert isinstance(result.exception, RuntimeError)  # a fault still shows as one
+    assert "stopped by an error after " in result.stdout
+    assert f"resume with: horserace play classic --resume {path}" in result.stdout
+    record = read_record(path)
+    assert sum(1 for step in record.steps if step.actor != "chance") == 39
+    assert replay(record, get_preset).ok
+
+
+def test_a_record_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    path.write_text("the game so far\n", encoding="utf-8")
+    record = read_record_of_a_short_game(tmp_path)
+
+    class CutShort(GameRecord):
+        def lines(self) -> Iterator[str]:
+            yield from list(super().lines())[:2]
+            raise OSError(28, "No space left on device")
+
+    cut = CutShort(record.preset, record.config, record.seed, record.chance, record.steps)
+    with pytest.raises(OSError):
+        cut.write(path)
+    assert path.read_text(encoding="utf-8") == "the game so far\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")] == []
+    record.write(path)
+    assert read_record(path) == record
+
+
+def read_record_of_a_short_game(folder: Path) -> GameRecord:
+    path = folder / "short.jsonl"
+    code, out, _ = invoke(folder, "classic", "--seed", "2", "--rounds", "1", "--players", "2",
+                          "--board", str(SHORT_BOARD), "--record", str(path))  # fmt: skip
+    assert code == 0, out
+    return read_record(path)

@@ -70,10 +70,14 @@ def run_table(
     """Play `game` to its end (or to Ctrl-C, or q on the full screen), then the standings (on
     the terminal too, after the full screen closes) and the record; the exit code."""
     console = screen.console
-    if screen.animated:
-        finished = on_full_screen(game, agents, chance, screen, finish, theme, odds)
-    else:
-        finished = in_lines(game, agents, chance, screen)
+    try:
+        if screen.animated:
+            finished = on_full_screen(game, agents, chance, screen, finish, theme, odds)
+        else:
+            finished = in_lines(game, agents, chance, screen)
+    except Exception:  # a fault of the program's, not the players': their game is kept all the same
+        keep_the_game(game, record, console, "stopped by an error")
+        raise
     if not finished:
         return end_interrupted(game, record, console)
     finish(game.rules.result(game.state))
@@ -120,18 +124,22 @@ def end_interrupted(game: Game, record: Path | None, console: Console | None = N
     """A game stopped before its end (Ctrl-C, input closed, the person quit): save the record
     (to `record`, else to a file of its own, so nothing played is lost) and say in one line how
     to go on. Returns the exit code of an interrupted command."""
-    console = console or Console(highlight=False)
+    keep_the_game(game, record, console or Console(highlight=False), "interrupted")
+    return INTERRUPTED
+
+
+def keep_the_game(game: Game, record: Path | None, console: Console, why: str) -> None:
+    """Save an unfinished game's record and say in one line where, and how to resume it."""
     steps = len(game.steps)
     path = record if record is not None or not steps else default_record_path(game.preset)
     with sigint_ignored():  # a second Ctrl-C must not cut the record in half
         saved = path is not None and write_record(game, path)
-    line = f"interrupted after {counted(steps, 'step')}"
+    line = f"{why} after {counted(steps, 'step')}"
     if saved:
         resume = f"{command_name()} play {game.preset} --resume {path}"
         line += f"; record saved to {path}; resume with: {resume}"
     console.print()  # off the line of a prompt that was answered with Ctrl-C
     console.print(Text(line, style="bold red"), soft_wrap=True)
-    return INTERRUPTED
 
 
 def command_name() -> str:

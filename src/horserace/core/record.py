@@ -6,6 +6,7 @@ Stored as JSON lines so a long game can be read, diffed and appended to line by 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +57,15 @@ class GameRecord:
             yield json.dumps({"result": self.result}, sort_keys=True)
 
     def write(self, path: str | Path) -> None:
-        Path(path).write_text("".join(line + "\n" for line in self.lines()), encoding="utf-8")
+        """Write the whole record or nothing: a resumed game rewrites the file it was read from,
+        and a write cut short (a full disk, a second Ctrl-C) must not cost the game so far."""
+        target = Path(path)
+        partial = target.with_name(f".{target.name}.partial")
+        try:
+            partial.write_text("".join(line + "\n" for line in self.lines()), encoding="utf-8")
+            os.replace(partial, target)
+        finally:
+            partial.unlink(missing_ok=True)
 
 
 def _require(condition: bool, line_number: int, message: str) -> None:
