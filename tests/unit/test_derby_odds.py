@@ -18,10 +18,12 @@ from horserace.families.derby.rules.rules import DerbyRules
 from horserace.families.derby.rules.track import DEFAULT_TRACK, packaged_track
 from horserace.families.derby.rules.transcript import place_horses, play_texts, setup_texts
 from horserace.families.derby.sampled_odds import (
+    CHUNK,
     exact_start_odds,
     race_odds,
     simulate_races,
     table_odds,
+    widest_interval,
 )
 
 RULES = DerbyRules()
@@ -132,6 +134,22 @@ def test_odds_sum_to_one_per_place_and_a_seed_repeats() -> None:
     assert race_odds(state.race, SPRINT, samples=3000, seed=1) == odds
     low, high = odds.ci95(1, 1)
     assert low < odds.win(1) < high
+
+
+def test_a_precision_plays_the_same_races_in_parts_until_it_is_reached() -> None:
+    """Chunked by CHUNK races, the run is the same races as at once; it stops at the first
+    chunk whose widest 95% interval is within the precision, and runs to the cap otherwise."""
+    state = mid_race()
+    assert state.race is not None
+    whole = race_odds(state.race, SPRINT, samples=2 * CHUNK + 7, seed=4)
+    capped = race_odds(state.race, SPRINT, samples=2 * CHUNK + 7, seed=4, precision=0.0)
+    assert capped == whole
+    wide = widest_interval(np.array(whole.chances) * CHUNK, CHUNK) * 1.2  # met after one chunk
+    first = race_odds(state.race, SPRINT, samples=2 * CHUNK + 7, seed=4, precision=wide)
+    assert first.samples == CHUNK
+    assert first == race_odds(state.race, SPRINT, samples=CHUNK, seed=4)
+    counts = np.array(first.chances) * first.samples
+    assert widest_interval(counts, first.samples) <= wide
 
 
 def test_table_odds_through_the_phases() -> None:
