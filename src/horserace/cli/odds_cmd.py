@@ -14,6 +14,7 @@ from rich.table import Table
 from horserace.cli.common import user_errors
 from horserace.components.board import DEFAULT_BOARD, HORSES, Board, load_board
 from horserace.core.errors import ConfigError
+from horserace.core.options import whole_text
 from horserace.families.board.odds.race import ExactRaceOdds, RaceOdds, exact_race_odds, race_odds
 
 MAX_SCRATCHED = 4
@@ -103,7 +104,7 @@ def parse_positions(text: str, board: Board, scratched: list[int]) -> dict[int, 
             raise ConfigError(f"horse {horse} is scratched, so it has no position")
         if horse in advanced:
             raise ConfigError(f"horse {horse} has two positions")
-        slot = _whole(slot_text, f"position of horse {horse}")
+        slot = whole_text(slot_text, f"position of horse {horse}")
         lane = board.slots_of(horse)
         if not 0 <= slot <= lane:
             raise ConfigError(
@@ -123,15 +124,8 @@ def _items(text: str, option: str) -> list[str]:
     return items
 
 
-def _whole(text: str, what: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise ConfigError(f"{what} must be a whole number, not {text.strip()!r}") from None
-
-
 def _horse(text: str) -> int:
-    horse = _whole(text, "a horse")
+    horse = whole_text(text, "a horse")
     if horse not in HORSES:
         raise ConfigError(f"horses are {HORSES[0]} to {HORSES[-1]}, not {horse}")
     return horse

@@ -25,8 +25,12 @@ def read_text(path: str | Path, what: str, error: type[HorseraceError] = ConfigE
 
 def read_toml(path: str | Path, what: str) -> dict[str, Any]:
     """A TOML file's tables; a file that cannot be read or parsed raises ConfigError."""
-    text = read_text(path, what)
+    return parse_toml(read_text(path, what), f"{what} {path}")
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """TOML text's tables; text that is not TOML raises a ConfigError naming `source`."""
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as problem:
-        raise ConfigError(f"{what} {path}: not valid TOML ({problem})") from None
+        raise ConfigError(f"{source}: not valid TOML ({problem})") from None

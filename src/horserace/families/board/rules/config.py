@@ -9,6 +9,7 @@ from typing import Any
 
 from horserace.components.board import DEFAULT_BOARD, Board
 from horserace.core.errors import ConfigError
+from horserace.core.options import check_choice, check_whole, known_options
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
 SCRATCH_LINES = 4
@@ -62,19 +63,19 @@ class BoardConfig:
     money: str = "chips"  # how amounts are shown: chips, or cents shown as dollars
 
     def __post_init__(self) -> None:
-        _whole("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
-        _whole("rounds", self.rounds, 1, 10_000)
-        _whole("starting_chips", self.starting_chips, 0, 10**12)
-        _whole("first_dealer", self.first_dealer, 0, self.players - 1)
-        _whole("ante", self.ante, 0, 10**9)
-        _whole("trade_offers", self.trade_offers, 1, 50)
-        _choice("deck", self.deck, DECKS)
-        _choice("repeat_scratch", self.repeat_scratch, REPEAT_RULES)
-        _choice("race_starts", self.race_starts, RACE_STARTS)
-        _choice("payout", self.payout, PAYOUTS)
-        _choice("reset", self.reset, RESETS)
-        _choice("money", self.money, ("chips", "cents"))
-        _choice("trade_window", self.trade_window, TRADE_WINDOWS)
+        check_whole("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
+        check_whole("rounds", self.rounds, 1, 10_000)
+        check_whole("starting_chips", self.starting_chips, 0, 10**12)
+        check_whole("first_dealer", self.first_dealer, 0, self.players - 1)
+        check_whole("ante", self.ante, 0, 10**9)
+        check_whole("trade_offers", self.trade_offers, 1, 50)
+        check_choice("deck", self.deck, DECKS)
+        check_choice("repeat_scratch", self.repeat_scratch, REPEAT_RULES)
+        check_choice("race_starts", self.race_starts, RACE_STARTS)
+        check_choice("payout", self.payout, PAYOUTS)
+        check_choice("reset", self.reset, RESETS)
+        check_choice("money", self.money, ("chips", "cents"))
+        check_choice("trade_window", self.trade_window, TRADE_WINDOWS)
         for name in (
             "draft",
             "jockey_pot",
@@ -135,27 +136,9 @@ class BoardConfig:
         return self.deck == "advanced"
 
 
-def _whole(name: str, value: object, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{name} must be a whole number, not {value!r}")
-    if not low <= value <= high:
-        raise ConfigError(f"{name} must be between {low} and {high}, not {value}")
-
-
-def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise ConfigError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
-
-
 def board_config(options: Mapping[str, Any]) -> BoardConfig:
     """Options from a CLI, a record or a lobby -> a validated config; unknown keys are errors."""
-    known = {f.name for f in fields(BoardConfig)}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise ConfigError(
-            f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
-        )
-    values = dict(options)
+    values = known_options(options, BoardConfig)
     board = values.get("board")
     if isinstance(board, Mapping):
         values["board"] = Board.from_mapping(board)

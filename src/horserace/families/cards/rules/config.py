@@ -16,6 +16,7 @@ from typing import Any
 
 from horserace.core.errors import ConfigError
 from horserace.core.files import read_toml
+from horserace.core.options import check_whole, known_options, whole_text
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 12
 MAX_RANKS = 12  # 2..K in each suit: the aces are the horses
@@ -62,25 +63,18 @@ class BookOdds:
             raise ConfigError(f'{source}: needs an [odds] table, e.g. 0 = "1-1"')
         prices: list[tuple[int, int, int]] = []
         for key, value in odds.items():
-            count = _int_text(str(key), f"{source}: course count")
+            count = whole_text(str(key), f"{source}: course count")
             text = str(value).replace(" ", "")
             win_text, dash, per_text = text.partition("-")
             if not dash:
                 raise ConfigError(f"{source}: odds {value!r} should look like 5-1")
             prices.append(
-                (count, _int_text(win_text, f"{source}: odds"), _int_text(per_text, "odds"))
+                (count, whole_text(win_text, f"{source}: odds"), whole_text(per_text, "odds"))
             )
         name = data.get("name", source)
         if not isinstance(name, str) or not name.strip():
             raise ConfigError(f"{source}: 'name' must be a non-empty string")
         return cls(name, tuple(sorted(prices)))
-
-
-def _int_text(text: str, what: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise ConfigError(f"{what} must be a whole number, not {text.strip()!r}") from None
 
 
 def load_book_odds(path: str | Path) -> BookOdds:
@@ -121,14 +115,14 @@ class CardsConfig:
     cut_for_deal: bool = False  # the first dealer is whoever cuts the highest card
 
     def __post_init__(self) -> None:
-        _whole("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
-        _whole("races", self.races, 1, 10_000)
-        _whole("starting_chips", self.starting_chips, 0, 10**9)
-        _whole("first_dealer", self.first_dealer, 0, self.players - 1)
-        _whole("ranks", self.ranks, 1, MAX_RANKS)
+        check_whole("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
+        check_whole("races", self.races, 1, 10_000)
+        check_whole("starting_chips", self.starting_chips, 0, 10**9)
+        check_whole("first_dealer", self.first_dealer, 0, self.players - 1)
+        check_whole("ranks", self.ranks, 1, MAX_RANKS)
         deck = 4 * self.ranks + (1 if self.stumbling else 0)
-        _whole("course_length", self.course_length, 1, deck - 1)
-        _whole("need", self.need, 1, self.course_length + 1)
+        check_whole("course_length", self.course_length, 1, deck - 1)
+        check_whole("need", self.need, 1, self.course_length + 1)
         if self.need > self.ranks:
             raise ConfigError(
                 f"need {self.need} is more than the {self.ranks} cards of a suit: no horse"
@@ -154,14 +148,14 @@ class CardsConfig:
                 f"the {'book prices' if self.betting == 'book' else 'Calcutta sells'} horses by"
                 " the course cards, which a faltering course hides: bet on the tote or at a party"
             )
-        _whole("bet_limit", self.bet_limit, 1, 10**9)
-        _whole("takeout", self.takeout, 0, MAX_TAKEOUT)
+        check_whole("bet_limit", self.bet_limit, 1, 10**9)
+        check_whole("takeout", self.takeout, 0, MAX_TAKEOUT)
         if not isinstance(self.book_odds, BookOdds):
             raise ConfigError("book_odds must be a price list")
         if not 1 <= len(self.prizes) <= 4:
             raise ConfigError("prizes lists 1 to 4 amounts (1st, 2nd, ...)")
         for prize in self.prizes:
-            _whole("a prize", prize, 0, 10**9)
+            check_whole("a prize", prize, 0, 10**9)
 
     @property
     def deck_size(self) -> int:
@@ -180,22 +174,9 @@ class CardsConfig:
         return self.races * self.players * max(self.prizes)
 
 
-def _whole(name: str, value: object, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{name} must be a whole number, not {value!r}")
-    if not low <= value <= high:
-        raise ConfigError(f"{name} must be between {low} and {high}, not {value}")
-
-
 def cards_config(options: Mapping[str, Any]) -> CardsConfig:
     """Options from a CLI, a record or a lobby -> a validated config; unknown keys are errors."""
-    known = {f.name for f in fields(CardsConfig)}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise ConfigError(
-            f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
-        )
-    values = dict(options)
+    values = known_options(options, CardsConfig)
     odds = values.get("book_odds")
     if isinstance(odds, Mapping):
         values["book_odds"] = BookOdds.from_mapping(odds)

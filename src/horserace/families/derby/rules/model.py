@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from horserace.core.errors import ConfigError, InvalidAction
 from horserace.core.ledger import Ledger
+from horserace.core.options import check_whole, known_options
 from horserace.families.derby.rules.race import D20_SIDES, HORSES, RaceState
 from horserace.families.derby.rules.silks import SILKS
 from horserace.families.derby.rules.track import DEFAULT_TRACK, Track, resolve_track
@@ -39,11 +40,11 @@ class DerbyConfig:
     track: Track = DEFAULT_TRACK
 
     def __post_init__(self) -> None:
-        _whole("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
-        _whole("races", self.races, 1, 1000)
-        _whole("starting_money", self.starting_money, 0, 10**9)
-        _whole("max_wager", self.max_wager, 0, 10**9)
-        _whole("scratches", self.scratches, 0, MAX_SCRATCHES)
+        check_whole("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
+        check_whole("races", self.races, 1, 1000)
+        check_whole("starting_money", self.starting_money, 0, 10**9)
+        check_whole("max_wager", self.max_wager, 0, 10**9)
+        check_whole("scratches", self.scratches, 0, MAX_SCRATCHES)
         for name in ("all_in_single_race", "all_horses"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be true or false")
@@ -77,22 +78,9 @@ class DerbyConfig:
         return self.players + 1
 
 
-def _whole(name: str, value: object, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{name} must be a whole number, not {value!r}")
-    if not low <= value <= high:
-        raise ConfigError(f"{name} must be between {low} and {high}, not {value}")
-
-
 def derby_config(options: Mapping[str, Any]) -> DerbyConfig:
     """Options from a CLI, a record or a lobby -> a validated config; unknown keys are errors."""
-    known = {f.name for f in fields(DerbyConfig)}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise ConfigError(
-            f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
-        )
-    values = dict(options)
+    values = known_options(options, DerbyConfig)
     if "track" in values:
         values["track"] = resolve_track(values["track"])
     return DerbyConfig(**values)
@@ -208,88 +196,65 @@ def _number(text: str, word: str, low: int, high: int) -> int | None:
     return value
 
 
+class _Numbered:
+    """An action or chance outcome written 'WORD N', or at the table just 'N'."""
+
+    word: ClassVar[str]  # the text form's first word
+    field: ClassVar[str]  # the dataclass field holding N
+    low: ClassVar[int] = 1
+    high: ClassVar[int]
+    what: ClassVar[str]  # 'a silk', for the error that says how to write one
+    example: ClassVar[int]
+
+    if TYPE_CHECKING:
+
+        def __init__(self, number: int, /) -> None: ...
+
+    @property
+    def text(self) -> str:
+        return f"{self.word} {getattr(self, self.field)}"
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        value = _number(text, cls.word, cls.low, cls.high)
+        if value is None:
+            hint = f"write it like '{cls.word} {cls.example}' or just '{cls.example}'"
+            raise InvalidAction(f"{text!r} is not {cls.what}; {hint}")
+        return cls(value)
+
+
 @dataclass(frozen=True)
-class ChooseSilk:
+class ChooseSilk(_Numbered):
+    word, field, high, what, example = "silk", "silk", len(SILKS), "a silk", 5
     silk: int
 
-    @property
-    def text(self) -> str:
-        return f"silk {self.silk}"
-
-    @classmethod
-    def parse(cls, text: str) -> ChooseSilk:
-        value = _number(text, "silk", 1, len(SILKS))
-        if value is None:
-            raise InvalidAction(f"{text!r} is not a silk; write it like 'silk 5' or just '5'")
-        return cls(value)
-
 
 @dataclass(frozen=True)
-class ChooseHorse:
+class ChooseHorse(_Numbered):
+    word, field, high, what, example = "horse", "horse", len(HORSES), "a horse", 12
     horse: int
 
-    @property
-    def text(self) -> str:
-        return f"horse {self.horse}"
-
-    @classmethod
-    def parse(cls, text: str) -> ChooseHorse:
-        value = _number(text, "horse", 1, len(HORSES))
-        if value is None:
-            raise InvalidAction(f"{text!r} is not a horse; write it like 'horse 12' or just '12'")
-        return cls(value)
-
 
 @dataclass(frozen=True)
-class Wager:
+class Wager(_Numbered):
+    word, field, low, high, what, example = "wager", "amount", 0, 10**9, "a wager", 2
     amount: int
 
-    @property
-    def text(self) -> str:
-        return f"wager {self.amount}"
-
-    @classmethod
-    def parse(cls, text: str) -> Wager:
-        value = _number(text, "wager", 0, 10**9)
-        if value is None:
-            raise InvalidAction(f"{text!r} is not a wager; write it like 'wager 2' or just '2'")
-        return cls(value)
-
 
 @dataclass(frozen=True)
-class D20Roll:
+class D20Roll(_Numbered):
     """Chance: a twenty-sided die (a race die or a scratch roll)."""
 
+    word, field, high, what, example = "d20", "value", D20_SIDES, "a d20 roll", 7
     value: int
-
-    @property
-    def text(self) -> str:
-        return f"d20 {self.value}"
-
-    @classmethod
-    def parse(cls, text: str) -> D20Roll:
-        value = _number(text, "d20", 1, D20_SIDES)
-        if value is None:
-            raise InvalidAction(f"{text!r} is not a d20 roll; write it like 'd20 7' or just '7'")
-        return cls(value)
 
 
 @dataclass(frozen=True)
-class OddsDie:
+class OddsDie(_Numbered):
     """Chance: a seat's six-sided odds die."""
 
+    word, field, high, what, example = "odds", "value", ODDS_SIDES, "an odds die", 4
     value: int
-
-    @property
-    def text(self) -> str:
-        return f"odds {self.value}"
-
-    @classmethod
-    def parse(cls, text: str) -> OddsDie:
-        value = _number(text, "odds", 1, ODDS_SIDES)
-        if value is None:
-            raise InvalidAction(f"{text!r} is not an odds die; write it like 'odds 4' or just '4'")
-        return cls(value)
 
 
 @dataclass(frozen=True)
@@ -315,18 +280,8 @@ class MudDie:
 
 
 @dataclass(frozen=True)
-class AccelDie:
+class AccelDie(_Numbered):
     """Chance: the accelerator die's bonus spaces."""
 
+    word, field, high, what, example = "accel", "bonus", 100, "an accelerator roll", 2
     bonus: int
-
-    @property
-    def text(self) -> str:
-        return f"accel {self.bonus}"
-
-    @classmethod
-    def parse(cls, text: str) -> AccelDie:
-        value = _number(text, "accel", 1, 100)
-        if value is None:
-            raise InvalidAction(f"{text!r} is not an accelerator roll; write it like 'accel 2'")
-        return cls(value)

@@ -7,7 +7,6 @@ becomes one ConfigError that names the file and the field.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -16,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from horserace.core.errors import ConfigError
-from horserace.core.files import read_text
+from horserace.core.files import parse_toml, read_text
+from horserace.core.options import check_whole
 
 MAX_FINISH = 200
 MAX_ZONE_MOVES = 20
@@ -54,7 +54,7 @@ class Track:
     description: str = ""
 
     def __post_init__(self) -> None:
-        _check_whole("finish", self.finish, 2, MAX_FINISH)
+        check_whole("finish", self.finish, 2, MAX_FINISH)
         if not self.name.strip():
             raise ConfigError("name: a track needs a non-empty name")
         if not self.zones:
@@ -62,9 +62,9 @@ class Track:
         expected = 0
         for index, zone in enumerate(self.zones, start=1):
             where = f"zone {index} ({zone.name})"
-            _check_whole(f"{where} first", zone.first, 0, self.finish - 1)
-            _check_whole(f"{where} last", zone.last, 0, self.finish - 1)
-            _check_whole(f"{where} moves", zone.moves, 1, MAX_ZONE_MOVES)
+            check_whole(f"{where} first", zone.first, 0, self.finish - 1)
+            check_whole(f"{where} last", zone.last, 0, self.finish - 1)
+            check_whole(f"{where} moves", zone.moves, 1, MAX_ZONE_MOVES)
             if zone.first != expected:
                 raise ConfigError(
                     f"{where}: starts at space {zone.first}, but the zones must cover every"
@@ -80,18 +80,18 @@ class Track:
             )
         for label, spaces in (("mud", self.mud), ("accelerators", self.accelerators)):
             for space in sorted(spaces):
-                _check_whole(f"{label} space", space, 1, self.finish - 1)
+                check_whole(f"{label} space", space, 1, self.finish - 1)
         both = sorted(self.mud & self.accelerators)
         if both:
             raise ConfigError(f"space {both[0]} cannot be both mud and an accelerator")
-        _check_whole("mud_die.shoe", self.mud_shoe, 1, MAX_DIE_FACES)
-        _check_whole("mud_die.blank", self.mud_blank, 0, MAX_DIE_FACES)
+        check_whole("mud_die.shoe", self.mud_shoe, 1, MAX_DIE_FACES)
+        check_whole("mud_die.blank", self.mud_blank, 0, MAX_DIE_FACES)
         if not self.accelerator_faces or len(self.accelerator_faces) > MAX_DIE_FACES:
             raise ConfigError(f"accelerator_die: 1 to {MAX_DIE_FACES} faces")
         for face in self.accelerator_faces:
-            _check_whole("accelerator_die face", face, 1, MAX_ZONE_MOVES)
+            check_whole("accelerator_die face", face, 1, MAX_ZONE_MOVES)
         for space, text in self.labels:
-            _check_whole("label space", space, 0, self.finish)
+            check_whole("label space", space, 0, self.finish)
             if not isinstance(text, str):
                 raise ConfigError(f"label of space {space} must be text")
 
@@ -272,19 +272,8 @@ def _space_key(key: object) -> int:
     return int(text)
 
 
-def _check_whole(name: str, value: object, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{name} must be a whole number, not {value!r}")
-    if not low <= value <= high:
-        raise ConfigError(f"{name} must be between {low} and {high}, not {value}")
-
-
 def parse_track(text: str, source: str = "track") -> Track:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{source}: not valid TOML ({error})") from None
-    return Track.from_mapping(data, source=source)
+    return Track.from_mapping(parse_toml(text, source), source=source)
 
 
 def load_track(path: str | Path) -> Track:
