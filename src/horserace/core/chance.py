@@ -21,7 +21,11 @@ def sample_weighted(
     rng: random.Random, outcomes: Sequence[Action], weights: Sequence[int]
 ) -> Action:
     """Exact integer sampling: P(outcome i) = weights[i] / sum(weights), no float rounding."""
-    pick = rng.randrange(sum(weights))
+    return outcome_at(rng.randrange(sum(weights)), outcomes, weights)
+
+
+def outcome_at(pick: int, outcomes: Sequence[Action], weights: Sequence[int]) -> Action:
+    """The outcome whose share of 0..sum(weights)-1 holds `pick` (outcome i has weights[i])."""
     for outcome, weight in zip(outcomes, weights, strict=True):
         if pick < weight:
             return outcome

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from horserace.core.actions import Action
+from horserace.core.chance import outcome_at
 from horserace.core.record import GameRecord
 from horserace.core.rules import Rules
 from horserace.engine import replay
@@ -111,9 +112,4 @@ class FairChance:
 
     def choose(self, rules: Rules[Any, Any], state: Any) -> Action:
         outcomes, weights = rules.chance_weights(state)
-        pick = self.below(sum(weights))
-        for outcome, weight in zip(outcomes, weights, strict=True):
-            if pick < weight:
-                return outcome
-            pick -= weight
-        raise AssertionError("unreachable: pick < total")
+        return outcome_at(self.below(sum(weights)), outcomes, weights)

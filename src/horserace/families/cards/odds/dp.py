@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import TypeVar
 
 from horserace.core.errors import HorseraceError
+from horserace.families.cards.rules.track import reorder_standing
 
 Number = TypeVar("Number", float, Fraction)
 
@@ -46,16 +47,6 @@ class _Race:
         self.enough = min(places, 3)  # the last horse's place is known once three finished
 
     # --- moves on tuples (the reference moves are families/cards/rules/track.py) ---------------
-    @staticmethod
-    def _placed(
-        standing: tuple[int, ...], positions: tuple[int, ...], suit: int
-    ) -> tuple[int, ...]:
-        others = [s for s in standing if s != suit]
-        spot = positions[suit]
-        index = 0
-        while index < len(others) and positions[others[index]] >= spot:
-            index += 1
-        return (*others[:index], suit, *others[index:])
 
     def settled(self, state: State) -> bool:
         positions, standing, finished, frontier, unseen, blanks, joker = state
@@ -102,7 +93,7 @@ class _Race:
                 blanks,
                 joker,
             ), False
-        standing = self._placed(standing, new_positions, suit)
+        standing = reorder_standing(standing, new_positions, suit)
         new_link = self.faltering and frontier < moved[suit] <= self.course_length
         if new_link:
             frontier = moved[suit]
@@ -117,7 +108,7 @@ class _Race:
         new_positions = tuple(moved)
         return (
             new_positions,
-            self._placed(standing, new_positions, suit),
+            reorder_standing(standing, new_positions, suit),
             finished,
             frontier,
             unseen,

@@ -94,14 +94,8 @@ class CardsRules(Rules[CardsConfig, CardsState]):
             phase=CardsPhase.CUT if cutting else CardsPhase.COURSE,
             cut=(None,) * n if cutting else (),
             cutters=tuple(range(n)) if cutting else (),
-            deck=full_deck(config),
-            course=(),
-            track=CardTrack(),
-            turned=(),
-            places=1,
-            betting=Betting(),
-            auction=Auction(),
             ledger=ledger,
+            **_new_race(config),
         )
 
     def actor(self, state: CardsState) -> Actor:
@@ -276,14 +270,7 @@ class CardsRules(Rules[CardsConfig, CardsState]):
             race=state.race + 1,
             dealer=dealer,
             phase=CardsPhase.COURSE,
-            deck=full_deck(state.config),
-            course=(),
-            track=CardTrack(),
-            turned=(),
-            places=1,
-            betting=Betting(),
-            auction=Auction(),
-            redeals=0,
+            **_new_race(state.config),
         )
         return state, [*events, ev.RaceStarted(state.race, dealer)]
 
@@ -328,3 +315,18 @@ class CardsRules(Rules[CardsConfig, CardsState]):
 
 
 __all__ = ["STYLES", "SUITS", "CardsRules", "full_deck"]
+
+
+def _new_race(config: CardsConfig) -> dict[str, Any]:
+    """The parts of the state every race starts with: a full deck, no course, nobody moved,
+    no bets."""
+    return {
+        "deck": full_deck(config),
+        "course": (),
+        "track": CardTrack(),
+        "turned": (),
+        "places": 1,
+        "betting": Betting(),
+        "auction": Auction(),
+        "redeals": 0,
+    }

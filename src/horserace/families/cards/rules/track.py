@@ -46,7 +46,9 @@ class CardTrack:
         return tuple(s for s in self.standing if self.positions[s] == top)
 
 
-def _placed(standing: Sequence[int], positions: Sequence[int], suit: int) -> tuple[int, ...]:
+def reorder_standing(
+    standing: Sequence[int], positions: Sequence[int], suit: int
+) -> tuple[int, ...]:
     """`standing` with `suit` moved to arrive last among the horses at its position or beyond."""
     others = [s for s in standing if s != suit]
     spot = positions[suit]
@@ -63,7 +65,7 @@ def move_up(track: CardTrack, suit: int, need: int) -> CardTrack:
     if positions[suit] >= need:
         standing = tuple(s for s in track.standing if s != suit)
         return CardTrack(tuple(positions), standing, (*track.finished, suit), track.frontier)
-    standing = _placed(track.standing, positions, suit)
+    standing = reorder_standing(track.standing, positions, suit)
     return CardTrack(tuple(positions), standing, track.finished, track.frontier)
 
 
@@ -73,7 +75,7 @@ def fall_back(track: CardTrack, suit: int) -> CardTrack:
         return track
     positions = list(track.positions)
     positions[suit] -= 1
-    standing = _placed(track.standing, positions, suit)
+    standing = reorder_standing(track.standing, positions, suit)
     return CardTrack(tuple(positions), standing, track.finished, track.frontier)
 
 

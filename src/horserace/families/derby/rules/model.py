@@ -101,8 +101,25 @@ class Phase(Enum):
     OVER = "over"
 
 
+class _OwnedHorses:
+    """What the state and every view answer alike from the horses the seats picked."""
+
+    config: DerbyConfig
+    horses: tuple[int, ...]  # per seat, 0 = none yet
+
+    @property
+    def field(self) -> tuple[int, ...]:
+        """Horses entered in this race so far (owned ones, or all 20 with house horses)."""
+        if self.config.all_horses:
+            return HORSES
+        return tuple(sorted(h for h in self.horses if h))
+
+    def owner(self, horse: int) -> int | None:
+        return self.horses.index(horse) if horse in self.horses else None
+
+
 @dataclass(frozen=True)
-class DerbyState:
+class DerbyState(_OwnedHorses):
     """The whole table. Nothing is hidden, so a view is the same for every seat."""
 
     config: DerbyConfig
@@ -124,19 +141,6 @@ class DerbyState:
     def seat_to_act(self) -> int:
         return self.order[self.turn_index]
 
-    @property
-    def field(self) -> tuple[int, ...]:
-        """Horses entered in this race so far (owned ones, or all 20 with house horses)."""
-        if self.config.all_horses:
-            return HORSES
-        return tuple(sorted(h for h in self.horses if h))
-
-    def owner(self, horse: int) -> int | None:
-        for seat, owned in enumerate(self.horses):
-            if owned == horse:
-                return seat
-        return None
-
     def money(self, seat: int) -> int:
         return self.ledger.balances[seat]
 
@@ -146,7 +150,7 @@ class DerbyState:
 
 
 @dataclass(frozen=True)
-class DerbyView:
+class DerbyView(_OwnedHorses):
     """What a seat (or a spectator, seat None) knows: everything on the table."""
 
     seat: int | None
@@ -169,15 +173,6 @@ class DerbyView:
     @property
     def track(self) -> Track:
         return self.config.track
-
-    @property
-    def field(self) -> tuple[int, ...]:
-        if self.config.all_horses:
-            return HORSES
-        return tuple(sorted(h for h in self.horses if h))
-
-    def owner(self, horse: int) -> int | None:
-        return self.horses.index(horse) if horse in self.horses else None
 
 
 # --- actions -------------------------------------------------------------------------------------

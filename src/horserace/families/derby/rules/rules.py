@@ -225,22 +225,13 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
     @staticmethod
     def _choose_horse(state: DerbyState, horse: int) -> tuple[DerbyState, tuple[Event, ...]]:
         seat = state.seat_to_act
-        horses = list(state.horses)
-        horses[seat] = horse
-        state = replace(state, horses=tuple(horses), turn_index=state.turn_index + 1)
-        if state.turn_index == len(state.order):
-            state = replace(state, phase=Phase.ODDS, turn_index=0)
-        return state, (ev.HorseChosen(seat, horse),)
+        return _take_turn(state, "horses", horse, Phase.ODDS), (ev.HorseChosen(seat, horse),)
 
     @staticmethod
     def _odds(state: DerbyState, value: int) -> tuple[DerbyState, tuple[Event, ...]]:
         seat = state.seat_to_act
-        odds = list(state.odds)
-        odds[seat] = value
-        state = replace(state, odds=tuple(odds), turn_index=state.turn_index + 1)
-        if state.turn_index == len(state.order):
-            state = replace(state, phase=Phase.WAGER, turn_index=0)
-        return state, (ev.OddsRolled(seat, state.horses[seat], value),)
+        event = ev.OddsRolled(seat, state.horses[seat], value)
+        return _take_turn(state, "odds", value, Phase.WAGER), (event,)
 
     def _wager(self, state: DerbyState, amount: int) -> tuple[DerbyState, tuple[Event, ...]]:
         seat = state.seat_to_act
@@ -373,3 +364,15 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
         n = state.config.players
         unclaimed = state.ledger.total - sum(state.ledger.balances[:n])
         return rank_standings(state.ledger.balances[:n], unclaimed=unclaimed)
+
+
+def _take_turn(state: DerbyState, part: str, value: int, then: Phase) -> DerbyState:
+    """The acting seat's entry of `part` (a per-seat tuple) set to `value`, and the turn passed
+    on; after the last seat in order, the table moves to the phase `then`."""
+    values = list(getattr(state, part))
+    values[state.seat_to_act] = value
+    changes: dict[str, Any] = {part: tuple(values), "turn_index": state.turn_index + 1}
+    state = replace(state, **changes)
+    if state.turn_index == len(state.order):
+        state = replace(state, phase=then, turn_index=0)
+    return state
