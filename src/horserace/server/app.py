@@ -33,7 +33,6 @@ from horserace.server.fair import server_seed
 from horserace.server.hub import Hub, TableElsewhere
 from horserace.server.limits import (
     CLOSE_NO_TABLE,
-    CLOSE_TOO_FAST,
     CLOSE_TOO_MANY,
     AddressBook,
     BodyLimit,
@@ -411,14 +410,8 @@ async def _serve_socket(app: FastAPI, websocket: WebSocket, table_id: str, addre
     writer = _spawn_writer(websocket, connection)
     metrics: Metrics = app.state.metrics
     try:
-        while not connection.closed:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            if connection.bucket is not None and not connection.bucket.allow():
-                connection.send(_error("rate-limited", "too many messages; slow down"))
-                connection.close(CLOSE_TOO_FAST)
-                break
+        too_fast = _error("rate-limited", "too many messages; slow down")
+        async for frame in connection.frames(websocket, too_fast):
             text = frame.get("text")
             if not isinstance(text, str):
                 connection.send(_error("bad-message", "send JSON in text frames", None))

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from collections.abc import AsyncIterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from horserace.server.limits import CLOSE_TOO_SLOW, TokenBucket
+from horserace.server.limits import CLOSE_TOO_FAST, CLOSE_TOO_SLOW, TokenBucket
+
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
 
 MAX_BACKLOG = 2_000
 
@@ -59,3 +63,19 @@ class Connection:
             self.closed = True
             self.close_code = code
             self.queue.put_nowait(None)
+
+    async def frames(
+        self, websocket: WebSocket, too_fast: dict[str, Any] | None = None
+    ) -> AsyncIterator[Mapping[str, Any]]:
+        """The socket's frames until it disconnects, this connection closes, or it sends faster
+        than its bucket allows: then it is sent `too_fast` (if any) and closed (code 4008)."""
+        while not self.closed:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            if self.bucket is not None and not self.bucket.allow():
+                if too_fast is not None:
+                    self.send(too_fast)
+                self.close(CLOSE_TOO_FAST)
+                return
+            yield frame

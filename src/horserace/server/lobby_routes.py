@@ -11,7 +11,7 @@ from fastapi import FastAPI, HTTPException, Query, Response, WebSocket, WebSocke
 from horserace.core.errors import ConfigError
 from horserace.server.connection import Connection, encode
 from horserace.server.hub import Hub
-from horserace.server.limits import CLOSE_TOO_FAST, CLOSE_TOO_MANY, TokenBucket, client_address
+from horserace.server.limits import CLOSE_TOO_MANY, TokenBucket, client_address
 from horserace.server.lobby import PAGE_DEFAULT, cursor_after, lobby_page
 from horserace.server.storage import Page
 
@@ -83,13 +83,7 @@ async def _serve_lobby(app: FastAPI, websocket: WebSocket) -> None:
     hub.lobby.listen(connection, page)
     writer = app.state.spawn_writer(websocket, connection)
     try:
-        while not connection.closed:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            if connection.bucket is not None and not connection.bucket.allow():
-                connection.close(CLOSE_TOO_FAST)
-                break
+        async for _frame in connection.frames(websocket):
             connection.send({"type": "pong", "version": 0})  # anything sent is a ping
     except (WebSocketDisconnect, RuntimeError):
         pass
