@@ -20,7 +20,7 @@ from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
 from horserace.engine import Game, Step, play
 from horserace.families.derby.bots import make_derby_bot
 from horserace.families.derby.live_odds import LIVE, odds_key, precise_odds, quick_odds
-from horserace.families.derby.rules.model import DerbyView, Phase
+from horserace.families.derby.rules.model import DerbyPhase, DerbyView
 from horserace.families.derby.rules.race import (
     RaceState,
     roll_accelerator,
@@ -113,7 +113,7 @@ def bench_live(positions: int) -> None:
     preset = get_preset("derby")
     rules = preset.rules
     table = rules.view(rules.initial_state(preset.config({"players": 8})), None)
-    table = replace(table, phase=Phase.RACE)
+    table = replace(table, phase=DerbyPhase.RACE)
     precise_odds(odds_key(replace(table, race=mid_race(8))))  # compile or load outside timing
     for race in turn_starts(positions):
         view = replace(table, race=race)

@@ -9,20 +9,20 @@ import numpy as np
 import pytest
 
 from horserace.families.derby.rules.race import (
-    HORSES,
+    DERBY_HORSES,
     RaceState,
     roll_accelerator,
     roll_d20,
     roll_mud,
     start_race,
 )
-from horserace.families.derby.rules.track import Track, Zone, packaged_track
+from horserace.families.derby.rules.track import DerbyTrack, Zone, packaged_track
 from horserace.kernels.derby_race import race_start, replay_tape, run_races
 
 BATCHES, RACES_PER_BATCH = 8, 250  # 2,000 races against the rules
 
 
-def random_track(pick: random.Random) -> Track:
+def random_track(pick: random.Random) -> DerbyTrack:
     """Any finish, 1-4 zones, mud and accelerators anywhere inside, any dice."""
     finish = pick.randint(4, 45)
     cuts = sorted(pick.sample(range(1, finish), k=min(pick.randint(0, 3), finish - 1)))
@@ -36,7 +36,7 @@ def random_track(pick: random.Random) -> Track:
     mud_count = pick.randint(0, min(5, len(inside)))
     mud = frozenset(inside[:mud_count])
     accelerators = frozenset(inside[mud_count : mud_count + pick.randint(0, 4)])
-    return Track(
+    return DerbyTrack(
         name="random",
         finish=finish,
         zones=zones,
@@ -48,7 +48,7 @@ def random_track(pick: random.Random) -> Track:
     )
 
 
-def roll(race: RaceState, track: Track, pick: random.Random) -> tuple[RaceState, int]:
+def roll(race: RaceState, track: DerbyTrack, pick: random.Random) -> tuple[RaceState, int]:
     """One chance step of the rules' race, as the engine weighs it; returns the tape value."""
     waiting = race.waiting_for
     if waiting == "mud":
@@ -61,12 +61,12 @@ def roll(race: RaceState, track: Track, pick: random.Random) -> tuple[RaceState,
     return roll_d20(race, track, value)[0], value
 
 
-def play_rules(seed: int) -> tuple[Track, RaceState, RaceState, list[int]]:
+def play_rules(seed: int) -> tuple[DerbyTrack, RaceState, RaceState, list[int]]:
     """A random race on a random track, cut at a random step: (track, the state at the cut,
     the final state, the tape from the cut on)."""
     pick = random.Random(seed)
     track = random_track(pick)
-    race = start_race(tuple(sorted(pick.sample(HORSES, pick.randint(1, 20)))))
+    race = start_race(tuple(sorted(pick.sample(DERBY_HORSES, pick.randint(1, 20)))))
     cut = 0 if pick.random() < 0.4 else pick.randint(0, 300)
     steps = 0
     while steps < cut and not race.over:

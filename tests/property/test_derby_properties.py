@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from horserace.core.types import CHANCE
 from horserace.engine import Step, replay
 from horserace.families.derby.rules import events as ev
-from horserace.families.derby.rules.model import DerbyState, Phase
-from horserace.families.derby.rules.race import HORSES
+from horserace.families.derby.rules.model import DerbyPhase, DerbyState
+from horserace.families.derby.rules.race import DERBY_HORSES
 from horserace.families.presets import get_preset
 from tests.helpers import random_game
 
@@ -54,7 +54,7 @@ class Checker:
         after: DerbyState = step.after
         config = after.config
         assert after.ledger.total == self.total
-        if after.phase in (Phase.WAGER, Phase.SCRATCH, Phase.RACE):
+        if after.phase in (DerbyPhase.WAGER, DerbyPhase.SCRATCH, DerbyPhase.RACE):
             assert after.ledger.balances[config.wagers_account] == sum(after.wagers)
         else:
             assert after.ledger.balances[config.wagers_account] == 0
@@ -69,13 +69,13 @@ class Checker:
                 self.lost += event.amount
         assert after.bank == self.float + self.lost - self.winnings
         race, old = after.race, before.race
-        if race is None or after.phase is not Phase.RACE:
+        if race is None or after.phase is not DerbyPhase.RACE:
             return
         track = config.track
         assert all(track.is_mud(race.position(h)) for h in race.stuck)
-        assert all(race.position(h) == 0 for h in HORSES if h not in race.runners)
+        assert all(race.position(h) == 0 for h in DERBY_HORSES if h not in race.runners)
         assert not set(race.runners) & set(after.scratched)
-        if old is not None and before.phase is Phase.RACE:
+        if old is not None and before.phase is DerbyPhase.RACE:
             for horse in race.runners:
                 assert race.position(horse) >= old.position(horse)
                 if horse in old.settled:
@@ -89,7 +89,7 @@ def test_random_games_keep_every_invariant(options: dict[str, Any], seed: int) -
     checker = Checker(RULES.initial_state(config))
     game = random_game(options, seed, preset="derby", observe=checker)
     state: DerbyState = game.state
-    assert state.phase is Phase.OVER
+    assert state.phase is DerbyPhase.OVER
     assert len(state.podiums) == config.races
     field = 20 if config.all_horses else config.players
     for podium in state.podiums:

@@ -17,7 +17,13 @@ from horserace.core.events import Event
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import Game, replay
 from horserace.families.derby.rules import events as ev
-from horserace.families.derby.rules.model import ChooseHorse, ChooseSilk, DerbyState, Phase, Wager
+from horserace.families.derby.rules.model import (
+    ChooseHorse,
+    ChooseSilk,
+    DerbyPhase,
+    DerbyState,
+    Wager,
+)
 from horserace.families.derby.rules.rules import DerbyRules
 from horserace.families.derby.rules.transcript import place_horses, play_texts, setup_texts
 from horserace.families.presets import get_preset
@@ -66,7 +72,7 @@ def test_three_races_with_exact_money_and_the_podium_picking_first() -> None:
     assert money(state) == (20, 14, 8) and state.bank == 324 - 18
     # race 2: the podium picks first, in finishing order: seats 3, 1, 2
     assert of(events, ev.RaceCalled) == [ev.RaceCalled(2, 3, (2, 0, 1))]
-    assert state.phase is Phase.SELECT and RULES.actor(state) == 2
+    assert state.phase is DerbyPhase.SELECT and RULES.actor(state) == 2
     race2 = [
         *("silk 1", "horse 5", "silk 2", "horse 1", "silk 3", "horse 2"),
         *("odds 1", "odds 6", "odds 3"),  # seat 3, seat 1, seat 2
@@ -96,7 +102,7 @@ def test_three_races_with_exact_money_and_the_podium_picking_first() -> None:
     state, _ = play_texts(RULES, state, turn(7, X, 7, 8))
     state, events = play_texts(RULES, state, turn(X, X, 9))
     assert money(state) == (74, 26 + 12, 11 + 6) == (74, 38, 17)
-    assert state.phase is Phase.OVER and RULES.actor(state) is TERMINAL
+    assert state.phase is DerbyPhase.OVER and RULES.actor(state) is TERMINAL
     assert of(events, ev.GameOver) == [ev.GameOver((0,), (74, 38, 17))]
     result = RULES.result(state)
     assert [(s.seat, s.chips, s.place) for s in result.standings] == [
@@ -114,7 +120,7 @@ def test_one_race_all_in_a_scratch_and_a_lost_wager() -> None:
     assert state.bank == 1 * 36 * 8  # all-in: the top wager is the starting $8
     texts = setup_texts((1, 2, 3, 4, 5), (1, 2, 3, 4, 6), (8, 5, 0, 1, 2))
     state, events = play_texts(RULES, state, texts)
-    assert state.phase is Phase.SCRATCH and RULES.actor(state) is CHANCE
+    assert state.phase is DerbyPhase.SCRATCH and RULES.actor(state) is CHANCE
     state, events = play_texts(RULES, state, ["d20 17", "d20 2"])
     assert of(events, ev.ScratchRolled) == [ev.ScratchRolled(17, False), ev.ScratchRolled(2, True)]
     assert of(events, ev.WagerForfeited) == [ev.WagerForfeited(1, 2, 5)]

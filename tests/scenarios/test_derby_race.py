@@ -16,10 +16,10 @@ from horserace.core.errors import IllegalAction, InvalidAction
 from horserace.core.events import Event
 from horserace.core.types import CHANCE
 from horserace.families.derby.rules import events as ev
-from horserace.families.derby.rules.model import AccelDie, D20Roll, DerbyState, MudDie, Phase
+from horserace.families.derby.rules.model import AccelDie, D20Roll, DerbyPhase, DerbyState, MudDie
 from horserace.families.derby.rules.race import RaceState
 from horserace.families.derby.rules.rules import DerbyRules
-from horserace.families.derby.rules.track import DEFAULT_TRACK, Track, Zone
+from horserace.families.derby.rules.track import DEFAULT_TRACK, DerbyTrack, Zone
 from horserace.families.derby.rules.transcript import place_horses, play_texts, setup_texts
 
 RULES = DerbyRules()
@@ -31,7 +31,7 @@ def race_state(**options: Any) -> DerbyState:
     """Two seats, one race, horses A and B at the start line, the race on."""
     config = RULES.make_config({"players": 2, "races": 1, **options})
     state, _ = play_texts(RULES, RULES.initial_state(config), setup_texts((A, B), (3, 5), (2, 1)))
-    assert state.phase is Phase.RACE
+    assert state.phase is DerbyPhase.RACE
     return state
 
 
@@ -192,7 +192,7 @@ def test_a_single_into_the_mud_makes_the_zone_move_roll_the_mud_die() -> None:
 
 
 def test_a_horse_out_of_the_mud_can_land_on_an_accelerator() -> None:
-    track = Track(
+    track = DerbyTrack(
         name="mud then accelerator",
         finish=12,
         zones=(Zone("all", 0, 11, 3),),
@@ -243,7 +243,7 @@ def test_an_accelerator_bonus_can_land_in_the_mud() -> None:
 
 
 def test_an_accelerator_bonus_does_not_trigger_another_accelerator() -> None:
-    track = Track(
+    track = DerbyTrack(
         name="two accelerators",
         finish=15,
         zones=(Zone("all", 0, 14, 1),),
@@ -256,7 +256,7 @@ def test_an_accelerator_bonus_does_not_trigger_another_accelerator() -> None:
 
 
 def test_the_accelerator_die_is_data() -> None:
-    track = Track(
+    track = DerbyTrack(
         name="loaded",
         finish=15,
         zones=(Zone("all", 0, 14, 1),),
@@ -286,7 +286,7 @@ def test_farther_past_the_line_finishes_first() -> None:
     state, events = run(state, *turn(A, X, A, B))  # A: 28 + 1 + 1 = 30, B: 29
     placed = [e for e in events if isinstance(e, ev.HorsePlaced)]
     assert placed == [ev.HorsePlaced(A, 1, 1), ev.HorsePlaced(B, 2, 0)]
-    assert state.phase is Phase.OVER
+    assert state.phase is DerbyPhase.OVER
     assert state.podiums == ((A, B),)
 
 
@@ -294,10 +294,10 @@ def test_a_two_horse_tie_runs_on_until_it_breaks() -> None:
     state = place_horses(race_state(), {A: 28, B: 28})
     state, events = run(state, *turn(X, X, A, B))  # both reach 29: level on the line
     assert [e for e in events if isinstance(e, ev.TieRunsOn)] == [ev.TieRunsOn((A, B), 1, 29)]
-    assert state.phase is Phase.RACE and race_of(state).blocks == ((A, B),)
+    assert state.phase is DerbyPhase.RACE and race_of(state).blocks == ((A, B),)
     state, events = run(state, *turn(A, B))  # both one more: still level
     assert not any(isinstance(e, ev.HorsePlaced | ev.TieRunsOn) for e in events)
-    assert (pos(state, A), pos(state, B)) == (30, 30) and state.phase is Phase.RACE
+    assert (pos(state, A), pos(state, B)) == (30, 30) and state.phase is DerbyPhase.RACE
     state, events = run(state, *turn(X, X, B))  # past the line a zone die moves the last zone's 1
     placed = [e for e in events if isinstance(e, ev.HorsePlaced)]
     assert placed == [ev.HorsePlaced(B, 1, 2), ev.HorsePlaced(A, 2, 1)]
@@ -338,7 +338,7 @@ def test_a_settled_horse_no_longer_moves_and_the_race_waits_for_show() -> None:
     state, events = run(state, *turn(1, 1, 1, 1, 1, 1))
     assert pos(state, 1) == 29 and not moves(events)
     assert [e.runs for e in events if isinstance(e, ev.DieRolled)] == [False] * 6
-    assert state.phase is Phase.RACE and race_of(state).podium == (1,)
+    assert state.phase is DerbyPhase.RACE and race_of(state).podium == (1,)
 
 
 def test_a_tie_for_fourth_does_not_hold_up_the_end() -> None:
@@ -348,7 +348,7 @@ def test_a_tie_for_fourth_does_not_hold_up_the_end() -> None:
     )
     state = place_horses(start, {1: 31, 2: 30, 3: 29, 5: 26, 6: 26})
     state, _ = run(state, *turn(X, X, 5, 6, 5, 6))  # 1, 2, 3 in; 5 and 6 only to 28
-    assert state.phase is Phase.OVER and state.podiums == ((1, 2, 3),)
+    assert state.phase is DerbyPhase.OVER and state.podiums == ((1, 2, 3),)
 
 
 # --- the dice as chance steps ----------------------------------------------------------------

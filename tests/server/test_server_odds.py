@@ -30,7 +30,7 @@ from horserace.families.cards.rules.state import CardsPhase, CardsView
 from horserace.families.derby import live_odds as live_odds_module
 from horserace.families.derby.live_odds import LIVE, ODDS_SAMPLES, ODDS_SEED, odds_key
 from horserace.families.derby.live_odds import PRECISE_SAMPLES as DERBY_PRECISE
-from horserace.families.derby.rules.model import Phase as DerbyPhase
+from horserace.families.derby.rules.model import DerbyPhase
 from horserace.families.derby.sampled_odds import TENTH, table_odds, widest_interval
 from horserace.families.presets import get_preset
 from horserace.server.messages import live_odds, table_state

@@ -20,7 +20,7 @@ from horserace.engine import Game, play, replay
 from horserace.families.derby.bots import make_derby_bot
 from horserace.families.derby.render import Announcer, DerbyInfo, render_table, to_plain
 from horserace.families.derby.rules import events as ev
-from horserace.families.derby.rules.model import ChooseHorse, DerbyState, Phase, Wager
+from horserace.families.derby.rules.model import ChooseHorse, DerbyPhase, DerbyState, Wager
 from horserace.families.derby.rules.rules import DerbyRules
 from horserace.families.derby.rules.transcript import place_horses, play_texts, setup_texts
 from horserace.families.derby.sampled_odds import table_odds
@@ -118,9 +118,9 @@ class TypingPolicy:
 
     def choose(self, rules: Any, state: Any) -> Action:
         assert isinstance(state, DerbyState)
-        if state.phase is Phase.ODDS:
+        if state.phase is DerbyPhase.ODDS:
             text = "4"
-        elif state.race is None or state.phase is not Phase.RACE:
+        elif state.race is None or state.phase is not DerbyPhase.RACE:
             text = "3"
         elif state.race.waiting_for == "mud":
             text = "shoe"

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from horserace.core.chance import sample_weighted
-from horserace.families.derby.rules.model import DerbyState, Phase
+from horserace.families.derby.rules.model import DerbyPhase, DerbyState
 from horserace.families.derby.rules.race import start_race
 from horserace.families.derby.rules.rules import DerbyRules
 from horserace.families.derby.rules.track import DEFAULT_TRACK, packaged_track
@@ -68,7 +68,7 @@ def engine_races(
     turns: list[int] = []
     for _ in range(races):
         current = state
-        while current.phase is Phase.RACE:
+        while current.phase is DerbyPhase.RACE:
             outcomes, weights = RULES.chance_weights(current)
             current, _ = RULES.apply(current, sample_weighted(rng, outcomes, weights))
         assert current.race is not None
@@ -167,6 +167,6 @@ def test_table_odds_through_the_phases() -> None:
     assert during is not None and during.horses == (5, 7) and during.win(5) == 0.5
     state = place_horses(state, {5: 28, 7: 28})
     state, _ = play_texts(RULES, state, [f"d20 {v}" for v in (5, 5, 7, 20, 20, 20)])
-    assert state.phase is Phase.OVER
+    assert state.phase is DerbyPhase.OVER
     after = table_odds(state)
     assert after is not None and (after.win(5), after.chance(7, 2)) == (1.0, 1.0)

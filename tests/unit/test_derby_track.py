@@ -10,7 +10,7 @@ import pytest
 from horserace.core.errors import ConfigError
 from horserace.families.derby.rules.track import (
     DEFAULT_TRACK,
-    Track,
+    DerbyTrack,
     load_track,
     packaged_track,
     parse_track,
@@ -49,7 +49,7 @@ def test_the_default_track_is_the_documented_reconstruction() -> None:
 def test_packaged_tracks_round_trip_through_plain_data() -> None:
     for name in ("derby", "sprint"):
         track = packaged_track(name)
-        assert Track.from_mapping(track.to_dict()) == track
+        assert DerbyTrack.from_mapping(track.to_dict()) == track
         assert resolve_track(name) == track
         assert resolve_track(track.to_dict()) == track
 

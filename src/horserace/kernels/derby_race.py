@@ -19,14 +19,14 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from horserace.families.derby.rules.race import HORSES, PODIUM, TURN_DICE, RaceState
-from horserace.families.derby.rules.track import Track
+from horserace.families.derby.rules.race import DERBY_HORSES, PODIUM, TURN_DICE, RaceState
+from horserace.families.derby.rules.track import DerbyTrack
 from horserace.kernels import Array, Word
 from horserace.kernels.rng import bounded, game_state
 
 __all__ = ["RaceSample", "RaceStart", "TrackNumbers", "race_start", "replay_tape", "run_races"]
 
-SIDES = len(HORSES)  # horses 1..20; arrays are indexed by horse (0 unused)
+SIDES = len(DERBY_HORSES)  # horses 1..20; arrays are indexed by horse (0 unused)
 MAX_TURNS = 100_000
 NO_TAPE = np.zeros(0, dtype=np.int64)
 # rows of the start array (the first five) and of the work space: then the finish check's
@@ -54,7 +54,7 @@ class TrackNumbers:
     faces: Array
 
     @classmethod
-    def of(cls, track: Track) -> TrackNumbers:
+    def of(cls, track: DerbyTrack) -> TrackNumbers:
         spaces = range(track.finish + 1)
         return cls(
             finish=track.finish,
@@ -403,7 +403,7 @@ class RaceSample:
 
 
 def run_races(
-    start: RaceStart, track: Track, base: int, first: int, count: int, *, scratches: int = 0
+    start: RaceStart, track: DerbyTrack, base: int, first: int, count: int, *, scratches: int = 0
 ) -> RaceSample:
     """Races first..first+count-1 of the run seeded `base` from `start` on `track`."""
     numbers = TrackNumbers.of(track)
@@ -418,7 +418,7 @@ def run_races(
 
 
 def replay_tape(
-    start: RaceStart, track: Track, tape: list[int]
+    start: RaceStart, track: DerbyTrack, tape: list[int]
 ) -> tuple[list[int], int, Array, int]:
     """One race on a tape of outcomes in the engine's order: (podium, turns, final positions
     per horse 1..20, tape entries used)."""

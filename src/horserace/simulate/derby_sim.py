@@ -28,8 +28,8 @@ from horserace.engine import Agent, Game, Step, play
 from horserace.families.derby.bots import DERBY_BOT_KINDS, make_derby_bot
 from horserace.families.derby.rules import events as ev
 from horserace.families.derby.rules.model import DerbyConfig
-from horserace.families.derby.rules.race import HORSES, PODIUM, start_race
-from horserace.families.derby.rules.track import Track
+from horserace.families.derby.rules.race import DERBY_HORSES, PODIUM, start_race
+from horserace.families.derby.rules.track import DerbyTrack
 from horserace.families.derby.sampled_odds import simulate_races
 from horserace.families.presets import get_preset
 from horserace.simulate import runner
@@ -56,8 +56,10 @@ class _Tally:
     games: int = 0
     races: int = 0
     steps: int = 0
-    runs: list[int] = field(default_factory=lambda: [0] * len(HORSES))
-    placed: list[list[int]] = field(default_factory=lambda: [[0] * len(HORSES) for _ in "123"])
+    runs: list[int] = field(default_factory=lambda: [0] * len(DERBY_HORSES))
+    placed: list[list[int]] = field(
+        default_factory=lambda: [[0] * len(DERBY_HORSES) for _ in "123"]
+    )
     turns: RunningStats = field(default_factory=RunningStats)
     seat_money: list[RunningStats] = field(default_factory=list)
     bank_gain: RunningStats = field(default_factory=RunningStats)
@@ -158,7 +160,7 @@ class PairedReport:
         }
 
 
-def paired_races(track: Track, field: int, races: int, seed: int) -> PairedReport:
+def paired_races(track: DerbyTrack, field: int, races: int, seed: int) -> PairedReport:
     """Race `field` horses from the start line `races` times on the track and on each paved
     version, every version on the same d20s; count the races whose winner or podium differs."""
     runners = tuple(range(1, field + 1))
@@ -207,7 +209,9 @@ class DerbyReport:
                 "runs": runs,
                 **{name: places[k].to_json() for k, name in enumerate(("win", "place", "show"))},
             }
-            for horse, runs, places in zip(HORSES, self.horse_runs, self.horse_places, strict=True)
+            for horse, runs, places in zip(
+                DERBY_HORSES, self.horse_runs, self.horse_places, strict=True
+            )
             if runs
         ]
         return {
@@ -265,7 +269,7 @@ def simulate_derby(
     started = time.perf_counter()
     plan = runner.Plan(partial(_engine_span, config, tuple(bots), seed), _merge)
     total = runner.run(plan, games, CHUNK_GAMES, workers=workers, progress=progress)
-    field_size = len(HORSES) if config.all_horses else config.players
+    field_size = len(DERBY_HORSES) if config.all_horses else config.players
     pairs = (
         paired_races(config.track, field_size, paired, derive_seed(seed, PAIRED_STREAM))
         if paired and total.games == games  # fewer: Ctrl-C ended the run, stop here
@@ -273,7 +277,7 @@ def simulate_derby(
     )
     places = tuple(
         tuple(Proportion(total.placed[k][h], total.runs[h]) for k in range(PODIUM))
-        for h in range(len(HORSES))
+        for h in range(len(DERBY_HORSES))
     )
     return DerbyReport(
         seed=seed,

@@ -20,7 +20,7 @@ from horserace.core.errors import IllegalAction
 from horserace.engine import Agent
 from horserace.families import make_bot
 from horserace.families.derby import FAMILY
-from horserace.families.derby.rules.model import MULTIPLIERS, DerbyView, Phase, Wager
+from horserace.families.derby.rules.model import MULTIPLIERS, DerbyPhase, DerbyView, Wager
 from horserace.families.derby.sampled_odds import exact_start_odds
 
 DERBY_BOT_KINDS = FAMILY.bot_kinds
@@ -29,7 +29,7 @@ DERBY_BOT_KINDS = FAMILY.bot_kinds
 def wager_value(view: DerbyView, seat: int) -> Fraction:
     """Expected gain per dollar wagered on the seat's own horse, before the race (exact)."""
     field = tuple(h for h in view.field if h not in view.scratched)
-    left = view.scratches_left if view.phase is Phase.SCRATCH else view.config.scratches
+    left = view.scratches_left if view.phase is DerbyPhase.SCRATCH else view.config.scratches
     chance = exact_start_odds(field, left)[view.horses[seat]]
     places = min(len(MULTIPLIERS), len(field) - left)
     paid = sum(MULTIPLIERS[k] for k in range(1, places + 1)) * chance * view.odds[seat]

@@ -18,10 +18,10 @@ from horserace.core.events import seat_name
 from horserace.core.rules import Result
 from horserace.families.derby.news import Announcer, News
 from horserace.families.derby.rules.events import ordinal
-from horserace.families.derby.rules.model import DerbyView, Phase
+from horserace.families.derby.rules.model import DerbyPhase, DerbyView
 from horserace.families.derby.rules.race import SINGLE_DICE, RaceState
 from horserace.families.derby.rules.silks import SILKS, silk
-from horserace.families.derby.rules.track import Track
+from horserace.families.derby.rules.track import DerbyTrack
 from horserace.families.derby.sampled_odds import PlaceOdds
 from horserace.terminal.screen import status_parts, to_plain
 from horserace.terminal.standings import standings_table as standings
@@ -64,7 +64,7 @@ def horse_style(view: DerbyView, horse: int) -> str:
     return silk(view.silks[owner]).colour
 
 
-def _cell(track: Track, space: int) -> tuple[str, str]:
+def _cell(track: DerbyTrack, space: int) -> tuple[str, str]:
     if space == track.finish:
         return "┃", "bold white"
     if track.is_mud(space):
@@ -75,7 +75,7 @@ def _cell(track: Track, space: int) -> tuple[str, str]:
     return "·", ZONE_STYLES[zone % len(ZONE_STYLES)]
 
 
-def track_header(track: Track) -> Text:
+def track_header(track: DerbyTrack) -> Text:
     """Zone numbers over their spaces, F over the finish."""
     line = Text(no_wrap=True, overflow="crop")
     for space in range(track.finish):
@@ -173,12 +173,12 @@ def status_line(view: DerbyView, info: DerbyInfo) -> Text:
         (f"race {view.race_number}/{view.config.races}", "bold"),
     ]
     phase = {
-        Phase.SELECT: "picking silks and horses",
-        Phase.ODDS: "rolling the odds dice",
-        Phase.WAGER: "wagering",
-        Phase.SCRATCH: f"scratching ({view.scratches_left} to go)",
-        Phase.RACE: "racing",
-        Phase.OVER: "game over",
+        DerbyPhase.SELECT: "picking silks and horses",
+        DerbyPhase.ODDS: "rolling the odds dice",
+        DerbyPhase.WAGER: "wagering",
+        DerbyPhase.SCRATCH: f"scratching ({view.scratches_left} to go)",
+        DerbyPhase.RACE: "racing",
+        DerbyPhase.OVER: "game over",
     }[view.phase]
     parts.append((phase, "cyan"))
     if view.to_act is not None:
@@ -189,9 +189,9 @@ def status_line(view: DerbyView, info: DerbyInfo) -> Text:
 
 def shown_race(view: DerbyView) -> RaceState | None:
     """The race the lanes show: the one running or just run (until the next picks begin)."""
-    if view.phase in (Phase.RACE, Phase.OVER):
+    if view.phase in (DerbyPhase.RACE, DerbyPhase.OVER):
         return view.race
-    if view.phase is Phase.SELECT and not any(view.silks):
+    if view.phase is DerbyPhase.SELECT and not any(view.silks):
         return view.race
     return None
 
@@ -210,7 +210,9 @@ def lanes_table(view: DerbyView, info: DerbyInfo) -> Table:
     table.add_column("", no_wrap=True, min_width=3)
     table.add_column("    W%    P%    S%"[: 6 * places], no_wrap=True)
     horses = race.runners if race is not None else view.field
-    shown = sorted({*horses, *(view.scratched if race is None or view.phase is Phase.RACE else ())})
+    shown = sorted(
+        {*horses, *(view.scratched if race is None or view.phase is DerbyPhase.RACE else ())}
+    )
     for horse in shown:
         owner = view.owner(horse)
         style = horse_style(view, horse)
@@ -220,7 +222,7 @@ def lanes_table(view: DerbyView, info: DerbyInfo) -> Table:
             name = seat_name(info.names, owner) + (" *" if owner in info.humans else "")
             rider = Text(name, style=f"bold {style}")
             odds = str(view.odds[owner]) if view.odds[owner] else ""
-            bet = f"${view.wagers[owner]}" if view.phase is not Phase.SELECT else ""
+            bet = f"${view.wagers[owner]}" if view.phase is not DerbyPhase.SELECT else ""
             money = str(view.money[owner])
         table.add_row(
             Text(str(horse), style=f"bold {style}"),
@@ -259,13 +261,15 @@ def players_table(view: DerbyView, info: DerbyInfo) -> Table:
             silk_text,
             str(view.horses[seat] or "-"),
             str(view.odds[seat] or "-"),
-            f"${view.wagers[seat]}" if view.phase not in (Phase.SELECT, Phase.ODDS) else "-",
+            f"${view.wagers[seat]}"
+            if view.phase not in (DerbyPhase.SELECT, DerbyPhase.ODDS)
+            else "-",
             f"${view.money[seat]}",
         )
     return table
 
 
-def legend(track: Track) -> Text:
+def legend(track: DerbyTrack) -> Text:
     zones = "/".join(str(z.moves) for z in track.zones)
     text = Text(no_wrap=True, overflow="ellipsis", style="dim")
     text.append(f"{track.name}: {track.finish} spaces, zones move {zones} · ")
@@ -281,7 +285,7 @@ def render_table(view: DerbyView, info: DerbyInfo) -> RenderableType:
     else the dice, the lanes and the legend; then the news."""
     parts: list[RenderableType] = [status_line(view, info)]
     race = shown_race(view)
-    if view.phase is Phase.SELECT and race is None:
+    if view.phase is DerbyPhase.SELECT and race is None:
         parts.append(players_table(view, info))
     else:
         if race is not None:

@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from horserace.core.rng import derive_seed
-from horserace.families.derby.rules.model import DerbyState, DerbyView, Phase
-from horserace.families.derby.rules.race import HORSES, PODIUM, RaceState, start_race
-from horserace.families.derby.rules.track import Track
+from horserace.families.derby.rules.model import DerbyPhase, DerbyState, DerbyView
+from horserace.families.derby.rules.race import DERBY_HORSES, PODIUM, RaceState, start_race
+from horserace.families.derby.rules.track import DerbyTrack
 from horserace.kernels.intervals import Z95, wilson95
 
 if TYPE_CHECKING:  # the kernel imports numba: only a sampled estimate loads it
@@ -85,7 +85,7 @@ def exact_start_odds(field: Sequence[int], scratches: int = 0) -> dict[int, Frac
 
 def simulate_races(
     race: RaceState,
-    track: Track,
+    track: DerbyTrack,
     samples: int,
     seed: int,
     *,
@@ -107,7 +107,7 @@ def simulate_races(
 
 def race_odds(
     race: RaceState,
-    track: Track,
+    track: DerbyTrack,
     *,
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
@@ -132,7 +132,7 @@ def race_odds(
         size = samples - done if precision is None else min(CHUNK, samples - done)
         sample = simulate_races(race, track, size, seed, scratches=scratches, first=done)
         for k in range(PODIUM):
-            placed = np.bincount(sample.podium[:, k], minlength=len(HORSES) + 1)
+            placed = np.bincount(sample.podium[:, k], minlength=len(DERBY_HORSES) + 1)
             counts[:, k] += placed[list(runners)]
         done, turns = done + size, turns + int(sample.turns.sum())
         if precision is not None and widest_interval(counts, done) <= precision:
@@ -157,13 +157,13 @@ def table_odds(
     """The odds the table shows now: none while horses are being picked; from the odds dice
     on, the race from the start line (with the scratches still to roll); then the race."""
     track = table.config.track
-    if table.phase in (Phase.ODDS, Phase.WAGER, Phase.SCRATCH):
+    if table.phase in (DerbyPhase.ODDS, DerbyPhase.WAGER, DerbyPhase.SCRATCH):
         field = tuple(h for h in table.field if h not in table.scratched)
-        left = table.scratches_left if table.phase is Phase.SCRATCH else table.config.scratches
+        left = table.scratches_left if table.phase is DerbyPhase.SCRATCH else table.config.scratches
         return race_odds(start_race(field), track, samples=samples, seed=seed, scratches=left,
                          precision=precision)  # fmt: skip
     race = table.race
-    if race is None or table.phase is Phase.SELECT:
+    if race is None or table.phase is DerbyPhase.SELECT:
         return None
     if race.over:
         places = race.places()

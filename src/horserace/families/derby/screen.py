@@ -17,7 +17,7 @@ from horserace.core.types import CHANCE
 from horserace.engine import Step
 from horserace.families.derby.bots import wager_value
 from horserace.families.derby.render import Announcer, DerbyInfo, render_table, silk_table
-from horserace.families.derby.rules.model import DerbyState, DerbyView, Phase, Wager
+from horserace.families.derby.rules.model import DerbyPhase, DerbyState, DerbyView, Wager
 from horserace.families.derby.sampled_odds import LIVE_SAMPLES, PlaceOdds, table_odds
 from horserace.terminal.screen import TableScreen
 
@@ -44,11 +44,11 @@ class DerbyScreen(TableScreen):
         """Recomputed when the table changes between turns (never mid-turn: a die at a time
         would be six kernel runs a turn for little news)."""
         race = state.race
-        mid_turn = state.phase is Phase.RACE and race is not None and bool(race.dice)
+        mid_turn = state.phase is DerbyPhase.RACE and race is not None and bool(race.dice)
         if mid_turn:
             return self.odds
         key: tuple[Any, ...] = (state.phase, state.race_number, state.horses, state.scratched)
-        if race is not None and state.phase is not Phase.SELECT:
+        if race is not None and state.phase is not DerbyPhase.SELECT:
             key += (race.positions, race.stuck, race.blocks, race.turn)
         if key != self.odds_key:
             self.odds_key = key
@@ -88,7 +88,7 @@ class DerbyScreen(TableScreen):
         after: DerbyState = step.after
         self.draw(self.render(after))
         race = after.race
-        if step.actor is CHANCE and after.phase is Phase.RACE and race is not None:
+        if step.actor is CHANCE and after.phase is DerbyPhase.RACE and race is not None:
             self.pause(0.1 if race.dice else 1)
         else:
             self.pause(0.25)
@@ -180,10 +180,10 @@ class CompanionChance:
         names = self.screen.names
         race = state.race
         show = True
-        if state.phase is Phase.ODDS:
+        if state.phase is DerbyPhase.ODDS:
             seat = state.seat_to_act
             self._context = f"odds die of {seat_name(names, seat)} (horse {state.horses[seat]})"
-        elif state.phase is Phase.SCRATCH:
+        elif state.phase is DerbyPhase.SCRATCH:
             self._context = f"scratch roll ({state.scratches_left} to go), d20"
         else:
             assert race is not None

@@ -14,7 +14,7 @@ from horserace.core.errors import ConfigError
 from horserace.core.rules import Result
 from horserace.engine import Agent
 from horserace.families.derby.render import standings_table
-from horserace.families.derby.rules.track import Track, load_track, packaged_track
+from horserace.families.derby.rules.track import DerbyTrack, load_track, packaged_track
 from horserace.families.derby.screen import (
     DEFAULT_SPEED,
     CompanionChance,
@@ -44,7 +44,7 @@ def derby_options(
     """Derby Challenge's own options (the signature is what `play` offers)."""
 
 
-def track_option(value: str | None) -> Track | None:
+def track_option(value: str | None) -> DerbyTrack | None:
     """A track file, or the name of a packaged track ('derby', 'sprint')."""
     if value is None:
         return None

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 from horserace.core.errors import ConfigError, InvalidAction
 from horserace.core.ledger import Ledger
 from horserace.core.options import check_whole, known_options
-from horserace.families.derby.rules.race import D20_SIDES, HORSES, RaceState
+from horserace.families.derby.rules.race import D20_SIDES, DERBY_HORSES, RaceState
 from horserace.families.derby.rules.silks import SILKS
-from horserace.families.derby.rules.track import DEFAULT_TRACK, Track, resolve_track
+from horserace.families.derby.rules.track import DEFAULT_TRACK, DerbyTrack, resolve_track
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 20
 ODDS_SIDES = 6
@@ -37,7 +37,7 @@ class DerbyConfig:
     all_in_single_race: bool = True
     scratches: int = 0
     all_horses: bool = False
-    track: Track = DEFAULT_TRACK
+    track: DerbyTrack = DEFAULT_TRACK
 
     def __post_init__(self) -> None:
         check_whole("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
@@ -48,9 +48,9 @@ class DerbyConfig:
         for name in ("all_in_single_race", "all_horses"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be true or false")
-        if not isinstance(self.track, Track):
+        if not isinstance(self.track, DerbyTrack):
             raise ConfigError("track must be a track")
-        field = len(HORSES) if self.all_horses else self.players
+        field = len(DERBY_HORSES) if self.all_horses else self.players
         if field - self.scratches < 2:
             raise ConfigError(
                 f"{self.scratches} scratch(es) would leave fewer than 2 of {field} horses running"
@@ -92,7 +92,7 @@ def derby_config_dict(config: DerbyConfig) -> dict[str, Any]:
     return data
 
 
-class Phase(Enum):
+class DerbyPhase(Enum):
     SELECT = "select"  # seats take a silk, then a horse, in the race's order
     ODDS = "odds"  # each seat's odds die
     WAGER = "wager"
@@ -111,7 +111,7 @@ class _OwnedHorses:
     def field(self) -> tuple[int, ...]:
         """Horses entered in this race so far (owned ones, or all 20 with house horses)."""
         if self.config.all_horses:
-            return HORSES
+            return DERBY_HORSES
         return tuple(sorted(h for h in self.horses if h))
 
     def owner(self, horse: int) -> int | None:
@@ -124,7 +124,7 @@ class DerbyState(_OwnedHorses):
 
     config: DerbyConfig
     race_number: int
-    phase: Phase
+    phase: DerbyPhase
     order: tuple[int, ...]  # the seats in the order they pick this race
     turn_index: int  # position in `order` (select, odds, wager)
     silks: tuple[int, ...]  # per seat, 0 = none yet
@@ -156,7 +156,7 @@ class DerbyView(_OwnedHorses):
     seat: int | None
     config: DerbyConfig
     race_number: int
-    phase: Phase
+    phase: DerbyPhase
     order: tuple[int, ...]
     to_act: int | None
     silks: tuple[int, ...]
@@ -171,7 +171,7 @@ class DerbyView(_OwnedHorses):
     podiums: tuple[tuple[int, ...], ...]
 
     @property
-    def track(self) -> Track:
+    def track(self) -> DerbyTrack:
         return self.config.track
 
 
@@ -226,7 +226,7 @@ class ChooseSilk(_Numbered):
 
 @dataclass(frozen=True)
 class ChooseHorse(_Numbered):
-    word, field, high, what, example = "horse", "horse", len(HORSES), "a horse", 12
+    word, field, high, what, example = "horse", "horse", len(DERBY_HORSES), "a horse", 12
     horse: int
 
 

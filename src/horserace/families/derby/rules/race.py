@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 
 from horserace.core.events import Event
 from horserace.families.derby.rules import events as ev
-from horserace.families.derby.rules.track import Track
+from horserace.families.derby.rules.track import DerbyTrack
 
-HORSES: tuple[int, ...] = tuple(range(1, 21))
+DERBY_HORSES: tuple[int, ...] = tuple(range(1, 21))
 D20_SIDES = 20
 SINGLE_DICE = 2
 ZONE_DICE = 4
@@ -51,7 +51,7 @@ class RaceState:
     """
 
     runners: tuple[int, ...]
-    positions: tuple[int, ...] = (0,) * len(HORSES)
+    positions: tuple[int, ...] = (0,) * len(DERBY_HORSES)
     stuck: frozenset[int] = frozenset()
     turn: int = 1
     dice: tuple[int, ...] = ()
@@ -130,7 +130,7 @@ def start_race(runners: tuple[int, ...]) -> RaceState:
 # --- the dice ----------------------------------------------------------------------------------
 
 
-def roll_d20(race: RaceState, track: Track, value: int) -> tuple[RaceState, list[Event]]:
+def roll_d20(race: RaceState, track: DerbyTrack, value: int) -> tuple[RaceState, list[Event]]:
     """The next of the turn's six d20s; the sixth sets the whole turn moving."""
     dice = (*race.dice, value)
     events: list[Event] = [ev.DieRolled(race.turn, len(dice), value, race.moving(value))]
@@ -141,7 +141,7 @@ def roll_d20(race: RaceState, track: Track, value: int) -> tuple[RaceState, list
     return _resolve(race, track, events)
 
 
-def turn_moves(race: RaceState, track: Track) -> tuple[Move, ...]:
+def turn_moves(race: RaceState, track: DerbyTrack) -> tuple[Move, ...]:
     """The turn's movements from its six dice, singles first.
 
     Both single dice on one horse make one movement of 2. Zone dice move a horse by the zone
@@ -160,7 +160,7 @@ def turn_moves(race: RaceState, track: Track) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-def roll_mud(race: RaceState, track: Track, shoe: bool) -> tuple[RaceState, list[Event]]:
+def roll_mud(race: RaceState, track: DerbyTrack, shoe: bool) -> tuple[RaceState, list[Event]]:
     """A horseshoe on try i of k moves the horse k - i + 1 spaces; a splat uses up the try."""
     trying = race.mud_try
     assert trying is not None
@@ -177,7 +177,9 @@ def roll_mud(race: RaceState, track: Track, shoe: bool) -> tuple[RaceState, list
     return _resolve(race, track, events)
 
 
-def roll_accelerator(race: RaceState, track: Track, bonus: int) -> tuple[RaceState, list[Event]]:
+def roll_accelerator(
+    race: RaceState, track: DerbyTrack, bonus: int
+) -> tuple[RaceState, list[Event]]:
     """The bonus moves on at once; it triggers no accelerator but can end in the mud."""
     horse = race.accelerating
     events: list[Event] = [ev.AcceleratorRolled(horse, bonus)]
@@ -191,7 +193,7 @@ def roll_accelerator(race: RaceState, track: Track, bonus: int) -> tuple[RaceSta
 
 def _land(
     race: RaceState,
-    track: Track,
+    track: DerbyTrack,
     horse: int,
     spaces: int,
     cause: str,
@@ -213,7 +215,9 @@ def _land(
     return race
 
 
-def _resolve(race: RaceState, track: Track, events: list[Event]) -> tuple[RaceState, list[Event]]:
+def _resolve(
+    race: RaceState, track: DerbyTrack, events: list[Event]
+) -> tuple[RaceState, list[Event]]:
     """Make the queued movements until one needs a die; at the turn's end, check the finish."""
     while race.waiting_for == "d20" and race.queue:
         move, rest = race.queue[0], race.queue[1:]
@@ -228,7 +232,7 @@ def _resolve(race: RaceState, track: Track, events: list[Event]) -> tuple[RaceSt
     return race, events
 
 
-def _finish_turn(race: RaceState, track: Track, events: list[Event]) -> RaceState:
+def _finish_turn(race: RaceState, track: DerbyTrack, events: list[Event]) -> RaceState:
     """After a whole turn: new finishers rank after earlier ones, farther past the line first;
     horses still level keep running, and only their order among themselves is at stake."""
     old = set(race.blocks)

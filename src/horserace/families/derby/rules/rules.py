@@ -22,11 +22,11 @@ from horserace.families.derby.rules.model import (
     ChooseSilk,
     D20Roll,
     DerbyConfig,
+    DerbyPhase,
     DerbyState,
     DerbyView,
     MudDie,
     OddsDie,
-    Phase,
     Wager,
     derby_config,
     derby_config_dict,
@@ -61,7 +61,7 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
         return DerbyState(
             config=config,
             race_number=1,
-            phase=Phase.SELECT,
+            phase=DerbyPhase.SELECT,
             order=tuple(range(n)),
             turn_index=0,
             silks=empty,
@@ -75,21 +75,21 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
         )
 
     def actor(self, state: DerbyState) -> Actor:
-        if state.phase is Phase.OVER:
+        if state.phase is DerbyPhase.OVER:
             return TERMINAL
-        if state.phase in (Phase.SELECT, Phase.WAGER):
+        if state.phase in (DerbyPhase.SELECT, DerbyPhase.WAGER):
             return state.seat_to_act
         return CHANCE
 
     def legal_actions(self, state: DerbyState, seat: int) -> Sequence[Action]:
         if self.actor(state) != seat:
             return ()
-        if state.phase is Phase.SELECT:
+        if state.phase is DerbyPhase.SELECT:
             if not state.silks[seat]:
                 taken = set(state.silks)
                 return tuple(ChooseSilk(s) for s in SILK_NUMBERS if s not in taken)
             owned = set(state.horses)
-            return tuple(ChooseHorse(h) for h in rc.HORSES if h not in owned)
+            return tuple(ChooseHorse(h) for h in rc.DERBY_HORSES if h not in owned)
         return tuple(Wager(amount) for amount in range(self.wager_limit(state, seat) + 1))
 
     @staticmethod
@@ -102,9 +102,9 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
     def chance_weights(self, state: DerbyState) -> tuple[Sequence[Action], Sequence[int]]:
         if self.actor(state) is not CHANCE:
             return (), ()
-        if state.phase is Phase.ODDS:
+        if state.phase is DerbyPhase.ODDS:
             return _ODDS_OUTCOMES, _ODDS_WEIGHTS
-        if state.phase is Phase.SCRATCH:
+        if state.phase is DerbyPhase.SCRATCH:
             return _D20_OUTCOMES, _D20_WEIGHTS
         race = state.race
         assert race is not None
@@ -125,16 +125,16 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
             raise InvalidAction("the game is over: no action applies")
         phase = state.phase
         word = text.strip().lower()
-        if phase is Phase.SELECT:
+        if phase is DerbyPhase.SELECT:
             assert isinstance(actor, int)
             if word.startswith("horse") or state.silks[actor]:
                 return ChooseHorse.parse(text)
             return ChooseSilk.parse(text)
-        if phase is Phase.WAGER:
+        if phase is DerbyPhase.WAGER:
             return Wager.parse(text)
-        if phase is Phase.ODDS:
+        if phase is DerbyPhase.ODDS:
             return OddsDie.parse(text)
-        if phase is Phase.SCRATCH:
+        if phase is DerbyPhase.SCRATCH:
             return D20Roll.parse(text)
         assert state.race is not None
         waiting = state.race.waiting_for
@@ -161,7 +161,7 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
         raise IllegalAction(f"{action.text!r} is not part of Derby Challenge")
 
     def _refusal(self, state: DerbyState, seat: int, action: Action) -> str:
-        if state.phase is Phase.SELECT:
+        if state.phase is DerbyPhase.SELECT:
             if not state.silks[seat]:
                 if not isinstance(action, ChooseSilk):
                     return f"seat {seat + 1} picks a silk first, then a horse"
@@ -195,7 +195,7 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
             return self._odds(state, action.value)
         if isinstance(action, Wager):
             return self._wager(state, action.amount)
-        if state.phase is Phase.SCRATCH:
+        if state.phase is DerbyPhase.SCRATCH:
             assert isinstance(action, D20Roll)
             return self._scratch(state, action.value)
         race = state.race
@@ -225,13 +225,13 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
     @staticmethod
     def _choose_horse(state: DerbyState, horse: int) -> tuple[DerbyState, tuple[Event, ...]]:
         seat = state.seat_to_act
-        return _take_turn(state, "horses", horse, Phase.ODDS), (ev.HorseChosen(seat, horse),)
+        return _take_turn(state, "horses", horse, DerbyPhase.ODDS), (ev.HorseChosen(seat, horse),)
 
     @staticmethod
     def _odds(state: DerbyState, value: int) -> tuple[DerbyState, tuple[Event, ...]]:
         seat = state.seat_to_act
         event = ev.OddsRolled(seat, state.horses[seat], value)
-        return _take_turn(state, "odds", value, Phase.WAGER), (event,)
+        return _take_turn(state, "odds", value, DerbyPhase.WAGER), (event,)
 
     def _wager(self, state: DerbyState, amount: int) -> tuple[DerbyState, tuple[Event, ...]]:
         seat = state.seat_to_act
@@ -243,7 +243,7 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
         if state.turn_index == len(state.order):
             if state.config.scratches:
                 scratches = state.config.scratches
-                state = replace(state, phase=Phase.SCRATCH, scratches_left=scratches)
+                state = replace(state, phase=DerbyPhase.SCRATCH, scratches_left=scratches)
             else:
                 state, more = self._start_race(state)
                 events += more
@@ -279,7 +279,7 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
         owned = set(state.horses)
         house = tuple(h for h in runners if h not in owned)
         started = ev.RaceStarted(state.race_number, runners, house)
-        return replace(state, phase=Phase.RACE, race=rc.start_race(runners)), (started,)
+        return replace(state, phase=DerbyPhase.RACE, race=rc.start_race(runners)), (started,)
 
     # --- after the race -------------------------------------------------------
     def _payout(self, state: DerbyState) -> tuple[DerbyState, list[Event]]:
@@ -310,7 +310,7 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
             podiums=(*state.podiums, race.podium),
         )
         if state.race_number == config.races:
-            state = replace(state, phase=Phase.OVER)
+            state = replace(state, phase=DerbyPhase.OVER)
             result = self.result(state)
             events.append(ev.GameOver(result.winners, ledger.balances[:n]))
             return state, events
@@ -320,7 +320,7 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
         state = replace(
             state,
             race_number=state.race_number + 1,
-            phase=Phase.SELECT,
+            phase=DerbyPhase.SELECT,
             order=order,
             turn_index=0,
             silks=empty,
@@ -335,7 +335,7 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
     # --- what leaves the core -------------------------------------------------
     def view(self, state: DerbyState, seat: int | None) -> DerbyView:
         n = state.config.players
-        to_act = state.seat_to_act if state.phase in (Phase.SELECT, Phase.WAGER) else None
+        to_act = state.seat_to_act if state.phase in (DerbyPhase.SELECT, DerbyPhase.WAGER) else None
         return DerbyView(
             seat=seat,
             config=state.config,
@@ -359,14 +359,14 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
         return state.ledger
 
     def result(self, state: DerbyState) -> Result:
-        if state.phase is not Phase.OVER:
+        if state.phase is not DerbyPhase.OVER:
             raise IllegalAction("the game is not over yet")
         n = state.config.players
         unclaimed = state.ledger.total - sum(state.ledger.balances[:n])
         return rank_standings(state.ledger.balances[:n], unclaimed=unclaimed)
 
 
-def _take_turn(state: DerbyState, part: str, value: int, then: Phase) -> DerbyState:
+def _take_turn(state: DerbyState, part: str, value: int, then: DerbyPhase) -> DerbyState:
     """The acting seat's entry of `part` (a per-seat tuple) set to `value`, and the turn passed
     on; after the last seat in order, the table moves to the phase `then`."""
     values = list(getattr(state, part))

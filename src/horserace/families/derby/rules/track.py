@@ -34,7 +34,7 @@ class Zone:
 
 
 @dataclass(frozen=True)
-class Track:
+class DerbyTrack:
     """A race from the start line (space 0) to the finish (space `finish`).
 
     Zones cover spaces 0..finish-1 without gaps; a horse on or past the finish (a tie running
@@ -127,9 +127,9 @@ class Track:
             weights[face] = weights.get(face, 0) + 1
         return dict(sorted(weights.items()))
 
-    def without(self, *, mud: bool = False, accelerators: bool = False) -> Track:
+    def without(self, *, mud: bool = False, accelerators: bool = False) -> DerbyTrack:
         """The same track with its mud and/or accelerator spaces paved over (for comparisons)."""
-        return Track(
+        return DerbyTrack(
             name=self.name,
             finish=self.finish,
             zones=self.zones,
@@ -144,7 +144,7 @@ class Track:
 
     # --- plain data -----------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """The TOML file's structure as plain data; `Track.from_mapping` reads it back."""
+        """The TOML file's structure as plain data; `DerbyTrack.from_mapping` reads it back."""
         return {
             "name": self.name,
             "description": self.description,
@@ -161,7 +161,7 @@ class Track:
         }
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any], *, source: str = "track") -> Track:
+    def from_mapping(cls, data: Mapping[str, Any], *, source: str = "track") -> DerbyTrack:
         """Build and validate; every error names `source` and the offending field."""
         try:
             return _from_mapping(data)
@@ -184,7 +184,7 @@ KNOWN_KEYS = frozenset(
 )
 
 
-def _from_mapping(data: Mapping[str, Any]) -> Track:
+def _from_mapping(data: Mapping[str, Any]) -> DerbyTrack:
     if not isinstance(data, Mapping):
         raise ConfigError("a track is a table of fields")
     unknown = sorted(set(data) - KNOWN_KEYS)
@@ -214,7 +214,7 @@ def _from_mapping(data: Mapping[str, Any]) -> Track:
     if not isinstance(labels_data, Mapping):
         raise ConfigError("labels must be a table mapping spaces to text")
     labels = tuple(sorted((_space_key(key), text) for key, text in labels_data.items()))
-    return Track(
+    return DerbyTrack(
         name=name,
         description=description,
         finish=data["finish"],
@@ -272,16 +272,16 @@ def _space_key(key: object) -> int:
     return int(text)
 
 
-def parse_track(text: str, source: str = "track") -> Track:
-    return Track.from_mapping(parse_toml(text, source), source=source)
+def parse_track(text: str, source: str = "track") -> DerbyTrack:
+    return DerbyTrack.from_mapping(parse_toml(text, source), source=source)
 
 
-def load_track(path: str | Path) -> Track:
+def load_track(path: str | Path) -> DerbyTrack:
     """Read a track file; every problem becomes a one-line ConfigError naming the file."""
     return parse_track(read_text(path, "track file"), source=str(path))
 
 
-def packaged_track(name: str) -> Track:
+def packaged_track(name: str) -> DerbyTrack:
     """A track shipped in `horserace/data/tracks/NAME.toml` ('derby', 'sprint')."""
     folder = resources.files("horserace").joinpath("data", "tracks")
     file = folder.joinpath(f"{name}.toml")
@@ -291,14 +291,14 @@ def packaged_track(name: str) -> Track:
     return parse_track(file.read_text("utf-8"), source=f"track {name}")
 
 
-def resolve_track(value: object) -> Track:
-    """A config's track option: a Track, a packaged name, or a table read from a record."""
-    if isinstance(value, Track):
+def resolve_track(value: object) -> DerbyTrack:
+    """A config's track option: a DerbyTrack, a packaged name, or a table read from a record."""
+    if isinstance(value, DerbyTrack):
         return value
     if isinstance(value, str):
         return packaged_track(value)
     if isinstance(value, Mapping):
-        return Track.from_mapping(value)
+        return DerbyTrack.from_mapping(value)
     raise ConfigError("track must be a track table or the name of a packaged track")
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from horserace.core.events import Event
-from horserace.families.derby.rules.model import DerbyState, Phase
+from horserace.families.derby.rules.model import DerbyPhase, DerbyState
 from horserace.families.derby.rules.race import with_positions
 from horserace.families.derby.rules.rules import DerbyRules
 
@@ -42,7 +42,7 @@ def place_horses(
     state: DerbyState, positions: dict[int, int], stuck: Iterable[int] = ()
 ) -> DerbyState:
     """A running race with horses moved to given spaces (and some stuck in the mud)."""
-    if state.phase is not Phase.RACE or state.race is None:
+    if state.phase is not DerbyPhase.RACE or state.race is None:
         raise ValueError("horses can be placed only once the race has started")
     race = with_positions(state.race, positions, frozenset(stuck))
     return replace(state, race=race)
