@@ -14,6 +14,7 @@ from typing import Any
 
 from horserace.core.actions import Action
 from horserace.core.chance import outcome_at
+from horserace.core.errors import RecordError
 from horserace.core.record import GameRecord
 from horserace.core.rules import Rules
 from horserace.engine import replay
@@ -23,7 +24,7 @@ from horserace.families.presets import get_preset
 def seed_text(seed: int) -> str:
     """The exact text that is hashed: the seed in decimal, no sign, no padding."""
     if type(seed) is not int or seed < 0:
-        raise ValueError("a table seed is a whole number >= 0")
+        raise RecordError(f"a table seed is a whole number >= 0, not {seed!r}: check the record")
     return str(seed)
 
 

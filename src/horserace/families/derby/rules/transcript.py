@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from horserace.core.errors import IllegalAction
 from horserace.core.events import Event
 from horserace.families.derby.rules.model import DerbyPhase, DerbyState
 from horserace.families.derby.rules.race import with_positions
@@ -43,6 +44,6 @@ def place_horses(
 ) -> DerbyState:
     """A running race with horses moved to given spaces (and some stuck in the mud)."""
     if state.phase is not DerbyPhase.RACE or state.race is None:
-        raise ValueError("horses can be placed only once the race has started")
+        raise IllegalAction("horses can be placed only once the race has started")
     race = with_positions(state.race, positions, frozenset(stuck))
     return replace(state, race=race)
