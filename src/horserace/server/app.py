@@ -17,58 +17,43 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Header, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import ValidationError
 
 from horserace.core.errors import HorseraceError
 from horserace.families.presets import PRESETS
 from horserace.families.texts import rules_markdown
 from horserace.server.catalogue import catalogue
 from horserace.server.cluster import Cluster
-from horserace.server.connection import Connection
 from horserace.server.fair import server_seed
 from horserace.server.hub import Hub, TableElsewhere
 from horserace.server.limits import (
-    CLOSE_NO_TABLE,
-    CLOSE_TOO_MANY,
     AddressBook,
     BodyLimit,
     Limits,
-    TokenBucket,
     client_address,
 )
-from horserace.server.lobby_routes import add_lobby_routes
+from horserace.server.lobby_routes import add_lobby_routes, hub_of
 from horserace.server.messages import prepare_live_odds
-from horserace.server.ops import METRICS_CONTENT_TYPE, Metrics, event
+from horserace.server.ops import METRICS_CONTENT_TYPE, Metrics
 from horserace.server.protocol import (
-    CLIENT_MESSAGE,
-    Act,
-    AddSeed,
-    Chat,
     CreateTable,
-    ErrorReply,
-    Hello,
     JoinTable,
-    Pong,
-    Skip,
-    Sync,
-    Undo,
 )
-from horserace.server.routing import CLOSE_MOVING, Router
+from horserace.server.routing import Router
 from horserace.server.seating import TableRefusal
 from horserace.server.signing import ServerKey
 from horserace.server.sql_storage import SQLStorage, is_postgres_url, open_storage, sqlite_path
 from horserace.server.storage import Page, Storage
 from horserace.server.table import TableMaster
+from horserace.server.table_socket import add_table_socket, spawn_writer
 from horserace.server.tokens import hash_token, new_token, token_matches
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("horserace.server")
 SWITCH_SECONDS = 0.001
-MAX_MESSAGE = 4_096  # characters: every client message is small
 
 
 def create_app(
@@ -141,16 +126,18 @@ def create_app(
     app.state.limits = limits or Limits()
     app.state.addresses = AddressBook(app.state.limits)
     if peers is not None:
-        app.add_middleware(Router, route=lambda table: _hub(app).route(table), secret=peers.secret)
+        app.add_middleware(
+            Router, route=lambda table: hub_of(app).route(table), secret=peers.secret
+        )
     app.add_middleware(BodyLimit)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.state.spawn_writer = _spawn_writer
+    app.state.spawn_writer = spawn_writer
     _pages(app)
     _operations(app)
     add_lobby_routes(app)
     _lobby(app)
-    _socket(app)
+    add_table_socket(app)
     return app
 
 
@@ -170,12 +157,6 @@ class Peers:
 
     address: str
     secret: str
-
-
-def _hub(app: FastAPI) -> Hub:
-    hub = app.state.hub
-    assert isinstance(hub, Hub)
-    return hub
 
 
 async def _invalid_request(request: Request, error: Exception) -> JSONResponse:
@@ -209,7 +190,7 @@ Paced = Annotated[str, Depends(_paced)]
 
 def _table(app: FastAPI, table_id: str) -> TableMaster:
     try:
-        table = _hub(app).find(table_id)
+        table = hub_of(app).find(table_id)
     except TableElsewhere as error:
         raise HTTPException(503, str(error)) from None
     if table is None:
@@ -244,7 +225,7 @@ def _operations(app: FastAPI) -> None:
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
         """200 while the server answers and its database does; 503 otherwise."""
-        hub = _hub(app)
+        hub = hub_of(app)
         try:
             await asyncio.to_thread(hub.storage.page_tables, Page(limit=1))
         except Exception as error:  # any database failure is what this reports
@@ -257,7 +238,7 @@ def _operations(app: FastAPI) -> None:
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:
         """Prometheus text format: tables by status, sockets, actions, latency, refusals."""
-        held = list(_hub(app).tables.values())
+        held = list(hub_of(app).tables.values())
         counts = Counter(table.status for table in held)
         sent = sum(table.connections.sent for table in held)
         body = app.state.metrics.exposition(dict(counts), sent)
@@ -279,7 +260,7 @@ def _lobby(app: FastAPI) -> None:
     @app.post("/api/tables", status_code=201)
     async def create(request: CreateTable, address: Paced) -> dict[str, Any]:
         try:
-            table, host_token = await _hub(app).create(request, address)
+            table, host_token = await hub_of(app).create(request, address)
         except HorseraceError as error:
             raise _refused(error) from None
         return {"table": table.summary(), "host_token": host_token}
@@ -332,7 +313,7 @@ def _lobby(app: FastAPI) -> None:
         if not token_matches(_bearer(authorization), table.host_hash):
             raise HTTPException(403, "only the host may start the next game")
         try:
-            again = await _hub(app).again(table)
+            again = await hub_of(app).again(table)
         except HorseraceError as error:
             raise _refused(error) from None
         return again.summary()
@@ -343,7 +324,7 @@ def _lobby(app: FastAPI) -> None:
         page's link (the same check as `horserace verify`), off the event loop."""
         table = _table(app, table_id)
         try:
-            checked = await table.checked(_hub(app).key)
+            checked = await table.checked(hub_of(app).key)
         except HorseraceError as error:
             raise _refused(error) from None
         return {
@@ -359,13 +340,13 @@ def _lobby(app: FastAPI) -> None:
     async def server_key() -> dict[str, str]:
         """The public key that signs every published record (check one with `horserace
         verify RECORD --key THIS`)."""
-        return {"algorithm": "Ed25519", "server_key": _hub(app).key.public_hex}
+        return {"algorithm": "Ed25519", "server_key": hub_of(app).key.public_hex}
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> PlainTextResponse:
         table = _table(app, table_id)
         try:
-            text = table.published(_hub(app).key)
+            text = table.published(hub_of(app).key)
         except HorseraceError as error:
             raise _refused(error) from None
         return PlainTextResponse(
@@ -373,127 +354,3 @@ def _lobby(app: FastAPI) -> None:
             media_type="application/x-ndjson",
             headers={"Content-Disposition": f'attachment; filename="{table_id}.jsonl"'},
         )
-
-
-def _socket(app: FastAPI) -> None:
-    @app.websocket("/ws/tables/{table_id}")
-    async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
-        address = client_address(websocket.scope)
-        book = _addresses(app)
-        if not book.open_socket(address):
-            await websocket.send_json(_error("rate-limited", "too many sockets from this address"))
-            await websocket.close(code=CLOSE_TOO_MANY)
-            app.state.metrics.closed.labels(str(CLOSE_TOO_MANY)).inc()
-            return
-        gauge = app.state.metrics.connections
-        gauge.inc()
-        try:
-            await _serve_socket(app, websocket, table_id, address)
-        finally:
-            gauge.dec()
-            book.close_socket(address)
-
-
-async def _serve_socket(app: FastAPI, websocket: WebSocket, table_id: str, address: str) -> None:
-    try:
-        table = _hub(app).find(table_id)
-    except TableElsewhere:
-        await websocket.close(code=CLOSE_MOVING)
-        return
-    if table is None:
-        await websocket.send_json(_error("bad-message", "no such table"))
-        await websocket.close(code=CLOSE_NO_TABLE)
-        return
-    limits: Limits = app.state.limits
-    connection = Connection(TokenBucket(limits.messages_per_second, limits.message_burst), address)
-    writer = _spawn_writer(websocket, connection)
-    metrics: Metrics = app.state.metrics
-    try:
-        too_fast = _error("rate-limited", "too many messages; slow down")
-        async for frame in connection.frames(websocket, too_fast):
-            text = frame.get("text")
-            if not isinstance(text, str):
-                connection.send(_error("bad-message", "send JSON in text frames", None))
-                continue
-            await _handle(table, connection, text)
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-    finally:
-        table.disconnect(connection)
-        connection.close()
-        if connection.close_code != 1000:
-            metrics.closed.labels(str(connection.close_code)).inc()
-            event(log, "socket closed", table=table.id, code=connection.close_code, by=address)
-        with contextlib.suppress(Exception):
-            await writer
-
-
-def _spawn_writer(websocket: WebSocket, connection: Connection) -> asyncio.Task[None]:
-    return asyncio.get_running_loop().create_task(_write(websocket, connection))
-
-
-async def _write(websocket: WebSocket, connection: Connection) -> None:
-    """Send queued messages in order; a None in the queue closes the socket."""
-    with contextlib.suppress(Exception):
-        while True:
-            message = await connection.queue.get()
-            if message is None:
-                await websocket.close(code=connection.close_code)
-                return
-            await websocket.send_text(message)
-
-
-def _error(code: str, message: str, version: int | None = None) -> dict[str, Any]:
-    return ErrorReply.model_validate(
-        {"code": code, "message": message, "version": version}
-    ).model_dump(mode="json")
-
-
-async def _handle(table: TableMaster, connection: Connection, text: str) -> None:
-    if len(text) > MAX_MESSAGE:
-        connection.send(_error("bad-message", "message too long", table.version))
-        return
-    try:
-        message = CLIENT_MESSAGE.validate_json(text)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first.get("loc", ()))
-        reason = f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "")
-        connection.send(_error("bad-message", f"not a message of this protocol ({reason})"))
-        return
-    if not connection.greeted:
-        if not isinstance(message, Hello):
-            connection.send(_error("bad-message", "say hello first", table.version))
-            return
-        connection.seat, connection.host = None, False
-        if message.token is not None:
-            token = message.token
-            seat = table.seat_of(lambda stored: token_matches(token, stored))
-            if seat is None:
-                connection.send(_error("unauthorized", "that token holds no seat here"))
-                return
-            connection.seat = seat
-        if message.host_token is not None:
-            if not token_matches(message.host_token, table.host_hash):
-                connection.send(_error("unauthorized", "that is not this table's host token"))
-                return
-            connection.host = True
-        await table.connect(connection, message.since)
-        return
-    if isinstance(message, Hello):
-        connection.send(_error("bad-message", "already greeted", table.version))
-    elif isinstance(message, Act):
-        await table.act(connection, message)
-    elif isinstance(message, Sync):
-        await table.resync(connection, message.since)
-    elif isinstance(message, Undo):
-        await table.undo(connection, message)
-    elif isinstance(message, Skip):
-        await table.skip(connection)
-    elif isinstance(message, Chat):
-        await table.say(connection, message.text)
-    elif isinstance(message, AddSeed):
-        await table.add_seed(connection, message.seed)
-    else:
-        connection.send(Pong(version=table.version).model_dump(mode="json"))
