@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".installed"
-CHECKED = ("src", "tests", "benchmarks", "tasks.py")
+CHECKED = ("src", "tests", "benchmarks", "tools", "tasks.py")
 
 
 def run(*command: str | Path) -> None:
@@ -96,7 +96,7 @@ def test(extra: list[str]) -> None:
 
 def analysis(extra: list[str]) -> None:
     """Regenerate docs/analysis.md and its pictures (several minutes; --games N for fewer)."""
-    run(BIN / "python", "-m", "horserace.cli.analysis_doc", *extra)
+    run(BIN / "python", "tools/analysis_doc.py", *extra)
 
 
 TASKS = {"play": play, "test": test, "analysis": analysis}

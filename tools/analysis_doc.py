@@ -22,7 +22,7 @@ from horserace.simulate.race_sim import simulate_races
 from horserace.simulate.sweep import Sweep, expand, parse_grid
 
 SEED = 2026
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "analysis.md"
 PICTURES = ROOT / "docs" / "analysis"
 
@@ -314,7 +314,7 @@ def main() -> None:
     ]
     intro = f"""# Analysis: what the numbers say
 
-Written by `python3 tasks.py analysis` (`src/horserace/cli/analysis_doc.py`) with seed {SEED};
+Written by `python3 tasks.py analysis` (`tools/analysis_doc.py`) with seed {SEED};
 every figure and picture below comes from that one run. The commands shown reproduce each
 part on its own.
 """
