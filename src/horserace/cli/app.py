@@ -24,6 +24,7 @@ INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C
 HELP = "Pure-luck horse-race games: watch or play a race, see the exact odds, simulate, replay."
 PLAY_HELP = "Play or watch a game: bots, seats at the keyboard, or the books of a real board."
 SIMULATE_HELP = "Play many games between bots and report the figures with 95% confidence intervals."
+DESIGN_HELP = "Design boards from the exact odds."
 ODDS_HELP = "Exact odds: of the dice board when no subcommand is given; `odds cards` for the cards."
 
 
@@ -61,9 +62,27 @@ def _simulate() -> click.Command:
 
 
 def _odds() -> click.Command:
-    group = _module("odds_cmd").odds_group(ODDS_HELP)
+    """`odds FAMILY` for each family that has odds at the terminal; the first of them also runs
+    when no family is named (the dice board's, so `horserace odds --scratched 5` works)."""
+    group = typer.Typer(name="odds", help=ODDS_HELP, add_completion=False)
+    commands = [(fam.name, fam.terminal().odds_command) for fam in families()]
+    found = [(name, command) for name, command in commands if command is not None]
+    for name, command in found:
+        group.command(name)(command)
+    if found:
+        group.callback(invoke_without_command=True)(found[0][1])
+    return typer.main.get_command(group)
+
+
+def _no_default() -> None:
+    """A group's own step before its subcommand: nothing."""
+
+
+def _design() -> click.Command:
+    group = typer.Typer(name="design", help=DESIGN_HELP, no_args_is_help=True, add_completion=False)
+    group.callback()(_no_default)  # a group even when one family designs: `design board`
     for fam in families():
-        command = fam.terminal().odds_command
+        command = fam.terminal().design_command
         if command is not None:
             group.command(fam.name)(command)
     return typer.main.get_command(group)
@@ -91,7 +110,7 @@ COMMANDS: dict[str, tuple[str, Callable[[], click.Command]]] = {
         " on local processes or a Dask cluster.",
         _single("sweep_cmd", "sweep"),
     ),
-    "design": ("Design boards from the exact odds.", _single("design_cmd", "design")),
+    "design": (DESIGN_HELP, _design),
     "serve": (
         "Serve the lobby and the tables: open http://HOST:PORT/ in a browser.",
         _single("serve_cmd", "serve"),

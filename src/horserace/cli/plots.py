@@ -13,38 +13,15 @@ from typing import TYPE_CHECKING
 
 from horserace.core.errors import ConfigError
 from horserace.simulate.stats import Proportion, RunningStats
+from horserace.terminal.pictures import figure as new_figure
+from horserace.terminal.pictures import save
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
 
-    from horserace.components.board import Board
-    from horserace.families.board.odds.designer import BoardFigures
     from horserace.simulate.board_sim import SimulationReport
     from horserace.simulate.race_sim import RaceReport
     from horserace.simulate.sweep import Outcome
-
-
-def _figure(panels: int, width: float = 5.0) -> tuple[Figure, list[Axes]]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot
-
-    figure, axes = pyplot.subplots(1, panels, figsize=(width * panels, 4.0), squeeze=False)
-    return figure, list(axes[0])
-
-
-def _save(figure: Figure, path: Path) -> None:
-    from matplotlib import pyplot
-
-    if path.suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise ConfigError(f"--plot {path}: name a .png, .svg or .pdf file")
-    if not path.parent.is_dir():
-        raise ConfigError(f"--plot {path}: no such directory {path.parent}")
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    pyplot.close(figure)
 
 
 def draw_wins(axes: Axes, wins: Mapping[int, Proportion], exact: Mapping[int, float]) -> None:
@@ -82,7 +59,7 @@ def draw_counts(axes: Axes, counts: Sequence[int], label: str) -> None:
 
 def plot_races(report: RaceReport, path: Path) -> None:
     """Win chances beside the exact odds, the rolls each scratch line cost, race lengths."""
-    figure, (left, right, lengths) = _figure(3)
+    figure, (left, right, lengths) = new_figure(3)
     draw_wins(left, report.wins, report.exact_win)
     left.set_title(f"{report.races:,} races, {report.board.name} board")
     labels = ["all rolls"] + [f"line {k + 1}: {h}" for k, h in enumerate(report.scratched)]
@@ -94,19 +71,19 @@ def plot_races(report: RaceReport, path: Path) -> None:
     right.set_title("race length and rolls per scratch line")
     draw_counts(lengths, report.length_counts, "rolls in the race")
     lengths.set_title("race length")
-    _save(figure, path)
+    save(figure, path)
 
 
 def plot_simulation(report: SimulationReport, exact: Mapping[int, float], path: Path) -> None:
     """Win rate per horse with intervals and exact odds; final money per seat; race length."""
-    figure, (wins, money, length) = _figure(3)
+    figure, (wins, money, length) = new_figure(3)
     draw_wins(wins, report.horse_wins, exact)
     wins.set_title(f"{report.preset}: {report.races:,} races")
     draw_means(money, [f"P{s + 1}" for s in range(report.players)], report.seat_chips, "final")
     money.set_title(f"final money per seat ({report.games:,} games)")
     draw_counts(length, report.length_counts, "rolls in the race")
     length.set_title("race length")
-    _save(figure, path)
+    save(figure, path)
 
 
 def plot_sweep(outcomes: Sequence[Outcome], path: Path) -> None:
@@ -117,7 +94,7 @@ def plot_sweep(outcomes: Sequence[Outcome], path: Path) -> None:
         raise ConfigError("no point of the sweep finished, so there is nothing to draw")
     reports = [o.report for o in done if o.report is not None]
     labels = [o.point.name for o in done]
-    figure, (length, paid, wins) = _figure(3, width=max(5.0, 0.6 * len(labels)))
+    figure, (length, paid, wins) = new_figure(3, width=max(5.0, 0.6 * len(labels)))
     draw_means(length, labels, [r.race_length for r in reports], "rolls per race")
     length.set_title("race length")
     draw_means(paid, labels, [r.paid_per_round for r in reports], "chips per round")
@@ -130,42 +107,4 @@ def plot_sweep(outcomes: Sequence[Outcome], path: Path) -> None:
     wins.legend(fontsize="x-small", ncol=2, title="horse")
     for axes in (length, paid, wins):
         axes.tick_params(axis="x", labelrotation=60, labelsize="small")
-    _save(figure, path)
-
-
-def plot_boards(boards: Mapping[str, BoardFigures], path: Path) -> None:
-    """Boards side by side: their lanes, and each horse's exact chance to win a round."""
-    figure, (lanes, chances) = _figure(2)
-    width = 0.8 / len(boards)
-    for index, (name, figures) in enumerate(boards.items()):
-        horses = [h + (index - (len(boards) - 1) / 2) * width for h in figures.win]
-        lanes.bar(horses, figures.slots, width=width, label=name)
-        chances.bar(horses, [100 * p for p in figures.win.values()], width=width, label=name)
-    for axes, title in ((lanes, "slots per lane"), (chances, "chance to win a round (%)")):
-        axes.set_xticks(list(range(2, 13)))
-        axes.set_xlabel("horse")
-        axes.set_title(title)
-        axes.legend(fontsize="small")
-    _save(figure, path)
-
-
-def plot_odds(
-    board: Board, advanced: Mapping[int, int], win: Mapping[int, float], rolls: float, path: Path
-) -> None:
-    """Each running horse's exact chance to win, and how far along its lane it stands."""
-    figure, (chances, lanes) = _figure(2)
-    horses = list(win)
-    chances.bar(horses, [100 * win[h] for h in horses], color="#c0392b")
-    chances.set_xticks(list(range(2, 13)))
-    chances.set_xlabel("horse")
-    chances.set_ylabel("chance to win (%)")
-    chances.set_title(f"exact odds, {rolls:.1f} rolls expected")
-    every = list(range(2, 13))
-    lanes.bar(every, [board.slots_of(h) for h in every], color="#dddddd", label="lane")
-    lanes.bar(every, [advanced.get(h, 0) for h in every], color="#7aa6c2", label="advanced")
-    lanes.set_xticks(every)
-    lanes.set_xlabel("horse (missing from the left: scratched)")
-    lanes.set_ylabel("slots")
-    lanes.set_title(f"positions, {board.name} board")
-    lanes.legend(fontsize="small")
-    _save(figure, path)
+    save(figure, path)

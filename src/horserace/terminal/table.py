@@ -53,6 +53,7 @@ class TableTerminal(ABC):
     odds_command: Callable[..., None] | None = (
         None  # `horserace odds FAMILY`, if the family has one
     )
+    design_command: Callable[..., None] | None = None  # `horserace design FAMILY`, if any
 
     @abstractmethod
     def table_options(

@@ -14,6 +14,8 @@ from horserace.core.chance import ChanceSource
 from horserace.core.errors import ConfigError
 from horserace.core.rules import Result, Rules
 from horserace.engine import Agent
+from horserace.families.board.design_command import design_board
+from horserace.families.board.odds_command import odds_board
 from horserace.families.board.render import money_text, standings_table
 from horserace.families.board.rules.house import house_options, with_house_rules
 from horserace.families.board.screen import DEFAULT_SPEED, BoardAsker, BoardScreen, CompanionChance
@@ -92,6 +94,8 @@ class BoardTerminal(TableTerminal):
     companion = True
     screen_type = BoardScreen
     options = staticmethod(board_options)
+    odds_command = staticmethod(odds_board)
+    design_command = staticmethod(design_board)
 
     def table_options(
         self, preset: str, players: int | None, given: Mapping[str, Any]

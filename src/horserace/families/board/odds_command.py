@@ -1,34 +1,29 @@
-"""`horserace odds`: each running horse's chance to win from a given position on the board."""
+"""`horserace odds` (and `horserace odds board`): each running horse's chance to win from a
+given position on the board."""
 
 from __future__ import annotations
 
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from horserace.cli.common import user_errors
 from horserace.components.board import DEFAULT_BOARD, HORSES, Board, load_board
 from horserace.core.errors import ConfigError
 from horserace.core.options import whole_text
-from horserace.families.board.odds.race import ExactRaceOdds, RaceOdds, exact_race_odds, race_odds
+from horserace.terminal.errors import user_errors
+
+if TYPE_CHECKING:  # the odds import numpy: only a command that runs pays for it
+    from horserace.families.board.odds.race import ExactRaceOdds, RaceOdds
 
 MAX_SCRATCHED = 4
 
 
-def odds_group(help_text: str) -> typer.Typer:
-    """The `odds` group: the dice board's odds run when no subcommand follows, and other
-    families add theirs to the group."""
-    group = typer.Typer(name="odds", help=help_text, add_completion=False)
-    group.callback(invoke_without_command=True)(odds)
-    return group
-
-
-def odds(
+def odds_board(
     ctx: typer.Context,
     board_file: Annotated[
         Path | None,
@@ -58,6 +53,8 @@ def odds(
     """Win chances of the running horses and the expected number of rolls left."""
     if ctx.invoked_subcommand is not None:
         return
+    from horserace.families.board.odds.race import exact_race_odds, race_odds
+
     with user_errors():
         board = DEFAULT_BOARD if board_file is None else load_board(board_file)
         out = parse_scratched(scratched)
@@ -69,7 +66,7 @@ def odds(
             exact_race_odds(remaining) if exact else race_odds(remaining)
         )
         if plot is not None:
-            from horserace.cli.plots import plot_odds
+            from horserace.families.board.pictures import plot_odds
 
             win = {h: float(p) for h, p in result.win.items()}
             plot_odds(board, advanced, win, float(result.expected_rolls), plot)

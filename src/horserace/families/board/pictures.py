@@ -1,0 +1,53 @@
+"""Pictures of the dice board: boards side by side with their exact chances, and the odds
+of a position with how far each horse stands along its lane."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from horserace.terminal.pictures import figure as new_figure
+from horserace.terminal.pictures import save
+
+if TYPE_CHECKING:
+    from horserace.components.board import Board
+    from horserace.families.board.odds.designer import BoardFigures
+
+
+def plot_boards(boards: Mapping[str, BoardFigures], path: Path) -> None:
+    """Boards side by side: their lanes, and each horse's exact chance to win a round."""
+    figure, (lanes, chances) = new_figure(2)
+    width = 0.8 / len(boards)
+    for index, (name, figures) in enumerate(boards.items()):
+        horses = [h + (index - (len(boards) - 1) / 2) * width for h in figures.win]
+        lanes.bar(horses, figures.slots, width=width, label=name)
+        chances.bar(horses, [100 * p for p in figures.win.values()], width=width, label=name)
+    for axes, title in ((lanes, "slots per lane"), (chances, "chance to win a round (%)")):
+        axes.set_xticks(list(range(2, 13)))
+        axes.set_xlabel("horse")
+        axes.set_title(title)
+        axes.legend(fontsize="small")
+    save(figure, path)
+
+
+def plot_odds(
+    board: Board, advanced: Mapping[int, int], win: Mapping[int, float], rolls: float, path: Path
+) -> None:
+    """Each running horse's exact chance to win, and how far along its lane it stands."""
+    figure, (chances, lanes) = new_figure(2)
+    horses = list(win)
+    chances.bar(horses, [100 * win[h] for h in horses], color="#c0392b")
+    chances.set_xticks(list(range(2, 13)))
+    chances.set_xlabel("horse")
+    chances.set_ylabel("chance to win (%)")
+    chances.set_title(f"exact odds, {rolls:.1f} rolls expected")
+    every = list(range(2, 13))
+    lanes.bar(every, [board.slots_of(h) for h in every], color="#dddddd", label="lane")
+    lanes.bar(every, [advanced.get(h, 0) for h in every], color="#7aa6c2", label="advanced")
+    lanes.set_xticks(every)
+    lanes.set_xlabel("horse (missing from the left: scratched)")
+    lanes.set_ylabel("slots")
+    lanes.set_title(f"positions, {board.name} board")
+    lanes.legend(fontsize="small")
+    save(figure, path)
