@@ -40,3 +40,17 @@ def known_options(options: Mapping[str, Any], config_type: type) -> dict[str, An
             f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
         )
     return dict(options)
+
+
+def plain_options(config: Any) -> dict[str, Any]:
+    """A config dataclass as plain data for a record: every field, a nested table (a board, a
+    price list, a track) by its `to_dict`, a tuple as a list."""
+    data: dict[str, Any] = {}
+    for spec in fields(config):
+        value = getattr(config, spec.name)
+        if hasattr(value, "to_dict"):
+            value = value.to_dict()
+        elif isinstance(value, tuple):
+            value = list(value)
+        data[spec.name] = value
+    return data

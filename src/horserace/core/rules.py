@@ -12,6 +12,7 @@ from horserace.core.actions import Action
 from horserace.core.errors import IllegalAction
 from horserace.core.events import Event
 from horserace.core.ledger import Ledger
+from horserace.core.options import plain_options
 from horserace.core.types import Actor
 
 ConfigT = TypeVar("ConfigT")
@@ -48,9 +49,9 @@ class Rules(ABC, Generic[ConfigT, StateT]):
     def make_config(self, options: Mapping[str, Any]) -> ConfigT:
         """Validate table options (a ConfigError names the first bad one)."""
 
-    @abstractmethod
     def config_to_dict(self, config: ConfigT) -> dict[str, Any]:
         """Plain data that `make_config` turns back into the same config."""
+        return plain_options(config)
 
     @abstractmethod
     def players(self, config: ConfigT) -> int: ...

@@ -4,12 +4,12 @@ options (presets), never subclasses; cross-field checks say which combinations m
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from horserace.components.board import DEFAULT_BOARD, Board
 from horserace.core.errors import ConfigError
-from horserace.core.options import check_choice, check_whole, known_options
+from horserace.core.options import check_choice, check_whole, known_options, plain_options
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
 SCRATCH_LINES = 4
@@ -150,10 +150,8 @@ def board_config(options: Mapping[str, Any]) -> BoardConfig:
 
 
 def board_config_dict(config: BoardConfig) -> dict[str, Any]:
-    data = {f.name: getattr(config, f.name) for f in fields(BoardConfig)}
-    data["board"] = config.board.to_dict()
-    data["scratch_values"] = list(config.scratch_values)
-    return data
+    """The config as plain data (what a record holds and the board kernel's spec reads)."""
+    return plain_options(config)
 
 
 CLASSIC: Mapping[str, Any] = {"players": 6}

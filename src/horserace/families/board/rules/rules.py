@@ -29,7 +29,7 @@ from horserace.families.board.rules.actions import (
     Settle,
     parse_seat_action,
 )
-from horserace.families.board.rules.config import BoardConfig, board_config, board_config_dict
+from horserace.families.board.rules.config import BoardConfig, board_config
 from horserace.families.board.rules.phases import (
     betting,
     deal,
@@ -86,9 +86,6 @@ class BoardRules(Rules[BoardConfig, BoardState]):
     # --- configuration -------------------------------------------------
     def make_config(self, options: Mapping[str, Any]) -> BoardConfig:
         return board_config(options)
-
-    def config_to_dict(self, config: BoardConfig) -> dict[str, Any]:
-        return board_config_dict(config)
 
     def players(self, config: BoardConfig) -> int:
         return config.players

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -186,13 +186,6 @@ def cards_config(options: Mapping[str, Any]) -> CardsConfig:
     if "prizes" in values and not isinstance(values["prizes"], tuple):
         raise ConfigError("prizes must be a list of whole numbers, e.g. [25, 20, 15]")
     return CardsConfig(**values)
-
-
-def cards_config_dict(config: CardsConfig) -> dict[str, Any]:
-    data = {f.name: getattr(config, f.name) for f in fields(CardsConfig)}
-    data["book_odds"] = config.book_odds.to_dict()
-    data["prizes"] = list(config.prizes)
-    return data
 
 
 def price_value(win: int, per: int) -> Fraction:

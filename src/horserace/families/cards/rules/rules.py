@@ -23,7 +23,7 @@ from horserace.families.cards.rules import events as ev
 from horserace.families.cards.rules.actions import DealCard, parse_card_action
 from horserace.families.cards.rules.book import BookStyle
 from horserace.families.cards.rules.calcutta import CalcuttaStyle
-from horserace.families.cards.rules.config import CardsConfig, cards_config, cards_config_dict
+from horserace.families.cards.rules.config import CardsConfig, cards_config
 from horserace.families.cards.rules.party import PartyStyle
 from horserace.families.cards.rules.state import Auction, Betting, CardsPhase, CardsState, CardsView
 from horserace.families.cards.rules.styles import Style
@@ -71,9 +71,6 @@ class CardsRules(Rules[CardsConfig, CardsState]):
     # --- configuration -------------------------------------------------
     def make_config(self, options: Mapping[str, Any]) -> CardsConfig:
         return cards_config(options)
-
-    def config_to_dict(self, config: CardsConfig) -> dict[str, Any]:
-        return cards_config_dict(config)
 
     def players(self, config: CardsConfig) -> int:
         return config.players

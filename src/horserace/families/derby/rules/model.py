@@ -8,7 +8,7 @@ Action text forms are short enough to type at a real table: seats say `silk 5`, 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
@@ -84,12 +84,6 @@ def derby_config(options: Mapping[str, Any]) -> DerbyConfig:
     if "track" in values:
         values["track"] = resolve_track(values["track"])
     return DerbyConfig(**values)
-
-
-def derby_config_dict(config: DerbyConfig) -> dict[str, Any]:
-    data = {f.name: getattr(config, f.name) for f in fields(DerbyConfig)}
-    data["track"] = config.track.to_dict()
-    return data
 
 
 class DerbyPhase(Enum):

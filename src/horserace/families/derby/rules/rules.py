@@ -29,7 +29,6 @@ from horserace.families.derby.rules.model import (
     OddsDie,
     Wager,
     derby_config,
-    derby_config_dict,
 )
 from horserace.families.derby.rules.silks import SILK_NUMBERS
 
@@ -45,9 +44,6 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
     # --- configuration -------------------------------------------------
     def make_config(self, options: Mapping[str, Any]) -> DerbyConfig:
         return derby_config(options)
-
-    def config_to_dict(self, config: DerbyConfig) -> dict[str, Any]:
-        return derby_config_dict(config)
 
     def players(self, config: DerbyConfig) -> int:
         return config.players
