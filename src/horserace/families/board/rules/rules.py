@@ -270,32 +270,30 @@ def _spoken_by(offer: Offer, seat: int) -> Offer:
     return offer if offer.seat == seat else Offer(seat, offer.target, offer.give, offer.take)
 
 
+# What may be done now, in a table's words, by the kind of the phase's record (the first match)
+_SITUATIONS: tuple[tuple[type[PhaseRecord], str], ...] = (
+    (Racing, "{who} rolls next in the race"),
+    (Rolling, "{who} rolls next in the scratch"),
+    (Responding, "{who} owes {r.pending[0].amount}: pay, or answer with an Ace or a King"),
+    (JokerTurn, "{who} may play a Joker after their roll, or pass"),
+    (FaceCardTurn, "{who} paid for a scratched horse and may play a J, Q or K, or pass"),
+    (MarketTurn, "{who} may buy one market card after their roll, or pass"),
+    (Pairing, "{who} pairs the four dice"),
+    (Drafting, "the draft: {who} keeps one card of their packet"),
+    (Betting, "betting round {r.round_no}: {who} checks, wagers, meets, raises or folds"),
+    (Drawing, "the draw: {who} discards up to two cards"),
+)
+
+
 def situation(record: PhaseRecord, seat: int) -> str:
     """The rule that says what may be done now, in a table's words."""
     who = f"seat {seat + 1}"
-    if isinstance(record, Rolling):
-        return f"{who} rolls next in the {'race' if isinstance(record, Racing) else 'scratch'}"
-    if isinstance(record, Responding):
-        return f"{who} owes {record.pending[0].amount}: pay, or answer with an Ace or a King"
-    if isinstance(record, JokerTurn):
-        return f"{who} may play a Joker after their roll, or pass"
-    if isinstance(record, FaceCardTurn):
-        return f"{who} paid for a scratched horse and may play a J, Q or K, or pass"
-    if isinstance(record, MarketTurn):
-        return f"{who} may buy one market card after their roll, or pass"
     if isinstance(record, Trading):
         if record.offer is not None:
             return f"{who} answers the offer made to them"
         return f"the trading window is open: {who} offers a trade or passes"
-    if isinstance(record, Pairing):
-        return f"{who} pairs the four dice"
-    if isinstance(record, Drafting):
-        return f"the draft: {who} keeps one card of their packet"
-    if isinstance(record, Betting):
-        return f"betting round {record.round_no}: {who} checks, wagers, meets, raises or folds"
-    if isinstance(record, Drawing):
-        return f"the draw: {who} discards up to two cards"
-    return f"it is {who}'s turn"
+    found = (text for kind, text in _SITUATIONS if isinstance(record, kind))
+    return next(found, "it is {who}'s turn").format(who=who, r=record)
 
 
 __all__ = ["PASS", "BoardRules", "situation"]
