@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from horserace.components.auction import NOBODY, bid, open_lot, pass_turn
+from horserace.components.auction import bid, open_lot, pass_turn
 from horserace.components.tote import Ticket, settle_pool, split_by_weight
 from horserace.core.errors import IllegalAction
 
@@ -89,4 +89,4 @@ def test_a_lot_nobody_can_or_will_buy_is_unsold() -> None:
     assert open_lot([0, 1], purses=(0, 0)).closed
     lot = open_lot([0, 1], purses=(5, 5))
     lot = pass_turn(pass_turn(lot, 0), 1)
-    assert lot.closed and not lot.sold and lot.leader == NOBODY
+    assert lot.closed and not lot.sold and lot.leader is None

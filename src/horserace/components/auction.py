@@ -12,28 +12,27 @@ from dataclasses import dataclass, field, replace
 
 from horserace.core.errors import IllegalAction
 
-NOBODY = -1
-
 
 @dataclass(frozen=True)
 class EnglishAuction:
-    """The state of one lot; `turn` is the bidder asked now (NOBODY once the window closed)."""
+    """The state of one lot; `turn` is the bidder asked now (None once the window closed) and
+    `leader` the best bid's bidder (None before the first bid)."""
 
     rotation: tuple[int, ...]  # the bidders, in the order they are asked
     purses: tuple[int, ...]  # what each seat can pay, indexed by seat
     minimum: int = 1
     high: int = 0
-    leader: int = NOBODY
+    leader: int | None = None
     passed: frozenset[int] = field(default_factory=frozenset)
-    turn: int = NOBODY
+    turn: int | None = None
 
     @property
     def closed(self) -> bool:
-        return self.turn == NOBODY
+        return self.turn is None
 
     @property
     def sold(self) -> bool:
-        return self.closed and self.leader != NOBODY
+        return self.closed and self.leader is not None
 
     @property
     def lowest_bid(self) -> int:
@@ -62,7 +61,7 @@ def _next_turn(auction: EnglishAuction, after: int | None) -> EnglishAuction:
         seat = rotation[(start + offset) % len(rotation)]
         if auction.may_bid(seat):
             return replace(auction, turn=seat)
-    return replace(auction, turn=NOBODY)
+    return replace(auction, turn=None)
 
 
 def open_lot(rotation: Sequence[int], purses: Sequence[int], minimum: int = 1) -> EnglishAuction:

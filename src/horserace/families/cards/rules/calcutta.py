@@ -99,6 +99,8 @@ class CalcuttaStyle(Style):
         if not isinstance(action, Bid):
             raise IllegalAction(f"{action.text!r} is not a bid; bid a number of chips or pass")
         seat = bidding.turn
+        if seat is None:
+            raise IllegalAction("the bidding on this horse is closed")
         if action.amount < bidding.lowest_bid:
             raise IllegalAction(f"the bid must be at least {bidding.lowest_bid}")
         if action.amount > bidding.purses[seat]:
@@ -106,7 +108,7 @@ class CalcuttaStyle(Style):
 
     def act(self, state: CardsState, action: Action) -> tuple[CardsState, list[Event]]:
         bidding = self._bidding(state)
-        assert bidding is not None
+        assert bidding is not None and bidding.turn is not None
         seat = bidding.turn
         if isinstance(action, Bid):
             bidding = bid(bidding, seat, action.amount)
@@ -126,6 +128,7 @@ class CalcuttaStyle(Style):
         suit = auction.horse
         if bidding.sold:
             buyer = bidding.leader
+            assert buyer is not None
             state, paid = pay(state, buyer, ev.TABLE, bidding.high, f"bought {ev.horse_name(suit)}")
             owners = list(auction.owners)
             prices = list(auction.prices)

@@ -10,11 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from horserace.components.auction import NOBODY, EnglishAuction
+from horserace.components.auction import EnglishAuction
 from horserace.components.french_deck import Card, is_joker, suit_of
 from horserace.core.ledger import Ledger
 from horserace.families.cards.rules.config import CardsConfig
 from horserace.families.cards.rules.track import CardTrack
+
+# No seat, where records and table views hold a seat number: a horse nobody bought (in the
+# `horse-sold` event and the auction's owners), a party pick not made yet. Records and the
+# table page read -1, so it stays a number there.
+NOBODY = -1
 
 __all__ = ["NOBODY", "Auction", "Bet", "Betting", "CardsPhase", "CardsState", "CardsView"]
 
