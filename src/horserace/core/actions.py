@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from dataclasses import dataclass
+from typing import ClassVar, Protocol, runtime_checkable
 
 
 @runtime_checkable
@@ -11,3 +12,15 @@ class Action(Protocol):
 
     @property
     def text(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Said:
+    """An action whose text is one fixed word ('roll', 'pay', 'pass', 'done'): a subclass sets
+    `word`."""
+
+    word: ClassVar[str]
+
+    @property
+    def text(self) -> str:
+        return self.word

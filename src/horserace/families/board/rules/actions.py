@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from horserace.components.board import HORSES
 from horserace.components.cards import KING, RANKS, parse_rank, rank_text
+from horserace.core.actions import Said
 from horserace.core.errors import InvalidAction
 from horserace.families.board.rules.records import Offer
 
@@ -17,12 +18,10 @@ JACK, QUEEN = 11, 12
 
 
 @dataclass(frozen=True)
-class Roll:
+class Roll(Said):
     """A seat calls for the dice; chance then rolls them."""
 
-    @property
-    def text(self) -> str:
-        return "roll"
+    word = "roll"
 
 
 @dataclass(frozen=True)
@@ -69,21 +68,17 @@ class Keep:
 
 
 @dataclass(frozen=True)
-class Pay:
+class Pay(Said):
     """Pay the penalty you owe (as much as you hold)."""
 
-    @property
-    def text(self) -> str:
-        return "pay"
+    word = "pay"
 
 
 @dataclass(frozen=True)
-class PlayAce:
+class PlayAce(Said):
     """Cancel the penalty you owe."""
 
-    @property
-    def text(self) -> str:
-        return "ace"
+    word = "ace"
 
 
 @dataclass(frozen=True)
@@ -110,12 +105,10 @@ class PlayJoker:
 
 
 @dataclass(frozen=True)
-class Pass:
+class Pass(Said):
     """Decline an optional move: a Joker, a face card, a market buy, a trade offer."""
 
-    @property
-    def text(self) -> str:
-        return "pass"
+    word = "pass"
 
 
 @dataclass(frozen=True)
@@ -154,10 +147,8 @@ class Pair:
 
 
 @dataclass(frozen=True)
-class Check:
-    @property
-    def text(self) -> str:
-        return "check"
+class Check(Said):
+    word = "check"
 
 
 @dataclass(frozen=True)
@@ -173,17 +164,13 @@ class Wager:
 
 
 @dataclass(frozen=True)
-class Meet:
-    @property
-    def text(self) -> str:
-        return "meet"
+class Meet(Said):
+    word = "meet"
 
 
 @dataclass(frozen=True)
-class Fold:
-    @property
-    def text(self) -> str:
-        return "fold"
+class Fold(Said):
+    word = "fold"
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from horserace.components.french_deck import Card, card_text, parse_card, parse_suit, suit_text
+from horserace.core.actions import Said
 from horserace.core.errors import InvalidAction
 
 TOTE_POOLS: dict[str, int] = {  # pool -> horses named on a ticket
@@ -99,19 +100,15 @@ class Bid:
 
 
 @dataclass(frozen=True)
-class NoBid:
-    @property
-    def text(self) -> str:
-        return "pass"
+class NoBid(Said):
+    word = "pass"
 
 
 @dataclass(frozen=True)
-class Done:
+class Done(Said):
     """A seat places no (more) bets this race."""
 
-    @property
-    def text(self) -> str:
-        return "done"
+    word = "done"
 
 
 NO_BID = NoBid()
