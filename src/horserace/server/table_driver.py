@@ -105,13 +105,19 @@ class TableDriver(TableMoves):
         table's answer from theirs, so it takes as long, at random."""
         return self._jitter.uniform(QUICK_ANSWER[0], QUICK_ANSWER[1]) * self.bot_delay
 
+    def _still_automatic(self, version: int, move: Literal["bot", "answer"]) -> int | None:
+        """The seat to move for (under the lock), if the table is still at `version` and its
+        next move is still the `move` ("answer" or "bot") nobody is asked for."""
+        seat = self.game.actor
+        if self.version != version or not isinstance(seat, int) or self._automatic() != move:
+            return None
+        return seat
+
     async def _answer_for(self, version: int) -> None:
         """Pay or pass for the seat, exactly as if they had pressed it (nobody is told)."""
         async with self.lock:
-            seat = self.game.actor
-            if self.version != version or not isinstance(seat, int):
-                return
-            if self._automatic() != "answer":
+            seat = self._still_automatic(version, "answer")
+            if seat is None:
                 return
             answer = self._only_answer(seat)
             assert answer is not None
@@ -120,10 +126,8 @@ class TableDriver(TableMoves):
     async def _bot_move(self, version: int) -> None:
         """A bot's move at `version`: it decides off the lock, then moves if nothing changed."""
         async with self.lock:
-            seat = self.game.actor
-            if self.version != version or not isinstance(seat, int):
-                return
-            if self._automatic() != "bot":
+            seat = self._still_automatic(version, "bot")
+            if seat is None:
                 return
             row = self.seats[seat]
             bot = bot_for_move(self.bots, row.bot, self.seed, seat, len(self.game.steps))
