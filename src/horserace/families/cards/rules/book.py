@@ -16,9 +16,9 @@ from horserace.core.actions import Action
 from horserace.core.errors import IllegalAction
 from horserace.core.events import Event
 from horserace.families.cards.rules import events as ev
-from horserace.families.cards.rules.actions import DONE, BookBet, Done, parse_book
+from horserace.families.cards.rules.actions import DONE, BookBet, parse_book
 from horserace.families.cards.rules.state import Bet, Betting, CardsState
-from horserace.families.cards.rules.styles import QueueStyle, pay, seats_from
+from horserace.families.cards.rules.styles import BettingStyle, pay, seats_from
 from horserace.families.cards.rules.track import RACING_SUITS
 
 
@@ -58,7 +58,7 @@ def largest_stake(state: CardsState, seat: int, suit: int) -> int:
     return max(0, min(room, by_cover))
 
 
-class BookStyle(QueueStyle):
+class BookStyle(BettingStyle):
     name = "book"
 
     def open(self, state: CardsState) -> tuple[CardsState, list[Event]]:
@@ -83,11 +83,7 @@ class BookStyle(QueueStyle):
         ]
         return [*bets, DONE]
 
-    def verify(self, state: CardsState, action: Action) -> None:
-        seat = self.actor(state)
-        assert seat is not None
-        if isinstance(action, Done):
-            return
+    def check_bet(self, state: CardsState, seat: int, action: Action) -> None:
         if not isinstance(action, BookBet):
             raise IllegalAction(f"{action.text!r} is not a bet at the dealer's book")
         if action.stake < 1:
@@ -107,17 +103,14 @@ class BookStyle(QueueStyle):
             return f"only {state.ledger.balance(seat)} chips to stake"
         return f"the dealer can cover at most {most} on {ev.horse_name(action.suit)}"
 
-    def act(self, state: CardsState, action: Action) -> tuple[CardsState, list[Event]]:
-        seat = self.actor(state)
-        assert seat is not None
-        if isinstance(action, Done):
-            return self.advance(state, finished=True), []
+    def place_bet(
+        self, state: CardsState, seat: int, action: Action
+    ) -> tuple[CardsState, list[Event]]:
         assert isinstance(action, BookBet)
         state, events = pay(state, seat, ev.TABLE, action.stake, "stake")
         bet = Bet(seat, "win", (action.suit,), action.stake)
         state = replace(state, betting=replace(state.betting, bets=(*state.betting.bets, bet)))
-        placed = ev.BetPlaced(seat, "win", (action.suit,), action.stake)
-        return self.advance(state, finished=False), [placed, *events]
+        return state, [ev.BetPlaced(seat, "win", (action.suit,), action.stake), *events]
 
     def parse(self, text: str) -> Action:
         return parse_book(text)

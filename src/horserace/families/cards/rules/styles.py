@@ -10,6 +10,7 @@ from dataclasses import replace
 from horserace.core.actions import Action
 from horserace.core.events import Event
 from horserace.families.cards.rules import events as ev
+from horserace.families.cards.rules.actions import Done
 from horserace.families.cards.rules.state import CardsState
 
 
@@ -92,3 +93,32 @@ class QueueStyle(Style, ABC):
         while queue and not self.has_choice(state, queue[0]):
             queue.pop(0)
         return replace(state, betting=replace(state.betting, queue=tuple(queue)))
+
+
+class BettingStyle(QueueStyle, ABC):
+    """Styles where each seat in turn places bets until it says "done"."""
+
+    def verify(self, state: CardsState, action: Action) -> None:
+        if not isinstance(action, Done):
+            self.check_bet(state, self._bettor(state), action)
+
+    def act(self, state: CardsState, action: Action) -> tuple[CardsState, list[Event]]:
+        if isinstance(action, Done):
+            return self.advance(state, finished=True), []
+        state, events = self.place_bet(state, self._bettor(state), action)
+        return self.advance(state, finished=False), events
+
+    def _bettor(self, state: CardsState) -> int:
+        seat = self.actor(state)
+        assert seat is not None
+        return seat
+
+    @abstractmethod
+    def check_bet(self, state: CardsState, seat: int, action: Action) -> None:
+        """An IllegalAction says why `seat` may not make this bet now."""
+
+    @abstractmethod
+    def place_bet(
+        self, state: CardsState, seat: int, action: Action
+    ) -> tuple[CardsState, list[Event]]:
+        """The bet taken: its stake paid to the table, and the events that say so."""

@@ -22,12 +22,11 @@ from horserace.families.cards.rules.actions import (
     DONE,
     TOTE_KINDS,
     TOTE_POOLS,
-    Done,
     ToteBet,
 )
 from horserace.families.cards.rules.actions import parse_tote as parse_ticket
 from horserace.families.cards.rules.state import Bet, Betting, CardsState
-from horserace.families.cards.rules.styles import QueueStyle, pay, seats_from
+from horserace.families.cards.rules.styles import BettingStyle, pay, seats_from
 from horserace.families.cards.rules.track import RACING_SUITS
 
 POOL_PLACES = {"win": 1, "place": 2, "show": 3, "exacta": 2, "trifecta": 3, "superfecta": 4}
@@ -53,7 +52,7 @@ def winning_selections(kind: str, order: tuple[int, ...]) -> list[tuple[int, ...
     return [order[: TOTE_POOLS[kind]]]
 
 
-class ToteStyle(QueueStyle):
+class ToteStyle(BettingStyle):
     name = "tote"
 
     def open(self, state: CardsState) -> tuple[CardsState, list[Event]]:
@@ -76,11 +75,7 @@ class ToteStyle(QueueStyle):
         ]
         return [*tickets, DONE]
 
-    def verify(self, state: CardsState, action: Action) -> None:
-        seat = self.actor(state)
-        assert seat is not None
-        if isinstance(action, Done):
-            return
+    def check_bet(self, state: CardsState, seat: int, action: Action) -> None:
         if not isinstance(action, ToteBet) or action.kind not in TOTE_KINDS:
             raise IllegalAction(f"{action.text!r} is not a tote ticket")
         if action.horses not in SELECTIONS[action.kind]:
@@ -95,18 +90,16 @@ class ToteStyle(QueueStyle):
                 f" and the seat holds {held}"
             )
 
-    def act(self, state: CardsState, action: Action) -> tuple[CardsState, list[Event]]:
-        seat = self.actor(state)
-        assert seat is not None
-        if isinstance(action, Done):
-            return self.advance(state, finished=True), []
+    def place_bet(
+        self, state: CardsState, seat: int, action: Action
+    ) -> tuple[CardsState, list[Event]]:
         assert isinstance(action, ToteBet)
         kinds = ("win", "place", "show") if action.kind == BOARD else (action.kind,)
         bets = tuple(Bet(seat, kind, action.horses, action.stake) for kind in kinds)
         state, events = pay(state, seat, ev.TABLE, cost(action.kind, action.stake), "tickets")
         state = replace(state, betting=replace(state.betting, bets=state.betting.bets + bets))
         placed: list[Event] = [ev.BetPlaced(seat, b.kind, b.horses, b.stake) for b in bets]
-        return self.advance(state, finished=False), [*placed, *events]
+        return state, [*placed, *events]
 
     def parse(self, text: str) -> Action:
         return parse_ticket(text)
