@@ -67,6 +67,25 @@ function nameProblem(name) {
   return "";
 }
 
+// Join table `id` (at `seat`, or any open seat when null) under the name typed in the field
+// `nameId`, then play there; a bad name or a refusal shows in `errorId`.
+async function joinAs(id, seat, nameId, errorId, button) {
+  const name = $(nameId).value.trim();
+  const wrong = nameProblem(name);
+  $(errorId).textContent = wrong;
+  if (wrong) { $(nameId).focus(); return; }
+  button.disabled = true;
+  try {
+    const joined = await api("POST", `/api/tables/${id}/join`, seat === null ? { name } : { name, seat });
+    Held.setName(name);
+    Held.add(id, joined.seat, joined.token);
+    location.href = `/table/${id}?seat=${joined.seat}`;
+  } catch (error) {
+    $(errorId).textContent = "Could not join: " + error.message;
+    button.disabled = false;
+  }
+}
+
 function money(amount, unit) {
   // cents as dollars ($1.20), Derby's dollars ($8), chips as chips
   if (unit === "cents") return (amount < 0 ? "-$" : "$") + (Math.abs(amount) / 100).toFixed(2);

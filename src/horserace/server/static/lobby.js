@@ -203,7 +203,7 @@ function drawTables() {
       const join = document.createElement("button");
       join.textContent = "Join";
       join.setAttribute("aria-label", `Join ${t.preset} table ${t.title}`.trim());
-      join.onclick = () => joinTable(t.id, join);
+      join.onclick = () => joinAs(t.id, null, "name", "name-error", join);
       go.appendChild(join);
     }
     const watch = document.createElement("a");
@@ -212,23 +212,6 @@ function drawTables() {
     watch.textContent = "Watch";
     go.appendChild(watch);
     $("tables").appendChild(item);
-  }
-}
-
-async function joinTable(id, button) {
-  const name = $("name").value.trim();
-  const wrong = nameProblem(name);
-  $("name-error").textContent = wrong;
-  if (wrong) { $("name").focus(); return; }
-  button.disabled = true;
-  try {
-    const joined = await api("POST", `/api/tables/${id}/join`, { name });
-    Held.setName(name);
-    Held.add(id, joined.seat, joined.token);
-    location.href = `/table/${id}?seat=${joined.seat}`;
-  } catch (error) {
-    $("name-error").textContent = "Could not join: " + error.message;
-    button.disabled = false;
   }
 }
 

@@ -199,25 +199,8 @@ function showJoin() {
     b.type = "button";
     b.className = "primary";
     b.textContent = `Join seat ${s.seat + 1}`;
-    b.onclick = () => takeSeat(s.seat, b);
+    b.onclick = () => joinAs(tableId, s.seat, "join-name", "join-error", b);
     $("join-seats").appendChild(b);
-  }
-}
-
-async function takeSeat(seat, button) {
-  const name = $("join-name").value.trim();
-  const wrong = nameProblem(name);
-  $("join-error").textContent = wrong;
-  if (wrong) { $("join-name").focus(); return; }
-  button.disabled = true;
-  try {
-    const joined = await api("POST", `/api/tables/${tableId}/join`, { name, seat });
-    Held.setName(name);
-    Held.add(tableId, joined.seat, joined.token);
-    location.href = `/table/${tableId}?seat=${joined.seat}`;
-  } catch (error) {
-    $("join-error").textContent = "Could not join: " + error.message;
-    button.disabled = false;
   }
 }
 
