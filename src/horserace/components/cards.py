@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from horserace.core.errors import InvalidAction
+from horserace.core.types import is_whole_number
 
 JOKER, ACE, KING = 0, 1, 13
 RANKS: tuple[int, ...] = tuple(range(2, 13))  # the ranks that match a horse
@@ -29,7 +30,7 @@ def parse_rank(text: str, allowed: Iterable[int] = RANKS) -> int:
     """'7', 'J', 'q', '11', 'K', 'joker' -> the rank number, if it is among `allowed`."""
     word = text.strip().upper()
     rank = _NAMES_BACK.get(word)
-    if rank is None and word.isascii() and word.isdigit():
+    if rank is None and is_whole_number(word):
         rank = int(word)
     allowed = tuple(allowed)
     if rank is None or rank not in allowed:

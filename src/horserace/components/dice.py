@@ -8,6 +8,7 @@ from fractions import Fraction
 from math import factorial
 
 from horserace.core.errors import InvalidAction
+from horserace.core.types import is_whole_number
 
 SIDES = 6
 _ROLL_TEXT = re.compile(r"^\s*([1-6])\s*[+ ,]?\s*([1-6])\s*$")
@@ -99,7 +100,7 @@ class FourDice:
 
     @classmethod
     def parse(cls, text: str) -> FourDice:
-        digits = [int(ch) for ch in text if ch.isdigit()]
+        digits = [int(ch) for ch in text if is_whole_number(ch)]
         if len(digits) != 4 or any(not 1 <= d <= SIDES for d in digits):
             raise InvalidAction(f"{text!r} is not four dice; write it like '1+4+5+6'")
         return cls.of(*digits)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from horserace.core.errors import InvalidAction
+from horserace.core.types import is_whole_number
 
 SUITS = "CDHS"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
@@ -73,7 +74,7 @@ def parse_card(text: str) -> Card:
         raise InvalidAction(f"{text.strip()!r} is not a card; write it like 7H, 10C, KD or joker")
     rank_word, suit_word = word[:-1], word[-1]
     rank = _RANK_WORDS.get(rank_word)
-    if rank is None and rank_word.isdigit():
+    if rank is None and is_whole_number(rank_word):
         rank = int(rank_word)
     if rank is None or not 1 <= rank <= RANKS_PER_SUIT or suit_word not in SUITS:
         raise InvalidAction(f"{text.strip()!r} is not a card; write it like 7H, 10C, KD or joker")

@@ -30,11 +30,17 @@ def actor_text(actor: Actor) -> str:
     return actor.value if isinstance(actor, Pseudo) else str(actor)
 
 
+def is_whole_number(word: str) -> bool:
+    """Whether `word` is written in the digits 0-9 alone (str.isdigit also takes '²' and other
+    scripts' digits, which int() refuses)."""
+    return word.isascii() and word.isdigit()
+
+
 def parse_actor(text: str) -> Actor:
     for pseudo in Pseudo:
         if text == pseudo.value:
             return pseudo
-    if text.isdigit():
+    if is_whole_number(text):
         return int(text)
     raise RecordError(
         f"{text!r} is not an actor: a record names a seat number, 'chance' or 'terminal'"

@@ -11,7 +11,7 @@ from typing import Any
 
 from horserace.core.errors import HorseraceError
 from horserace.core.record import GameRecord, parse_record
-from horserace.core.types import CHANCE
+from horserace.core.types import CHANCE, is_whole_number
 from horserace.engine import Step, replay
 from horserace.families.presets import get_preset
 from horserace.server.fair import FAIR, FairChance, fair_key, seed_hash, seed_matches, verify_record
@@ -121,7 +121,7 @@ def check_published(
         return Checked(("the seed does not hash to the published SHA-256",), table=found_table)
     seeds = header.get("player_seeds")
     if not isinstance(seeds, dict) or not all(
-        isinstance(k, str) and k.isdigit() and isinstance(v, str) for k, v in seeds.items()
+        isinstance(k, str) and is_whole_number(k) and isinstance(v, str) for k, v in seeds.items()
     ):
         return Checked(("the header's player seeds are not seat -> text",), table=found_table)
     try:

@@ -12,6 +12,7 @@ from horserace.components.board import HORSES
 from horserace.components.cards import KING, RANKS, parse_rank, rank_text
 from horserace.core.actions import Said
 from horserace.core.errors import InvalidAction
+from horserace.core.types import is_whole_number
 from horserace.families.board.rules.records import Offer
 
 JACK, QUEEN = 11, 12
@@ -271,23 +272,19 @@ def parse_seat_action(text: str, seat: int = -1) -> SeatAction:
         return Buy(parse_rank(words[1], _ANY_RANK), parse_rank(words[3], _ANY_RANK))
     if len(words) == 3 and words[0] == "pair":
         return Pair(_horse(words[1]), _horse(words[2]))
-    if len(words) == 2 and words[0] in ("wager", "raise") and _number(words[1]):
+    if len(words) == 2 and words[0] in ("wager", "raise") and is_whole_number(words[1]):
         return Wager(int(words[1]), raising=words[0] == "raise")
     if words and words[0] == "discard":
         rest = [] if words[1:] == ["none"] else words[1:]
         return Discard(tuple(sorted(parse_rank(w, _ANY_RANK) for w in rest)))
-    if len(words) == 2 and words[0] in ("jack", "queen", "king") and _number(words[1]):
+    if len(words) == 2 and words[0] in ("jack", "queen", "king") and is_whole_number(words[1]):
         card = {"jack": JACK, "queen": QUEEN, "king": KING}[words[0]]
         return Power(card, _horse(words[1]))
     raise InvalidAction(f"{text!r} is not an action of the board game")
 
 
-def _number(word: str) -> bool:
-    return word.isascii() and word.isdigit()
-
-
 def _horse(word: str) -> int:
-    if not _number(word) or int(word) not in HORSES:
+    if not is_whole_number(word) or int(word) not in HORSES:
         raise InvalidAction(f"{word!r} is not a horse (2..12)")
     return int(word)
 

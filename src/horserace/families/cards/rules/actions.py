@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from horserace.components.french_deck import Card, card_text, parse_card, parse_suit, suit_text
 from horserace.core.actions import Said
 from horserace.core.errors import InvalidAction
+from horserace.core.types import is_whole_number
 
 TOTE_POOLS: dict[str, int] = {  # pool -> horses named on a ticket
     "win": 1,
@@ -124,7 +125,7 @@ def parse_card_action(text: str) -> DealCard:
 
 
 def _stake(word: str) -> int:
-    if not word.isdigit():
+    if not is_whole_number(word):
         raise InvalidAction(f"{word!r} is not a stake (a whole number of chips)")
     return int(word)
 
@@ -139,11 +140,11 @@ def _suits(words: list[str]) -> tuple[int, ...]:
 
 def _stake_and_suits(words: list[str]) -> tuple[int, tuple[int, ...]]:
     """'5 H', 'H 5', '5H', '5 H C', '5 HC'."""
-    if len(words) == 1 and words[0][:-1].isdigit():  # '5H'
+    if len(words) == 1 and is_whole_number(words[0][:-1]):  # '5H'
         return int(words[0][:-1]), (parse_suit(words[0][-1]),)
-    if words and words[0].isdigit():
+    if words and is_whole_number(words[0]):
         return _stake(words[0]), _suits(words[1:])
-    if words and words[-1].isdigit():
+    if words and is_whole_number(words[-1]):
         return _stake(words[-1]), _suits(words[:-1])
     raise InvalidAction("say the stake and the horse, e.g. 5 H")
 
@@ -191,6 +192,6 @@ def parse_bid(text: str) -> Bid | NoBid:
         return NO_BID
     if words[0] == "bid":
         words = words[1:]
-    if len(words) == 1 and words[0].isdigit():
+    if len(words) == 1 and is_whole_number(words[0]):
         return Bid(int(words[0]))
     raise InvalidAction(f"{text.strip()!r} is not a bid; write it like bid 12 (or pass)")

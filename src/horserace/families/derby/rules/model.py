@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 from horserace.core.errors import ConfigError, InvalidAction
 from horserace.core.ledger import Ledger
 from horserace.core.options import check_whole, known_options
+from horserace.core.types import is_whole_number
 from horserace.families.derby.rules.race import D20_SIDES, DERBY_HORSES, RaceState
 from horserace.families.derby.rules.silks import SILKS
 from horserace.families.derby.rules.track import DEFAULT_TRACK, DerbyTrack, resolve_track
@@ -177,7 +178,7 @@ def _number(text: str, word: str, low: int, high: int) -> int | None:
     parts = text.strip().lower().removeprefix("$").split()
     if len(parts) == 2 and parts[0] == word:
         parts = [parts[1].removeprefix("$")]
-    if len(parts) != 1 or not parts[0].isdigit():
+    if len(parts) != 1 or not is_whole_number(parts[0]):
         return None
     value = int(parts[0])
     if not low <= value <= high:

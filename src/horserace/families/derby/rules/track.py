@@ -17,6 +17,7 @@ from typing import Any
 from horserace.core.errors import ConfigError
 from horserace.core.files import parse_toml, read_text
 from horserace.core.options import check_whole
+from horserace.core.types import is_whole_number
 
 MAX_FINISH = 200
 MAX_ZONE_MOVES = 20
@@ -267,7 +268,7 @@ def _spaces(data: Mapping[str, Any], key: str) -> frozenset[int]:
 
 def _space_key(key: object) -> int:
     text = str(key)
-    if not text.isdigit():
+    if not is_whole_number(text):
         raise ConfigError(f"labels: {text!r} is not a space number")
     return int(text)
 
