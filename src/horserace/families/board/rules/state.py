@@ -39,7 +39,7 @@ class Race(NamedTuple):
     scratch_rolls: int
     race_rolls: int
     winner: int  # the winning horse once the race is decided, else 0
-    mover: int  # the seat that moved the winner across, else -1
+    mover: int | None  # the seat that moved the winner across, once the race is won
 
     def line_of(self, horse: int) -> int:
         """The scratch line a horse stands on (1..4), or 0 if it runs."""
@@ -130,4 +130,4 @@ def fresh_cards(players: int, deck: RankCounts) -> Cards:
 
 AT_GATE = (0,) * 11
 EMPTY_LINES = (0, 0, 0, 0)
-FRESH_RACE = Race(EMPTY_LINES, AT_GATE, AT_GATE, 0, 0, 0, -1)
+FRESH_RACE = Race(EMPTY_LINES, AT_GATE, AT_GATE, 0, 0, 0, None)

@@ -46,6 +46,7 @@ def pay_out(tx: Tx) -> bool:
             tx.sweep(tx.pot, tx.jockey, ev.JockeyPotFilled(remainder))
         winnings = tx.balance(tx.jockey)
         mover = tx.race.mover
+        assert mover is not None  # paying out follows a won race
         tx.collect(mover, winnings, ev.JockeyPotWon(mover, winnings), source=tx.jockey)
     tx.emit(ev.PotCarried(tx.balance(tx.pot)))
     if config.elimination:
