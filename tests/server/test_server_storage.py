@@ -11,7 +11,8 @@ import psycopg
 import pytest
 
 from horserace.core.errors import ConfigError
-from horserace.server.sql_storage import PostgresStorage, SQLiteStorage, sqlite_path
+from horserace.server.database_url import sqlite_path
+from horserace.server.sql_storage import PostgresStorage, SQLiteStorage
 from horserace.server.storage import (
     BOT,
     HUMAN,

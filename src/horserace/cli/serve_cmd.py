@@ -81,8 +81,8 @@ def serve(
     import uvicorn
 
     from horserace.server.app import create_app
+    from horserace.server.database_url import is_postgres_url, postgres_conninfo, sqlite_path
     from horserace.server.ops import configure_logging
-    from horserace.server.sql_storage import is_postgres_url, postgres_conninfo, sqlite_path
     from horserace.server.workers import WorkerSettings, serve_workers, uvicorn_options
 
     levels = ("debug", "info", "warning", "error")

@@ -27,6 +27,7 @@ from horserace.families.presets import PRESETS
 from horserace.families.texts import rules_markdown
 from horserace.server.catalogue import catalogue
 from horserace.server.cluster import Cluster
+from horserace.server.database_url import is_postgres_url, sqlite_path
 from horserace.server.fair import server_seed
 from horserace.server.hub import Hub, TableElsewhere
 from horserace.server.limits import (
@@ -45,7 +46,7 @@ from horserace.server.protocol import (
 from horserace.server.routing import Router
 from horserace.server.seating import TableRefusal
 from horserace.server.signing import ServerKey
-from horserace.server.sql_storage import SQLStorage, is_postgres_url, open_storage, sqlite_path
+from horserace.server.sql_storage import SQLStorage, open_storage
 from horserace.server.storage import Page, Storage
 from horserace.server.table import TableMaster
 from horserace.server.table_socket import add_table_socket, spawn_writer

@@ -19,7 +19,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
-from horserace.core.errors import ConfigError, HorseraceError
+from horserace.core.errors import HorseraceError
+from horserace.server.database_url import is_postgres_url, postgres_conninfo, sqlite_path
 from horserace.server.storage import STATUSES, Page, SeatRow, StoredStep, TableRow, action_values
 
 SCHEMA = (
@@ -68,43 +69,11 @@ TABLE_COLUMNS: Final = (
     "id, preset, config, seed, chance, settings, host_hash, created, status, version"
 )
 ROWS_PER_STATEMENT = 500  # 7 values a row, well under SQLite's 32,766 parameters
-SCHEMES: Final = ("postgresql://", "postgres://")
 SCHEMA_LOCK: Final = 0x686F727365  # the advisory lock that serialises creating the schema
 
 
 class TableMoved(HorseraceError):
     """Another worker owns the table now: this one must not write to it."""
-
-
-def is_postgres_url(url: str) -> bool:
-    return url.startswith(SCHEMES)
-
-
-def postgres_conninfo(url: str) -> str:
-    """Check a postgresql:// URL (psycopg reads it; a bad one is a ConfigError)."""
-    import psycopg
-    from psycopg.conninfo import conninfo_to_dict
-
-    if not is_postgres_url(url):
-        raise ConfigError(f"{url!r} is not a PostgreSQL URL (postgresql://USER@HOST:PORT/DB)")
-    try:
-        conninfo_to_dict(url)
-    except psycopg.ProgrammingError as error:
-        raise ConfigError(f"{url!r}: {error}") from None
-    return url
-
-
-def sqlite_path(url: str) -> str:
-    """'sqlite:///horserace.db' (relative), 'sqlite:////abs/path.db' or a bare path."""
-    if url.startswith("sqlite:///"):
-        path = url.removeprefix("sqlite:///")
-    elif "://" in url:
-        raise ConfigError(f"{url!r}: this server keeps its tables in SQLite (sqlite:///FILE)")
-    else:
-        path = url
-    if not path:
-        raise ConfigError("the database URL names no file")
-    return path
 
 
 def marks(count: int, width: int = 1) -> str:
