@@ -6,7 +6,7 @@ import contextlib
 import time
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Literal, get_args
 
 from pydantic import ValidationError
@@ -37,12 +37,7 @@ class TableSettings:
     pace: Pace | None = None  # instant, quick or natural; None: the server's bot delay
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "title": self.title,
-            "turn_seconds": self.turn_seconds,
-            "companion": self.companion,
-            "pace": self.pace,
-        }
+        return asdict(self)
 
     def bot_delay(self, default: float) -> float:
         """Seconds a bot waits before its move at this table."""
