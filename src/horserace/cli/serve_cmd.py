@@ -11,6 +11,7 @@ from rich.console import Console
 
 from horserace.cli.common import fail, user_errors
 from horserace.core.errors import ConfigError, RecordError
+from horserace.core.files import read_text
 from horserace.server.limits import Limits
 
 NOT_VERIFIED = 1
@@ -174,11 +175,6 @@ MAX_RECORD_BYTES = 64 * 1024 * 1024
 
 def _read_text(path: Path) -> str:
     """The record's text, or a RecordError for a file that cannot be one."""
-    try:
-        if path.stat().st_size > MAX_RECORD_BYTES:
-            raise RecordError(f"{path} is larger than any record ({MAX_RECORD_BYTES} bytes)")
-        return path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise RecordError(f"cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a text file") from None
+    if path.is_file() and path.stat().st_size > MAX_RECORD_BYTES:
+        raise RecordError(f"{path} is larger than any record ({MAX_RECORD_BYTES} bytes)")
+    return read_text(path, "record", RecordError)
