@@ -4,7 +4,7 @@ phase (phases/) says what may be done and does it; every chip moves through one 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from horserace.components.cards import ALL_RANKS, NO_CARDS, RANKS, full_deck
@@ -120,27 +120,8 @@ class BoardRules(Rules[BoardConfig, BoardState]):
         if state.actor != seat:
             return ()
         record = state.phase_record
-        if isinstance(record, Rolling):
-            return (ROLL,)
-        if isinstance(record, Responding):
-            return respond.legal(state, record)
-        if isinstance(record, JokerTurn):
-            return joker.legal(state, seat)
-        if isinstance(record, FaceCardTurn):
-            return face_cards.legal(state, seat)
-        if isinstance(record, MarketTurn):
-            return market.legal(state, seat)
-        if isinstance(record, Trading):
-            return trade.legal(state, record, seat)
-        if isinstance(record, Pairing):
-            return race.pair_legal(record)
-        if isinstance(record, Drafting):
-            return draft.legal(state, seat)
-        if isinstance(record, Betting):
-            return betting.legal(state, record, seat)
-        if isinstance(record, Drawing):
-            return draw.legal(state, seat)
-        return ()
+        legal = _LEGAL.get(type(record))
+        return () if legal is None else legal(state, record, seat)
 
     def chance_weights(self, state: BoardState) -> tuple[Sequence[Action], Sequence[int]]:
         record = state.phase_record
@@ -269,6 +250,22 @@ def _spoken_by(offer: Offer, seat: int) -> Offer:
     partner)."""
     return offer if offer.seat == seat else Offer(seat, offer.target, offer.give, offer.take)
 
+
+# What a seat may do, by the kind of the phase's record (a seat has no move in the others)
+_LEGAL: dict[type[PhaseRecord], Callable[[BoardState, Any, int], Sequence[Action]]] = {
+    Rolling: lambda state, record, seat: (ROLL,),
+    Scratching: lambda state, record, seat: (ROLL,),
+    Racing: lambda state, record, seat: (ROLL,),
+    Responding: lambda state, record, seat: respond.legal(state, record),
+    JokerTurn: lambda state, record, seat: joker.legal(state, seat),
+    FaceCardTurn: lambda state, record, seat: face_cards.legal(state, seat),
+    MarketTurn: lambda state, record, seat: market.legal(state, seat),
+    Trading: trade.legal,
+    Pairing: lambda state, record, seat: race.pair_legal(record),
+    Drafting: lambda state, record, seat: draft.legal(state, seat),
+    Betting: betting.legal,
+    Drawing: lambda state, record, seat: draw.legal(state, seat),
+}
 
 # What may be done now, in a table's words, by the kind of the phase's record (the first match)
 _SITUATIONS: tuple[tuple[type[PhaseRecord], str], ...] = (
