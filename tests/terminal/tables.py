@@ -1,24 +1,83 @@
 """Seeded tables for the full-screen tests: a preset's game with its bots (and people at the
-seats asked for), the family's screen on a quiet console, and the app that plays it."""
+seats asked for), the family's screen on a quiet console, and the app that plays it, stops it
+at a fixed step, or plays its record back."""
 
 from __future__ import annotations
 
+import contextlib
 import io
+import math
+import threading
+import time
 from collections.abc import Iterable
+from typing import Any
 
 from rich.console import Console
 
 from horserace.bots import bot_kinds_of
 from horserace.cli.table import seat_agents
 from horserace.core.chance import SeededChance
-from horserace.engine import Game
+from horserace.core.rules import Result
+from horserace.engine import Agent, Game, Step, play
+from horserace.engine import replay as engine_replay
 from horserace.families import family_of_preset
 from horserace.families.presets import get_preset
 from horserace.families.texts import rules_markdown
-from horserace.terminal.screen import TableScreen
-from horserace.terminal.table import TableSetup
-from horserace.terminal.tui.app import TableApp, TableHelp
+from horserace.terminal.screen import Display, TableScreen
+from horserace.terminal.table import TableSetup, TableTerminal
+from horserace.terminal.tui.app import FINISHED, FRAME, TableApp, TableHelp
+from horserace.terminal.tui.replay import ReplayApp, replay_app
 from horserace.terminal.tui.run import table_app
+
+
+class Table:
+    """A seeded game of `preset_name` at speed 0 with the family's default bots; `humans` are
+    0-based seats played at the screen."""
+
+    def __init__(
+        self,
+        preset_name: str,
+        seed: int = 7,
+        humans: Iterable[int] = (),
+        options: dict[str, object] | None = None,
+    ) -> None:
+        fam = family_of_preset(preset_name)
+        self.terminal: TableTerminal = fam.terminal()
+        preset = get_preset(preset_name)
+        config = self.terminal.config(preset_name, preset.defaults, preset.rules, options or {})
+        seats = preset.rules.players(config)
+        kinds = bot_kinds_of(self.terminal.default_bots, fam.name)
+        self.setup = TableSetup(
+            preset=preset_name,
+            rules=preset.rules,
+            config=config,
+            seed=seed,
+            names=[f"P{seat + 1}" for seat in range(seats)],
+            humans=frozenset(humans),
+            bots=tuple(kinds[seat % len(kinds)] for seat in range(seats)),
+            companion=False,
+            speed=0.0,
+        )
+        self.screen = self.new_screen()
+        self.game = self.new_game()
+        self.agents: dict[int, Agent] = seat_agents(
+            fam.name, self.setup, lambda seat: self.terminal.keyboard(seat, self.screen)
+        )
+        self.help = TableHelp(
+            rules=rules_markdown(preset_name),
+            odds=lambda: fam.live_odds(preset.rules.view(self.game.state, None)),
+        )
+
+    def new_screen(self) -> TableScreen:
+        console = Console(file=io.StringIO(), width=80, height=24)
+        return self.terminal.screen(self.setup, console, False, True)
+
+    def new_game(self) -> Game:
+        setup = self.setup
+        return Game(setup.preset, setup.rules, setup.config, seed=setup.seed, chance_mode="seeded")
+
+    def finish(self, result: Result) -> None:
+        self.terminal.finish(self.screen, result)
 
 
 def table(
@@ -28,35 +87,59 @@ def table(
     options: dict[str, object] | None = None,
     theme: str = "dark",
 ) -> tuple[TableApp, Game, TableScreen]:
-    """The app playing `preset_name` at speed 0 with its default bots; `humans` are 0-based."""
-    fam = family_of_preset(preset_name)
-    terminal = fam.terminal()
-    preset = get_preset(preset_name)
-    config = terminal.config(preset_name, preset.defaults, preset.rules, options or {})
-    seats = preset.rules.players(config)
-    kinds = bot_kinds_of(terminal.default_bots, fam.name)
-    setup = TableSetup(
-        preset=preset_name,
-        rules=preset.rules,
-        config=config,
-        seed=seed,
-        names=[f"P{seat + 1}" for seat in range(seats)],
-        humans=frozenset(humans),
-        bots=tuple(kinds[seat % len(kinds)] for seat in range(seats)),
-        companion=False,
-        speed=0.0,
-    )
-    console = Console(file=io.StringIO(), width=80, height=24)
-    screen = terminal.screen(setup, console, False, True)
-    game = Game(preset_name, preset.rules, config, seed=seed, chance_mode="seeded")
-    agents = seat_agents(fam.name, setup, lambda seat: terminal.keyboard(seat, screen))
-    help = TableHelp(
-        rules=rules_markdown(preset_name),
-        odds=lambda: fam.live_odds(preset.rules.view(game.state, None)),
-    )
+    """The app playing the table to its end."""
+    t = Table(preset_name, seed, humans, options)
+    chance = SeededChance(seed)
+    app = table_app(t.game, t.agents, chance, t.screen, t.finish, t.help, theme)
+    return app, t.game, t.screen
 
-    def finish(result: object) -> None:
-        terminal.finish(screen, result)  # type: ignore[arg-type]
 
-    app = table_app(game, agents, SeededChance(seed), screen, finish, help, theme)
-    return app, game, screen
+class _Enough(Exception):
+    """The still table has played the steps it shows."""
+
+
+def still_table(
+    preset_name: str, steps: int, seed: int = 7, theme: str = "dark"
+) -> tuple[TableApp, threading.Event]:
+    """The app showing a table of bots stopped after `steps` steps, and waiting there: what a
+    snapshot takes (the same screen every time); the event is set once it is there."""
+    t = Table(preset_name, seed)
+    screen, game = t.screen, t.game
+
+    def observe(step: Step) -> None:
+        screen.observe(step)
+        if len(game.steps) >= steps:
+            raise _Enough
+
+    def work(display: Display) -> str:
+        screen.display = display
+        screen.start(game)
+        with contextlib.suppress(_Enough):
+            play(game, t.agents, SeededChance(seed), observe=observe)
+        time.sleep(2 * FRAME)  # so that the last board is drawn, not put off
+        display.board(screen.current())
+        there.set()
+        display.pause(math.inf)  # until the test ends the app
+        return FINISHED
+
+    there = threading.Event()
+    return TableApp(preset_name, work, TableHelp(), theme), there
+
+
+def replayed(preset_name: str, options: dict[str, object], seed: int = 7) -> ReplayApp:
+    """A game of bots played to its end, its record checked, and the app that plays it back
+    (at 0.02 seconds a step, for the keys to have something to pause)."""
+    t = Table(preset_name, seed, options=options)
+    play(t.game, t.agents, SeededChance(seed))
+    steps: list[Step] = []
+    assert engine_replay(t.game.record(), get_preset, observe=steps.append).ok
+
+    def new_screen() -> TableScreen:
+        screen = t.new_screen()
+        screen.speed = 0.02
+        return screen
+
+    def finish(screen: TableScreen, result: Any) -> None:
+        t.terminal.finish(screen, result)
+
+    return replay_app(steps, new_screen, t.new_game, finish, TableHelp(), "dark")

@@ -135,12 +135,15 @@ def test_pace_keys_and_pause() -> None:
     run(scenario)
 
 
-def test_the_board_fits_80x24_and_sits_beside_the_log_from_120_columns() -> None:
+def test_the_board_fits_80x24_and_sits_beside_the_log_on_a_wide_short_screen() -> None:
     app, _, _ = table("classic", humans=[0], options={"rounds": 1})
 
     async def scenario() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             await until(pilot, lambda: asking(app))
+            assert not app.query_one("#main").has_class("-wide")  # tall: the log below
+            await pilot.resize_terminal(130, 26)
+            await pilot.pause(0.1)
             assert app.query_one("#main").has_class("-wide")
             await pilot.resize_terminal(80, 24)
             await pilot.pause(0.1)

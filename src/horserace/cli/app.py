@@ -98,7 +98,8 @@ COMMANDS: dict[str, tuple[str, Callable[[], click.Command]]] = {
     "simulate": (SIMULATE_HELP, _simulate),
     "odds": (ODDS_HELP, _odds),
     "replay": (
-        "Re-run a game record, check every event and the dice against the seed, print the result.",
+        "Re-run a game record, check every event and the dice against the seed, then show"
+        " the game.",
         _single("replay_cmd", "replay"),
     ),
     "rules": (

@@ -89,6 +89,9 @@ class Display(Protocol):
     def hold(self, title: str, body: RenderableType, *, until_enter: bool, seconds: float) -> None:
         """Show a result over the board: until Enter, or for `seconds` at the table's pace."""
 
+    def clear(self) -> None:
+        """Empty the log (a replay going back starts the game's log again)."""
+
 
 @dataclass
 class TableScreen:
@@ -121,6 +124,10 @@ class TableScreen:
 
     def prompt_board(self, seen: Any) -> RenderableType:
         """The board shown before a person is asked (`seen` is what the family passed)."""
+        raise NotImplementedError
+
+    def ends_race(self, step: Step) -> bool:
+        """Whether `step` ends a race (a replay goes to a race by counting them)."""
         raise NotImplementedError
 
     # --- shared ---------------------------------------------------------------------------------

@@ -121,6 +121,9 @@ class BoardScreen(TableScreen):
     def prompt_board(self, seen: Any) -> RenderableType:
         return self.render(seen, with_news=self.animated)
 
+    def ends_race(self, step: Step) -> bool:
+        return _race_won(step)
+
 
 def _race_won(step: Step) -> bool:
     return any(isinstance(event, ev.RaceWon) for event in step.events)

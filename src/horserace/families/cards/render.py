@@ -29,7 +29,7 @@ SUIT_COLOURS = ("green3", "dark_orange", "red1", "deep_sky_blue1")
 SUIT_LABELS = ("♣ clubs", "♦ diamonds", "♥ hearts", "♠ spades")
 TOKEN = "●"
 EMPTY = "·"
-BAR_WIDTH = 10  # characters for a 50% chance
+BAR_WIDTH = 6  # characters for a 50% chance
 NEWS_STYLES = {
     "move": "",
     "link": "yellow",
@@ -103,15 +103,21 @@ def course_lanes(view: CardsView, info: BoardInfo) -> Table:
     config = view.config
     track = view.track
     last = max(config.need, config.course_length)
-    table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 1), header_style="bold")
-    table.add_column("")
-    table.add_column("gate", justify="center")
+    table = Table(
+        box=None, pad_edge=False, show_edge=False, padding=(0, 1, 0, 0), header_style="bold"
+    )
+    table.add_column("", no_wrap=True, min_width=10)
+    table.add_column("gate", justify="center", no_wrap=True, min_width=4)
     for spot in range(1, last + 1):
         label = "fin" if spot == config.need else str(spot)
-        table.add_column(label, justify="center", style="bold" if spot == config.need else "")
-    table.add_column("win" if info.odds is not None else "", no_wrap=True)
+        bold = "bold" if spot == config.need else ""
+        table.add_column(label, justify="center", style=bold, no_wrap=True, min_width=3)
+    table.add_column("win" if info.odds is not None else "", no_wrap=True, min_width=14)
     price_header = {"book": "book", "tote": "bets", "party": "picked by", "calcutta": "owner"}
-    table.add_column(price_header[config.betting], no_wrap=True, overflow="ellipsis", max_width=28)
+    # the one column that gives way on a narrow screen (cut with an ellipsis, never wrapped)
+    table.add_column(
+        price_header[config.betting], overflow="ellipsis", no_wrap=True, min_width=6, max_width=28
+    )
     course_row: list[Text | str] = ["course", ""]
     for spot in range(1, last + 1):
         course_row.append(_card(view.course[spot - 1]) if spot <= len(view.course) else "")

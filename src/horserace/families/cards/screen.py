@@ -53,7 +53,7 @@ class CardsScreen(TableScreen):
 
     def observe(self, step: Step) -> None:
         items = self.keep(step_news(redact(step.events, self.viewer), self.names))
-        race_over = any(isinstance(e, ev.RaceOver) for e in step.events)
+        race_over = self.ends_race(step)
         if not self.animated:
             self.print_news([item for item in items if item.kind != "course"])
         if race_over:
@@ -99,6 +99,9 @@ class CardsScreen(TableScreen):
 
     def prompt_board(self, seen: Any) -> RenderableType:
         return self.render(seen)
+
+    def ends_race(self, step: Step) -> bool:
+        return any(isinstance(event, ev.RaceOver) for event in step.events)
 
 
 class CardsAsker:

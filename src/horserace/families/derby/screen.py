@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rich.console import RenderableType
@@ -52,7 +53,7 @@ class DerbyScreen(TableScreen):
             key += (race.positions, race.stuck, race.blocks, race.turn)
         if key != self.odds_key:
             self.odds_key = key
-            self.odds = table_odds(state, samples=LIVE_SAMPLES, seed=race.turn if race else 0)
+            self.odds = live_odds(state)
         return self.odds
 
     def render(self, state: DerbyState | None = None) -> RenderableType:
@@ -95,6 +96,16 @@ class DerbyScreen(TableScreen):
 
     def prompt_board(self, seen: Any) -> RenderableType:
         return self.render(seen)
+
+    def ends_race(self, step: Step) -> bool:
+        return any(event.kind == "race-finished" for event in step.events)
+
+
+@lru_cache(maxsize=64)
+def live_odds(state: DerbyState) -> PlaceOdds | None:
+    """A table's odds, kept a while: a replay stepping back and forth asks for the same ones."""
+    race = state.race
+    return table_odds(state, samples=LIVE_SAMPLES, seed=race.turn if race else 0)
 
 
 # --- people --------------------------------------------------------------------------------------

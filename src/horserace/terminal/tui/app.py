@@ -15,6 +15,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.color import Color
 from textual.containers import Container, VerticalScroll
 from textual.events import Resize
 from textual.filter import LineFilter
@@ -25,9 +26,10 @@ from horserace.terminal.screen import Display
 from horserace.terminal.tui.overlays import HelpScreen, ResultScreen
 from horserace.terminal.tui.pacer import Pacer, Stopped
 from horserace.terminal.tui.panels import ChoicePanel, GameLog
-from horserace.terminal.tui.theme import LightContrast, theme_name
+from horserace.terminal.tui.theme import Contrast, theme_name
 
-WIDE = 120  # columns from which the log sits beside the board
+WIDE = 150  # columns from which the log sits beside the board (from 120 on a short screen)
+SHORT = 32  # rows below which a wide screen puts the log beside the board
 FRAME = 1 / 30  # seconds between two boards drawn while the bots play at full speed
 FINISHED, QUIT = "finished", "quit"
 
@@ -57,7 +59,7 @@ class TableApp(App[str]):
     #main.-wide { layout: horizontal; }
     #main.-wide #board { width: 1fr; height: 100%; }
     #main.-wide #log {
-        width: 46; height: 100%; border-top: none; border-left: solid $primary-darken-2;
+        width: 44; height: 100%; border-top: none; border-left: solid $primary-darken-2;
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -69,6 +71,7 @@ class TableApp(App[str]):
         Binding("space", "pause", "pause"),
         Binding("q", "quit_table", "quit"),
         Binding("ctrl+c", "quit_table", "quit", show=False, priority=True),
+        Binding("escape", "drop_question", show=False),
     ]
 
     def __init__(
@@ -83,7 +86,8 @@ class TableApp(App[str]):
         self.answers: queue.Queue[str | None] = queue.Queue()
         self.error: BaseException | None = None
         self._result: ResultScreen | None = None
-        self._contrast = LightContrast()
+        self._contrast = Contrast()
+        self._here: Callable[[str], Text | None] | None = None
 
     def compose(self) -> ComposeResult:
         with Container(id="main"):
@@ -114,8 +118,9 @@ class TableApp(App[str]):
             self.exit(QUIT)
 
     def get_line_filters(self) -> Sequence[LineFilter]:
-        """The boards' colours are chosen for a dark background: darkened on a light one."""
-        self._contrast.enabled = not self.current_theme.dark
+        """The boards' colours are fixed (a silk is navy whatever the background): each is
+        moved away from the background where the two would blur."""
+        self._contrast.background = Color.parse(self.current_theme.background or "black")
         return [*super().get_line_filters(), self._contrast]
 
     # --- layout ----------------------------------------------------------------------------------
@@ -123,14 +128,15 @@ class TableApp(App[str]):
         self.fit(event.size.width, event.size.height)
 
     def fit(self, width: int | None = None, height: int | None = None) -> None:
-        """Beside each other from WIDE columns; else the board above, as tall as leaves the
+        """Beside each other on a wide screen; else the board above, as tall as leaves the
         log two lines (it scrolls if taller: nothing is cut, only scrolled)."""
         width = self.size.width if width is None else width
         height = self.size.height if height is None else height
+        wide = width >= WIDE or (width >= 120 and height < SHORT)
         main = self.query_one("#main")
-        main.set_class(width >= WIDE, "-wide")
+        main.set_class(wide, "-wide")
         board = self.query_one("#board")
-        if width >= WIDE:
+        if wide:
             board.styles.max_height = None
             return
         choice = self.query_one(ChoicePanel)
@@ -144,6 +150,11 @@ class TableApp(App[str]):
     def add_log(self, lines: list[RenderableType]) -> None:
         self.query_one(GameLog).add(lines)
 
+    def clear_log(self) -> None:
+        log = self.query_one(GameLog)
+        log.clear()
+        log.said.clear()
+
     def open_question(self, question: str, default: str | None) -> None:
         self.query_one(ChoicePanel).open(question, default)
         self.fit()
@@ -153,6 +164,10 @@ class TableApp(App[str]):
         self.query_one(ChoicePanel).refuse(line)
 
     def show_result(self, title: str, body: RenderableType) -> None:
+        """Over the board; not while the person types an answer the screen asked for itself
+        (the result is in the log, and the keys must not go to it)."""
+        if self._here is not None:
+            return
         self._result = ResultScreen(title, body, self.pacer.release)
         self.push_screen(self._result)
 
@@ -161,8 +176,31 @@ class TableApp(App[str]):
             self._result.dismiss()
         self._result = None
 
+    def ask_here(self, question: str, answer: Callable[[str], Text | None]) -> None:
+        """A question the screen answers itself, not the play loop (a replay's "go to race"):
+        `answer` says why a text is refused, or None once it is taken. Esc drops it."""
+        self._here = answer
+        self.query_one(ChoicePanel).open(question, None)
+        self.fit()
+
+    def action_drop_question(self) -> None:
+        if self._here is not None:
+            self._here = None
+            self.query_one(ChoicePanel).close()
+            self.fit()
+
     def on_choice_panel_answered(self, message: ChoicePanel.Answered) -> None:
-        self.query_one(ChoicePanel).close()
+        panel = self.query_one(ChoicePanel)
+        if self._here is not None:
+            refusal = self._here(message.text)
+            if refusal is not None:
+                panel.refuse(refusal)
+                return
+            self._here = None
+            panel.close()
+            self.fit()
+            return
+        panel.close()
         self.fit()
         self.answers.put(message.text)
 
@@ -241,6 +279,9 @@ class AppBridge:
 
     def tell(self, text: Text) -> None:
         self._call(self.app.tell, text)
+
+    def clear(self) -> None:
+        self._call(self.app.clear_log)
 
     def hold(self, title: str, body: RenderableType, *, until_enter: bool, seconds: float) -> None:
         self.flush()

@@ -1,5 +1,5 @@
-"""Light or dark: the theme the table opens in (`--theme`), and the filter that keeps the
-boards' colours, chosen for a dark background, readable on a light one."""
+"""Light or dark: the theme the table opens in (`--theme`), and the filter that keeps every
+colour the boards use (horses', suits', silks') readable on either background."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from textual.color import Color
 from textual.filter import LineFilter
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
-MIN_CONTRAST = 3.0  # a foreground this close to the background is darkened
+MIN_CONTRAST = 3.0  # a foreground this close to the background is darkened or lightened
 
 
 def theme_name(choice: str) -> str:
@@ -24,19 +24,24 @@ def theme_name(choice: str) -> str:
     return THEMES["light" if background in ("7", "15") else "dark"]
 
 
-@lru_cache(1024)
-def _darkened(style: Style, background: Color) -> Style:
-    if style.color is None or style.bgcolor is not None:
+@lru_cache(4096)
+def readable(style: Style, background: Color) -> Style:
+    """`style` with its foreground moved away from its background (its own, else `background`):
+    darker on a light one, lighter on a dark one, until the two contrast."""
+    if style.color is None or style.color.is_default or style.reverse:
         return style
+    if style.bgcolor is not None and not style.bgcolor.is_default:
+        background = Color.from_rich_color(style.bgcolor)
     colour = Color.from_rich_color(style.color)
-    contrast = _contrast(colour, background)
-    if contrast >= MIN_CONTRAST:
+    if _contrast(colour, background) >= MIN_CONTRAST:
         return style
-    for step in range(1, 9):
-        darker = colour.darken(step / 10)
-        if _contrast(darker, background) >= MIN_CONTRAST:
+    light = _luminance(background) > 0.5
+    moved = colour
+    for step in range(1, 10):
+        moved = colour.darken(step / 10) if light else colour.lighten(step / 10)
+        if _contrast(moved, background) >= MIN_CONTRAST:
             break
-    return style + Style(color=darker.rich_color)
+    return style + Style(color=moved.rich_color)
 
 
 def _contrast(one: Color, two: Color) -> float:
@@ -52,12 +57,17 @@ def _luminance(colour: Color) -> float:
     return 0.2126 * channel(colour.r) + 0.7152 * channel(colour.g) + 0.0722 * channel(colour.b)
 
 
-class LightContrast(LineFilter):
-    """Darkens any foreground colour too faint against a light background."""
+class Contrast(LineFilter):
+    """Every foreground too close to the theme's background made readable (the background a
+    filter is handed is the widget's own, often transparent)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.background = Color(0, 0, 0)
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
         return [
-            Segment(text, _darkened(style, background), control)
+            Segment(text, readable(style, self.background), control)
             if style is not None
             else Segment(text, style, control)
             for text, style, control in segments

@@ -1,0 +1,84 @@
+"""`horserace replay` on the full screen: the record played back with pause, step and go to a
+race; piped, the game's log lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+from typer.testing import CliRunner
+
+from horserace.cli.app import app as cli
+from horserace.terminal.tui.app import FINISHED
+from horserace.terminal.tui.overlays import ResultScreen
+from tests.terminal.pilot import asking, holding, run, said, until
+from tests.terminal.tables import replayed
+
+
+def over(result: ResultScreen | None) -> bool:
+    return result is not None and result.heading == "The game is over"
+
+
+async def go_to(pilot: Pilot[str], race: str) -> None:
+    await pilot.press("g")
+    await until(pilot, lambda: asking(pilot.app))  # type: ignore[arg-type]
+    await pilot.press(*race, "enter")
+
+
+def test_going_to_a_race_shows_the_races_before_in_the_log_and_waits_there() -> None:
+    app = replayed("classic", {"rounds": 3})
+    races = app.playback.starts
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert len(races) == 3
+            await go_to(pilot, "3")
+            await until(pilot, lambda: app.pacer.paused)
+            log = list(said(app))
+            assert sum(" wins" in line for line in log) == 2  # races 1 and 2, run through
+            await go_to(pilot, "1")  # back to the start: the log starts again
+            await until(pilot, lambda: app.pacer.paused and len(said(app)) < len(log))
+            assert not any(" wins" in line for line in said(app))
+            shown = len(said(app))
+            await pilot.press("period", "period", "period")
+            await until(pilot, lambda: len(said(app)) > shown)  # a step at a time
+            await go_to(pilot, "9")
+            feedback = app.query_one("#feedback", Static)
+            assert "not a race here: '9'; type a number from 1 to 3" in str(feedback.render())
+            await pilot.press("escape", "space", "n")  # on to the end without pauses
+            await until(pilot, lambda: over(holding(app)))
+            await pilot.press("enter")
+            await until(pilot, lambda: not app.is_running)
+        assert app.return_value == FINISHED
+
+    run(scenario)
+
+
+def test_a_piped_replay_prints_the_log_lines_then_the_check(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    runner = CliRunner()
+    played = runner.invoke(
+        cli,
+        [
+            "play",
+            "classic",
+            "--rounds",
+            "1",
+            "--seed",
+            "4",
+            "--no-animation",
+            "--record",
+            str(record),
+        ],
+    )
+    assert played.exit_code == 0, played.output
+    replayed = runner.invoke(cli, ["replay", str(record)])
+    assert replayed.exit_code == 0, replayed.output
+    lines = replayed.output.splitlines()
+    assert lines[0].startswith("Round 1: P1 deals")
+    wins = [line for line in played.output.splitlines() if " wins" in line]
+    assert wins and all(line in lines for line in wins)  # the same words as the game said
+    assert any(line.startswith("verified: ") for line in lines)
+    checked = runner.invoke(cli, ["replay", str(record), "--check"])
+    assert checked.output.startswith("verified: ")
