@@ -26,6 +26,7 @@ from horserace.families.board.rules.state import Phase
 from horserace.families.board.rules.view import BoardView
 from horserace.terminal.screen import status_parts, to_plain
 from horserace.terminal.standings import standings_table as standings
+from horserace.terminal.words import counted
 
 __all__ = ["News", "money_text", "step_news", "to_plain"]
 
@@ -222,7 +223,7 @@ def hand_cells(view: BoardView, seat: int) -> Text:
     """'2 4 4 7 J' with each card in its horse's colour, or '14 cards' when hidden."""
     hand = view.hands[seat]
     if hand is None:
-        return Text(f"{view.hand_sizes[seat]} cards (hidden)", style="dim")
+        return Text(f"{counted(view.hand_sizes[seat], 'card')} (hidden)", style="dim")
     cards = Text()
     for rank in ranks_held(hand):
         if cards:

@@ -19,6 +19,7 @@ from horserace.families.cards.rules.state import CardsPhase, CardsView
 from horserace.families.cards.rules.track import RACING_SUITS
 from horserace.terminal.screen import News as TerminalNews
 from horserace.terminal.screen import to_plain as terminal_plain
+from horserace.terminal.words import counted
 
 PLAIN_WIDTH = 100
 
@@ -171,7 +172,7 @@ def status_line(view: CardsView, info: BoardInfo) -> Text:
         what = "auction" if view.config.betting == "calcutta" else "betting"
         parts.append((f"{what}: {who} to act", "cyan"))
     elif view.phase is CardsPhase.RACE:
-        parts.append((f"race: {len(view.turned)} cards turned", "cyan"))
+        parts.append((f"race: {counted(len(view.turned), 'card')} turned", "cyan"))
     else:
         parts.append(("game over", "cyan"))
     if view.phase is not CardsPhase.CUT:

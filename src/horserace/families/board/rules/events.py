@@ -219,7 +219,8 @@ class PayoutMade(MoneyEvent):
 
     def describe(self, names: Sequence[str]) -> str:
         who, amount = seat_name(names, self.seat), chips_text(self.amount)
-        return f"{who} collects {amount} for {self.cards} card(s)"
+        cards = f"{self.cards} card" + ("" if self.cards == 1 else "s")
+        return f"{who} collects {amount} for {cards}"
 
 
 @dataclass(frozen=True)
