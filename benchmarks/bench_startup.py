@@ -25,7 +25,7 @@ COMMANDS = {
     "horserace --help": [HORSERACE, "--help"],
     "horserace rules classic": [HORSERACE, "rules", "classic"],
 }
-HEAVY = ("numpy", "numba", "fastapi", "psycopg", "uvicorn", "matplotlib", "dask")
+HEAVY = ("numpy", "numba", "fastapi", "psycopg", "uvicorn", "matplotlib", "dask", "textual")
 PROBE = """
 import json, re, sys
 from horserace.cli.app import app

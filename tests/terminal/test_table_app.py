@@ -8,7 +8,7 @@ from textual.widgets import Input, Static
 
 from horserace.terminal.tui.app import FINISHED, QUIT
 from horserace.terminal.tui.overlays import HelpScreen
-from horserace.terminal.tui.panels import ChoicePanel
+from horserace.terminal.tui.panels import ChoicePanel, GameLog
 from tests.terminal.pilot import asking, holding, run, said, until
 from tests.terminal.tables import table
 
@@ -151,8 +151,9 @@ def test_the_board_fits_80x24_and_sits_beside_the_log_on_a_wide_short_screen() -
             board = app.query_one("#board")
             panel = app.query_one(ChoicePanel)
             assert board.region.bottom <= panel.region.y <= 24 - 1 - 2
-            log = app.query_one("#log")
+            log = app.query_one(GameLog)
             assert log.region.height >= 2
+            assert log.virtual_size.width <= log.scrollable_content_region.width  # wrapped anew
             await pilot.press("ctrl+c")
 
     run(scenario)

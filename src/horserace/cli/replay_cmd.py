@@ -4,7 +4,7 @@ log lines instead)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -146,7 +146,11 @@ def show_game(
     from horserace.terminal.tui.app import TableHelp
     from horserace.terminal.tui.replay import replay_app
 
-    help = TableHelp(rules=rules_markdown(record.preset))
+    def odds_now() -> Mapping[str, float] | None:
+        shown = app.playback.game
+        return None if shown is None else fam.live_odds(preset.rules.view(shown.state, None))
+
+    help = TableHelp(rules=rules_markdown(record.preset), odds=odds_now)
     app = replay_app(steps, new_screen, new_game, terminal.finish, help, theme)
     app.run()
     if app.error is not None:

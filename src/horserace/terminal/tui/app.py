@@ -34,6 +34,15 @@ FRAME = 1 / 30  # seconds between two boards drawn while the bots play at full s
 FINISHED, QUIT = "finished", "quit"
 
 
+class TableArea(Container):
+    """The board and the log: laid out again whenever the choice panel below opens or closes."""
+
+    def on_resize(self, event: Resize) -> None:
+        app = self.app
+        if isinstance(app, TableApp):
+            app.call_after_refresh(app.fit)
+
+
 @dataclass(frozen=True)
 class TableHelp:
     """What the help shows besides the keys: the rules and the odds as the table stands."""
@@ -90,7 +99,7 @@ class TableApp(App[str]):
         self._here: Callable[[str], Text | None] | None = None
 
     def compose(self) -> ComposeResult:
-        with Container(id="main"):
+        with TableArea(id="main"):
             with VerticalScroll(id="board"):
                 yield Static(id="board-view")
             yield GameLog()
@@ -139,9 +148,8 @@ class TableApp(App[str]):
         if wide:
             board.styles.max_height = None
             return
-        choice = self.query_one(ChoicePanel)
-        asking = 4 if choice.has_class("-asking") else 0
-        board.styles.max_height = max(3, height - 1 - asking - 3)
+        space = main.size.height or height - 1  # what the choice panel and the footer leave
+        board.styles.max_height = max(3, space - 3)
 
     # --- what the worker asks for (always through call_from_thread) -------------------------------
     def show_board(self, renderable: RenderableType) -> None:
@@ -151,9 +159,7 @@ class TableApp(App[str]):
         self.query_one(GameLog).add(lines)
 
     def clear_log(self) -> None:
-        log = self.query_one(GameLog)
-        log.clear()
-        log.said.clear()
+        self.query_one(GameLog).forget()
 
     def open_question(self, question: str, default: str | None) -> None:
         self.query_one(ChoicePanel).open(question, default)

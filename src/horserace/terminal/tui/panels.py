@@ -7,6 +7,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.events import Resize
 from textual.message import Message
 from textual.widgets import Input, RichLog, Static
 
@@ -18,13 +19,32 @@ class GameLog(RichLog):
     def __init__(self) -> None:
         super().__init__(id="log", wrap=True, markup=False, highlight=False, max_lines=None)
         self.can_focus = False
-        self.said: list[str] = []  # the plain words, for tests and the help's last result
+        self.said: list[str] = []  # the plain words, for tests and screen readers
+        self.kept: list[RenderableType] = []  # everything written, to wrap again on a resize
+        self._width = 0
 
     def add(self, lines: list[RenderableType]) -> None:
         for line in lines:
             if isinstance(line, Text):
                 self.said.append(line.plain)
+            self.kept.append(line)
             self.write(line)
+
+    def forget(self) -> None:
+        """Start the log again (a replay going back)."""
+        self.clear()
+        self.said.clear()
+        self.kept.clear()
+
+    def on_resize(self, event: Resize) -> None:
+        """Lines are wrapped as they are written: a new width writes them all again."""
+        known = self._width
+        self._width = event.size.width
+        if known and known != event.size.width:
+            self.clear()
+            for line in self.kept:
+                self.write(line)
+            self.scroll_end(animate=False)
 
 
 class AnswerField(Input):

@@ -41,6 +41,7 @@ class Playback:
         self.starts = race_starts(steps, new_screen())
         self.wanted: int | None = None  # the race to go to (1-based), set by the app's thread
         self.app: ReplayApp | None = None
+        self.game: Game | None = None  # the game as shown so far (the help's odds read it)
 
     def work(self, display: Display) -> str:
         while True:
@@ -56,6 +57,7 @@ class Playback:
         pacer = self.app.pacer
         display.clear()
         screen, game = self.new_screen(), self.new_game()
+        self.game = game
         screen.display = display
         first = self.starts[target - 1] if target else 0
         if first:
