@@ -142,19 +142,19 @@ def test_a_person_bets_at_the_keyboard() -> None:
         "--no-animation", stdin="bet 3 lots\nbet 3 H\n\n",
     )  # fmt: skip
     assert code == 0, out + err
-    assert "not understood" in out
+    assert "'lots' is not a suit (C, D, H or S)" in out
     assert "P2 bets 3 on Hearts (win)" in out
-    assert "(most: C " in out
+    assert "H: bet on Hearts (up to 10 chips)" in out
 
 
 def test_a_person_bids_at_the_calcutta() -> None:
-    answers = "bid lots\nbid 0\nbid 60\n" + "\n" * 300
+    answers = "bid lots\nbid 0\nbid 60\n" + "w\n" * 300
     code, out, err = play(
         "calcutta", "--players", "3", "--races", "1", "--human", "1", "--seed", "3",
         "--no-animation", "--bots", "value", stdin=answers,
     )  # fmt: skip
     assert code == 0, out + err
-    assert "not understood" in out and "not allowed now: bid 0" in out
+    assert "'bid lots' is not a bid" in out and "0 is under the least bid allowed now (1)" in out
     assert "P1 bids 60" in out
 
 

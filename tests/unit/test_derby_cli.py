@@ -18,13 +18,13 @@ from horserace.core.record import read_record
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.engine import Game, play, replay
 from horserace.families.derby.bots import make_derby_bot
+from horserace.families.derby.choices import number_ranges
 from horserace.families.derby.render import Announcer, DerbyInfo, render_table, to_plain
 from horserace.families.derby.rules import events as ev
-from horserace.families.derby.rules.model import ChooseHorse, DerbyPhase, DerbyState, Wager
+from horserace.families.derby.rules.model import DerbyPhase, DerbyState
 from horserace.families.derby.rules.rules import DerbyRules
 from horserace.families.derby.rules.transcript import place_horses, play_texts, setup_texts
 from horserace.families.derby.sampled_odds import table_odds
-from horserace.families.derby.screen import match_answer, number_ranges
 from horserace.families.presets import get_preset
 
 runner = CliRunner()
@@ -155,14 +155,6 @@ def test_companion_mode_books_the_typed_dice_like_the_engine() -> None:
 def test_number_ranges() -> None:
     assert number_ranges([8, 1, 2, 3, 5, 7]) == "1-3, 5, 7-8"
     assert number_ranges([4]) == "4"
-
-
-def test_match_answer_reads_numbers_and_texts() -> None:
-    legal = [ChooseHorse(3), ChooseHorse(12)]
-    assert match_answer("12", legal) == ChooseHorse(12)
-    assert match_answer(" Horse 3 ", legal) == ChooseHorse(3)
-    assert match_answer("4", legal) is None
-    assert match_answer("$2", [Wager(0), Wager(2)]) == Wager(2)
 
 
 def test_simulate_derby_json_report() -> None:

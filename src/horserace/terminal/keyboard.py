@@ -1,6 +1,7 @@
 """A seat played by a person at the keyboard, for every family: the board as the seat sees it,
-a question, and the question again until the answer names a legal action. What to ask and how
-to read the answer is the family's (`Asker`)."""
+then the family's `Choice` put by a presenter (printed lines, or the full screen's panel) until
+the answer names a legal action. What to ask is the family's (`Asker`); a move with one legal
+answer is taken at once and said, never waited for."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import Any, Protocol
 
 from horserace.core.actions import Action
 from horserace.core.errors import IllegalAction
+from horserace.core.events import seat_name
+from horserace.terminal.choices import Choice, Presenter
 from horserace.terminal.screen import TableScreen
 
 
@@ -16,40 +19,36 @@ class Asker(Protocol):
     def seen(self, view: Any, screen: TableScreen) -> Any:
         """What the screen draws before the question (the view, or the table's state)."""
 
-    def question(self, view: Any, legal: Sequence[Action], seat: int) -> tuple[str, str | None]:
-        """The question and the answer Enter gives."""
-
-    def answer(self, text: str, view: Any, legal: Sequence[Action], seat: int) -> Action | str:
-        """The legal action `text` names, or why it names none."""
+    def choice(self, view: Any, legal: Sequence[Action], seat: int) -> Choice:
+        """The question, its options and how free-typed answers are read."""
 
 
 class KeyboardAgent:
-    def __init__(self, seat: int, screen: TableScreen, asker: Asker) -> None:
+    def __init__(
+        self, seat: int, screen: TableScreen, asker: Asker, presenter: Presenter | None = None
+    ) -> None:
         self.seat = seat
         self.screen = screen
         self.asker = asker
+        self.presenter = presenter if presenter is not None else screen.presenter()
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         if not legal:
             raise IllegalAction("a person was asked to move with no legal action")
         screen = self.screen
         screen.viewer = self.seat
+        choice = self.asker.choice(view, legal, self.seat)
+        if len(legal) == 1:
+            self.presenter.tell([only_move_line(screen.names, self.seat, choice, legal[0])])
+            return legal[0]
         screen.before_prompt(self.asker.seen(view, screen))
         try:
-            question, default = self.asker.question(view, legal, self.seat)
-            while True:
-                found = self.asker.answer(screen.prompt(question, default), view, legal, self.seat)
-                if not isinstance(found, str):
-                    return found
-                screen.say(found, "red")
+            return self.presenter.ask(choice)
         finally:
             screen.after_prompt()
 
 
-def matching(text: str, legal: Sequence[Action], numbered: bool = False) -> Action | None:
-    """The legal action whose text is `text` (any case), or whose number in the list it is."""
-    word = text.strip().lower()
-    for number, action in enumerate(legal, start=1):
-        if word == action.text.lower() or (numbered and word == str(number)):
-            return action
-    return None
+def only_move_line(names: Sequence[str], seat: int, choice: Choice, action: Action) -> str:
+    """'Ann: roll the dice (the only move)'."""
+    words = next((o.words for o in choice.options if o.action == action), action.text)
+    return f"{seat_name(names, seat)}: {words} (the only move)"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import typer
 from rich.console import Console, Group, RenderableType
@@ -16,6 +16,9 @@ from rich.text import Text
 
 from horserace.core.rules import Rules
 from horserace.engine import Game, Step
+
+if TYPE_CHECKING:
+    from horserace.terminal.choices import Presenter
 
 NEWS_KEPT = 40
 RESULT_PAUSE = 8  # times --speed: a race's result shown to a table of bots only
@@ -201,6 +204,12 @@ class TableScreen:
 
     def after_prompt(self) -> None:
         """Nothing to undo: the full screen keeps drawing while a person answers."""
+
+    def presenter(self) -> Presenter:
+        """What puts a person's choices: printed lines here; a full screen supplies its panel."""
+        from horserace.terminal.plain import PlainPresenter
+
+        return PlainPresenter(self.console)
 
     def prompt(self, text: str, default: str | None = None) -> str:
         if self.display is not None:

@@ -3,7 +3,6 @@ redrawn board), the question put to a seat at the keyboard, and dice typed in fr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +10,6 @@ from rich.console import RenderableType
 
 from horserace.core.actions import Action
 from horserace.core.chance import TypedChance
-from horserace.core.errors import InvalidAction
 from horserace.core.events import redact, seat_name
 from horserace.core.rules import Rules
 from horserace.core.types import CHANCE
@@ -25,10 +23,8 @@ from horserace.families.board.render import (
     step_news,
 )
 from horserace.families.board.rules import events as ev
-from horserace.families.board.rules.actions import Offer, parse_seat_action
 from horserace.families.board.rules.state import BoardState, Phase
 from horserace.families.board.rules.view import BoardView
-from horserace.terminal.keyboard import matching
 from horserace.terminal.screen import TableScreen
 
 DEFAULT_SPEED = 0.35
@@ -129,63 +125,7 @@ def _race_won(step: Step) -> bool:
     return any(isinstance(event, ev.RaceWon) for event in step.events)
 
 
-# --- a person at the keyboard, and dice typed in ---------------------------------------------
-
-
-PROMPT_CHOICES = 12
-
-
-class BoardAsker:
-    """Any legal action by its text or its number in the list; Enter takes the first one."""
-
-    def __init__(self, names: Sequence[str]) -> None:
-        self.names = names
-
-    def seen(self, view: Any, screen: TableScreen) -> Any:
-        return view
-
-    def question(self, view: Any, legal: Sequence[Action], seat: int) -> tuple[str, str | None]:
-        name = seat_name(self.names, seat)
-        return f"{name}, your move ({_choices(legal)})", legal[0].text
-
-    def answer(self, text: str, view: Any, legal: Sequence[Action], seat: int) -> Action | str:
-        chosen = matching(text, legal, numbered=True) or _free_offer(text, seat, view, legal)
-        if chosen is not None:
-            return chosen
-        return f"not an action here: {text!r}; choose one of: {_choices(legal)}"
-
-
-def _choices(legal: Sequence[Action]) -> str:
-    """The legal moves for a prompt; a long list (a draw, a trade) is cut, not hidden: any
-    legal text is still accepted."""
-    texts = [action.text for action in legal]
-    if len(texts) <= PROMPT_CHOICES:
-        return ", ".join(texts)
-    shown = ", ".join(texts[:PROMPT_CHOICES])
-    return f"{shown}, … {len(texts) - PROMPT_CHOICES} more of the same form"
-
-
-def _free_offer(answer: str, seat: int, view: BoardView, legal: Sequence[Action]) -> Offer | None:
-    """Perry's window lists the everyday offers, but any exchange may be offered
-    (`offer 3: 6 9 for 7 K`): checked here against what the seat can see."""
-    if not answer.strip().lower().startswith("offer"):
-        return None
-    if not any(isinstance(action, Offer) for action in legal):
-        return None
-    try:
-        offer = parse_seat_action(answer, seat)
-    except InvalidAction:
-        return None
-    if not isinstance(offer, Offer) or offer.target == seat:
-        return None
-    if not 0 <= offer.target < len(view.out) or view.out[offer.target]:
-        return None
-    own, theirs = view.hands[seat], view.hands[offer.target]
-    if own is None or any(offer.give.count(r) > own[r] for r in set(offer.give)):
-        return None
-    if theirs is not None and any(offer.take.count(r) > theirs[r] for r in set(offer.take)):
-        return None
-    return offer
+# --- dice typed in from a real board ----------------------------------------------------------
 
 
 class CompanionChance:

@@ -14,11 +14,12 @@ from horserace.core.chance import ChanceSource
 from horserace.core.errors import ConfigError
 from horserace.core.rules import Result, Rules
 from horserace.engine import Agent
+from horserace.families.board.choices import BoardAsker
 from horserace.families.board.design_command import design_board
 from horserace.families.board.odds_command import odds_board
 from horserace.families.board.render import money_text, standings_table
 from horserace.families.board.rules.house import house_options, with_house_rules
-from horserace.families.board.screen import DEFAULT_SPEED, BoardAsker, BoardScreen, CompanionChance
+from horserace.families.board.screen import DEFAULT_SPEED, BoardScreen, CompanionChance
 from horserace.terminal.keyboard import KeyboardAgent
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup, TableTerminal
@@ -140,7 +141,7 @@ class BoardTerminal(TableTerminal):
         )
 
     def keyboard(self, seat: int, screen: TableScreen) -> Agent:
-        return KeyboardAgent(seat, screen, BoardAsker(screen.names))
+        return KeyboardAgent(seat, screen, BoardAsker(screen))
 
     def companion_chance(self, screen: TableScreen) -> ChanceSource:
         return CompanionChance(screen)

@@ -3,33 +3,20 @@ redrawn after every card), the question put to a seat at the keyboard, the final
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from rich.console import RenderableType
 
-from horserace.core.actions import Action
-from horserace.core.errors import HorseraceError
-from horserace.core.events import redact, seat_name
+from horserace.core.events import redact
 from horserace.engine import Step
 from horserace.families.cards.render import BoardInfo, board_odds, render_board, step_news
 from horserace.families.cards.rules import events as ev
-from horserace.families.cards.rules.actions import Bid, BookBet
-from horserace.families.cards.rules.rules import STYLES
 from horserace.families.cards.rules.state import CardsPhase, CardsState, CardsView
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.standings import standings_table
 
-__all__ = ["CardsAsker", "CardsScreen", "standings_table"]
-
-HINTS = {
-    "book": "bet STAKE SUIT (e.g. bet 5 H), or done",
-    "tote": "win|place|show|board STAKE SUIT, exacta STAKE S1 S2, trifecta ..., superfecta ...,"
-    " or done",
-    "party": "pick SUIT (C, D, H or S)",
-    "calcutta": "bid CHIPS, or pass",
-}
+__all__ = ["CardsScreen", "standings_table"]
 
 
 @dataclass
@@ -102,48 +89,3 @@ class CardsScreen(TableScreen):
 
     def ends_race(self, step: Step) -> bool:
         return any(isinstance(event, ev.RaceOver) for event in step.events)
-
-
-class CardsAsker:
-    """A bet, a pick or a bid in the betting style's own words; Enter is done (or pass at the
-    auction, or the first suit at a party)."""
-
-    def __init__(self, names: Sequence[str]) -> None:
-        self.names = names
-
-    def seen(self, view: Any, screen: TableScreen) -> Any:
-        return view
-
-    def question(self, view: Any, legal: Sequence[Action], seat: int) -> tuple[str, str | None]:
-        assert isinstance(view, CardsView)
-        betting = view.config.betting
-        default = {"calcutta": "pass", "party": legal[0].text}.get(betting, "done")
-        return f"{seat_name(self.names, seat)}: {_hint(view, legal)}", default
-
-    def answer(self, text: str, view: Any, legal: Sequence[Action], seat: int) -> Action | str:
-        try:
-            action = STYLES[view.config.betting].parse(text)
-        except HorseraceError as error:
-            return f"not understood: {error}"
-        for allowed in legal:
-            if allowed.text == action.text:
-                return allowed
-        return f"not allowed now: {action.text}"
-
-
-def _hint(view: CardsView, legal: Sequence[Action]) -> str:
-    style = view.config.betting
-    if style == "calcutta":
-        amounts = [a.amount for a in legal if isinstance(a, Bid)]
-        if amounts:
-            return f"bid {min(amounts)} to {max(amounts)}, or pass"
-        return "pass"
-    if style == "book":
-        most = {suit: 0 for suit in "CDHS"}
-        for action in legal:
-            if isinstance(action, BookBet):
-                letter = "CDHS"[action.suit]
-                most[letter] = max(most[letter], action.stake)
-        room = ", ".join(f"{suit} {m}" for suit, m in most.items())
-        return f"{HINTS[style]} (most: {room})"
-    return HINTS[style]

@@ -12,9 +12,10 @@ import typer
 from horserace.core.errors import ConfigError
 from horserace.core.rules import Result
 from horserace.engine import Agent
+from horserace.families.cards.choices import CardsAsker
 from horserace.families.cards.odds_command import odds_cards
 from horserace.families.cards.rules.config import load_book_odds
-from horserace.families.cards.screen import CardsAsker, CardsScreen, standings_table
+from horserace.families.cards.screen import CardsScreen, standings_table
 from horserace.families.presets import get_preset
 from horserace.terminal.keyboard import KeyboardAgent
 from horserace.terminal.screen import TableScreen
@@ -177,7 +178,7 @@ class CardsTerminal(TableTerminal):
         )
 
     def keyboard(self, seat: int, screen: TableScreen) -> Agent:
-        return KeyboardAgent(seat, screen, CardsAsker(screen.names))
+        return KeyboardAgent(seat, screen, CardsAsker(screen))
 
     def finish(self, screen: TableScreen, result: Result) -> None:
         screen.show(standings_table(result, screen.names))

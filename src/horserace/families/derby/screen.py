@@ -4,7 +4,6 @@ keyboard, and the dice of a real table typed in."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -16,9 +15,8 @@ from horserace.core.chance import TypedChance
 from horserace.core.events import seat_name
 from horserace.core.types import CHANCE
 from horserace.engine import Step
-from horserace.families.derby.bots import wager_value
-from horserace.families.derby.render import Announcer, DerbyInfo, render_table, silk_table
-from horserace.families.derby.rules.model import DerbyPhase, DerbyState, DerbyView, Wager
+from horserace.families.derby.render import Announcer, DerbyInfo, render_table
+from horserace.families.derby.rules.model import DerbyPhase, DerbyState, DerbyView
 from horserace.families.derby.sampled_odds import LIVE_SAMPLES, PlaceOdds, table_odds
 from horserace.terminal.screen import TableScreen
 
@@ -109,69 +107,6 @@ def live_odds(state: DerbyState) -> PlaceOdds | None:
 
 
 # --- people --------------------------------------------------------------------------------------
-
-
-def match_answer(answer: str, legal: Sequence[Action]) -> Action | None:
-    """'7', 'horse 7', '$2', 'wager 2': the legal action with that text or that number."""
-    word = " ".join(answer.strip().lower().replace("$", "").split())
-    for action in legal:
-        text = action.text.lower()
-        if word == text or word == text.split()[-1]:
-            return action
-    return None
-
-
-def number_ranges(numbers: Sequence[int]) -> str:
-    """[1, 2, 3, 5, 7, 8] -> '1-3, 5, 7-8'."""
-    runs: list[list[int]] = []
-    for number in sorted(numbers):
-        if runs and number == runs[-1][-1] + 1:
-            runs[-1].append(number)
-        else:
-            runs.append([number])
-    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
-
-
-class DerbyAsker:
-    """A silk, a horse or a wager by its number; the wager's worth is shown with the question."""
-
-    def __init__(self, screen: TableScreen) -> None:
-        self.screen = screen
-        self._asked = ""
-
-    def seen(self, view: Any, screen: TableScreen) -> Any:
-        assert screen.game is not None
-        return screen.game.state
-
-    def question(self, view: Any, legal: Sequence[Action], seat: int) -> tuple[str, str | None]:
-        question, default = self._question(view, legal, seat)
-        self._asked = question
-        return question, default
-
-    def _question(self, view: Any, legal: Sequence[Action], seat: int) -> tuple[str, str]:
-        assert isinstance(view, DerbyView)
-        name = seat_name(self.screen.names, seat)
-        first = legal[0].text.split()[-1]
-        if isinstance(legal[0], Wager):
-            value = wager_value(view, seat)
-            best = legal[-1] if value > 0 else legal[0]
-            return (
-                f"{name}, wager on horse {view.horses[seat]} at odds"
-                f" {view.odds[seat]} ($0-${len(legal) - 1}; each $1 is worth"
-                f" {float(value):+.2f} on average)",
-                best.text.split()[-1],
-            )
-        if legal[0].text.startswith("silk"):
-            self.screen.show(silk_table([s for s in view.silks if s]))
-            return f"{name}, your silk (1-24)", first
-        free = number_ranges([int(a.text.split()[-1]) for a in legal])
-        return f"{name}, your horse (free: {free})", first
-
-    def answer(self, text: str, view: Any, legal: Sequence[Action], seat: int) -> Action | str:
-        chosen = match_answer(text, legal)
-        if chosen is not None:
-            return chosen
-        return "not a choice here; " + self._asked
 
 
 class CompanionChance:

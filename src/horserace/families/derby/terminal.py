@@ -13,14 +13,10 @@ from horserace.core.chance import ChanceSource
 from horserace.core.errors import ConfigError
 from horserace.core.rules import Result
 from horserace.engine import Agent
+from horserace.families.derby.choices import DerbyAsker
 from horserace.families.derby.render import standings_table
 from horserace.families.derby.rules.track import DerbyTrack, load_track, packaged_track
-from horserace.families.derby.screen import (
-    DEFAULT_SPEED,
-    CompanionChance,
-    DerbyAsker,
-    DerbyScreen,
-)
+from horserace.families.derby.screen import DEFAULT_SPEED, CompanionChance, DerbyScreen
 from horserace.terminal.keyboard import KeyboardAgent
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup, TableTerminal

@@ -1,0 +1,93 @@
+"""Choices as printed lines, for screen readers, pipes and CI (`--plain`): the question, one
+option per line (`key: words`), the number field and the hint, then a prompt read line by line.
+Works with no terminal at all; on a terminal, keys typed before the prompt are thrown away so a
+stray Enter pressed while the bots moved answers nothing."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from horserace.core.actions import Action
+from horserace.terminal.choices import Choice, Rejection, resolve
+
+
+def discard_typeahead() -> None:
+    """Drop what was typed before the prompt was shown (only a terminal has such a buffer)."""
+    stream = sys.stdin
+    try:
+        if stream is None or not stream.isatty():
+            return
+        import termios
+
+        termios.tcflush(stream.fileno(), termios.TCIFLUSH)
+    except (OSError, ValueError, ImportError, AttributeError):
+        return  # not a real terminal after all (a test's stand-in, a closed stream)
+
+
+def read_line(prompt: str) -> str:
+    """One line typed after `prompt`; Enter alone gives ''. Ctrl-D or a closed pipe ends the
+    game as Ctrl-C does (typer.Abort)."""
+    return str(typer.prompt(prompt, default="", show_default=False, prompt_suffix=" "))
+
+
+def choice_lines(choice: Choice) -> list[str]:
+    """The choice as lines: the options under their headings, then the field and the hint."""
+    lines: list[str] = []
+    for group, options in choice.groups():
+        indent = "  "
+        if group:
+            lines.append(f"  {group}:")
+            indent = "    "
+        lines.extend(f"{indent}{option.key}: {option.words}" for option in options)
+    if choice.field is not None:
+        lines.append(f"  {choice.field.describe()}: type the number")
+    if choice.hint:
+        lines.append(f"  {choice.hint}")
+    if choice.back is not None:
+        lines.append("  <: back to the step before")
+    return lines
+
+
+def prompt_text(choice: Choice) -> str:
+    """The question with the key Enter gives, if any (a choice with real consequences has none)."""
+    if choice.default is None:
+        return f"{choice.question}:"
+    return f"{choice.question} [Enter = {choice.default}]:"
+
+
+class PlainPresenter:
+    """Asks on a console line by line; `read` reads one answer after a prompt."""
+
+    def __init__(self, console: Console, read: Callable[[str], str] = read_line) -> None:
+        self.console = console
+        self.read = read
+
+    def say(self, text: str, style: str = "") -> None:
+        self.console.print(Text(text, style=style), soft_wrap=True)
+
+    def tell(self, lines: Sequence[str]) -> None:
+        for line in lines:
+            self.say(line)
+
+    def ask(self, choice: Choice) -> Action:
+        current = choice
+        shown = False
+        while True:
+            if not shown:
+                for line in choice_lines(current):
+                    self.say(line)
+                shown = True
+            discard_typeahead()
+            found = resolve(current, self.read(prompt_text(current)))
+            if isinstance(found, Rejection):
+                for line in found.lines():
+                    self.say(line, "red")
+            elif isinstance(found, Choice):
+                current, shown = found, False
+            else:
+                return found
