@@ -28,7 +28,7 @@ runner = CliRunner()
 SHORT_BOARD = Path(horserace.__file__).parent / "data" / "short-board.toml"
 ROOT = Path(__file__).resolve().parents[2]
 HORSERACE = Path(sys.executable).parent / "horserace"
-ADVANCED = ("advanced", "--seed", "5", "--players", "4", "--rounds", "2", "--human", "2")
+BASIC = ("basic", "--seed", "5", "--players", "3", "--races", "4", "--human", "2")
 
 
 def invoke(state: Path, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -39,21 +39,22 @@ def invoke(state: Path, *args: str, stdin: str | None = None) -> tuple[int, str,
 
 def test_interrupted_game_resumes_to_the_game_never_stopped(tmp_path: Path) -> None:
     whole = tmp_path / "whole.jsonl"
-    code, out, _ = invoke(tmp_path, *ADVANCED, "--bots", "ev,random", "--record", str(whole),
+    code, out, _ = invoke(tmp_path, *BASIC, "--bots", "value,random", "--record", str(whole),
                           stdin="\n" * 2000)  # fmt: skip
     assert code == 0, out
-    code, out, _ = invoke(tmp_path, *ADVANCED, "--bots", "ev,random", stdin="\n" * 3)
+    code, out, _ = invoke(tmp_path, *BASIC, "--bots", "value,random", stdin="\n" * 2)
     assert code == 130
-    saved = list((tmp_path / "horserace").glob("advanced-*.jsonl"))
+    saved = list((tmp_path / "horserace").glob("basic-*.jsonl"))
     assert len(saved) == 1  # no --record: the record goes to the state directory
     last = out.strip().splitlines()[-1]
     assert last.startswith("interrupted after ")
-    assert last.endswith(f"; resume with: horserace play advanced --resume {saved[0]}")
+    assert last.endswith(f"; resume with: horserace play basic --resume {saved[0]}")
     stopped = read_record(saved[0])
     assert stopped.result is None and stopped.seating is not None
-    assert stopped.seating["humans"] == [2] and stopped.seating["bots"] == ["ev", "random"] * 2
+    assert stopped.seating["humans"] == [2]
+    assert stopped.seating["bots"] == ["value", "random", "value"]
 
-    code, out, _ = invoke(tmp_path, "advanced", "--resume", str(saved[0]), stdin="\n" * 2000)
+    code, out, _ = invoke(tmp_path, "basic", "--resume", str(saved[0]), stdin="\n" * 2000)
     assert code == 0, out
     assert f"resumed from {saved[0]} after {len(stopped.steps)} steps" in out
     # the same dice, the same bots' choices, the same record line for line
@@ -141,7 +142,8 @@ def test_ctrl_c_at_a_prompt_saves_the_record_without_a_traceback(
     """Ctrl-C, and as well a plain kill or the terminal closing."""
     path = tmp_path / "game.jsonl"
     game = subprocess.Popen(
-        [HORSERACE, "play", "classic", "--seed", "3", "--human", "1", "--record", str(path)],
+        [HORSERACE, "play", "advanced", "--seed", "3", "--players", "4", "--human", "1",
+         "--record", str(path)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
     assert game.stdout is not None
