@@ -20,6 +20,7 @@ from horserace.core.events import Event, PublicEvent
 from horserace.core.record import parse_record
 from horserace.core.types import CHANCE
 from horserace.engine import Step, replay
+from horserace.families import family
 from horserace.families.board.rules import events as board_events
 from horserace.families.board.rules import house_events
 from horserace.families.presets import get_preset
@@ -141,6 +142,8 @@ def _check_all(
                 assert message["state"]["view"] == to_jsonable(rules.view(step.after, seat))
                 expected = events_for(step.events, seat, names)
                 assert message["events"] == expected
+                # the log's lines are the family's news for this seat, as a terminal prints them
+                assert message["news"] == family(rules.family).news(step, names, seat)
                 legal = rules.legal_actions(step.after, seat) if seat is not None else []
                 wanted = [a.text for a in legal] if rules.actor(step.after) == seat else []
                 assert message["state"]["legal"] == wanted

@@ -14,8 +14,9 @@ from typer.testing import CliRunner
 from horserace.cli.app import app
 from horserace.components.french_deck import parse_cards
 from horserace.core.events import redact
+from horserace.families.cards.news import step_news
 from horserace.families.cards.odds.race import card_odds, exact_card_odds, position_from_cards
-from horserace.families.cards.render import BoardInfo, render_board, step_news, to_plain
+from horserace.families.cards.render import BoardInfo, render_board, to_plain
 from tests.unit.test_cards_support import new_table, run
 
 runner = CliRunner()

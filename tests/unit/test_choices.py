@@ -40,7 +40,7 @@ def test_enter_alone_chooses_nothing_unless_a_default_is_given() -> None:
     assert "y: accept" in rejected.allowed and "n: decline" in rejected.allowed
     betting = Choice(0, "your bet", (Option("done", "no more bets", no),), default="done")
     assert resolve(betting, "") == no
-    assert prompt_text(betting) == "your bet [Enter = done]:" and prompt_text(trade).endswith(":")
+    assert prompt_text(betting) == "your bet [Enter = done] >" and prompt_text(trade).endswith(" >")
 
 
 def test_keys_are_unique_and_the_default_is_a_key() -> None:

@@ -138,7 +138,7 @@ def test_input_ending_is_an_interruption_with_the_record_written(tmp_path: Path)
     )  # fmt: skip
     assert code == 130
     assert "'nine' is not a choice here" in out
-    assert out.count("P2, which card do you keep:") == 2  # asked again after the bad answer
+    assert out.count("P2, which card do you keep >") == 2  # asked again after the bad answer
     assert "interrupted after" in out
     record = read_record(path)
     assert record.result is None

@@ -46,6 +46,14 @@ def common_options(
     no_animation: Annotated[
         bool, typer.Option("--no-animation", help="Print lines and a board now and then instead.")
     ] = False,
+    plain: Annotated[
+        bool,
+        typer.Option(
+            "--plain",
+            help="Line by line, no colour or redrawing: for screen readers, pipes and logs"
+            " (a pipe gets it anyway).",
+        ),
+    ] = False,
     record: Annotated[
         Path | None,
         typer.Option("--record", metavar="FILE", help="Write the game record to this file."),
@@ -142,7 +150,7 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
         companion=companion,
         speed=speed,
     )
-    console, plain = table_console(terminal.width)
+    console, plain = table_console(terminal.width, plain=common["plain"])
     animated = not (plain or common["no_animation"] or setup.companion)
     screen = terminal.screen(setup, console, plain, animated)
     agents = seat_agents(fam.name, setup, lambda seat: terminal.keyboard(seat, screen))

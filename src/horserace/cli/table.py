@@ -32,15 +32,16 @@ INTERRUPTED = 130
 RECORD_FAILED = 1
 
 
-def table_console(width: int) -> tuple[Console, bool]:
-    """The console to play on, and whether it is plain (a pipe: no colour, a fixed width)."""
+def table_console(width: int, plain: bool = False) -> tuple[Console, bool]:
+    """The console to play on, and whether it is plain (`--plain`, or a pipe: line by line, no
+    colour, a fixed width)."""
     probe = Console(highlight=False)
-    if probe.is_terminal:
+    if probe.is_terminal and not plain:
         return probe, False
-    plain = Console(
+    lines = Console(
         color_system=None, force_terminal=False, width=width, highlight=False, emoji=False
     )
-    return plain, True
+    return lines, True
 
 
 def seat_agents(

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
-    from horserace.engine import Agent
+    from horserace.engine import Agent, Step
     from horserace.terminal.table import TableTerminal
 
 
@@ -78,6 +78,14 @@ class Family(ABC):
         """Each horse's chance to win as far as `view` shows it (public information only),
         by the horse's name as the view prints it; None when the family cannot say cheaply."""
         return None
+
+    def news(self, step: Step, names: Sequence[str], seat: int | None) -> list[str]:
+        """The log lines of one step as `seat` may see it (None: a spectator): the same words
+        on the terminal, the web table and a replay. A family without its own news module says
+        each event in its own sentence."""
+        from horserace.core.events import redact
+
+        return [event.describe(names) for event in redact(step.events, seat)]
 
     def prepare_odds(self) -> None:
         """Make `live_odds` ready to answer at once (compile or load what it runs), so that a

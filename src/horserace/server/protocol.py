@@ -258,6 +258,7 @@ class Update(_Strict):
     actor: int | Literal["chance"]
     events: list[dict[str, Any]]
     state: TableState
+    news: list[str] = Field(default_factory=list)  # the log's lines: the family's own words
 
 
 class Undone(_Strict):

@@ -20,6 +20,7 @@ from horserace.core.events import Event
 from horserace.core.record import GameRecord, RecordedStep
 from horserace.core.types import CHANCE
 from horserace.engine import Game, Step, replay
+from horserace.families import family
 from horserace.families.presets import get_preset
 from horserace.server.audience import Audience
 from horserace.server.bots import bot_family
@@ -93,6 +94,7 @@ class TableBase:
         self.storage = storage
         self.bot_delay = self.settings.bot_delay(bot_delay)
         self.bots = bot_family(self.rules.family)
+        self.family = family(self.rules.family)  # its news: the log's words, as on a terminal
         self.game = Game(row.preset, self.rules, self.config, row.seed, row.chance)
         self.chance_mode = row.chance
         seeds = row.settings.get(PLAYER_SEEDS, {})
@@ -365,6 +367,7 @@ class TableBase:
                         "step": step.index,
                         "actor": actor,
                         "events": events_for(step.events, connection.seat, self.names),
+                        "news": self.family.news(step, self.names, connection.seat),
                         "state": dict(self._state_for(connection, step.after)),
                     }
                 )

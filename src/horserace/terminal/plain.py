@@ -56,8 +56,8 @@ def choice_lines(choice: Choice) -> list[str]:
 def prompt_text(choice: Choice) -> str:
     """The question with the key Enter gives, if any (a choice with real consequences has none)."""
     if choice.default is None:
-        return f"{choice.question}:"
-    return f"{choice.question} [Enter = {choice.default}]:"
+        return f"{choice.question} >"
+    return f"{choice.question} [Enter = {choice.default}] >"
 
 
 class PlainPresenter:

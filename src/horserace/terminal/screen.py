@@ -14,6 +14,7 @@ import typer
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
+from horserace.core.events import Event
 from horserace.core.rules import Rules
 from horserace.engine import Game, Step
 
@@ -27,10 +28,12 @@ RESULT_PAUSE = 8  # times --speed: a race's result shown to a table of bots only
 @dataclass(frozen=True)
 class News:
     """One announcement line; `kind` picks its colour (a family's STYLES) and whether it is worth
-    keeping on the board (not the QUIET kinds, such as every single move)."""
+        keeping on the board (not the QUIET kinds, such as every single move). `covers` are the
+    events the line tells of, so a test can check that the log leaves none out."""
 
     text: str
     kind: str = "info"
+    covers: tuple[Event, ...] = field(default=(), compare=False, repr=False)  # what it tells
 
     STYLES: ClassVar[Mapping[str, str]] = {}
     QUIET: ClassVar[frozenset[str]] = frozenset({"move"})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +12,7 @@ from horserace.families.family import Family, HouseRules, PresetSpec
 
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
-    from horserace.engine import Agent
+    from horserace.engine import Agent, Step
     from horserace.families.board.rules.view import BoardView
     from horserace.terminal.table import TableTerminal
 
@@ -86,6 +86,11 @@ class BoardFamily(Family):
         from horserace.families.board.terminal import TERMINAL
 
         return TERMINAL
+
+    def news(self, step: Step, names: Sequence[str], seat: int | None) -> list[str]:
+        from horserace.families.board.news import table_news
+
+        return [line.text for line in table_news(step, names, seat)]
 
     def live_odds(self, view: Any) -> Mapping[str, float] | None:
         try:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from horserace.components.cards import rank_text
-from horserace.core.events import Event, seat_name
+from horserace.core.events import Event, redact, seat_name
+from horserace.engine import Step
 from horserace.families.board.rules import events as ev
 from horserace.families.board.rules import house_events as hev
 from horserace.terminal.screen import News as TerminalNews
@@ -38,9 +39,12 @@ def money_text(unit: str, amount: int) -> str:
 
 def _pays(names: Sequence[str], paid: ev.ChipsPaid, unit: str) -> str:
     who = seat_name(names, paid.seat)
+    why = f" ({paid.reason})" if paid.reason else ""
+    where = " into the Jockey Pot" if paid.into == "jockey" else ""
     if paid.paid == paid.owed:
-        return f"{who} pays {money_text(unit, paid.paid)}"
-    return f"{who} owes {money_text(unit, paid.owed)}, pays only {money_text(unit, paid.paid)}"
+        return f"{who} pays {money_text(unit, paid.paid)}{where}{why}"
+    owed, only = money_text(unit, paid.owed), money_text(unit, paid.paid)
+    return f"{who} owes {owed}, pays only {only}{where}{why}"
 
 
 def _paid_list(names: Sequence[str], payments: Sequence[ev.ChipsPaid], unit: str) -> str:
@@ -55,23 +59,41 @@ def _paid_list(names: Sequence[str], payments: Sequence[ev.ChipsPaid], unit: str
     return "paid: " + ", ".join(items)
 
 
+def table_news(step: Step, names: Sequence[str], viewer: int | None) -> list[News]:
+    """The log lines of one step as `viewer` may see them (None: a spectator), in the table's
+    money: what the terminal prints, the web table shows and a replay tells."""
+    unit = getattr(getattr(step.before, "config", None), "money", "chips")
+    return step_news(redact(step.events, viewer), names, unit)
+
+
 def step_news(events: Sequence[Event], names: Sequence[str], unit: str = "chips") -> list[News]:
-    """What one step announces, a line per happening: the dice with what they did, the payout
-    with everyone's share, a new round. Deals say nothing (there are dozens per round).
-    Amounts are in the table's money (`unit`: chips, or cents shown as dollars)."""
-    news: list[News] = []
+    """What one step announces, a line per happening, in the order it happened: the dice with
+    what they did, the payout with everyone's share, each seat's move (a bot's as a person's).
+    Deals say nothing card by card (there are dozens per round; the round's line says who
+    deals). Amounts are in the table's money (`unit`: chips, or cents shown as dollars)."""
+    lines: list[tuple[int, News]] = []  # (index of the first event told, line)
     rest = list(events)
-    head = ""
+    head: tuple[Event, ...] = ()
+    prefix = ""
     dice = 0
     rolled = rest[0] if rest else None
     if isinstance(rolled, ev.DiceRolled):
         rest.pop(0)
         low, high = rolled.dice
         dice = low + high
-        head = f"{seat_name(names, rolled.seat)} rolls {low}+{high}={dice}: "
+        prefix = f"{seat_name(names, rolled.seat)} rolls {low}+{high}={dice}: "
+        head = (rolled,)
     payments = [e for e in rest if isinstance(e, ev.ChipsPaid)]
     short = any(p.paid < p.owed for p in payments)
-    for event in rest:
+    scratched = any(isinstance(e, ev.HorseScratched) for e in rest)
+    finish: list[Event] = [e for e in rest if isinstance(e, ev.RaceWon)]
+
+    def say(index: int, text: str, kind: str, *covers: Event) -> None:
+        nonlocal head, prefix
+        lines.append((index, News(prefix + text, kind, (*head, *covers))))
+        head, prefix = (), ""
+
+    for index, event in enumerate(rest):
         if isinstance(event, ev.HorseScratched):
             if event.from_line is None:
                 what = f"horse {event.horse} to scratch line {event.line}"
@@ -80,30 +102,43 @@ def step_news(events: Sequence[Event], names: Sequence[str], unit: str = "chips"
                     f"horse {event.horse} moves from scratch line {event.from_line} to {event.line}"
                 )
             tail = "; " + _paid_list(names, payments, unit)
-            news.append(News(head + what + tail, "short" if short else "scratch"))
+            say(index, what + tail, "short" if short else "scratch", event, *payments)
         elif isinstance(event, ev.RepeatRerolled):
-            news.append(
-                News(head + f"horse {event.horse} is already scratched, roll again", "scratch")
-            )
+            say(index, f"horse {event.horse} is already scratched, roll again", "scratch", event)
         elif isinstance(event, ev.HorseAdvanced):
             if event.position >= event.finish:
-                news.append(News(head + f"horse {event.horse} crosses the finish line!", "win"))
+                say(index, f"horse {event.horse} crosses the finish line!", "win", event, *finish)
             else:
                 where = f"slot {event.position} of {event.finish - 1}"
-                news.append(News(head + f"horse {event.horse} → {where}", "move"))
+                say(index, f"horse {event.horse} → {where}", "move", event)
         elif isinstance(event, ev.PotShared):
-            news.append(_payout_news(event, rest, names, unit))
+            line = _payout_news(event, rest, names, unit)
+            say(index, line.text, line.kind, *line.covers)
         elif isinstance(event, ev.GameOver):
-            news.append(News(_game_over(event, names, unit), "over"))
+            say(index, _game_over(event, names, unit), "over", event)
         elif isinstance(event, ev.RoundStarted):
-            news.append(News(event.describe(names), "round"))
+            say(index, event.describe(names), "round", event)
+        elif isinstance(event, ev.CardKeptFaceDown):
+            say(index, f"{seat_name(names, event.seat)} keeps a card", "move", event)
+        elif isinstance(event, ev.RaceWon) and not any(
+            isinstance(e, ev.HorseAdvanced) and e.position >= e.finish for e in rest
+        ):
+            say(index, event.describe(names), "win", event)
         elif not isinstance(event, _QUIET):
-            news.append(News(event.describe(names)))
-    if payments and not any(isinstance(e, ev.HorseScratched) for e in rest):
-        what = f"horse {dice} is scratched: " if dice else ""
+            say(index, event.describe(names), _KINDS.get(type(event), "info"), event)
+    if payments and not scratched:
+        first = rest.index(payments[0])
+        what = f"horse {dice} is scratched: " if dice and not lines else ""
         paid_text = ", ".join(_pays(names, p, unit) for p in payments)
-        news.insert(0, News(head + what + paid_text, "short" if short else "penalty"))
-    return news
+        say(first, what + paid_text, "short" if short else "penalty", *payments)
+    told = {id(e) for _, line in lines for e in line.covers}
+    for index, event in enumerate(rest):  # money moved by a step no line above tells of
+        if isinstance(event, ev.PayoutMade | ev.PotCarried) and id(event) not in told:
+            say(index, event.describe(names), "payout", event)
+    if head:  # the dice did nothing worth a line of their own
+        say(-1, "no horse moves", "move")
+    lines.sort(key=lambda pair: pair[0])
+    return [line for _, line in lines]
 
 
 _QUIET = (
@@ -111,17 +146,17 @@ _QUIET = (
     ev.CardDealtFaceDown,
     hev.MarketDealt,
     hev.MarketDealtFaceDown,
-    ev.CardKept,
-    ev.CardKeptFaceDown,
-    hev.Checked,
-    ev.CardsDiscarded,
     ev.ChipsPaid,
     ev.PayoutMade,
     ev.PotCarried,
-    ev.HandsPassed,
     ev.RaceWon,
-    ev.JockeyPotFilled,
 )
+_KINDS: Mapping[type[Event], str] = {
+    ev.CardKept: "move",
+    hev.Checked: "move",
+    ev.JockeyPotFilled: "payout",
+    ev.JockeyPotWon: "payout",
+}
 
 
 def _payout_news(
@@ -139,7 +174,8 @@ def _payout_news(
         text += f"nobody holds a {rank_text(won.horse)}"
     if carried is not None:
         text += f"; {money_text(unit, carried)} stay in the pot"
-    return News(text, "payout")
+    told = (won, *payouts, *(e for e in events if isinstance(e, ev.PotCarried)))
+    return News(text, "payout", told)
 
 
 def _game_over(over: ev.GameOver, names: Sequence[str], unit: str) -> str:

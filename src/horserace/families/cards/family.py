@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +12,7 @@ from horserace.families.family import Family, PresetSpec
 
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
-    from horserace.engine import Agent
+    from horserace.engine import Agent, Step
     from horserace.families.cards.odds.race import RacePosition
     from horserace.terminal.table import TableTerminal
 
@@ -60,6 +60,11 @@ class CardsFamily(Family):
         from horserace.families.cards.terminal import TERMINAL
 
         return TERMINAL
+
+    def news(self, step: Step, names: Sequence[str], seat: int | None) -> list[str]:
+        from horserace.families.cards.news import table_news
+
+        return [line.text for line in table_news(step, names, seat)]
 
     def live_odds(self, view: Any) -> Mapping[str, float] | None:
         """Exact, once the whole course is dealt; None while a face-down course leaves more

@@ -12,12 +12,11 @@ from rich.table import Table
 from rich.text import Text
 
 from horserace.components.french_deck import Card, card_text, is_joker, suit_of
-from horserace.core.events import Event, seat_name
+from horserace.core.events import seat_name
+from horserace.families.cards.news import News
 from horserace.families.cards.odds.race import RacePosition, TooManyStates, card_odds, position_of
-from horserace.families.cards.rules import events as ev
 from horserace.families.cards.rules.state import CardsPhase, CardsView
 from horserace.families.cards.rules.track import RACING_SUITS
-from horserace.terminal.screen import News as TerminalNews
 from horserace.terminal.screen import to_plain as terminal_plain
 from horserace.terminal.words import counted
 
@@ -31,26 +30,6 @@ SUIT_LABELS = ("♣ clubs", "♦ diamonds", "♥ hearts", "♠ spades")
 TOKEN = "●"
 EMPTY = "·"
 BAR_WIDTH = 6  # characters for a 50% chance
-NEWS_STYLES = {
-    "move": "",
-    "link": "yellow",
-    "joker": "bold magenta",
-    "finish": "bold green",
-    "bet": "cyan",
-    "auction": "cyan",
-    "pay": "green",
-    "course": "",
-    "race": "bold",
-    "over": "bold magenta",
-    "info": "",
-}
-
-
-class News(TerminalNews):
-    """One announcement; `kind` picks its colour (moves are not kept on screen)."""
-
-    STYLES = NEWS_STYLES
-    QUIET = frozenset({"move", "course"})
 
 
 @dataclass(frozen=True)
@@ -242,53 +221,6 @@ def to_plain(renderable: RenderableType, width: int = PLAIN_WIDTH) -> str:
 
 
 # --- announcements ------------------------------------------------------------------------------
-
-
-def step_news(events: Sequence[Event], names: Sequence[str]) -> list[News]:
-    """A line per happening worth saying; what a turned card did is prefixed with the card."""
-    news: list[News] = []
-    card = ""
-    said = True
-    for event in events:
-        if isinstance(event, ev.CardTurned):
-            card, said = f"{card_text(event.card)}: ", False
-            continue
-        if isinstance(event, ev.HorseMoved):
-            text = f"{ev.horse_name(event.suit)} to link {event.position}"
-            news.append(News(card + text, "move"))
-        elif isinstance(event, ev.HorseFinished):
-            news.append(News(card + event.describe(names), "finish"))
-        elif isinstance(event, (ev.LinkTurned, ev.HorseFellBack)):
-            news.append(News(card + event.describe(names), "link"))
-        elif isinstance(event, ev.JokerTurned):
-            news.append(News(event.describe(names), "joker"))
-        else:
-            if card and not said:
-                news.append(News(card + "no horse moves", "move"))
-            said = True
-            news.extend(_other_news(event, names))
-            continue
-        said = True
-    if card and not said:
-        news.append(News(card + "no horse moves", "move"))
-    return news
-
-
-def _other_news(event: Event, names: Sequence[str]) -> list[News]:
-    kinds: tuple[tuple[tuple[type[Event], ...], str], ...] = (
-        ((ev.BetPlaced, ev.SuitPicked, ev.BookOpened), "bet"),
-        ((ev.LotOpened, ev.BidMade, ev.HorseSold, ev.CourseSorted), "auction"),
-        ((ev.Payment, ev.PoolSettled), "pay"),
-        ((ev.RaceStarted, ev.RaceOver, ev.CourseRedealt), "race"),
-        ((ev.GameOver,), "over"),
-        ((ev.CourseCardDealt, ev.CourseCardFaceDown, ev.BidPassed), "course"),
-    )
-    if isinstance(event, ev.BetsClosed):
-        return []
-    for classes, kind in kinds:
-        if isinstance(event, classes):
-            return [News(event.describe(names), kind)]
-    return [News(event.describe(names))]
 
 
 # --- the screen -----------------------------------------------------------------------------

@@ -10,7 +10,8 @@ from rich.console import RenderableType
 
 from horserace.core.events import redact
 from horserace.engine import Step
-from horserace.families.cards.render import BoardInfo, board_odds, render_board, step_news
+from horserace.families.cards.news import step_news
+from horserace.families.cards.render import BoardInfo, board_odds, render_board
 from horserace.families.cards.rules import events as ev
 from horserace.families.cards.rules.state import CardsPhase, CardsState, CardsView
 from horserace.terminal.screen import TableScreen

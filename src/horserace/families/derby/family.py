@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from horserace.families.family import Family, PresetSpec
 
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
-    from horserace.engine import Agent
+    from horserace.engine import Agent, Step
     from horserace.terminal.table import TableTerminal
 
 
@@ -40,6 +40,11 @@ class DerbyFamily(Family):
         from horserace.families.derby.terminal import TERMINAL
 
         return TERMINAL
+
+    def news(self, step: Step, names: Sequence[str], seat: int | None) -> list[str]:
+        from horserace.families.derby.news import table_news
+
+        return [line.text for line in table_news(step, names, seat)]
 
     def live_odds(self, view: Any) -> Mapping[str, float] | None:
         """Exact before the race; then seeded estimates of the position at the turn's start,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from horserace.core.events import Event
+from horserace.engine import Step
 from horserace.families.derby.rules import events as ev
 from horserace.families.derby.rules.race import SINGLE_DICE, TURN_DICE
 from horserace.terminal.screen import News as TerminalNews
@@ -38,43 +39,65 @@ def _moves_text(moves: Sequence[ev.HorseMoved]) -> str:
     return "moves: " + ", ".join(parts)
 
 
+def table_news(step: Step, names: Sequence[str], viewer: int | None) -> list[News]:
+    """The log lines of one step (Derby hides nothing, so every viewer reads the same): what
+    the terminal prints, the web table shows and a replay tells."""
+    race = getattr(step.before, "race", None)
+    earlier = tuple(race.dice) if race is not None else ()
+    return step_news(step.events, names, earlier)
+
+
 class Announcer:
-    """Turns each step's events into news lines; remembers the turn's dice as they fall, so the
-    sixth die announces all six with the movements they made."""
+    """Turns each step's events into news lines for a screen that is shown only the events;
+    remembers the turn's dice as they fall, so the sixth die announces all six."""
 
     def __init__(self, names: Sequence[str]) -> None:
         self.names = names
-        self.dice: list[int] = []
+        self.dice: tuple[int, ...] = ()
 
     def __call__(self, events: Sequence[Event]) -> list[News]:
-        names = self.names
-        news: list[News] = []
-        moves = [e for e in events if isinstance(e, ev.HorseMoved)]
+        news = step_news(events, self.names, self.dice)
         for event in events:
             if isinstance(event, ev.DieRolled):
-                self.dice = [*self.dice[: event.die - 1], event.value]
-                if event.die == TURN_DICE:
-                    singles = " ".join(map(str, self.dice[:SINGLE_DICE]))
-                    zones = " ".join(map(str, self.dice[SINGLE_DICE:]))
-                    text = f"turn {event.turn}: singles {singles} | zones {zones}"
-                    news.append(News(text, "dice"))
-            elif isinstance(event, ev.HorseMoved):
-                if event is moves[0]:
-                    news.append(News(_moves_text(moves), "move"))
-            elif isinstance(event, ev.StuckInMud | ev.MudRolled):
-                news.append(News(event.describe(names), "mud"))
-            elif isinstance(event, ev.AcceleratorRolled):
-                news.append(News(event.describe(names), "accel"))
-            elif isinstance(event, ev.HorsePlaced | ev.TieRunsOn):
-                news.append(News(event.describe(names), "place"))
-            elif isinstance(event, ev.PayoutMade):
-                news.append(News(event.describe(names), "money"))
-            elif isinstance(event, ev.WagerLost | ev.WagerForfeited):
-                news.append(News(event.describe(names), "loss"))
-            elif isinstance(event, ev.RaceFinished | ev.RaceStarted | ev.RaceCalled):
-                news.append(News(event.describe(names), "race"))
-            elif isinstance(event, ev.GameOver):
-                news.append(News(event.describe(names), "over"))
-            else:
-                news.append(News(event.describe(names), "setup"))
+                self.dice = (*self.dice[: event.die - 1], event.value)
         return news
+
+
+def step_news(events: Sequence[Event], names: Sequence[str], earlier: Sequence[int]) -> list[News]:
+    """A line per happening, in order; `earlier` are this turn's dice rolled in earlier steps,
+    so the sixth die announces all six with the movements they made."""
+    news: list[News] = []
+    dice = list(earlier)
+    moves = [e for e in events if isinstance(e, ev.HorseMoved)]
+    for event in events:
+        if isinstance(event, ev.DieRolled):
+            dice = [*dice[: event.die - 1], event.value]
+            if event.die == TURN_DICE:
+                singles = " ".join(map(str, dice[:SINGLE_DICE]))
+                zones = " ".join(map(str, dice[SINGLE_DICE:]))
+                text = f"turn {event.turn}: singles {singles} | zones {zones}"
+                news.append(News(text, "dice", (event,)))
+        elif isinstance(event, ev.HorseMoved):
+            if event is moves[0]:
+                news.append(News(_moves_text(moves), "move", tuple(moves)))
+        else:
+            news.append(News(event.describe(names), _kind(event), (event,)))
+    return news
+
+
+def _kind(event: Event) -> str:
+    for classes, kind in KINDS:
+        if isinstance(event, classes):
+            return kind
+    return "setup"
+
+
+KINDS: tuple[tuple[tuple[type[Event], ...], str], ...] = (
+    ((ev.StuckInMud, ev.MudRolled), "mud"),
+    ((ev.AcceleratorRolled,), "accel"),
+    ((ev.HorsePlaced, ev.TieRunsOn), "place"),
+    ((ev.PayoutMade,), "money"),
+    ((ev.WagerLost, ev.WagerForfeited), "loss"),
+    ((ev.RaceFinished, ev.RaceStarted, ev.RaceCalled), "race"),
+    ((ev.GameOver,), "over"),
+)

@@ -49,11 +49,16 @@ function unit(view) {
   return welcome && welcome.preset === "derby" ? "dollars" : "chips";
 }
 
-function log(events) {
+// The log's lines: the family's own news (the words a terminal prints) when the server sends
+// them, else each event's own sentence.
+function log(events, news) {
   for (const event of events) {
     if (event.type === "dice-rolled") { lastDice = event; diceStamp += 1; }
+  }
+  const lines = news && news.length ? news : events.map((event) => event.text);
+  for (const text of lines) {
     const line = document.createElement("div");
-    line.textContent = event.text;
+    line.textContent = text;
     $("log").prepend(line);
   }
   while ($("log").children.length > 300) $("log").lastChild.remove();
@@ -256,7 +261,7 @@ function receive(message) {
     if (message.host && message.state.status === "waiting" && !message.companion) showInvite();
     if (message.next_table) follow(message.next_table);
   } else if (message.type === "update") {
-    log(message.events);
+    log(message.events, message.news);
     showState(message.state);
   } else if (message.type === "undone") {
     // the undone moves leave the log: ask for the whole log again

@@ -1,0 +1,86 @@
+"""What a card-race table announces, a line per happening in the order it happened: the card
+turned with what it did, each bet, bid and pass (a bot's as a person's), each payment. The same
+lines on the terminal, the web table and a replay."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from horserace.components.french_deck import card_text
+from horserace.core.events import Event, redact
+from horserace.engine import Step
+from horserace.families.cards.rules import events as ev
+from horserace.terminal.screen import News as TerminalNews
+
+NEWS_STYLES = {
+    "move": "",
+    "link": "yellow",
+    "joker": "bold magenta",
+    "finish": "bold green",
+    "bet": "cyan",
+    "auction": "cyan",
+    "pay": "green",
+    "course": "",
+    "race": "bold",
+    "over": "bold magenta",
+    "info": "",
+}
+KINDS: tuple[tuple[tuple[type[Event], ...], str], ...] = (
+    ((ev.BetPlaced, ev.SuitPicked, ev.BookOpened), "bet"),
+    ((ev.LotOpened, ev.BidMade, ev.BidPassed, ev.HorseSold, ev.CourseSorted), "auction"),
+    ((ev.Payment, ev.PoolSettled), "pay"),
+    ((ev.RaceStarted, ev.RaceOver, ev.CourseRedealt), "race"),
+    ((ev.GameOver,), "over"),
+    ((ev.CourseCardDealt, ev.CourseCardFaceDown), "course"),
+)
+
+
+class News(TerminalNews):
+    """One announcement; `kind` picks its colour (moves are not kept on screen)."""
+
+    STYLES = NEWS_STYLES
+    QUIET = frozenset({"move", "course"})
+
+
+def table_news(step: Step, names: Sequence[str], viewer: int | None) -> list[News]:
+    """The log lines of one step as `viewer` may see them (None: a spectator)."""
+    return step_news(redact(step.events, viewer), names)
+
+
+def step_news(events: Sequence[Event], names: Sequence[str]) -> list[News]:
+    """A line per happening worth saying; what a turned card did is prefixed with the card."""
+    news: list[News] = []
+    card = ""
+    turned: tuple[Event, ...] = ()
+    for event in events:
+        if isinstance(event, ev.CardTurned):
+            if turned:
+                news.append(News(card + "no horse moves", "move", turned))
+            card, turned = f"{card_text(event.card)}: ", (event,)
+            continue
+        if isinstance(event, ev.HorseMoved):
+            text = f"{ev.horse_name(event.suit)} to link {event.position}"
+            news.append(News(card + text, "move", (*turned, event)))
+        elif isinstance(event, ev.HorseFinished):
+            news.append(News(card + event.describe(names), "finish", (*turned, event)))
+        elif isinstance(event, ev.LinkTurned | ev.HorseFellBack):
+            news.append(News(card + event.describe(names), "link", (*turned, event)))
+        elif isinstance(event, ev.JokerTurned):
+            news.append(News(event.describe(names), "joker", (*turned, event)))
+        else:
+            if turned:
+                news.append(News(card + "no horse moves", "move", turned))
+            turned = ()
+            news.extend(_other_news(event, names))
+            continue
+        turned = ()
+    if turned:
+        news.append(News(card + "no horse moves", "move", turned))
+    return news
+
+
+def _other_news(event: Event, names: Sequence[str]) -> list[News]:
+    for classes, kind in KINDS:
+        if isinstance(event, classes):
+            return [News(event.describe(names), kind, (event,))]
+    return [News(event.describe(names), "info", (event,))]
