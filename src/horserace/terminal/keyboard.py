@@ -38,9 +38,10 @@ class KeyboardAgent:
         screen = self.screen
         screen.viewer = self.seat
         choice = self.asker.choice(view, legal, self.seat)
-        if len(legal) == 1:
-            self.presenter.tell([only_move_line(screen.names, self.seat, choice, legal[0])])
-            return legal[0]
+        only = legal[0] if len(legal) == 1 else choice.only_action()
+        if only is not None:  # one legal answer, or one left by the seat's own word (a pass)
+            self.presenter.tell([only_move_line(screen.names, self.seat, choice, only)])
+            return only
         screen.before_prompt(self.asker.seen(view, screen))
         try:
             return self.presenter.ask(choice)
