@@ -90,6 +90,8 @@ def step_news(events: Sequence[Event], names: Sequence[str], unit: str = "chips"
 
     def say(index: int, text: str, kind: str, *covers: Event) -> None:
         nonlocal head, prefix
+        if prefix and text.startswith("Horse "):  # mid-sentence after the dice
+            text = "h" + text[1:]
         lines.append((index, News(prefix + text, kind, (*head, *covers))))
         head, prefix = (), ""
 
