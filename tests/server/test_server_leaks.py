@@ -150,6 +150,7 @@ def _check_all(
             for missed in message.get("missed", []):
                 step = steps[missed["version"] - 1]
                 assert missed["events"] == events_for(step.events, seat, names)
+                assert missed["news"] == family(rules.family).news(step, names, seat)
         if seat is not None:
             assert any(m["type"] == "ack" for m in player.received)
             assert any(m.get("missed") for m in player.received)

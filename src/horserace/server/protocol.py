@@ -219,6 +219,7 @@ class TableState(_Strict):
 class MissedStep(_Strict):
     version: int
     events: list[dict[str, Any]]
+    news: list[str] = Field(default_factory=list)  # the log's lines, as in an `Update`
 
 
 class ChatLine(_Strict):

@@ -278,6 +278,7 @@ class TableMaster(TableDriver):
         gone = set(self.step_versions[keep:])
         del self.step_versions[keep:]
         del self.step_events[keep:]
+        del self.step_news[keep:]
         self.requests = {rid: v for rid, v in self.requests.items() if v not in gone}
         if self.status == OVER:
             self.status = PLAYING

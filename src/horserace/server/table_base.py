@@ -103,6 +103,7 @@ class TableBase:
         self.version = row.version
         self.step_versions: list[int] = []
         self.step_events: list[tuple[Event, ...]] = []
+        self.step_news: list[dict[int | None, list[str]]] = []  # each viewer's log lines
         self.requests: dict[str, int] = {}  # a person's request id -> the version it made
         self.last_reset = 0  # the version made by the last undo
         self.undone: list[tuple[int, int]] = []  # (last version kept, version the undo made)
@@ -144,7 +145,7 @@ class TableBase:
         chance = table.chance
 
         def follow(step: Step) -> None:
-            table.step_events.append(step.events)
+            table.remember(step)
             if chance is not None and step.actor is CHANCE:
                 chance.choose(table.rules, step.before)  # keep the generator in step
 
@@ -157,6 +158,12 @@ class TableBase:
             if stored.request_id is not None:
                 table.requests[stored.request_id] = stored.version
         return table
+
+    def remember(self, step: Step) -> None:
+        """Keep a step's events and every viewer's log lines, for clients that missed them."""
+        self.step_events.append(step.events)
+        viewers = (None, *range(len(self.seats)))
+        self.step_news.append({seat: self.family.news(step, self.names, seat) for seat in viewers})
 
     # --- what the lobby shows ---
     @property
@@ -306,6 +313,7 @@ class TableBase:
             MissedStep(
                 version=self.step_versions[i],
                 events=events_for(self.step_events[i], seat, self.names),
+                news=self.step_news[i].get(seat, []),
             )
             for i in range(first, len(self.step_versions))
         ]
@@ -367,7 +375,7 @@ class TableBase:
                         "step": step.index,
                         "actor": actor,
                         "events": events_for(step.events, connection.seat, self.names),
-                        "news": self.family.news(step, self.names, connection.seat),
+                        "news": self.step_news[-1].get(connection.seat, []),
                         "state": dict(self._state_for(connection, step.after)),
                     }
                 )

@@ -99,7 +99,7 @@ class TableMoves(TableBase):
             self.version = row.version
             self.status = status if row is stored[-1] else PLAYING
             self.step_versions.append(row.version)
-            self.step_events.append(step.events)
+            self.remember(step)
             if request is not None:
                 self.requests[request] = row.version
             self._broadcast_step(step)

@@ -254,7 +254,7 @@ function receive(message) {
     showYou();
     if (message.resync || rebuilding) $("log").innerHTML = "";
     rebuilding = false;
-    for (const missed of message.missed) log(missed.events);
+    for (const missed of message.missed) log(missed.events, missed.news);
     $("chat").innerHTML = "";
     for (const line of message.chat || []) showChat(line);
     showState(message.state);
