@@ -30,21 +30,23 @@ class KeyboardAgent:
         self.seat = seat
         self.screen = screen
         self.asker = asker
-        self.presenter = presenter if presenter is not None else screen.presenter()
+        self.given = presenter  # else the screen's, asked at each move (a full screen
+        # attaches its display after the seats are made)
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         if not legal:
             raise IllegalAction("a person was asked to move with no legal action")
         screen = self.screen
         screen.viewer = self.seat
+        presenter = self.given if self.given is not None else screen.presenter()
         choice = self.asker.choice(view, legal, self.seat)
         only = legal[0] if len(legal) == 1 else choice.only_action()
         if only is not None:  # one legal answer, or one left by the seat's own word (a pass)
-            self.presenter.tell([only_move_line(screen.names, self.seat, choice, only)])
+            presenter.tell([only_move_line(screen.names, self.seat, choice, only)])
             return only
         screen.before_prompt(self.asker.seen(view, screen))
         try:
-            return self.presenter.ask(choice)
+            return presenter.ask(choice)
         finally:
             screen.after_prompt()
 

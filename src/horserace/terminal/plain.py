@@ -61,26 +61,41 @@ def prompt_text(choice: Choice) -> str:
 
 
 class PlainPresenter:
-    """Asks on a console line by line; `read` reads one answer after a prompt."""
+    """Asks line by line; `read` reads one answer after a prompt. What it says goes to the
+    console, or to `write` (a screen's answer area) and `log` (a screen's log) when given."""
 
-    def __init__(self, console: Console, read: Callable[[str], str] = read_line) -> None:
+    def __init__(
+        self,
+        console: Console,
+        read: Callable[[str], str] = read_line,
+        write: Callable[[Text], None] | None = None,
+        log: Callable[[Text], None] | None = None,
+    ) -> None:
         self.console = console
         self.read = read
+        self.write = write
+        self.log = log
 
     def say(self, text: str, style: str = "") -> None:
-        self.console.print(Text(text, style=style), soft_wrap=True)
+        line = Text(text, style=style)
+        if self.write is not None:
+            self.write(line)
+        else:
+            self.console.print(line, soft_wrap=True)
 
     def tell(self, lines: Sequence[str]) -> None:
         for line in lines:
-            self.say(line)
+            if self.log is not None:
+                self.log(Text(line))
+            else:
+                self.say(line)
 
     def ask(self, choice: Choice) -> Action:
         current = choice
         shown = False
         while True:
             if not shown:
-                for line in choice_lines(current):
-                    self.say(line)
+                self.tell(choice_lines(current))
                 shown = True
             discard_typeahead()
             found = resolve(current, self.read(prompt_text(current)))

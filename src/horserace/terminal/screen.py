@@ -212,7 +212,15 @@ class TableScreen:
         """What puts a person's choices: printed lines here; a full screen supplies its panel."""
         from horserace.terminal.plain import PlainPresenter
 
-        return PlainPresenter(self.console)
+        display = self.display
+        if display is None:
+            return PlainPresenter(self.console)
+        return PlainPresenter(  # the choice's lines on the full screen, until it has a panel
+            self.console,
+            read=lambda prompt: display.ask(prompt, None),
+            write=display.tell,
+            log=lambda line: display.log([line]),
+        )
 
     def prompt(self, text: str, default: str | None = None) -> str:
         if self.display is not None:
