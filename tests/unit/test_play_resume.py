@@ -57,6 +57,7 @@ def test_interrupted_game_resumes_to_the_game_never_stopped(tmp_path: Path) -> N
     code, out, _ = invoke(tmp_path, "basic", "--resume", str(saved[0]), stdin="\n" * 2000)
     assert code == 0, out
     assert f"resumed from {saved[0]} after {len(stopped.steps)} steps" in out
+    assert "Round 1:" not in out  # the first deal is not announced again
     # the same dice, the same bots' choices, the same record line for line
     assert saved[0].read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
 

@@ -70,6 +70,10 @@ class BoardScreen(TableScreen):
         self.game = game
         view = self.current_view()
         self.unit = view.config.money
+        if game.steps:  # a resumed game: its first deal is long past, nothing to announce
+            if self.animated:
+                self.open()
+            return
         dealer = seat_name(self.names, view.dealer)
         stub = view.undealt - view.to_deal
         first = News(
