@@ -9,8 +9,9 @@ from typing import Any
 from textual.pilot import Pilot
 
 from horserace.terminal.tui.app import TableApp
+from horserace.terminal.tui.choice_panel import ChoicePanel
 from horserace.terminal.tui.overlays import ResultScreen
-from horserace.terminal.tui.panels import ChoicePanel, GameLog
+from horserace.terminal.tui.panels import GameLog
 
 TICK = 0.02
 PATIENCE = 2000  # ticks: 40 seconds on a busy machine

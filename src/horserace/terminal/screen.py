@@ -8,18 +8,17 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 import typer
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
+from horserace.core.actions import Action
 from horserace.core.events import Event
 from horserace.core.rules import Rules
 from horserace.engine import Game, Step
-
-if TYPE_CHECKING:
-    from horserace.terminal.choices import Presenter
+from horserace.terminal.choices import Choice, Presenter
 
 NEWS_KEPT = 40
 RESULT_PAUSE = 8  # times --speed: a race's result shown to a table of bots only
@@ -89,6 +88,9 @@ class Display(Protocol):
     def ask(self, question: str, default: str | None) -> str:
         """The text a person answers `question` with."""
 
+    def choose(self, choice: Choice) -> Action:
+        """The legal action a person comes to through `choice` (its steps and refusals shown)."""
+
     def tell(self, text: Text) -> None:
         """Say something to the person answering (a rejected answer, and why)."""
 
@@ -97,6 +99,20 @@ class Display(Protocol):
 
     def clear(self) -> None:
         """Empty the log (a replay going back starts the game's log again)."""
+
+
+class PanelPresenter:
+    """A person's choices on the full screen: each `Choice` in the choice panel (its steps and
+    refusals handled there), what is said for them in the log."""
+
+    def __init__(self, display: Display) -> None:
+        self.display = display
+
+    def ask(self, choice: Choice) -> Action:
+        return self.display.choose(choice)
+
+    def tell(self, lines: Sequence[str]) -> None:
+        self.display.log([Text(line) for line in lines])
 
 
 @dataclass
@@ -209,18 +225,12 @@ class TableScreen:
         """Nothing to undo: the full screen keeps drawing while a person answers."""
 
     def presenter(self) -> Presenter:
-        """What puts a person's choices: printed lines here; a full screen supplies its panel."""
+        """What puts a person's choices: the full screen's choice panel, else printed lines."""
+        if self.display is not None:
+            return PanelPresenter(self.display)
         from horserace.terminal.plain import PlainPresenter
 
-        display = self.display
-        if display is None:
-            return PlainPresenter(self.console)
-        return PlainPresenter(  # the choice's lines on the full screen, until it has a panel
-            self.console,
-            read=lambda prompt: display.ask(prompt, None),
-            write=display.tell,
-            log=lambda line: display.log([line]),
-        )
+        return PlainPresenter(self.console)
 
     def prompt(self, text: str, default: str | None = None) -> str:
         if self.display is not None:

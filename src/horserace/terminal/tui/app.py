@@ -22,10 +22,13 @@ from textual.filter import LineFilter
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
+from horserace.core.actions import Action
+from horserace.terminal.choices import Choice
 from horserace.terminal.screen import Display
+from horserace.terminal.tui.choice_panel import ChoicePanel
 from horserace.terminal.tui.overlays import HelpScreen, ResultScreen
 from horserace.terminal.tui.pacer import Pacer, Stopped
-from horserace.terminal.tui.panels import ChoicePanel, GameLog
+from horserace.terminal.tui.panels import GameLog
 from horserace.terminal.tui.theme import Contrast, theme_name
 
 WIDE = 150  # columns from which the log sits beside the board (from 120 on a short screen)
@@ -92,7 +95,7 @@ class TableApp(App[str]):
         self.help = help
         self.theme = theme_name(theme)
         self.pacer = Pacer()
-        self.answers: queue.Queue[str | None] = queue.Queue()
+        self.answers: queue.Queue[str | Action | None] = queue.Queue()
         self.error: BaseException | None = None
         self._result: ResultScreen | None = None
         self._contrast = Contrast()
@@ -164,6 +167,15 @@ class TableApp(App[str]):
     def open_question(self, question: str, default: str | None) -> None:
         self.query_one(ChoicePanel).open(question, default)
         self.fit()
+
+    def present_choice(self, choice: Choice) -> None:
+        self.query_one(ChoicePanel).present(choice)
+        self.fit()
+
+    def on_choice_panel_chosen(self, message: ChoicePanel.Chosen) -> None:
+        self.query_one(ChoicePanel).close()
+        self.fit()
+        self.answers.put(message.action)
 
     def tell(self, line: Text) -> None:
         self.query_one(GameLog).add([line])
@@ -273,15 +285,24 @@ class AppBridge:
         self.pacer.wait(seconds)
 
     def ask(self, question: str, default: str | None) -> str:
+        return str(self._wait_for(self.app.open_question, question, default))
+
+    def choose(self, choice: Choice) -> Action:
+        action = self._wait_for(self.app.present_choice, choice)
+        assert isinstance(action, Action)
+        return action
+
+    def _wait_for(self, ask: Callable[..., None], *args: object) -> str | Action:
+        """Put a question on the screen and wait for its answer (the bots' pace resumes after)."""
         self.flush()
         self.pacer.change(skip=False)
         while not self.app.answers.empty():  # nothing answered before the question counts
             self.app.answers.get_nowait()
-        self._call(self.app.open_question, question, default)
-        text = self.app.answers.get()
-        if text is None:
+        self._call(ask, *args)
+        answer = self.app.answers.get()
+        if answer is None:
             raise Stopped
-        return text
+        return answer
 
     def tell(self, text: Text) -> None:
         self._call(self.app.tell, text)

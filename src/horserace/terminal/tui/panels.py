@@ -1,15 +1,11 @@
-"""The parts of the full-screen table below or beside the board: the log that keeps the whole
-game, and the panel where a person answers."""
+"""The log beside or below the board: it keeps the whole game."""
 
 from __future__ import annotations
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.events import Resize
-from textual.message import Message
-from textual.widgets import Input, RichLog, Static
+from textual.widgets import RichLog
 
 
 class GameLog(RichLog):
@@ -45,72 +41,3 @@ class GameLog(RichLog):
             for line in self.kept:
                 self.write(line)
             self.scroll_end(animate=False)
-
-
-class AnswerField(Input):
-    """The answer line; `?` is never part of an answer, so it opens the help even here."""
-
-    def check_consume_key(self, key: str, character: str | None) -> bool:
-        return character != "?" and super().check_consume_key(key, character)
-
-
-class ChoicePanel(Vertical):
-    """The question, why the last answer was refused, and the answer field. Hidden and disabled
-    between questions, so keys typed while the bots play answer nothing."""
-
-    DEFAULT_CSS = """
-    ChoicePanel { height: auto; display: none; border-top: solid $accent; padding: 0 1; }
-    ChoicePanel.-asking { display: block; }
-    ChoicePanel #question { text-style: bold; }
-    ChoicePanel #feedback { color: $error; height: auto; }
-    ChoicePanel #answer, ChoicePanel #answer:focus { border: none; height: 1; padding: 0 1; }
-    """
-
-    class Answered(Message):
-        def __init__(self, text: str) -> None:
-            super().__init__()
-            self.text = text
-
-    def __init__(self) -> None:
-        super().__init__(id="choice")
-        self.default: str | None = None
-        self.refusal: Text | None = None  # why the last answer was refused, shown as it is re-asked
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="question")
-        yield Static(id="feedback")
-        yield AnswerField(id="answer", disabled=True, placeholder="type your answer, then Enter")
-
-    def open(self, question: str, default: str | None) -> None:
-        """Ask: the field starts empty (nothing typed before the question counts)."""
-        self.default = default
-        shown = question + (f"  [Enter: {default}]" if default is not None else "")
-        self.query_one("#question", Static).update(Text(shown))
-        self.query_one("#feedback", Static).update(self.refusal or "")
-        self.refusal = None
-        field = self.query_one(Input)
-        field.value = ""
-        field.disabled = False
-        self.add_class("-asking")
-        field.focus()
-
-    def close(self) -> None:
-        field = self.query_one(Input)
-        field.value = ""
-        field.disabled = True
-        self.remove_class("-asking")
-
-    def refuse(self, reason: Text) -> None:
-        """Shown now if a question is open, else when the next one opens."""
-        if self.has_class("-asking"):
-            self.query_one("#feedback", Static).update(reason)
-        else:
-            self.refusal = reason
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        text = event.value.strip()
-        if not text and self.default is None:
-            self.refuse(Text("type an answer (? for help)", style="red"))
-            return
-        self.post_message(self.Answered(text or (self.default or "")))
