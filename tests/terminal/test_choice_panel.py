@@ -4,7 +4,6 @@ field takes +1/+5/+10, a step leads on and `<` goes back, a refusal says why."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from textual.widgets import Button, Input, OptionList, Static
@@ -45,24 +44,6 @@ def _draw() -> Choice:
 
 def _shown(app: TableApp, selector: str) -> str:
     return str(app.query_one(selector, Static).render())
-
-
-def _scenario(
-    choice: Choice, keys: Callable[[TableApp], list[list[str]]], check: Callable[..., None]
-) -> None:
-    chosen: list[Action] = []
-    app = _app(choice, chosen)
-
-    async def scenario() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: asking(app))
-            for batch in keys(app):
-                await pilot.press(*batch)
-                await pilot.pause(0.05)
-                check(app, chosen)
-            await until(pilot, lambda: not app.is_running)
-
-    run(scenario)
 
 
 def test_a_card_name_typed_is_that_card_not_the_third_option() -> None:
