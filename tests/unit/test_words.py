@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from horserace.core.words import counted
 from horserace.families.board.rules.events import PayoutMade
-from horserace.terminal.words import counted
 
 
 def test_one_is_singular_and_every_other_count_plural() -> None:

@@ -14,6 +14,7 @@ from rich.table import Table
 from horserace.bots import bot_kinds_of
 from horserace.cli.common import end_if_stopped, figures_so_far, user_errors, with_options
 from horserace.core.rng import fresh_seed
+from horserace.core.words import counted
 from horserace.families import family
 from horserace.families.cards.terminal import (
     DEFAULT_BOTS,
@@ -24,7 +25,6 @@ from horserace.families.cards.terminal import (
 from horserace.simulate.cards_kernel import KERNEL_BOT
 from horserace.simulate.cards_sim import CardsReport, simulate_cards
 from horserace.simulate.stats import RunningStats
-from horserace.terminal.words import counted
 
 
 def register_simulate(simulate_app: typer.Typer) -> None:

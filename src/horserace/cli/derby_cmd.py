@@ -14,9 +14,9 @@ from rich.text import Text
 from horserace.bots import bot_kinds_of
 from horserace.cli.common import end_if_stopped, figures_so_far, user_errors, with_progress
 from horserace.core.rng import fresh_seed
+from horserace.core.words import counted
 from horserace.families.derby.terminal import table_options
 from horserace.simulate.derby_sim import DerbyReport, simulate_derby
-from horserace.terminal.words import counted
 
 
 def register_simulate(simulate_app: typer.Typer) -> None:

@@ -20,11 +20,11 @@ from horserace.cli.table import run_table, seat_agents, table_console
 from horserace.core.chance import ChanceSource, SeededChance
 from horserace.core.errors import ConfigError
 from horserace.core.rng import fresh_seed
+from horserace.core.words import counted
 from horserace.engine import Game
 from horserace.families import family_of_preset, preset_specs
 from horserace.families.presets import get_preset
 from horserace.terminal.table import TableSetup
-from horserace.terminal.words import counted
 
 
 def common_options(

@@ -14,12 +14,12 @@ from rich.table import Table
 from horserace.cli.common import end_if_stopped, fail, figures_so_far, seat_names, user_errors
 from horserace.components.board import load_board
 from horserace.core.rng import fresh_seed
+from horserace.core.words import counted
 from horserace.families.board.rules.house import house_options
 from horserace.families.board.terminal import check_board_options
 from horserace.families.presets import get_preset
 from horserace.simulate.board_sim import SimulationReport, exact_horse_odds, simulate_games
 from horserace.simulate.stats import RunningStats
-from horserace.terminal.words import counted
 
 BOARD_PRESETS = ("classic", "advanced", "northwoods")
 

@@ -23,10 +23,10 @@ from horserace.bots import make_bot
 from horserace.core.chance import ChanceSource, UndoRequested
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.core.rules import Result
+from horserace.core.words import counted
 from horserace.engine import Agent, Game, play
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup
-from horserace.terminal.words import counted
 
 INTERRUPTED = 130
 RECORD_FAILED = 1
@@ -117,7 +117,7 @@ def say_undone(screen: TableScreen, withdrawn: tuple[str, ...]) -> None:
         screen.say("nothing typed in yet: nothing to undo", "yellow")
         return
     after = len(withdrawn) - 1
-    more = f" and the {after} step{'s' if after > 1 else ''} after it" if after else ""
+    more = f" and the {counted(after, 'step')} after it" if after else ""
     screen.say(f"undone: {withdrawn[0]}{more}; type it again", "yellow")
 
 

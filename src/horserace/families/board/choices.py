@@ -13,6 +13,7 @@ from horserace.components.cards import ALL_RANKS, JOKER, RANKS, parse_rank, rank
 from horserace.core.actions import Action
 from horserace.core.errors import IllegalAction, InvalidAction
 from horserace.core.events import seat_name
+from horserace.core.words import counted
 from horserace.families.board.rules.actions import (
     Answer,
     Buy,
@@ -114,7 +115,7 @@ class BoardAsker:
             return f"keep {card_words(action.rank)}"
         if isinstance(action, Pay):
             owed = view.pending.amount if view.pending is not None else 0
-            return f"pay the penalty ({owed} chip{'s' if owed != 1 else ''})"
+            return f"pay the penalty ({counted(owed, 'chip')})"
         if isinstance(action, PlayAce):
             return "play an ace: the penalty is cancelled"
         if isinstance(action, PlayKing):
@@ -147,14 +148,12 @@ class BoardAsker:
             if not action.ranks:
                 return "keep your hand: discard nothing"
             count = len(action.ranks)
-            return (
-                f"discard {cards_words(action.ranks)}, draw {count} card{'s' if count != 1 else ''}"
-            )
+            return f"discard {cards_words(action.ranks)}, draw {counted(count, 'card')}"
         if isinstance(action, Power):
             if action.card == 11:
                 return f"play a jack: horse {action.horse} one slot back"
             chips = action.card - 11
-            blocks = f"{chips} chip{'s' if chips != 1 else ''}"
+            blocks = counted(chips, "chip")
             return f"play a {POWER_NAMES[action.card]}: {blocks} block horse {action.horse}"
         return action.text
 

@@ -18,6 +18,7 @@ from horserace.components.cards import hand_text, rank_text, ranks_held
 from horserace.core.errors import HorseraceError
 from horserace.core.events import Event, seat_name
 from horserace.core.rules import Result
+from horserace.core.words import counted
 from horserace.families.board.news import News, money_text, step_news
 from horserace.families.board.odds.view import scratch_rolls_done, view_odds, winner_of
 from horserace.families.board.rules import events as ev
@@ -26,7 +27,6 @@ from horserace.families.board.rules.state import Phase
 from horserace.families.board.rules.view import BoardView
 from horserace.terminal.screen import status_parts, to_plain
 from horserace.terminal.standings import standings_table as standings
-from horserace.terminal.words import counted
 
 __all__ = ["News", "money_text", "step_news", "to_plain"]
 

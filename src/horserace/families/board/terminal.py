@@ -13,6 +13,7 @@ from horserace.components.board import load_board
 from horserace.core.chance import ChanceSource
 from horserace.core.errors import ConfigError
 from horserace.core.rules import Result, Rules
+from horserace.core.words import counted
 from horserace.engine import Agent
 from horserace.families.board.choices import BoardAsker
 from horserace.families.board.design_command import design_board
@@ -133,10 +134,9 @@ class BoardTerminal(TableTerminal):
 
     def header(self, setup: TableSetup) -> str:
         config = setup.config
-        rounds = f"{config.rounds} round" + ("" if config.rounds == 1 else "s")
         money = "cents" if config.money == "cents" else "chips"
         return (
-            f"{setup.preset}: {config.players} players, {rounds},"
+            f"{setup.preset}: {config.players} players, {counted(config.rounds, 'round')},"
             f" {config.starting_chips} {money} each, board {config.board.name}"
         )
 

@@ -13,12 +13,12 @@ from rich.text import Text
 
 from horserace.components.french_deck import Card, card_text, is_joker, suit_of
 from horserace.core.events import seat_name
+from horserace.core.words import counted
 from horserace.families.cards.news import News
 from horserace.families.cards.odds.race import RacePosition, TooManyStates, card_odds, position_of
 from horserace.families.cards.rules.state import CardsPhase, CardsView
 from horserace.families.cards.rules.track import RACING_SUITS
 from horserace.terminal.screen import to_plain as terminal_plain
-from horserace.terminal.words import counted
 
 PLAIN_WIDTH = 100
 

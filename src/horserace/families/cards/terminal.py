@@ -11,6 +11,7 @@ import typer
 
 from horserace.core.errors import ConfigError
 from horserace.core.rules import Result
+from horserace.core.words import counted
 from horserace.engine import Agent
 from horserace.families.cards.choices import CardsAsker
 from horserace.families.cards.odds_command import odds_cards
@@ -20,7 +21,6 @@ from horserace.families.presets import get_preset
 from horserace.terminal.keyboard import KeyboardAgent
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup, TableTerminal
-from horserace.terminal.words import counted
 
 DEFAULT_BOTS = "value,favourite,random"
 PLAIN_WIDTH = 100

@@ -12,6 +12,7 @@ import typer
 from horserace.core.chance import ChanceSource
 from horserace.core.errors import ConfigError
 from horserace.core.rules import Result
+from horserace.core.words import counted
 from horserace.engine import Agent
 from horserace.families.derby.choices import DerbyAsker
 from horserace.families.derby.render import standings_table
@@ -20,7 +21,6 @@ from horserace.families.derby.screen import DEFAULT_SPEED, CompanionChance, Derb
 from horserace.terminal.keyboard import KeyboardAgent
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup, TableTerminal
-from horserace.terminal.words import counted
 
 
 def derby_options(

@@ -8,10 +8,11 @@ from typing import ClassVar
 
 from horserace.components.cards import rank_text
 from horserace.core.events import Event, PublicEvent, seat_name
+from horserace.core.words import counted
 
 
 def chips_text(amount: int) -> str:
-    return f"{amount} chip" if amount == 1 else f"{amount} chips"
+    return counted(amount, "chip")
 
 
 @dataclass(frozen=True)
@@ -219,8 +220,7 @@ class PayoutMade(MoneyEvent):
 
     def describe(self, names: Sequence[str]) -> str:
         who, amount = seat_name(names, self.seat), chips_text(self.amount)
-        cards = f"{self.cards} card" + ("" if self.cards == 1 else "s")
-        return f"{who} collects {amount} for {cards}"
+        return f"{who} collects {amount} for {counted(self.cards, 'card')}"
 
 
 @dataclass(frozen=True)

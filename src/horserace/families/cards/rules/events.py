@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from horserace.components.french_deck import SUIT_NAMES, card_text
 from horserace.core.events import Event, PublicEvent, seat_name
+from horserace.core.words import counted
 
 
 def horse_name(suit: int) -> str:
@@ -15,7 +16,7 @@ def horse_name(suit: int) -> str:
 
 
 def chips(amount: int) -> str:
-    return f"{amount} chip" if amount == 1 else f"{amount} chips"
+    return counted(amount, "chip")
 
 
 def _horses(suits: Sequence[int]) -> str:

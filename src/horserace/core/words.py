@@ -1,4 +1,5 @@
-"""Counted words as a person writes them: "1 card", "2 cards", "1 race", "3 scratches"."""
+"""Counted words as a person writes them, in the rules' event texts, the news and the command
+line alike: "1 card", "2 cards", "1 race", "3 scratches"."""
 
 from __future__ import annotations
 
