@@ -10,7 +10,7 @@ from typing import Any
 
 from horserace.server.hub import Hub
 from horserace.server.limits import Limits
-from horserace.server.table_base import MAX_MISSED
+from horserace.server.table_views import MAX_MISSED
 from tests.server.support import (
     Player,
     TestClient,

@@ -19,12 +19,12 @@ from horserace.server.storage import (
     PLAYING,
     StoredStep,
 )
-from horserace.server.table_base import TableBase
+from horserace.server.table_views import TableViews
 
 CHANCE_RUN = 64  # chance's moves stored in one write at most
 
 
-class TableMoves(TableBase):
+class TableMoves(TableViews):
     # --- moves ---
     async def commit(
         self, action: Action, seat: int | None = None, request: str | None = None
