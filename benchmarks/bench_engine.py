@@ -23,7 +23,7 @@ from horserace.bots import make_bot
 from horserace.core.chance import SeededChance
 from horserace.engine import Game, play
 from horserace.families.presets import get_preset
-from horserace.simulate.board_sim import simulate_games
+from horserace.simulate.runner import simulate_games
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 from benchmarks.null_rules import actors_of_games, play_shadow

@@ -17,7 +17,7 @@ from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.engine import Agent, Game, play
 from horserace.families import family
 from horserace.families.board.rules.actions import PlayJoker
-from horserace.simulate.board_sim import simulate_games
+from horserace.simulate.runner import simulate_games
 from tests.helpers import dice_for, new_game
 from tests.scenarios.test_advanced_scenarios import act, race_state
 

@@ -14,8 +14,9 @@ from horserace.families.derby.rules.model import DerbyView, Wager
 from horserace.families.derby.rules.rules import DerbyRules
 from horserace.families.derby.rules.track import DEFAULT_TRACK
 from horserace.families.derby.rules.transcript import play_texts
+from horserace.families.derby.tally import paired_races
 from horserace.families.random_bot import RandomBot
-from horserace.simulate.derby_sim import paired_races, simulate_derby
+from horserace.simulate.runner import simulate_games
 
 RULES = DerbyRules()
 
@@ -72,8 +73,8 @@ def test_make_derby_bot_knows_its_kinds() -> None:
 
 def test_simulation_reports_do_not_depend_on_the_workers() -> None:
     options = {"players": 4, "races": 1, "track": "sprint", "scratches": 1}
-    one = simulate_derby(options, 20, 9, bots=("ev", "random"), paired=300)
-    two = simulate_derby(options, 20, 9, bots=("ev", "random"), paired=300, workers=2)
+    one = simulate_games("derby", options, 20, 9, bots=("ev", "random"), paired=300)
+    two = simulate_games("derby", options, 20, 9, bots=("ev", "random"), paired=300, workers=2)
     assert one == two
     assert one.games == 20 and one.races == 20 and one.turns.count == 20
     assert sum(p[0].successes for p in one.horse_places) == 20
@@ -83,9 +84,9 @@ def test_simulation_reports_do_not_depend_on_the_workers() -> None:
 
 def test_simulate_rejects_bad_runs() -> None:
     with pytest.raises(ConfigError, match="games must be at least 1"):
-        simulate_derby({}, 0, 1)
+        simulate_games("derby", {}, 0, 1)
     with pytest.raises(ConfigError, match="unknown bot kind"):
-        simulate_derby({}, 1, 1, bots=("nobody",))
+        simulate_games("derby", {}, 1, 1, bots=("nobody",))
 
 
 def test_paired_races_share_their_dice() -> None:

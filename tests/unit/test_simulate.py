@@ -17,17 +17,17 @@ from horserace.components.board import DEFAULT_BOARD, HORSES
 from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError
 from horserace.core.rng import GAME_STREAM, derive_seed
+from horserace.core.stats import Z95, Proportion, RunningStats
 from horserace.engine import play
 from horserace.families.board.odds.race import scratch_phase_odds
 from horserace.families.board.rules.config import SCRATCH_LINES
-from horserace.simulate.board_sim import (
+from horserace.families.board.tally import (
     CHUNK_GAMES,
     KERNEL_CHUNK_GAMES,
     SimulationReport,
     exact_horse_odds,
-    simulate_games,
 )
-from horserace.simulate.stats import Z95, Proportion, RunningStats
+from horserace.simulate.runner import simulate_games
 from tests.helpers import bots_for, new_game
 
 SHORT_BOARD = Path(__file__).parents[2] / "src" / "horserace" / "data" / "short-board.toml"
@@ -108,9 +108,10 @@ def test_wilson_interval_edges() -> None:
 
 
 def _small(games: int = 2 * CHUNK_GAMES + 3, seed: int = 5, workers: int = 1) -> SimulationReport:
-    return simulate_games(
+    report: SimulationReport = simulate_games(
         "classic", {"players": 3, "rounds": 2}, games, seed, workers=workers, engine="reference"
     )
+    return report
 
 
 def _without_timing(report: SimulationReport) -> dict[str, Any]:

@@ -15,7 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from horserace.cli.app import app
-from horserace.simulate import board_sim, runner
+from horserace.families.board import tally as board_sim
+from horserace.simulate import runner
 
 HORSERACE = Path(sys.executable).parent / "horserace"
 

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from horserace.cli.app import app
 from horserace.components.board import HORSES
 from horserace.core.errors import ConfigError
-from horserace.simulate.board_sim import SimulationReport
+from horserace.families.board.tally import SimulationReport
 from horserace.simulate.sweep import (
     Point,
     Sweep,

@@ -56,8 +56,6 @@ def _simulate() -> click.Command:
     )
     _module("simulate_cmd").register(group)
     _module("race_cmd").register(group)
-    _module("derby_cmd").register_simulate(group)
-    _module("cards_cmd").register_simulate(group)
     return typer.main.get_command(group)
 
 

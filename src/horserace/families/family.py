@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
     from horserace.engine import Agent, Step
+    from horserace.families.simulation import Simulation
     from horserace.terminal.table import TableTerminal
 
 
@@ -91,4 +92,9 @@ class Family(ABC):
         """Make `live_odds` ready to answer at once (compile or load what it runs), so that a
         server does not stall on a table's first odds; a family with nothing to prepare does
         nothing."""
+        return None
+
+    def simulation(self) -> Simulation | None:
+        """How `horserace simulate PRESET` plays the family's presets (its options, tally and
+        figures); None when the family has no simulation."""
         return None

@@ -17,10 +17,10 @@ import numpy as np
 from horserace.components.board import DEFAULT_BOARD, HORSES, Board
 from horserace.core.errors import ConfigError
 from horserace.core.rng import derive_seed
+from horserace.core.stats import Proportion, RunningStats
 from horserace.families.board.odds.race import race_odds
 from horserace.kernels.board_race import LINES, METHODS, RaceStart, race_table, run_races
 from horserace.simulate import runner
-from horserace.simulate.stats import Proportion, RunningStats
 
 CHUNK_RACES = 250_000
 RACE_STREAM = 5

@@ -8,47 +8,32 @@ figures are the same bit for bit whether one process or eight played it.
 from __future__ import annotations
 
 import signal
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, TypeVar
 
+from horserace.core.chunks import Plan, Planned, Progress, Span, check_run, spans
 from horserace.core.errors import ConfigError
+from horserace.families import family_of_preset
+from horserace.families.simulation import Simulation
 
 T = TypeVar("T")
 
-Progress = Callable[[int], None]
-
-
-@dataclass(frozen=True)
-class Span:
-    """Indices start..stop-1 of a run."""
-
-    start: int
-    stop: int
-
-
-def spans(total: int, size: int) -> list[Span]:
-    return [Span(start, min(start + size, total)) for start in range(0, total, size)]
-
-
-@dataclass(frozen=True)
-class Plan(Generic[T]):
-    """What a run is: a picklable `play(span) -> tally` and how tallies fold together."""
-
-    play: Callable[[Span], T]
-    merge: Callable[[T, T], T]  # merge(earlier, later) -> both, in index order
-
-
-def check_run(count: int, seed: int, workers: int, what: str = "games") -> None:
-    """The numbers every run is given, checked before anything is played."""
-    for name, value, low in ((what, count, 1), ("seed", seed, 0), ("workers", workers, 1)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"{name} must be a whole number, not {value!r}")
-        if value < low:
-            raise ConfigError(f"{name} must be at least {low}, not {value}")
+__all__ = [
+    "Plan",
+    "Progress",
+    "Span",
+    "check_run",
+    "partial_on_interrupt",
+    "run",
+    "run_planned",
+    "simulate_games",
+    "simulation_of",
+    "spans",
+]
 
 
 _KEEP_PARTIAL: ContextVar[bool] = ContextVar("keep_partial", default=False)
@@ -108,3 +93,37 @@ def run(
     if result is None:
         raise ConfigError(f"nothing to run: {total} items")
     return result
+
+
+def run_planned(
+    planned: Planned[T], games: int, *, workers: int = 1, progress: Progress | None = None
+) -> Any:
+    """A family's planned simulation of `games` games, run and turned into its report."""
+    started = time.perf_counter()
+    total = run(planned.plan, games, planned.chunk, workers=workers, progress=progress)
+    return planned.report(total, workers, started)
+
+
+def simulate_games(
+    preset: str,
+    options: Mapping[str, Any],
+    games: int,
+    seed: int,
+    *,
+    workers: int = 1,
+    progress: Progress | None = None,
+    **settings: Any,
+) -> Any:
+    """Play `games` seeded games of any preset between bots and return its family's report.
+    `settings` are the family's own (bot kinds, engine, ...); bad options raise ConfigError
+    before any game is played. Game i is the same whatever the number of `workers`."""
+    planned = simulation_of(preset).plan(preset, options, games, seed, workers, **settings)
+    return run_planned(planned, games, workers=workers, progress=progress)
+
+
+def simulation_of(preset: str) -> Simulation:
+    """The simulation of the family that registers `preset` (a ConfigError if it has none)."""
+    found = family_of_preset(preset).simulation()
+    if found is None:
+        raise ConfigError(f"{preset!r} has no simulation")
+    return found

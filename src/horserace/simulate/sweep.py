@@ -23,8 +23,9 @@ from horserace.components.board import load_board
 from horserace.core.errors import ConfigError, HorseraceError
 from horserace.families.board.rules.config import BoardConfig
 from horserace.families.board.rules.house import house_options
+from horserace.families.board.tally import SimulationReport
 from horserace.families.presets import get_preset
-from horserace.simulate.board_sim import SimulationReport, simulate_games
+from horserace.simulate.runner import simulate_games
 
 
 @dataclass(frozen=True)
@@ -61,14 +62,10 @@ Task = Callable[[Point], SimulationReport]
 
 def play_point(point: Point) -> SimulationReport:
     """The default task: the point's simulation in the worker (one process per point)."""
-    return simulate_games(
-        point.preset,
-        point.options,
-        point.games,
-        point.seed,
-        bots=point.bots,
-        engine=point.engine,
+    report: SimulationReport = simulate_games(
+        point.preset, point.options, point.games, point.seed, bots=point.bots, engine=point.engine
     )
+    return report
 
 
 def parse_grid(items: Sequence[str]) -> dict[str, list[str]]:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from horserace.core.rules import Rules
     from horserace.engine import Agent, Step
     from horserace.families.board.rules.view import BoardView
+    from horserace.families.simulation import Simulation
     from horserace.terminal.table import TableTerminal
 
 
@@ -81,6 +82,11 @@ class BoardFamily(Family):
         if kind == "heuristic":
             return HeuristicBot(rng)
         return EvBot(rng) if kind == "ev" else RandomBot(rng)
+
+    def simulation(self) -> Simulation:
+        from horserace.families.board.simulation import SIMULATION
+
+        return SIMULATION
 
     def terminal(self) -> TableTerminal:
         from horserace.families.board.terminal import TERMINAL

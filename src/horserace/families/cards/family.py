@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from horserace.core.rules import Rules
     from horserace.engine import Agent, Step
     from horserace.families.cards.odds.race import RacePosition
+    from horserace.families.simulation import Simulation
     from horserace.terminal.table import TableTerminal
 
 ODDS_BUDGET = 3_000  # DP states per live estimate (under 0.1 s); past it a face-down course: None
@@ -55,6 +56,11 @@ class CardsFamily(Family):
             return BlindBettor(rng)
 
         return RandomBot(rng) if kind == "random" else CardsBot(kind, rng)
+
+    def simulation(self) -> Simulation:
+        from horserace.families.cards.simulation import SIMULATION
+
+        return SIMULATION
 
     def terminal(self) -> TableTerminal:
         from horserace.families.cards.terminal import TERMINAL

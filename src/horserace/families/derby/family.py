@@ -11,6 +11,7 @@ from horserace.families.family import Family, PresetSpec
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
     from horserace.engine import Agent, Step
+    from horserace.families.simulation import Simulation
     from horserace.terminal.table import TableTerminal
 
 
@@ -35,6 +36,11 @@ class DerbyFamily(Family):
         from horserace.families.random_bot import RandomBot
 
         return RandomBot(rng) if kind == "random" else DerbyEVBot(rng)
+
+    def simulation(self) -> Simulation:
+        from horserace.families.derby.simulation import SIMULATION
+
+        return SIMULATION
 
     def terminal(self) -> TableTerminal:
         from horserace.families.derby.terminal import TERMINAL

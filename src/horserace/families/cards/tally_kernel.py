@@ -1,6 +1,6 @@
 """Card-race games on the compiled kernel, tallied into the same figures as the engine's games.
 
-Every seat bets blind (bots/cards_bots.py: a horse drawn at random, for the most it may stake),
+Every seat bets blind (families/cards/bots.py: a horse drawn at random, for the most it may stake),
 so the games need no odds and the kernel plays them whole. The exact edge of each book bet is
 looked up once per course (the exact odds depend on the course's cards of each suit and on
 the joker, so a run needs a few hundred lookups at most).
@@ -12,17 +12,16 @@ from functools import lru_cache
 
 import numpy as np
 
+from horserace.core.chunks import Span
 from horserace.core.rng import derive_seed
+from horserace.core.stats import RunningStats
 from horserace.families.cards.odds.race import RacePosition, card_odds
 from horserace.families.cards.rules.config import CardsConfig
 from horserace.families.cards.rules.track import RACING_SUITS, CardTrack
-from horserace.simulate.cards_tally import CardsTally
-from horserace.simulate.runner import Span
-from horserace.simulate.stats import RunningStats
+from horserace.families.cards.tally import CardsTally
 
-__all__ = ["KERNEL_BOT", "kernel_span"]
+__all__ = ["kernel_span"]
 
-KERNEL_BOT = "blind"
 KERNEL_STREAM = 4  # the kernel's games draw from this stream of the run's seed
 
 

@@ -1,31 +1,24 @@
-"""`horserace simulate derby`: bots play many Derby games; the figures with 95% intervals."""
+"""`horserace simulate derby`: bots play many Derby games; the figures with 95% intervals (the
+family's part; the command itself is generic)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from typing import Annotated, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console, RenderableType
-from rich.table import Table
-from rich.text import Text
 
-from horserace.bots import bot_kinds_of
-from horserace.cli.common import end_if_stopped, figures_so_far, user_errors, with_progress
-from horserace.core.rng import fresh_seed
 from horserace.core.words import counted
-from horserace.families.derby.terminal import table_options
-from horserace.simulate.derby_sim import DerbyReport, simulate_derby
+from horserace.families.simulation import Setup, Simulation
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+
+    from horserace.core.chunks import Planned
+    from horserace.families.derby.tally import DerbyReport
 
 
-def register_simulate(simulate_app: typer.Typer) -> None:
-    """`horserace simulate derby`."""
-    simulate_app.command("derby")(simulate_derby_command)
-
-
-def simulate_derby_command(
-    games: Annotated[int, typer.Option("--games", "-n", help="How many games to play.")] = 200,
+def simulate_options(
     players: Annotated[int, typer.Option("--players", help="Seats (2-20).")] = 8,
     races: Annotated[int, typer.Option("--races", help="Races per game.")] = 3,
     money: Annotated[int, typer.Option("--money", help="Starting dollars.")] = 8,
@@ -43,47 +36,46 @@ def simulate_derby_command(
         int,
         typer.Option("--paired", help="Paired races for the mud/accelerator effect (0 = none)."),
     ] = 20_000,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed (drawn if omitted).")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes to use.")] = 1,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Bots play many games; Win/Place/Show by horse, turns per race, money by seat, and how
-    often mud and accelerators change the winner (the same races re-run on a paved track)."""
-    with user_errors():
-        given = {"races": races, "money": money, "scratches": scratches}
-        options = table_options(players, {**given, "all_horses": all_horses, "track": track})
-        kinds = bot_kinds_of(bots, "derby")
-        table_seed = fresh_seed() if seed is None else seed
-        with figures_so_far():
-            report = _simulate(options, games, table_seed, kinds, workers, paired, not as_json)
-    if as_json:
-        typer.echo(json.dumps(report.to_json()))
-    else:
-        console = Console(highlight=False)
-        if seed is None:
-            console.print(f"seed {table_seed} (drawn; pass --seed to repeat this run)")
-        for table in report_tables(report):
-            console.print(table)
-    end_if_stopped(report.games, games, "games")
+    """The Derby's own options of `simulate` (the signature is what it offers)."""
 
 
-def _simulate(
-    options: dict[str, Any],
-    games: int,
-    seed: int,
-    bots: tuple[str, ...],
-    workers: int,
-    paired: int,
-    show: bool,
-) -> DerbyReport:
-    """Simulate behind a progress bar on stderr, shown only on a terminal."""
+class DerbySimulation(Simulation):
+    games_default = 200
 
-    def work(progress: Callable[[int], None] | None) -> DerbyReport:
-        return simulate_derby(
-            options, games, seed, bots=bots, workers=workers, paired=paired, progress=progress
+    def help(self, preset: str, summary: str) -> str:
+        return (
+            "Bots play many games; Win/Place/Show by horse, turns per race, money by seat, and"
+            " how often mud and accelerators change the winner (the same races re-run on a"
+            " paved track)."
         )
 
-    return with_progress("simulating", games, show, work)
+    def options(self) -> tuple[Callable[..., None], ...]:
+        return (simulate_options,)
+
+    def setup(self, preset: str, given: Mapping[str, Any], *, quiet: bool) -> Setup:
+        from horserace.families import bot_kinds_of
+        from horserace.families.derby.terminal import table_options
+
+        table = {name: given[name] for name in ("races", "money", "scratches")}
+        table.update(all_horses=given["all_horses"], track=given["track"])
+        options = table_options(given["players"], table)
+        settings = {"bots": bot_kinds_of(given["bots"], "derby"), "paired": given["paired"]}
+        return Setup(options, settings)
+
+    def planner(self) -> Callable[..., Planned[Any]]:
+        from horserace.families.derby.tally import plan_derby
+
+        return plan_derby
+
+    def show(self, console: Console, report: Any, setup: Setup, *, seed_given: bool) -> None:
+        if not seed_given:
+            console.print(f"seed {report.seed} (drawn; pass --seed to repeat this run)")
+        for table in report_tables(report):
+            console.print(table)
+
+
+SIMULATION = DerbySimulation()
 
 
 def _share(rate: float) -> str:
@@ -92,6 +84,9 @@ def _share(rate: float) -> str:
 
 def report_tables(report: DerbyReport) -> list[RenderableType]:
     """The figures of `simulate derby`, each with its 95% interval."""
+    from rich.table import Table
+    from rich.text import Text
+
     config = report.config
     title = Text(
         f"derby: {counted(report.games, 'game')} ({counted(report.races, 'race')}),"

@@ -1,4 +1,5 @@
-"""Monte Carlo over whole games of the dice board game, played by the reference engine.
+"""Monte Carlo over whole games of the dice board game: the tally of each chunk of games, played
+by the reference engine or the compiled kernel, and the report the merged tally makes.
 
 Seats are played by a mix of bots (`--bots ev,random,...`); the mix is rotated one seat per
 game so that no bot keeps the seat order's advantage, and each bot kind's chip result (final
@@ -14,26 +15,26 @@ tallied in fixed chunks of consecutive indices and the chunks are merged in inde
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from horserace.bots import make_bot, parse_bots
 from horserace.components.board import HORSES
 from horserace.core.chance import SeededChance
+from horserace.core.chunks import Plan, Planned, Span, check_run
 from horserace.core.errors import ConfigError
 from horserace.core.events import Event
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
+from horserace.core.stats import Proportion, RunningStats
 from horserace.engine import Game, Step, play
+from horserace.families import make_bot, parse_bots
 from horserace.families.board.odds.race import scratch_phase_odds
 from horserace.families.board.rules.config import SCRATCH_LINES, BoardConfig, board_config_dict
 from horserace.families.board.rules.events import ChipsPaid, RaceWon
 from horserace.families.presets import get_preset
-from horserace.simulate import runner
-from horserace.simulate.stats import Proportion, RunningStats
 
 if TYPE_CHECKING:  # the kernels import numba: only a run that uses them loads it
     from horserace.kernels.board_game import BoardGameSpec
@@ -45,7 +46,7 @@ __all__ = [
     "SimulationReport",
     "exact_horse_odds",
     "kernel_spec",
-    "simulate_games",
+    "plan_games",
 ]
 
 CHUNK_GAMES = 16  # games per unit of work; fixed, so results never depend on the worker count
@@ -53,8 +54,6 @@ KERNEL_CHUNK_GAMES = 20_000  # the same for the compiled kernel, which plays far
 KERNEL_STREAM = 4  # the kernel's games draw from this stream of the run's seed
 ENGINES = ("auto", "kernel", "reference")
 LONGEST = 400  # the race length histogram counts longer races in its last bin
-
-Progress = Callable[[int], None]
 
 
 @dataclass
@@ -135,7 +134,7 @@ def seat_bots(bots: tuple[str, ...], index: int) -> list[str]:
 
 
 def _engine_span(
-    preset_name: str, config: BoardConfig, seed: int, bots: tuple[str, ...], span: runner.Span
+    preset_name: str, config: BoardConfig, seed: int, bots: tuple[str, ...], span: Span
 ) -> _Tally:
     """Play the span's games through the reference play loop and tally them in index order."""
     preset = get_preset(preset_name)
@@ -169,9 +168,7 @@ def _engine_span(
     return tally
 
 
-def _kernel_span(
-    spec: BoardGameSpec, seed: int, bots: tuple[str, ...], span: runner.Span
-) -> _Tally:
+def _kernel_span(spec: BoardGameSpec, seed: int, bots: tuple[str, ...], span: Span) -> _Tally:
     """The span's games on the compiled kernel, tallied with the engine path's figures."""
     from horserace.kernels.board_game import run_games
 
@@ -298,29 +295,26 @@ def _board_config(preset_name: str, options: Mapping[str, Any]) -> BoardConfig:
     return config
 
 
-def simulate_games(
+def plan_games(
     preset_name: str,
     options: Mapping[str, Any],
     games: int,
     seed: int,
+    workers: int,
     *,
-    workers: int = 1,
-    progress: Progress | None = None,
     bots: tuple[str, ...] = ("random",),
     engine: str = "auto",
-) -> SimulationReport:
-    """Play `games` seeded games of a board preset between `bots` and summarise them.
+) -> Planned[_Tally]:
+    """`games` seeded games of a board preset between `bots`, ready to run.
 
     `bots` names one kind per seat (a shorter list repeats round the table). `engine` is
     "auto" (the compiled kernel when the game has no decisions, else the rules engine),
     "kernel" or "reference". Kernel game i draws from stream i of the run's kernel seed, so
     its figures too are the same whatever the number of workers (not the engine's games).
-
-    `progress(completed_games)` is called as chunks finish. Bad options raise ConfigError
-    before any game is played.
+    Bad options raise ConfigError before any game is played.
     """
     config = _board_config(preset_name, options)
-    runner.check_run(games, seed, workers)
+    check_run(games, seed, workers)
     if engine not in ENGINES:
         raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     players = config.players
@@ -331,42 +325,41 @@ def simulate_games(
             "the compiled kernel plays games without decisions (no house rules, antes or"
             " response cards); use --engine reference"
         )
-    started = time.perf_counter()
-    plan: runner.Plan[_Tally]
+
+    def report(total: _Tally, workers: int, started: float) -> SimulationReport:
+        return SimulationReport(
+            preset=preset_name,
+            seed=seed,
+            config=get_preset(preset_name).rules.config_to_dict(config),
+            players=players,
+            games=total.games,
+            races=total.races,
+            steps=total.steps,
+            horse_wins={
+                horse: Proportion(wins, total.races)
+                for horse, wins in zip(HORSES, total.horse_wins, strict=True)
+            },
+            race_length=total.race_length,
+            length_counts=tuple(total.length_counts),
+            paid_per_round=total.paid_per_round,
+            seat_chips=tuple(total.seat_chips),
+            pot_left=total.pot_left,
+            bots=mix,
+            bot_results=dict(sorted(total.bot_results.items())),
+            bot_edge=total.bot_edge,
+            seat_wins=tuple(Proportion(wins, total.games) for wins in total.seat_wins),
+            seat_out=tuple(Proportion(out, total.games) for out in total.seat_out),
+            engine="kernel" if spec is not None else "reference",
+            workers=workers,
+            elapsed_seconds=time.perf_counter() - started,
+        )
+
     if spec is not None:
-        plan = runner.Plan(partial(_kernel_span, spec, seed, mix), _merge)
-        chunk = KERNEL_CHUNK_GAMES
-    else:
-        plan = runner.Plan(partial(_engine_span, preset_name, config, seed, mix), _merge)
-        chunk = CHUNK_GAMES
-    total = runner.run(plan, games, chunk, workers=workers, progress=progress)
-    elapsed = time.perf_counter() - started
-    return SimulationReport(
-        preset=preset_name,
-        seed=seed,
-        config=get_preset(preset_name).rules.config_to_dict(config),
-        players=players,
-        games=total.games,
-        races=total.races,
-        steps=total.steps,
-        horse_wins={
-            horse: Proportion(wins, total.races)
-            for horse, wins in zip(HORSES, total.horse_wins, strict=True)
-        },
-        race_length=total.race_length,
-        length_counts=tuple(total.length_counts),
-        paid_per_round=total.paid_per_round,
-        seat_chips=tuple(total.seat_chips),
-        pot_left=total.pot_left,
-        bots=mix,
-        bot_results=dict(sorted(total.bot_results.items())),
-        bot_edge=total.bot_edge,
-        seat_wins=tuple(Proportion(wins, total.games) for wins in total.seat_wins),
-        seat_out=tuple(Proportion(out, total.games) for out in total.seat_out),
-        engine="kernel" if spec is not None else "reference",
-        workers=workers,
-        elapsed_seconds=elapsed,
-    )
+        return Planned(
+            Plan(partial(_kernel_span, spec, seed, mix), _merge), KERNEL_CHUNK_GAMES, report
+        )
+    plan = Plan(partial(_engine_span, preset_name, config, seed, mix), _merge)
+    return Planned(plan, CHUNK_GAMES, report)
 
 
 def exact_horse_odds(preset_name: str, options: Mapping[str, Any]) -> dict[int, float]:

@@ -22,8 +22,10 @@ from typing import Any
 import numpy as np
 
 from horserace.core.chance import SeededChance
+from horserace.core.chunks import Plan, Planned, Span, check_run
 from horserace.core.errors import ConfigError
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
+from horserace.core.stats import Proportion, RunningStats
 from horserace.engine import Agent, Game, Step, play
 from horserace.families.derby.bots import DERBY_BOT_KINDS, make_derby_bot
 from horserace.families.derby.rules import events as ev
@@ -32,9 +34,6 @@ from horserace.families.derby.rules.race import DERBY_HORSES, PODIUM, start_race
 from horserace.families.derby.rules.track import DerbyTrack
 from horserace.families.derby.sampled_odds import simulate_races
 from horserace.families.presets import get_preset
-from horserace.simulate import runner
-from horserace.simulate.runner import Progress
-from horserace.simulate.stats import Proportion, RunningStats
 
 __all__ = [
     "CHUNK_GAMES",
@@ -42,7 +41,7 @@ __all__ = [
     "DerbyReport",
     "PairedReport",
     "paired_races",
-    "simulate_derby",
+    "plan_derby",
 ]
 
 CHUNK_GAMES = 8
@@ -116,9 +115,7 @@ def _agents(bots: Sequence[str], players: int, game_seed: int) -> dict[int, Agen
     }
 
 
-def _engine_span(
-    config: DerbyConfig, bots: tuple[str, ...], seed: int, span: runner.Span
-) -> _Tally:
+def _engine_span(config: DerbyConfig, bots: tuple[str, ...], seed: int, span: Span) -> _Tally:
     """The span's games through the reference play loop, tallied in index order."""
     rules = get_preset("derby").rules
     tally = _Tally(config.players)
@@ -243,22 +240,23 @@ class DerbyReport:
         }
 
 
-def simulate_derby(
+def plan_derby(
+    preset_name: str,
     options: Mapping[str, Any],
     games: int,
     seed: int,
+    workers: int,
     *,
     bots: Sequence[str] = ("random",),
-    workers: int = 1,
     paired: int = 0,
-    progress: Progress | None = None,
-) -> DerbyReport:
-    """Play `games` seeded Derby games between bots (kinds cycle over the seats) and, when
-    `paired` > 0, race that many paired races for the mud/accelerator comparison."""
-    preset = get_preset("derby")
+) -> Planned[_Tally]:
+    """`games` seeded Derby games between bots (kinds cycle over the seats), ready to run; its
+    report races `paired` paired races for the mud/accelerator comparison when `paired` > 0."""
+    preset = get_preset(preset_name)
     config = preset.config(options)
-    assert isinstance(config, DerbyConfig)
-    runner.check_run(games, seed, workers)
+    if not isinstance(config, DerbyConfig):
+        raise ConfigError(f"{preset_name!r} is not a Derby preset")
+    check_run(games, seed, workers)
     if isinstance(paired, bool) or not isinstance(paired, int) or paired < 0:
         raise ConfigError(f"paired must be a whole number >= 0, not {paired!r}")
     if not bots:
@@ -266,34 +264,36 @@ def simulate_derby(
     for kind in bots:
         if kind not in DERBY_BOT_KINDS:
             raise ConfigError(f"unknown bot kind {kind!r}; known: {', '.join(DERBY_BOT_KINDS)}")
-    started = time.perf_counter()
-    plan = runner.Plan(partial(_engine_span, config, tuple(bots), seed), _merge)
-    total = runner.run(plan, games, CHUNK_GAMES, workers=workers, progress=progress)
-    field_size = len(DERBY_HORSES) if config.all_horses else config.players
-    pairs = (
-        paired_races(config.track, field_size, paired, derive_seed(seed, PAIRED_STREAM))
-        if paired and total.games == games  # fewer: Ctrl-C ended the run, stop here
-        else None
-    )
-    places = tuple(
-        tuple(Proportion(total.placed[k][h], total.runs[h]) for k in range(PODIUM))
-        for h in range(len(DERBY_HORSES))
-    )
-    return DerbyReport(
-        seed=seed,
-        config=preset.rules.config_to_dict(config),
-        bots=tuple(bots),
-        players=config.players,
-        games=total.games,
-        races=total.races,
-        steps=total.steps,
-        horse_runs=tuple(total.runs),
-        horse_places=places,
-        turns=total.turns,
-        wagered=total.wagered,
-        seat_money=tuple(total.seat_money),
-        bank_gain=total.bank_gain,
-        paired=pairs,
-        workers=workers,
-        elapsed_seconds=time.perf_counter() - started,
-    )
+
+    def report(total: _Tally, workers: int, started: float) -> DerbyReport:
+        field_size = len(DERBY_HORSES) if config.all_horses else config.players
+        pairs = (
+            paired_races(config.track, field_size, paired, derive_seed(seed, PAIRED_STREAM))
+            if paired and total.games == games  # fewer: Ctrl-C ended the run, stop here
+            else None
+        )
+        places = tuple(
+            tuple(Proportion(total.placed[k][h], total.runs[h]) for k in range(PODIUM))
+            for h in range(len(DERBY_HORSES))
+        )
+        return DerbyReport(
+            seed=seed,
+            config=preset.rules.config_to_dict(config),
+            bots=tuple(bots),
+            players=config.players,
+            games=total.games,
+            races=total.races,
+            steps=total.steps,
+            horse_runs=tuple(total.runs),
+            horse_places=places,
+            turns=total.turns,
+            wagered=total.wagered,
+            seat_money=tuple(total.seat_money),
+            bank_gain=total.bank_gain,
+            paired=pairs,
+            workers=workers,
+            elapsed_seconds=time.perf_counter() - started,
+        )
+
+    plan = Plan(partial(_engine_span, config, tuple(bots), seed), _merge)
+    return Planned(plan, CHUNK_GAMES, report)

@@ -1,0 +1,54 @@
+"""What a simulation is made of, below every driver: a run is fixed chunks of consecutive game
+indices (`Span`s), each played into a tally, and the tallies fold together in index order
+(`Plan`). A family describes its own simulation with these; `simulate/runner.py` runs them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from horserace.core.errors import ConfigError
+
+T = TypeVar("T")
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class Span:
+    """Indices start..stop-1 of a run."""
+
+    start: int
+    stop: int
+
+
+def spans(total: int, size: int) -> list[Span]:
+    return [Span(start, min(start + size, total)) for start in range(0, total, size)]
+
+
+@dataclass(frozen=True)
+class Plan(Generic[T]):
+    """What a run is: a picklable `play(span) -> tally` and how tallies fold together."""
+
+    play: Callable[[Span], T]
+    merge: Callable[[T, T], T]  # merge(earlier, later) -> both, in index order
+
+
+@dataclass(frozen=True)
+class Planned(Generic[T]):
+    """A family's simulation, ready to run: its plan, the games per chunk (fixed, so figures do
+    not depend on the workers), and how the merged tally becomes its report."""
+
+    plan: Plan[T]
+    chunk: int
+    report: Callable[[T, int, float], Any]  # (tally, workers, perf_counter at the start)
+
+
+def check_run(count: int, seed: int, workers: int, what: str = "games") -> None:
+    """The numbers every run is given, checked before anything is played."""
+    for name, value, low in ((what, count, 1), ("seed", seed, 0), ("workers", workers, 1)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{name} must be a whole number, not {value!r}")
+        if value < low:
+            raise ConfigError(f"{name} must be at least {low}, not {value}")
