@@ -12,16 +12,25 @@ from horserace.core.errors import HorseraceError, IllegalAction, RecordError
 from horserace.core.events import Event
 from horserace.core.record import GameRecord, RecordedStep
 from horserace.core.rules import Result, Rules, Standing
-from horserace.core.types import CHANCE, TERMINAL, Actor, actor_text
+from horserace.core.types import CHANCE, TERMINAL, Actor, actor_text, is_whole_number
 
 
 class Agent(Protocol):
     """A seat's decision maker (bot or person): sees its view and the legal actions only.
 
     An agent with `reads_view = False` (the random bot) is handed None instead of a view, so
-    a game between such agents never builds one."""
+    a game between such agents never builds one, unless it asks for one for a given choice
+    (`wants_view(legal)`: the random bot's choices that cost money)."""
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action: ...
+
+
+def needs_view(agent: Agent, legal: Sequence[Action]) -> bool:
+    """Whether `agent` is handed a view for this choice (see Agent)."""
+    if getattr(agent, "reads_view", True):
+        return True
+    wants = getattr(agent, "wants_view", None)
+    return wants is not None and bool(wants(legal))
 
 
 class PlayedStep:
@@ -108,6 +117,7 @@ class Game:
         """A seat's move: refused (IllegalAction) unless it is that seat's turn and allowed."""
         actor = self.actor
         if actor != seat:
+            self.rules.refuse_out_of_turn(self.state, seat)
             whose = (
                 f"seat {actor + 1}'s turn" if isinstance(actor, int) else f"{actor.value}'s turn"
             )
@@ -195,7 +205,6 @@ def play(
     `observe` sees every Step; `tally` (for simulations) sees only each step's events, and
     then the game keeps no record of its steps."""
     rules = game.rules
-    reads = {seat: getattr(agent, "reads_view", True) for seat, agent in agents.items()}
     for _ in range(max_steps):
         state = game.state
         actor = rules.actor(state)
@@ -205,7 +214,9 @@ def play(
             action = chance.choose(rules, state)
         else:
             legal = rules.legal_actions(state, actor)
-            action = agents[actor].choose(rules.view(state, actor) if reads[actor] else None, legal)
+            agent = agents[actor]
+            view = rules.view(state, actor) if needs_view(agent, legal) else None
+            action = agent.choose(view, legal)
         if observe is not None:
             observe(game.apply(action))
         elif tally is not None:
@@ -262,6 +273,11 @@ def replay(
             continue
         actor = game.actor
         if actor_text(actor) != recorded.actor:
+            try:
+                if is_whole_number(recorded.actor):
+                    game.rules.refuse_out_of_turn(game.state, int(recorded.actor))
+            except IllegalAction as error:
+                return ReplayReport(index, (f"{where}: {error}",), game)
             return ReplayReport(index, (f"{where}: it is {actor_text(actor)}'s turn",), game)
         try:
             action = game.rules.parse_action(game.state, recorded.action)

@@ -3,14 +3,18 @@ hand from RULINGS.md §2 (and components/tote.py's documented pool rules)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from horserace.components.french_deck import parse_card
 from horserace.core.errors import IllegalAction
 from horserace.core.types import CHANCE
+from horserace.engine import replay
 from horserace.families.cards.rules import events as ev
-from horserace.families.cards.rules.calcutta import pool_shares
+from horserace.families.cards.rules.calcutta import LeftTheBidding, pool_shares
 from horserace.families.cards.rules.state import NOBODY, CardsPhase
+from horserace.families.presets import get_preset
 from tests.unit.test_cards_support import CUT, chips, events, new_table, of_suit, run, scripted
 
 C, D, H, S = range(4)
@@ -71,7 +75,7 @@ def test_calcutta_sells_longshots_first_and_keeps_an_unsold_share() -> None:
     options = {"players": 3, "races": 2}
     auction = [
         *("bid 3", "pass", "pass"),  # clubs (2 on the course): P2 for 3
-        *("pass", "bid 2", "pass", "pass"),  # diamonds: P3 for 2
+        *("pass", "bid 2", "pass"),  # diamonds: P3 for 2 (P1 passed: out of its bidding)
         *("pass", "pass", "pass"),  # hearts: unsold
         *("bid 4", "bid 5", "pass", "pass"),  # spades (1 on the course, the favourite): P3 for 5
     ]
@@ -99,8 +103,8 @@ def test_calcutta_remainder_of_two_gives_one_chip_each() -> None:
     options = {"players": 3, "races": 1}
     auction = [
         *("bid 3", "pass", "pass"),  # clubs: P2 3
-        *("pass", "bid 3", "pass", "pass"),  # diamonds: P3 3
-        *("pass", "pass", "bid 4", "pass", "pass"),  # hearts: P1 4
+        *("pass", "bid 3", "pass"),  # diamonds: P3 3
+        *("pass", "pass", "bid 4"),  # hearts: P1 4 (both others passed: sold at once)
         *("bid 1", "pass", "pass"),  # spades: P2 1
     ]
     game, steps = scripted("calcutta", options, [*CUT, *COURSE, *auction])
@@ -108,6 +112,29 @@ def test_calcutta_remainder_of_two_gives_one_chip_each() -> None:
     assert pool_shares(11) == (7, 4)
     assert chips(game) == (150 - 4, 150 - 4 + 4, 150 - 3 + 7)
     assert game.state.ledger.balance(3) == 0
+
+
+def test_a_calcutta_pass_leaves_the_bidding_on_that_horse() -> None:
+    """Clubs: P2 passes, P3 bids 2, P1 bids 6; P2 is not asked again, P3 passes: P1 buys
+    clubs for 6. P2's bid out of its turn is refused by the rule, not by the turn order."""
+    options = {"players": 3, "races": 1}
+    game, steps = scripted("calcutta", options, [*CUT, *COURSE, "pass", "bid 2", "bid 6"])
+    assert game.actor == 2  # P3; P2 (seat 1) passed and is skipped
+    with pytest.raises(LeftTheBidding, match=r"seat 2 passed on .* leaves the bidding"):
+        game.act(1, game.rules.parse_action(game.state, "bid 9"))
+    run(game, ["pass"], steps)
+    assert [(e.suit, e.seat, e.price) for e in events(steps, ev.HorseSold)] == [(C, 0, 6)]
+    assert chips(game) == (144, 150, 150) and game.state.ledger.balance(3) == 6
+    assert game.state.auction.horse == D and game.actor == 1  # a new horse: P2 bids again
+
+
+def test_a_table_may_let_a_seat_bid_again_after_a_new_bid() -> None:
+    options = {"players": 3, "races": 1, "pass_leaves": False}
+    game, steps = scripted("calcutta", options, [*CUT, *COURSE, "pass", "bid 2", "bid 6"])
+    assert game.actor == 1  # P2 passed before the bids: asked again
+    run(game, ["bid 9", "pass", "pass"], steps)
+    assert [(e.suit, e.seat, e.price) for e in events(steps, ev.HorseSold)] == [(C, 1, 9)]
+    assert chips(game) == (150, 141, 150)
 
 
 def test_calcutta_auctioneer_stays_out_when_the_table_says_so() -> None:
@@ -143,3 +170,14 @@ def test_calcutta_cuts_for_the_first_deal_and_a_tie_cuts_again() -> None:
     assert view.cut == tuple(map(parse_card, ("9C", "4S", "2D")))
     run(game, COURSE)
     assert game.actor == 2  # the auction opens at the dealer's left
+
+
+def test_a_record_where_a_passed_seat_bids_again_does_not_replay_under_the_rule() -> None:
+    options = {"players": 3, "races": 1, "pass_leaves": False}
+    game, _ = scripted("calcutta", options, [*CUT, *COURSE, "pass", "bid 2", "bid 6", "bid 9"])
+    record = game.record()
+    strict = replace(record, config={**record.config, "pass_leaves": True})
+    report = replay(strict, get_preset)
+    assert not report.ok and "seat 2 passed on clubs" in report.problems[0].lower()
+    assert report.steps_checked == len(record.steps) - 1  # the rebid, and nothing before it
+    assert replay(record, get_preset).ok

@@ -86,7 +86,7 @@ def test_the_party_bot_picks_the_best_expected_prize() -> None:
     assert values[3] == pytest.approx(float(expected))
 
 
-def test_the_calcutta_bidder_bids_the_minimum_under_its_estimate() -> None:
+def test_the_calcutta_bidder_raises_halfway_to_its_estimate() -> None:
     game = new_table("calcutta", players=3)
     run(game, [*CUT, "2C", "9H", "KD", "5S", "7H", "JC", "3D"])
     bot = CardsBot("value", random.Random(0))
@@ -94,7 +94,8 @@ def test_the_calcutta_bidder_bids_the_minimum_under_its_estimate() -> None:
     value = calcutta_value(view, view.auction.horse, view_odds(view, 2))
     assert 0 < value < 150
     choice = bot.choose(view, game.rules.legal_actions(game.state, 1))
-    assert choice == (Bid(1) if 0.9 * value >= 1 else NoBid())
+    ceiling = int(0.9 * value)
+    assert choice == (Bid(max(1, (ceiling + 1) // 2)) if ceiling >= 1 else NoBid())
     run(game, [f"bid {int(value) + 5}"])  # P2 bids past P3's estimate: P3 passes
     view = seat_view(game.state, 2)
     assert bot.choose(view, game.rules.legal_actions(game.state, 2)) == NoBid()

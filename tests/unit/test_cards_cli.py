@@ -149,7 +149,7 @@ def test_a_person_bets_at_the_keyboard() -> None:
 
 
 def test_a_person_bids_at_the_calcutta() -> None:
-    answers = "bid lots\nbid 0\nbid 60\n" + "w\n" * 300
+    answers = "bid lots\nbid 0\nbid 60\n" + "p\n" * 300
     code, out, err = play(
         "calcutta", "--players", "3", "--races", "1", "--human", "1", "--seed", "3",
         "--no-animation", "--bots", "value", stdin=answers,

@@ -18,7 +18,7 @@ from horserace.core.errors import ConfigError, RecordError
 from horserace.core.record import GameRecord, read_record
 from horserace.core.rules import Rules
 from horserace.core.types import CHANCE
-from horserace.engine import Agent, Game, Step, replay
+from horserace.engine import Agent, Game, Step, needs_view, replay
 from horserace.families.presets import get_preset
 
 # `play` options that make a table: on a resumed game they come from its record
@@ -89,8 +89,9 @@ def catch_up(
         if not isinstance(step.actor, int) or step.actor in humans:
             return
         agent = agents[step.actor]
-        view = rules.view(step.before, step.actor) if getattr(agent, "reads_view", True) else None
-        agent.choose(view, rules.legal_actions(step.before, step.actor))
+        legal = rules.legal_actions(step.before, step.actor)
+        view = rules.view(step.before, step.actor) if needs_view(agent, legal) else None
+        agent.choose(view, legal)
 
     report = replay(resumable.record, get_preset, observe=follow)
     if not report.ok or report.game is None:

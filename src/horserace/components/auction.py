@@ -1,8 +1,9 @@
 """An English auction of one lot, taken in turns: whole chips, each bid higher than the last.
 
 The bidders are asked in a fixed rotation. A bidder may bid when they can pay more than the
-best bid and have not passed since it; the window closes when nobody else may bid (every
-other bidder has passed since the last bid, or cannot pay more). A lot nobody bid on is unsold.
+best bid and have not passed since it (with `pass_leaves`, have not passed on this lot at all:
+a pass leaves its bidding); the window closes when nobody else may bid (every other bidder
+has passed, or cannot pay more). A lot nobody bid on is unsold.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class EnglishAuction:
     leader: int | None = None
     passed: frozenset[int] = field(default_factory=frozenset)
     turn: int | None = None
+    pass_leaves: bool = False  # a pass leaves the bidding on the lot (not only until a new bid)
 
     @property
     def closed(self) -> bool:
@@ -64,11 +66,13 @@ def _next_turn(auction: EnglishAuction, after: int | None) -> EnglishAuction:
     return replace(auction, turn=None)
 
 
-def open_lot(rotation: Sequence[int], purses: Sequence[int], minimum: int = 1) -> EnglishAuction:
+def open_lot(
+    rotation: Sequence[int], purses: Sequence[int], minimum: int = 1, pass_leaves: bool = False
+) -> EnglishAuction:
     """A new lot; it is closed (unsold) at once when nobody can pay the minimum."""
     if minimum < 1:
         raise ValueError("the minimum bid is at least 1")
-    auction = EnglishAuction(tuple(rotation), tuple(purses), minimum)
+    auction = EnglishAuction(tuple(rotation), tuple(purses), minimum, pass_leaves=pass_leaves)
     return _next_turn(auction, None)
 
 
@@ -79,7 +83,8 @@ def bid(auction: EnglishAuction, seat: int, amount: int) -> EnglishAuction:
         if amount < auction.lowest_bid:
             raise IllegalAction(f"a bid must be at least {auction.lowest_bid}")
         raise IllegalAction(f"seat {seat + 1} holds only {auction.purses[seat]} chips")
-    raised = replace(auction, high=amount, leader=seat, passed=frozenset())
+    passed = auction.passed if auction.pass_leaves else frozenset()
+    raised = replace(auction, high=amount, leader=seat, passed=passed)
     return _next_turn(raised, seat)
 
 

@@ -90,6 +90,10 @@ class Rules(ABC, Generic[ConfigT, StateT]):
     def verify(self, state: StateT, action: Action) -> None:
         """Raise IllegalAction, with a reason a person can read, unless `action` is allowed now."""
 
+    def refuse_out_of_turn(self, state: StateT, seat: int) -> None:
+        """Raise IllegalAction naming the rule when one (not the turn order alone) keeps `seat`
+        from acting now: a seat that left an auction's bidding, say. Nothing by default."""
+
     def can(self, state: StateT, action: Action) -> bool:
         try:
             self.verify(state, action)

@@ -1,16 +1,22 @@
 """The simplest bot: any legal action, uniformly, from its own seeded generator, but within a
-budget a person would call sane where nothing else bounds what it spends: an action that buys a
-horse outright says how much it pays (`staked`; a Calcutta bid), and the bot never pays more
-than a quarter of the most the rules let it (its purse). Stakes that a table limit already
-bounds (bets at the book or the tote, wagers) are left to that limit. A table with random bots
-is still a fair game, not one player emptying a purse on a long shot."""
+budget a person would call sane wherever it commits money.
+
+The budget rule: what the bot has riding on one race (a Calcutta horse bought, bets at the
+book or the tote, Husted wagers and meets, a Schellenberg market buy, a Derby wager) never
+exceeds BUDGET_SHARE (a quarter) of its money, counted as the chips it holds plus what it
+already has riding on that race. So at least three quarters of its money stays in hand: it
+never puts its last chips on a long shot (a seat with fewer than four chips commits nothing).
+A pick over the budget is replaced by a pick among the actions that fit it (passing, checking,
+folding or a smaller stake always does). Each family says what an action commits (its
+`Outlays`); a table with random bots is still a fair game, not one player emptying a purse.
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from horserace.core.actions import Action
 from horserace.core.errors import IllegalAction
@@ -18,26 +24,42 @@ from horserace.core.errors import IllegalAction
 BUDGET_SHARE = Fraction(1, 4)
 
 
-def committed(action: Action) -> int:
-    """The chips an action pays for a horse (its `staked`), 0 for any other action."""
-    value = getattr(action, "staked", 0)
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+class Outlay(NamedTuple):
+    """What an action would leave a seat with riding on the race, out of how much money (the
+    chips it holds now plus what it already has riding)."""
+
+    riding: int
+    money: int
+
+    @property
+    def sane(self) -> bool:
+        return self.riding <= self.money * BUDGET_SHARE
 
 
-def within_budget(legal: Sequence[Action]) -> list[Action]:
-    """The legal actions that pay at most BUDGET_SHARE of the most any of them does."""
-    budget = max(committed(action) for action in legal) * BUDGET_SHARE
-    return [action for action in legal if committed(action) <= budget]
+NOTHING = Outlay(0, 0)  # an action that commits no money
+
+
+class Outlays(NamedTuple):
+    """A family's reading of money actions: their kinds, and what one commits in a view."""
+
+    kinds: tuple[type, ...]  # actions that may commit money (the bot then reads the view)
+    outlay: Callable[[Any, Action], Outlay]  # NOTHING for an action that commits no money
 
 
 class RandomBot:
-    """Sees only its view and the legal actions, like every driver."""
+    """Sees only the legal actions, and its view when one of them may cost money."""
 
     kind = "random"
-    reads_view = False  # it picks among the legal actions alone
+    reads_view = False  # it picks among the legal actions alone, except for money (wants_view)
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, outlays: Outlays | None = None) -> None:
         self._rng = rng
+        self._outlays = outlays
+
+    def wants_view(self, legal: Sequence[Action]) -> bool:
+        return self._outlays is not None and any(
+            isinstance(action, self._outlays.kinds) for action in legal
+        )
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         if not legal:
@@ -45,10 +67,12 @@ class RandomBot:
         if len(legal) == 1:
             return legal[0]
         pick = legal[self._rng.randrange(len(legal))]
-        if not committed(pick):
+        outlays = self._outlays
+        if view is None or outlays is None or not isinstance(pick, outlays.kinds):
             return pick
-        sane = within_budget(legal)
-        if pick in sane:
+        if outlays.outlay(view, pick).sane:
             return pick
-        # over the budget: another pick among what fits it (passing always does)
-        return sane[self._rng.randrange(len(sane))] if sane else pick
+        sane = [action for action in legal if outlays.outlay(view, action).sane]
+        if sane:  # another pick among what fits the budget
+            return sane[self._rng.randrange(len(sane))]
+        return min(legal, key=lambda action: outlays.outlay(view, action).riding)

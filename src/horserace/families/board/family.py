@@ -77,11 +77,12 @@ class BoardFamily(Family):
 
     def new_bot(self, kind: str, rng: random.Random) -> Agent:
         from horserace.families.board.bots import EvBot, HeuristicBot
+        from horserace.families.board.outlays import BOARD_OUTLAYS
         from horserace.families.random_bot import RandomBot
 
         if kind == "heuristic":
             return HeuristicBot(rng)
-        return EvBot(rng) if kind == "ev" else RandomBot(rng)
+        return EvBot(rng) if kind == "ev" else RandomBot(rng, BOARD_OUTLAYS)
 
     def simulation(self) -> Simulation:
         from horserace.families.board.simulation import SIMULATION

@@ -203,7 +203,19 @@ class CardsBot:
             ceiling = value if suit == favourite else 0.0
         else:
             ceiling = value * 0.9
-        return lowest if lowest.amount <= ceiling else self._done(legal)
+        if lowest.amount > ceiling:
+            return self._done(legal)
+        price = view.auction.bidding.high if view.auction.bidding is not None else 0
+        return raise_towards(price, int(ceiling), bids)
+
+
+def raise_towards(price: int, ceiling: int, bids: Sequence[Bid]) -> Bid:
+    """A bid halfway from the price to the most the bidder will pay (its ceiling), at least the
+    lowest bid and at most the highest it may make: a raise tied to the price and the budget,
+    so two bidders meet their limits in a few rounds, not one chip at a time."""
+    lowest = min(bid.amount for bid in bids)
+    highest = max(bid.amount for bid in bids)
+    return Bid(min(highest, max(lowest, (price + ceiling + 1) // 2)))
 
 
 class BlindBettor:

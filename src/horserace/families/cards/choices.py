@@ -47,7 +47,6 @@ class CardsAsker:
 
     def __init__(self, screen: TableScreen) -> None:
         self.screen = screen
-        self.left_lot: tuple[int, int] | None = None  # (race, lot) this seat left the bidding on
 
     def seen(self, view: Any, screen: TableScreen) -> Any:
         return view
@@ -144,27 +143,26 @@ class CardsAsker:
 
     # --- the Calcutta auction ------------------------------------------------------------------
     def calcutta(self, view: CardsView, legal: Sequence[Action], seat: int, name: str) -> Choice:
-        lot = (view.race, view.auction.lot)
+        """A bid in the number field, or a pass: one that leaves the bidding on the horse for
+        good (the rules then ask this seat no more on it), or, at a table that lets a seat bid
+        again after a new bid (`pass_leaves = false`), one until somebody bids."""
         horse = horse_name(view.auction.horse)
         bidding = view.auction.bidding
         amounts = [a.amount for a in legal if isinstance(a, Bid)]
-        if self.left_lot == lot or not amounts:
-            why = "you left the bidding" if amounts else "you cannot bid higher"
-            return Choice(seat, "", (Option("p", f"pass on {horse} ({why})", NO_BID),))
+        if not amounts:
+            return Choice(
+                seat, "", (Option("p", f"pass on {horse} (you cannot bid higher)", NO_BID),)
+            )
         high = bidding.high if bidding is not None else 0
         leader = bidding.leader if bidding is not None else None
         standing = "no bid yet"
         if high and leader is not None:
             standing = f"high bid {high} by {seat_name(self.screen.names, leader)}"
-
-        def leave() -> Choice:
-            self.left_lot = lot
-            return Choice(seat, "", (Option("p", "pass", NO_BID),))
-
-        options = (
-            Option("p", f"pass: leave the bidding on {horse}", then=leave, names=("pass",)),
-            Option("w", "wait: pass now, but be asked again if someone bids", NO_BID),
-        )
+        if view.config.pass_leaves:
+            passing = Option("p", f"pass: leave the bidding on {horse}", NO_BID)
+        else:
+            passing = Option("p", "pass: until somebody bids again", NO_BID)
+        options = (passing,)
         field = NumberField("bid", min(amounts), max(amounts), Bid, base=high, steps=(1, 5, 10))
         return Choice(
             seat,

@@ -50,12 +50,13 @@ class CardsFamily(Family):
 
     def new_bot(self, kind: str, rng: random.Random) -> Agent:
         from horserace.families.cards.bots import BlindBettor, CardsBot
+        from horserace.families.cards.outlays import CARDS_OUTLAYS
         from horserace.families.random_bot import RandomBot
 
         if kind == "blind":
             return BlindBettor(rng)
 
-        return RandomBot(rng) if kind == "random" else CardsBot(kind, rng)
+        return RandomBot(rng, CARDS_OUTLAYS) if kind == "random" else CardsBot(kind, rng)
 
     def simulation(self) -> Simulation:
         from horserace.families.cards.simulation import SIMULATION

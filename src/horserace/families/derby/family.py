@@ -33,9 +33,10 @@ class DerbyFamily(Family):
 
     def new_bot(self, kind: str, rng: random.Random) -> Agent:
         from horserace.families.derby.bots import DerbyEVBot
+        from horserace.families.derby.outlays import DERBY_OUTLAYS
         from horserace.families.random_bot import RandomBot
 
-        return RandomBot(rng) if kind == "random" else DerbyEVBot(rng)
+        return RandomBot(rng, DERBY_OUTLAYS) if kind == "random" else DerbyEVBot(rng)
 
     def simulation(self) -> Simulation:
         from horserace.families.derby.simulation import SIMULATION

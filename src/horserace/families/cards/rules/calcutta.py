@@ -3,8 +3,10 @@ first two horses share it.
 
 The course is sorted by suit count and the horses are sold longshot first: most cards on the
 course first, ties in suit order (clubs, diamonds, hearts, spades). Each lot is an English
-auction (components/auction.py) with the seats asked in turn from the dealer's left; the
-dealer is the auctioneer and bids only if the table allows it. 1st takes two thirds of the
+auction (components/auction.py) with the seats asked in turn from the dealer's left; a seat
+that passes on a horse has left its bidding and is not asked on it again (option
+`pass_leaves = false`: until somebody bids again). The dealer is the auctioneer and bids only
+if the table allows it. 1st takes two thirds of the
 pool and 2nd one third; of a remainder, one chip goes to 1st, two go one each. The share of
 a horse nobody bought stays in the pool for the next race.
 """
@@ -37,6 +39,17 @@ def pool_shares(pool: int) -> tuple[int, int]:
     return 2 * third + (1 if rest >= 1 else 0), third + (1 if rest == 2 else 0)
 
 
+class LeftTheBidding(IllegalAction):
+    """A seat that passed on a horse bids on it again: a pass leaves the bidding on that horse."""
+
+    def __init__(self, seat: int, suit: int) -> None:
+        super().__init__(
+            f"seat {seat + 1} passed on {ev.horse_name(suit)} and has left its bidding"
+            " (a pass at the Calcutta leaves the bidding on that horse)"
+        )
+        self.seat, self.suit = seat, suit
+
+
 class CalcuttaStyle(Style):
     name = "calcutta"
 
@@ -56,7 +69,7 @@ class CalcuttaStyle(Style):
             suit = auction.lots[lot]
             events.append(ev.LotOpened(suit, state.course_count(suit)))
             purses = state.ledger.balances[: state.config.players]
-            bidding = open_lot(self._bidders(state), purses)
+            bidding = open_lot(self._bidders(state), purses, pass_leaves=state.config.pass_leaves)
             if not bidding.closed:
                 auction = replace(auction, lot=lot, bidding=bidding)
                 return replace(state, auction=auction), events
@@ -91,6 +104,11 @@ class CalcuttaStyle(Style):
             return ()
         return [*(Bid(amount) for amount in bidding.bids_open_to(seat)), NO_BID]
 
+    def refuse_out_of_turn(self, state: CardsState, seat: int) -> None:
+        bidding = self._bidding(state)
+        if bidding is not None and bidding.pass_leaves and seat in bidding.passed:
+            raise LeftTheBidding(seat, state.auction.horse)
+
     def verify(self, state: CardsState, action: Action) -> None:
         bidding = self._bidding(state)
         assert bidding is not None
@@ -101,6 +119,7 @@ class CalcuttaStyle(Style):
         seat = bidding.turn
         if seat is None:
             raise IllegalAction("the bidding on this horse is closed")
+        self.refuse_out_of_turn(state, seat)
         if action.amount < bidding.lowest_bid:
             raise IllegalAction(f"the bid must be at least {bidding.lowest_bid}")
         if action.amount > bidding.purses[seat]:

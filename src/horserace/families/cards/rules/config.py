@@ -112,6 +112,7 @@ class CardsConfig:
     takeout: int = 0  # tote: percent of each pool kept by the house
     prizes: tuple[int, ...] = (25, 20, 15)  # party: paid by the bank for 1st, 2nd, 3rd
     dealer_bids: bool = True  # calcutta: the auctioneer may bid too
+    pass_leaves: bool = True  # calcutta: a pass leaves the horse's bidding (else: until a bid)
     cut_for_deal: bool = False  # the first dealer is whoever cuts the highest card
 
     def __post_init__(self) -> None:
@@ -128,7 +129,14 @@ class CardsConfig:
                 f"need {self.need} is more than the {self.ranks} cards of a suit: no horse"
                 " could ever finish"
             )
-        for name in ("redeal", "faltering", "stumbling", "dealer_bids", "cut_for_deal"):
+        for name in (
+            "redeal",
+            "faltering",
+            "stumbling",
+            "dealer_bids",
+            "pass_leaves",
+            "cut_for_deal",
+        ):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be true or false")
         if self.faltering and self.redeal:

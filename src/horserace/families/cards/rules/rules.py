@@ -119,6 +119,10 @@ class CardsRules(Rules[CardsConfig, CardsState]):
             return parse_card_action(text)
         return self.style(state.config).parse(text)
 
+    def refuse_out_of_turn(self, state: CardsState, seat: int) -> None:
+        if state.phase is CardsPhase.BETTING:
+            self.style(state.config).refuse_out_of_turn(state, seat)
+
     def verify(self, state: CardsState, action: Action) -> None:
         if state.phase is CardsPhase.OVER:
             raise IllegalAction("the game is over")

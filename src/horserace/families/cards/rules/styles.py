@@ -58,6 +58,10 @@ class Style(ABC):
     def verify(self, state: CardsState, action: Action) -> None:
         """Raise IllegalAction unless the actor may do `action` now."""
 
+    def refuse_out_of_turn(self, state: CardsState, seat: int) -> None:
+        """Raise IllegalAction naming the rule that keeps `seat` out now (none by default)."""
+        return None
+
     @abstractmethod
     def act(self, state: CardsState, action: Action) -> tuple[CardsState, list[Event]]:
         """Apply a verified action."""
