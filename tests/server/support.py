@@ -46,7 +46,8 @@ SHAPES: dict[str, type[BaseModel]] = {
     "undone": protocol.Undone,
     "ack": protocol.Ack,
     "error": protocol.ErrorReply,
-    "seeded": protocol.Seeded,
+    "committed": protocol.Committed,
+    "revealed": protocol.Revealed,
     "pong": protocol.Pong,
 }
 RECEIVE_SECONDS = 30.0

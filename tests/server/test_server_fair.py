@@ -1,7 +1,8 @@
 """Records anyone can check: the dice come from HMAC-SHA256 keyed by the server's committed
-seed and the players' seeds; a published record is a signed hash chain; `horserace verify`
-accepts it and rejects one that was changed, cut short, spliced, re-signed by another key or
-made at another table, and checks options, dice and standings even under a valid signature."""
+seed and the players' seeds (committed and revealed: test_server_commit_reveal.py); a
+published record is a signed hash chain; `horserace verify` accepts it and rejects one that
+was changed, cut short, spliced, re-signed by another key or made at another table, and
+checks options, dice and standings even under a valid signature."""
 
 from __future__ import annotations
 
@@ -18,12 +19,9 @@ from horserace.server.fair import FairChance, fair_key, seed_hash, seed_matches
 from horserace.server.records import check_published
 from horserace.server.signing import ServerKey
 from tests.server.support import (
-    Message,
     Player,
     TestClient,
     create_table,
-    join,
-    player_and_watcher,
     serving,
 )
 
@@ -151,6 +149,7 @@ def test_a_valid_signature_does_not_excuse_wrong_dice_options_or_standings(
     assert not found.verified and found.problems[0].startswith(f"step {rolls[0] - 1} "), found
     seeds = [dict(row) for row in rows]
     seeds[0]["player_seeds"] = {"0": "a seed nobody added"}
+    seeds[0]["commitments"] = {"0": hashlib.sha256(b"a seed nobody added").hexdigest()}
     found = check_published(_resigned(server, seeds))
     assert not found.verified and "the dice give" in found.problems[0], found.problems
     standings = [dict(row) for row in rows]
@@ -166,23 +165,6 @@ def test_a_valid_signature_does_not_excuse_wrong_dice_options_or_standings(
     assert not found.verified and "options" in found.problems[0], found.problems
 
 
-def test_players_seeds_key_the_dice_and_are_published(tmp_path: Path) -> None:
-    with serving(tmp_path / "t.db", seed=SEED) as client:
-        table, _, _ = create_table(client, "classic", ["open", "random"], {"rounds": 1})
-        joined = client.post(f"/api/tables/{table}/join", json={"name": "Ann", "seed": "lucky 7"})
-        assert joined.status_code == 200
-        refused = client.post(f"/api/tables/{table}/join", json={"name": "Bo", "seed": "é" * 3})
-        assert refused.status_code == 422
-        with client.websocket_connect(f"/ws/tables/{table}") as ws:
-            ann = Player(ws, 0)
-            ann.hello(token=joined.json()["token"])
-            ann.play_to_the_end()
-        record = client.get(f"/api/tables/{table}/record").text
-    header = _rows(record)[0]
-    assert header["player_seeds"] == {"0": "lucky 7"}
-    assert check_published(record, table=table).verified
-
-
 def test_an_old_unsigned_record_is_not_verified(tmp_path: Path) -> None:
     with serving(tmp_path / "t.db", seed=SEED) as client:
         _, _, record = _finished(client, ["random", "ev"])
@@ -196,45 +178,3 @@ def test_an_old_unsigned_record_is_not_verified(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "not signed" in " ".join(result.output.split())
     broken = _verify(tmp_path, "not a record\n")
     assert broken.exit_code == 2 and "error:" in broken.output
-
-
-def _seed_reply(player: Player, seed: str) -> Message:
-    player.send_json({"type": "seed", "seed": seed})
-    return player.until(lambda m: m["type"] in ("seeded", "error"))
-
-
-def test_a_seated_player_adds_a_seed_over_the_socket_before_play(tmp_path: Path) -> None:
-    """The `seed` message: only from a seat, only before play, answered with its hash, told
-    to nobody else; the published record holds it, it keys the dice, and the record verifies."""
-    records = []
-    with serving(tmp_path / "t.db", seed=SEED) as client:
-        for seed in ("socket seed", None):
-            table, host, _ = create_table(client, "classic", ["open", "open"], {"rounds": 1})
-            _, token = join(client, table, "Ann")
-            with player_and_watcher(client, table, 0, token) as (ann, watcher):
-                if seed is not None:
-                    assert _seed_reply(watcher, "mine")["code"] == "not-seated"
-                    assert _seed_reply(ann, "é")["code"] == "bad-message"
-                    assert _seed_reply(ann, "first thought")["type"] == "seeded"
-                    digest = hashlib.sha256(seed.encode()).hexdigest()
-                    assert _seed_reply(ann, seed) == {
-                        "type": "seeded",
-                        "seat": 0,
-                        "seed_hash": digest,
-                    }
-                started = client.post(
-                    f"/api/tables/{table}/start", headers={"Authorization": f"Bearer {host}"}
-                )
-                assert started.status_code == 200
-                assert _seed_reply(ann, "too late")["code"] == "illegal"
-                ann.play_to_the_end()
-                watcher.until(lambda m: m.get("state", {}).get("status") == "over")
-                assert not any("socket seed" in json.dumps(m) for m in watcher.received)
-            records.append(client.get(f"/api/tables/{table}/record").text)
-    seeded, plain = (_rows(record) for record in records)
-    assert seeded[0]["player_seeds"] == {"0": "socket seed"} and plain[0]["player_seeds"] == {}
-    assert check_published(records[0]).verified and check_published(records[1]).verified
-    dice = [
-        [row["action"] for row in rows if row.get("actor") == "chance"] for rows in (seeded, plain)
-    ]
-    assert dice[0][:20] != dice[1][:20]  # the same server seed: the player's seed moved them

@@ -19,7 +19,7 @@ from horserace.server.limits import Limits
 from tests.server.support import Player, WebSocketTestSession, create_table, join, receive, serving
 
 MESSAGES = 1_000  # per table
-REPLIES = ("ack", "error", "welcome", "pong", "seeded")
+REPLIES = ("ack", "error", "welcome", "pong", "committed", "revealed")
 ODD_TEXT = ["²", "٣", "\u0000", "\n", "🐎", "\u202e", " ", "-1", "1e999", "NaN", "{}", "null"]
 ODD_VALUES: list[Any] = [
     None,
@@ -61,7 +61,7 @@ def _mutate(message: dict[str, Any], rng: random.Random) -> str | bytes:
             at = rng.randint(0, len(text))
             changed[key] = text[:at] + rng.choice(ODD_TEXT) + text[at:]
         elif how == 3:
-            kinds = ["act", "hello", "sync", "undo", "ping", "seed", "ACT", "", "x"]
+            kinds = ["act", "hello", "sync", "undo", "ping", "commit", "reveal", "ACT", "", "x"]
             changed["type"] = rng.choice(kinds)
         elif how == 4:
             changed[key] = rng.randint(-(2**70), 2**70)
@@ -150,7 +150,8 @@ def test_random_and_mutated_messages_are_all_answered_and_change_nothing_wrong(
                             {"type": "sync", "since": latest["version"]},
                             {"type": "ping"},
                             {"type": "undo", "version": latest["version"]},
-                            {"type": "seed", "seed": f"seed {number}"},  # refused: in play
+                            {"type": "commit", "commitment": "ab" * 32},  # refused: in play
+                            {"type": "reveal", "seed": f"seed {number}"},  # refused: none made
                         ]
                     )
                 roll = rng.random()
@@ -190,7 +191,7 @@ def _body(rng: random.Random) -> str | bytes:
         [
             {"preset": "classic", "options": {"players": 2, "rounds": 1}, "seats": ["open", "ev"]},
             {"preset": "derby", "seats": ["open", "random"], "turn_seconds": 30},
-            {"name": "Ann", "seat": 0, "seed": "lucky"},
+            {"name": "Ann", "seat": 0, "commitment": "0f" * 32},
             {"name": "Bob"},
         ]
     )

@@ -4,6 +4,7 @@ own hand (the other person's shows as a count), checked against the server's per
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import time
@@ -14,6 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
+from horserace.server.records import check_published
 from tests.server.test_server_crash import _player, _post, _ws
 from tests.web.support import CHROMIUM, CHROMIUM_ARGS, serve
 
@@ -156,6 +158,15 @@ def test_two_people_play_a_round_in_the_browser_each_seeing_only_their_hand(
             assert [s["kind"] for s in summary["seats"]][:2] == ["human", "human"], summary
             clicks = _play(pages, tokens, base, table, log)
             assert clicks > 0
+            # Ann's page committed to a seed of its own while she waited, and revealed it when
+            # play started (Bo's join started the table before his page could commit)
+            with httpx.Client(trust_env=False, timeout=10) as client:
+                record = client.get(f"{base}/api/tables/{table}/record").text
+            header = json.loads(record.splitlines()[0])
+            seed = header["player_seeds"]["0"]
+            assert re.fullmatch("[0-9a-f]{64}", seed), header
+            assert header["commitments"]["0"] == hashlib.sha256(seed.encode()).hexdigest()
+            assert check_published(record, table=table).verified
             for seat, page in pages.items():
                 assert PAYOUT.search(page.locator("#log").inner_text())
                 shot = tmp_path / f"table-P{seat + 1}.png"

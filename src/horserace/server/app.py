@@ -275,7 +275,8 @@ def _lobby(app: FastAPI) -> None:
         table = _table(app, table_id)
         token = new_token()
         try:
-            seat = await table.join(request.name, request.seat, hash_token(token), request.seed)
+            token_hash = hash_token(token)
+            seat = await table.join(request.name, request.seat, token_hash, request.commitment)
         except HorseraceError as error:
             raise _refused(error) from None
         return {"seat": seat, "token": token, "table": table.summary()}

@@ -73,7 +73,27 @@ def server_seed() -> int:
 
 
 MAX_PLAYER_SEED = 64  # characters of a player's contributed seed
-PLAYER_SEEDS = "player_seeds"  # where a table's settings keep them
+PLAYER_SEEDS = "player_seeds"  # where a table's settings keep the revealed seeds
+COMMITMENTS = "commitments"  # ... the players' commitments (SHA-256 of each seed)
+REVEALING = "revealing"  # ... whether the reveals are still awaited
+REVEAL_SECONDS = 30.0  # how long reveals are awaited once play is to start
+
+
+def commitment_of(seed: str) -> str:
+    """A player's commitment: SHA-256 of the seed's text, as 64 lower-case hex digits."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+def commitment_problems(seeds: Mapping[int, str], commitments: Mapping[int, str]) -> list[str]:
+    """Every revealed seed must have been committed to, and hash to its commitment."""
+    problems = []
+    for seat, seed in sorted(seeds.items()):
+        committed = commitments.get(seat)
+        if committed is None:
+            problems.append(f"seat {seat + 1}'s seed was not committed to before play")
+        elif not hmac.compare_digest(commitment_of(seed), committed):
+            problems.append(f"seat {seat + 1}'s seed does not hash to its commitment")
+    return problems
 
 
 def fair_key(server_seed: int, player_seeds: Mapping[int, str]) -> bytes:

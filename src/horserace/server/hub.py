@@ -160,6 +160,7 @@ class Hub:
         table.metrics = self.metrics
         table.writer = self.writer
         table.on_moved = self.lost
+        table.reveal_seconds = self.limits.reveal_seconds
 
     def _changed(self, table: TableBase) -> None:
         self.lobby.changed(table.id)

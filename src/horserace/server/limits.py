@@ -8,6 +8,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from horserace.server.fair import REVEAL_SECONDS
+
 MAX_BODY = 64 * 1024  # bytes of an HTTP request body
 MAX_FRAME = 64 * 1024  # bytes of a WebSocket frame (uvicorn refuses larger ones with 1009)
 
@@ -117,6 +119,7 @@ class Limits:
     over_seconds: float = 60.0  # a finished table nobody watches leaves memory
     sweep_seconds: float = 10.0  # how often housekeeping looks
     claim_seconds: float = 1.0  # how often a worker looks for the tables of dead workers
+    reveal_seconds: float = REVEAL_SECONDS  # how long the players' committed seeds are awaited
 
 
 class AddressBook:

@@ -13,7 +13,7 @@ from horserace.core.types import CHANCE, TERMINAL, Actor
 from horserace.engine import result_to_json
 from horserace.families import families, family
 from horserace.server.jsonable import to_jsonable
-from horserace.server.protocol import SeatInfo, TableState
+from horserace.server.protocol import RevealState, SeatInfo, TableState
 from horserace.server.storage import OVER, SeatRow
 
 
@@ -57,6 +57,7 @@ def table_state(
     status: Literal["waiting", "playing", "over"],
     seed: int,
     moves: bool,
+    reveal: RevealState | None = None,
 ) -> TableState:
     """`seat`'s view, and the legal actions when this connection `moves` now (its seat's
     turn; or, for a companion table's host, chance's outcomes or a seat nobody holds)."""
@@ -78,6 +79,7 @@ def table_state(
         result=result_to_json(rules.result(state)) if over and actor is TERMINAL else None,
         seed=str(seed) if over else None,
         odds=live_odds(rules.family, seen),
+        reveal=reveal,
     )
 
 

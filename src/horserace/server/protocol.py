@@ -139,18 +139,25 @@ class Chat(_Strict):
 
 
 PLAYER_SEED = Annotated[str, Field(min_length=1, max_length=64, pattern=PRINTABLE_ASCII)]
+COMMITMENT = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]  # SHA-256 of a seed, hex
 
 
-class AddSeed(_Inbound):
-    """A seated player's own seed for the dice, before play (replacing one given before):
-    kept from everyone until the record is published, and mixed with the server's seed,
-    which was committed to by its hash before."""
+class CommitSeed(_Inbound):
+    """A seated player's commitment to a seed of their own, before play (replacing one given
+    before): the SHA-256 of the seed's text. The seed itself follows in `reveal`."""
 
-    type: Literal["seed"]
+    type: Literal["commit"]
+    commitment: COMMITMENT
+
+
+class RevealSeed(_Inbound):
+    """The seed committed to, once play is to start and every commitment is shown."""
+
+    type: Literal["reveal"]
     seed: PLAYER_SEED
 
 
-AnyClientMessage = Hello | Act | Sync | Undo | Ping | Skip | Chat | AddSeed
+AnyClientMessage = Hello | Act | Sync | Undo | Ping | Skip | Chat | CommitSeed | RevealSeed
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -171,9 +178,8 @@ class CreateTable(_Inbound):
 class JoinTable(_Inbound):
     name: NAME
     seat: int | None = Field(default=None, ge=0, le=1_000)
-    seed: PLAYER_SEED | None = None
-    """The player's own seed for the dice, mixed with the server's (which was committed to
-    before): neither side alone decides a roll."""
+    commitment: COMMITMENT | None = None
+    """SHA-256 of the player's own seed for the dice (see `CommitSeed`)."""
 
 
 # --- server -> client ----------------------------------------------------------------------------
@@ -204,6 +210,13 @@ class SeatInfo(_Strict):
     away: bool  # a person's seat played by its stand-in bot until they come back
 
 
+class RevealState(_Strict):
+    """The commitments, shown to everyone once they are closed, and who has revealed."""
+
+    commitments: dict[str, str]  # seat -> SHA-256 of its seed
+    revealed: list[int]
+
+
 class TableState(_Strict):
     """What one connection may know now: its own view, whose turn, and its legal actions."""
 
@@ -214,6 +227,7 @@ class TableState(_Strict):
     result: dict[str, Any] | None = None
     seed: str | None = None  # revealed (decimal text) only once the game is over
     odds: dict[str, float] | None = None  # live win chance per horse, from the public board
+    reveal: RevealState | None = None  # play is to start: the players' seeds are awaited
 
 
 class MissedStep(_Strict):
@@ -304,12 +318,20 @@ class NextTable(_Strict):
     table: str
 
 
-class Seeded(_Strict):
-    """A player's seed is in: the SHA-256 of its text, to find in the published record."""
+class Committed(_Strict):
+    """A player's commitment is in (see `CommitSeed`)."""
 
-    type: Literal["seeded"] = "seeded"
+    type: Literal["committed"] = "committed"
     seat: int
-    seed_hash: str
+    commitment: str
+
+
+class Revealed(_Strict):
+    """A seat's seed was revealed and matched its commitment (the seed itself is in the
+    published record)."""
+
+    type: Literal["revealed"] = "revealed"
+    seat: int
 
 
 class Pong(_Strict):

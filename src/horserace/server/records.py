@@ -14,7 +14,15 @@ from horserace.core.record import GameRecord, parse_record
 from horserace.core.types import CHANCE, is_whole_number
 from horserace.engine import Step, replay
 from horserace.families.presets import get_preset
-from horserace.server.fair import FAIR, FairChance, fair_key, seed_hash, seed_matches, verify_record
+from horserace.server.fair import (
+    FAIR,
+    FairChance,
+    commitment_problems,
+    fair_key,
+    seed_hash,
+    seed_matches,
+    verify_record,
+)
 from horserace.server.signing import CHAIN, CHAIN_START, SIGNATURE, ServerKey, link, signature_valid
 
 MAX_RECORD_CHARS = 64 * 1024 * 1024
@@ -25,10 +33,12 @@ def published_lines(
     key: ServerKey,
     table: str,
     player_seeds: Mapping[int, str],
+    commitments: Mapping[int, str],
     chat: Sequence[Mapping[str, Any]] = (),
 ) -> list[str]:
     """The record as the server publishes it: the header names the table, the seed's hash,
-    the players' seeds and the server's public key; every line is chained; the last signed."""
+    the players' commitments and revealed seeds and the server's public key; every line is
+    chained; the last signed."""
     rows = [json.loads(line) for line in record.lines()]
     assert record.seed is not None
     rows[0].update(
@@ -36,6 +46,7 @@ def published_lines(
             "table": table,
             "seed_hash": seed_hash(record.seed),
             "player_seeds": {str(seat): seed for seat, seed in sorted(player_seeds.items())},
+            "commitments": {str(seat): hashed for seat, hashed in sorted(commitments.items())},
             "server_key": key.public_hex,
         }
     )
@@ -119,11 +130,13 @@ def check_published(
         return Checked(("the seed does not hash to the seed hash in the header",))
     if published_hash is not None and not seed_matches(seed, published_hash):
         return Checked(("the seed does not hash to the published SHA-256",), table=found_table)
-    seeds = header.get("player_seeds")
-    if not isinstance(seeds, dict) or not all(
-        isinstance(k, str) and is_whole_number(k) and isinstance(v, str) for k, v in seeds.items()
-    ):
+    seeds = _by_seat(header.get("player_seeds"))
+    commitments = _by_seat(header.get("commitments", {}))
+    if seeds is None or commitments is None:
         return Checked(("the header's player seeds are not seat -> text",), table=found_table)
+    unfair = commitment_problems(seeds, commitments)
+    if unfair:
+        return Checked(tuple(unfair), table=found_table)
     try:
         record = parse_record(text)
         preset = get_preset(record.preset)
@@ -132,7 +145,7 @@ def check_published(
         return Checked((str(error),), table=found_table)
     if preset.rules.config_to_dict(config) != record.config:
         return Checked(("the options are not the table's (not as the server writes them)",))
-    chance = FairChance(fair_key(seed, {int(k): v for k, v in seeds.items()}))
+    chance = FairChance(fair_key(seed, seeds))
     rules = preset.rules
 
     def redraw(step: Step) -> None:
@@ -152,6 +165,15 @@ def check_published(
         table=found_table,
         server_key=key,
     )
+
+
+def _by_seat(found: object) -> dict[int, str] | None:
+    """A header's seat -> text map (the players' seeds or commitments); None if it is not."""
+    if not isinstance(found, dict) or not all(
+        isinstance(k, str) and is_whole_number(k) and isinstance(v, str) for k, v in found.items()
+    ):
+        return None
+    return {int(k): v for k, v in found.items()}
 
 
 def _unsigned(text: str, header: dict[str, Any], published_hash: str | None) -> Checked:

@@ -9,7 +9,6 @@ a rule. An action is durable in storage before any connection hears of it.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import replace
 
@@ -25,9 +24,7 @@ from horserace.server.messages import (
 from horserace.server.protocol import (
     Ack,
     Act,
-    ErrorCode,
     ErrorReply,
-    Seeded,
     Undo,
     Undone,
 )
@@ -46,15 +43,15 @@ from horserace.server.storage import (
     SeatRow,
 )
 from horserace.server.table_base import request_key
-from horserace.server.table_driver import TableDriver
+from horserace.server.table_seeds import TableSeeds
 
 
-class TableMaster(TableDriver):
+class TableMaster(TableSeeds):
     """The requests of people: seats, connections, actions, undo, chat."""
 
     # --- seats ---
     async def join(
-        self, name: str, seat: int | None, token_hash: str, seed: str | None = None
+        self, name: str, seat: int | None, token_hash: str, commitment: str | None = None
     ) -> int:
         if not name.strip():
             raise TableRefusal("invalid", "a name is needed: type the name others will see")
@@ -72,38 +69,15 @@ class TableMaster(TableDriver):
                 self.seats[seat], kind=HUMAN, name=name.strip(), token_hash=token_hash
             )
             await self._write(self.storage.save_seats, list(self.seats))
-            if seed is not None and self.chance_mode == FAIR:
-                self.player_seeds[seat] = seed
+            if commitment is not None and self.chance_mode == FAIR:
+                self.commitments[seat] = commitment
                 await self._save_seeds()
-            starts = not any(row.kind == OPEN for row in self.seats)
-            if starts:
-                self._start()
-                await self._write(self.storage.set_status, PLAYING)
-            self._broadcast_seats(with_state=starts)
+            if any(row.kind == OPEN for row in self.seats):
+                self._broadcast_seats()
+            else:
+                await self._begin()
         self.kick()
         return seat
-
-    async def add_seed(self, connection: Connection, seed: str) -> None:
-        """A seated player's seed for the dice, before play (see fair.py); answered with its
-        hash. Nobody else hears of it until the record is published."""
-        async with self.lock:
-            seat = connection.seat
-            refusal: tuple[ErrorCode, str] | None = None
-            if seat is None:
-                refusal = ("not-seated", "take a seat to add a seed to the dice")
-            elif self.chance_mode != FAIR:
-                refusal = ("illegal", "this table's dice are not drawn by the server")
-            elif self.status != WAITING:
-                refusal = ("illegal", "seeds are added before play; the dice are set now")
-            if refusal is not None or seat is None:
-                code, message = refusal or ("not-seated", "")
-                reply = ErrorReply(code=code, message=message, version=self.version)
-                connection.send(reply.model_dump())
-                return
-            self.player_seeds[seat] = seed
-            await self._save_seeds()
-            answer = Seeded(seat=seat, seed_hash=hashlib.sha256(seed.encode()).hexdigest())
-            connection.send(answer.model_dump())
 
     async def leave(self, seat: int) -> None:
         """Before the start the seat opens again; during play a bot takes it for good."""
@@ -111,7 +85,7 @@ class TableMaster(TableDriver):
             row = self.seats[seat]
             if self.status == WAITING:
                 self.seats[seat] = SeatRow(seat=seat, kind=OPEN, bot=row.bot)
-                if self.player_seeds.pop(seat, None) is not None:
+                if self.commitments.pop(seat, None) is not None:
                     await self._save_seeds()
             else:
                 self.seats[seat] = replace(row, kind=BOT, name=f"{row.name} (bot)", token_hash=None)
@@ -123,6 +97,8 @@ class TableMaster(TableDriver):
                     connection.seat = None  # it watches from now on
             self._broadcast_seats()
             self.on_change(self)
+            if self.revealing and not self._unrevealed():
+                await self._set_dice()  # nobody else's seed is awaited
         self.kick()
 
     async def start(self) -> None:
@@ -137,9 +113,7 @@ class TableMaster(TableDriver):
                     for row in self.seats
                 ]
                 await self._write(self.storage.save_seats, list(self.seats))
-            self._start()
-            await self._write(self.storage.set_status, PLAYING)
-            self._broadcast_seats(with_state=True)
+            await self._begin()
         self.kick()
 
     # --- connections ---
@@ -211,6 +185,8 @@ class TableMaster(TableDriver):
             raise TableRefusal("duplicate", "this action was already made")
         if self.status == WAITING:
             raise TableRefusal("waiting", "the game has not started yet")
+        if self.revealing:
+            raise TableRefusal("waiting", "the players' seeds for the dice are being revealed")
         if self.status == OVER:
             raise TableRefusal("over", "the game is over")
         if message.version != self.version:

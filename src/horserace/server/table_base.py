@@ -23,7 +23,16 @@ from horserace.families import family
 from horserace.families.presets import get_preset
 from horserace.server.audience import Audience
 from horserace.server.bots import bot_family
-from horserace.server.fair import FAIR, PLAYER_SEEDS, FairChance, fair_key, seed_hash
+from horserace.server.fair import (
+    COMMITMENTS,
+    FAIR,
+    PLAYER_SEEDS,
+    REVEAL_SECONDS,
+    REVEALING,
+    FairChance,
+    fair_key,
+    seed_hash,
+)
 from horserace.server.messages import seat_info, seat_names
 from horserace.server.ops import Metrics
 from horserace.server.records import Checked, check_published, published_lines
@@ -82,8 +91,13 @@ class TableBase:
         self.game = Game(row.preset, self.rules, self.config, row.seed, row.chance)
         self.chance_mode = row.chance
         seeds = row.settings.get(PLAYER_SEEDS, {})
-        self.player_seeds: dict[int, str] = {int(k): str(v) for k, v in seeds.items()}
-        self.chance = self._chance()
+        self.player_seeds: dict[int, str] = {int(k): str(v) for k, v in seeds.items()}  # revealed
+        committed = row.settings.get(COMMITMENTS, {})
+        self.commitments: dict[int, str] = {int(k): str(v) for k, v in committed.items()}
+        self.revealing = bool(row.settings.get(REVEALING, False))  # play waits for the seeds
+        self.reveal_seconds = REVEAL_SECONDS
+        self._reveal_timer: asyncio.Task[None] | None = None
+        self.chance = None if self.revealing else self._chance()
         self.version = row.version
         self.step_versions: list[int] = []
         self.step_events: list[tuple[Event, ...]] = []
@@ -198,7 +212,9 @@ class TableBase:
             record = self.record()
             if self.chance_mode == FAIR:
                 chat = [line.model_dump(mode="json") for line in self.chat.lines]
-                lines = published_lines(record, key, self.id, self.player_seeds, chat)
+                lines = published_lines(
+                    record, key, self.id, self.player_seeds, self.commitments, chat
+                )
             else:
                 lines = list(record.lines())
             self._published = "".join(line + "\n" for line in lines)
@@ -227,10 +243,18 @@ class TableBase:
         await asyncio.to_thread(write, self.id, *values)
 
     async def _save_seeds(self) -> None:
-        """The settings as stored: the table's own, the players' seeds and the chat."""
+        """The settings as stored: the table's own, the players' commitments and seeds, and
+        the chat."""
         seeds = {str(seat): seed for seat, seed in sorted(self.player_seeds.items())}
+        committed = {str(seat): hashed for seat, hashed in sorted(self.commitments.items())}
         chat = [line.model_dump(mode="json") for line in self.chat.lines]
-        stored = {**self.settings.to_dict(), PLAYER_SEEDS: seeds, CHAT: chat}
+        stored = {
+            **self.settings.to_dict(),
+            PLAYER_SEEDS: seeds,
+            COMMITMENTS: committed,
+            REVEALING: self.revealing,
+            CHAT: chat,
+        }
         await self._write(self.storage.save_settings, stored)
 
     def ready_to_start(self) -> bool:
@@ -243,10 +267,11 @@ class TableBase:
         self.storage.set_status(self.id, PLAYING)
 
     def _start(self) -> None:
-        """The dice are set now, keyed by every seed the players added before play (the
-        caller stores the new status)."""
-        self.chance = self._chance()
+        """Play starts (the caller stores the new status): the commitments close; the dice
+        are set now when nobody committed, else once the seeds are revealed (table_seeds.py)."""
         self.status = PLAYING
+        self.revealing = self.chance_mode == FAIR and bool(self.commitments)
+        self.chance = None if self.revealing else self._chance()
 
     def seat_of(self, token_check: Callable[[str | None], bool]) -> int | None:
         """The seat whose stored token hash the check accepts (every seat is checked, so the

@@ -39,7 +39,7 @@ class TableDriver(TableMoves):
     def _automatic(self) -> Literal["chance", "bot", "answer"] | None:
         """What the driver does next: draw chance, let a bot (or a stand-in) move, answer for
         a person who has nothing to play but "pay" or "pass", or wait."""
-        if self.status != PLAYING:
+        if self.status != PLAYING or self.revealing:
             return None
         actor = self.game.actor
         if actor is TERMINAL:

@@ -1,6 +1,7 @@
 """A table's WebSocket: the route, the loop that reads a browser's messages under its rate
 limit, and what each message of the protocol asks of the table (hello first, then acts, syncs,
-undos, skips, chat and seeds); a writer task per socket sends what the table queues."""
+undos, skips, chat, and the seeds' commitments and reveals); a writer task per socket sends
+what the table queues."""
 
 from __future__ import annotations
 
@@ -27,11 +28,12 @@ from horserace.server.ops import Metrics, event
 from horserace.server.protocol import (
     CLIENT_MESSAGE,
     Act,
-    AddSeed,
     Chat,
+    CommitSeed,
     ErrorReply,
     Hello,
     Pong,
+    RevealSeed,
     Skip,
     Sync,
     Undo,
@@ -165,7 +167,9 @@ async def _handle(table: TableMaster, connection: Connection, text: str) -> None
         await table.skip(connection)
     elif isinstance(message, Chat):
         await table.say(connection, message.text)
-    elif isinstance(message, AddSeed):
-        await table.add_seed(connection, message.seed)
+    elif isinstance(message, CommitSeed):
+        await table.commit_seed(connection, message.commitment)
+    elif isinstance(message, RevealSeed):
+        await table.reveal_seed(connection, message.seed)
     else:
         connection.send(Pong(version=table.version).model_dump(mode="json"))

@@ -11,7 +11,14 @@ from horserace.core.types import CHANCE
 from horserace.engine import Step
 from horserace.server.connection import Connection, encode
 from horserace.server.messages import actor_json, events_for, table_state
-from horserace.server.protocol import MissedStep, NextTable, Seats, TableState, Welcome
+from horserace.server.protocol import (
+    MissedStep,
+    NextTable,
+    RevealState,
+    Seats,
+    TableState,
+    Welcome,
+)
 from horserace.server.storage import OPEN
 from horserace.server.table_base import TableBase
 
@@ -24,7 +31,14 @@ class TableViews(TableBase):
         """The welcome, encoded once for every connection that would get the same one at this
         version (a burst of catch-ups on a finished table costs one encoding)."""
         missed_from = self._missed_from(since)
-        key = (connection.seat, connection.host, missed_from, self.version, len(self.chat.lines))
+        key = (
+            connection.seat,
+            connection.host,
+            missed_from,
+            self.version,
+            len(self.chat.lines),
+            (self.revealing, len(self.player_seeds)),
+        )
         text = self._welcomes.get(key)
         if text is None:
             if len(self._welcomes) > 64 or any(k[3] != self.version for k in self._welcomes):
@@ -81,14 +95,23 @@ class TableViews(TableBase):
     def _state_for(self, connection: Connection, state: Any = None) -> TableState:
         """What `connection` may know of the table now (or of `state`, a step's after)."""
         state = self.game.state if state is None else state
+        moves = not self.revealing and self.may_move(connection, self.rules.actor(state))
+        reveal = None
+        if self.revealing:
+            reveal = RevealState(
+                commitments={str(seat): hashed for seat, hashed in self.commitments.items()},
+                revealed=sorted(self.player_seeds),
+            )
         return table_state(
-            self.rules,
-            state,
-            connection.seat,
-            self.status,
-            self.seed,
-            moves=self.may_move(connection, self.rules.actor(state)),
+            self.rules, state, connection.seat, self.status, self.seed, moves, reveal
         )
+
+    def _state_data(self, connection: Connection, state: Any = None) -> dict[str, Any]:
+        """`_state_for` as plain data for the encoder, without a second pydantic pass."""
+        shown = dict(self._state_for(connection, state))
+        if shown["reveal"] is not None:
+            shown["reveal"] = shown["reveal"].model_dump()
+        return shown
 
     def may_move(self, connection: Connection, actor: Any) -> bool:
         """Whose move a connection may make: its own seat's; at a companion table the host
@@ -118,7 +141,7 @@ class TableViews(TableBase):
                         "actor": actor,
                         "events": events_for(step.events, connection.seat, self.names),
                         "news": self.step_news[-1].get(connection.seat, []),
-                        "state": dict(self._state_for(connection, step.after)),
+                        "state": self._state_data(connection, step.after),
                     }
                 )
                 cache[key] = text
@@ -140,7 +163,7 @@ class TableViews(TableBase):
             if connection is not skip and connection.greeted:
                 key = (connection.seat, connection.host)
                 if key not in cache:
-                    state = dict(self._state_for(connection))
+                    state = self._state_data(connection)
                     cache[key] = encode({**message, "state": state})
                 self.connections.send(connection, cache[key])
 

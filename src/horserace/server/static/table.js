@@ -93,6 +93,7 @@ function notice(state) {
     return open ? `Waiting for ${open} more player${open === 1 ? "" : "s"}${welcome && welcome.host ? ": invite them, or start with bots" : ""}.` : "Starting…";
   }
   if (state.status === "over") return "The game is over.";
+  if (state.reveal) return "The players' seeds for the dice are being revealed…";
   if (actor === "chance") {
     if (welcome && welcome.companion) return state.legal.length ? "Enter what the dice (or the deal) showed at the table." : "The dice are being entered at the table.";
     return "The dice are rolling…";
@@ -160,6 +161,9 @@ function showEnd(state) {
 
 function showState(state) {
   lastState = state;
+  if (state.reveal && FairSeed.reveal(tableId, mySeat(), state.reveal, send)) {
+    $("seed-note").textContent = "Your seed is revealed: it matched your commitment.";
+  }
   $("status").textContent = state.status;
   $("view").textContent = JSON.stringify(state.view, null, 1);
   try {
@@ -259,6 +263,9 @@ function receive(message) {
     for (const line of message.chat || []) showChat(line);
     showState(message.state);
     if (message.host && message.state.status === "waiting" && !message.companion) showInvite();
+    if (message.seat !== null && message.state.status === "waiting" && !message.companion) {
+      FairSeed.commit(tableId, message.seat, send); // a seed of this browser's own, hashed
+    }
     if (message.next_table) follow(message.next_table);
   } else if (message.type === "update") {
     log(message.events, message.news);
@@ -275,8 +282,8 @@ function receive(message) {
     else if (lastState) showState({ ...lastState, status: message.status });
   } else if (message.type === "chat") {
     showChat(message);
-  } else if (message.type === "seeded") {
-    $("seed-note").textContent = `Your seed is in (SHA-256 ${message.seed_hash.slice(0, 16)}…); the record names it when the game is over.`;
+  } else if (message.type === "committed") {
+    $("seed-note").textContent = `Your seed is committed (SHA-256 ${message.commitment.slice(0, 16)}…): it is revealed when play starts, and the record names it.`;
   } else if (message.type === "next") {
     follow(message.table);
   } else if (message.type === "error") {
@@ -287,6 +294,7 @@ function receive(message) {
 function refused(message) {
   if (message.request_id && message.request_id === pending) pending = null;
   if (message.code === "duplicate") return; // the same move twice: the first one counts
+  if (!message.request_id && lastState && lastState.status !== "waiting" && /commit|seed/.test(message.message)) return; // play began first
   if (message.code === "stale") { send({ type: "sync", since: version }); return; } // redrawn, nothing lost
   if (message.code === "unauthorized" && token) {
     // this seat's token is no good here (the seat was given up): watch instead
@@ -396,7 +404,7 @@ $("seed-form").onsubmit = (event) => {
   event.preventDefault();
   const seed = $("seed-text").value.trim();
   if (!/^[\x20-\x7e]{1,64}$/.test(seed)) { $("seed-note").textContent = "A seed is 1-64 plain characters (letters, digits, punctuation)."; return; }
-  send({ type: "seed", seed });
+  FairSeed.commit(tableId, mySeat(), send, seed);
 };
 $("chat-form").onsubmit = (event) => {
   event.preventDefault();
