@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from horserace.cli.common import fail, user_errors
+from horserace.cli.common import INTERRUPTED, fail, user_errors
 from horserace.core.errors import ConfigError
 from horserace.core.rng import fresh_seed
 from horserace.simulate.sweep import Outcome, Point, Sweep, expand, parse_grid, rows
@@ -46,7 +46,8 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the table as JSON."),
     ) -> None:
         """Simulate every point of a grid of table options and gather one table (CSV and JSON),
-        on local processes or a Dask cluster. A failed point is retried, then reported."""
+        on local processes or a Dask cluster. A failed point is retried, then reported. Ctrl-C
+        ends the sweep with the table of the points finished so far (exit code 130)."""
         with user_errors():
             if games < 1 or workers < 1 or retries < 0:
                 raise ConfigError("--games and --workers must be at least 1, --retries 0 or more")
@@ -54,7 +55,10 @@ def register(app: typer.Typer) -> None:
                 raise ConfigError(f"--out {out}: no such directory {out.parent}")
             table_seed = fresh_seed() if seed is None else seed
             points = expand(preset, parse_grid(grid), games, table_seed)
-            outcomes = _run(points, workers, scheduler, retries, show=not as_json)
+            outcomes, interrupted = _run(points, workers, scheduler, retries, show=not as_json)
+            if interrupted and not outcomes:
+                Console(stderr=True, highlight=False).print("interrupted before any point was done")
+                raise typer.Exit(INTERRUPTED)
             table = list(rows(outcomes))
             if out is not None:
                 _write(table, out)
@@ -63,9 +67,17 @@ def register(app: typer.Typer) -> None:
 
                 plot_sweep(outcomes, plot)
         if as_json:
-            typer.echo(json.dumps({"preset": preset, "seed": table_seed, "points": table}))
+            found = {"preset": preset, "seed": table_seed, "points": table}
+            typer.echo(json.dumps({**found, "interrupted": True} if interrupted else found))
         else:
             _print(Console(highlight=False), outcomes, table_seed)
+        if interrupted:
+            Console(stderr=True, highlight=False, soft_wrap=True).print(
+                f"interrupted: the table holds the {len(outcomes)} of {len(points)} points"
+                " finished before Ctrl-C",
+                markup=False,
+            )
+            raise typer.Exit(INTERRUPTED)
         failed = [o for o in outcomes if o.error]
         if failed:
             names = "; ".join(f"{o.point.name}: {o.error}" for o in failed)
@@ -74,7 +86,8 @@ def register(app: typer.Typer) -> None:
 
 def _run(
     points: list[Point], workers: int, scheduler: str | None, retries: int, *, show: bool
-) -> list[Outcome]:
+) -> tuple[list[Outcome], bool]:
+    """The outcomes of the points finished, and whether Ctrl-C ended the sweep early."""
     console = Console(stderr=True)
     columns = (TextColumn("sweeping"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     drawn = show and console.is_terminal
@@ -82,8 +95,10 @@ def _run(
         task = bar.add_task("points", total=len(points))
         runner = Sweep(retries=retries, progress=lambda done, _: bar.update(task, completed=done))
         if scheduler is not None:
-            return runner.run_dask(points, scheduler)
-        return runner.run_local(points, workers)
+            outcomes = runner.run_dask(points, scheduler)
+        else:
+            outcomes = runner.run_local(points, workers)
+        return outcomes, runner.interrupted
 
 
 def _write(table: list[dict[str, object]], path: Path) -> None:

@@ -51,7 +51,7 @@ def partial_on_interrupt() -> Iterator[None]:
         _KEEP_PARTIAL.reset(token)
 
 
-def _worker_ignores_ctrl_c() -> None:
+def worker_ignores_ctrl_c() -> None:
     """Ctrl-C is the main process's to handle: a worker finishes its chunk quietly."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -76,7 +76,7 @@ def run(
                     progress(part.stop)
         else:
             pool = ProcessPoolExecutor(
-                max_workers=min(workers, len(parts)), initializer=_worker_ignores_ctrl_c
+                max_workers=min(workers, len(parts)), initializer=worker_ignores_ctrl_c
             )
             with pool:
                 try:

@@ -7,6 +7,8 @@ combination. Each point is checked before anything runs (an unknown option or a 
 ConfigError naming the point). Every point plays from the same seed, so the difference between
 two points is the rules', not the luck of two seeds. A point whose task fails is tried again up
 to `retries` times; one that still fails stays in the table with its error, never dropped.
+Ctrl-C ends a sweep with the points finished before it (`Sweep.interrupted`); the points under
+way are dropped, not reported with part of their games.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from horserace.families.board.rules.config import BoardConfig
 from horserace.families.board.rules.house import house_options
 from horserace.families.board.tally import SimulationReport
 from horserace.families.presets import get_preset
-from horserace.simulate.runner import simulate_games
+from horserace.simulate.runner import simulate_games, worker_ignores_ctrl_c
 
 
 @dataclass(frozen=True)
@@ -133,12 +135,14 @@ def expand(preset: str, grid: Mapping[str, Sequence[str]], games: int, seed: int
 
 @dataclass
 class Sweep:
-    """Runs points on an executor, retrying failures; `progress(done, total)` as they end."""
+    """Runs points on an executor, retrying failures; `progress(done, total)` as they end.
+    After Ctrl-C, `interrupted` is set and the outcomes are those of the points finished."""
 
     task: Task = play_point
     retries: int = 2
     progress: Callable[[int, int], None] | None = None
     outcomes: dict[int, Outcome] = field(default_factory=dict)
+    interrupted: bool = False
 
     def _finish(self, outcome: Outcome, total: int) -> None:
         self.outcomes[outcome.point.index] = outcome
@@ -147,26 +151,42 @@ class Sweep:
 
     def run_local(self, points: Sequence[Point], workers: int) -> list[Outcome]:
         """One process per point at a time on a local pool (in this process with workers=1)."""
-        if workers == 1:
-            for point in points:
-                self._finish(self._in_process(point), len(points))
-            return self._ordered()
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        try:
+            if workers == 1:
+                for point in points:
+                    self._finish(self._in_process(point), len(points))
+            else:
+                self._on_pool(points, workers)
+        except KeyboardInterrupt:
+            self.interrupted = True
+        return self._ordered()
+
+    def _on_pool(self, points: Sequence[Point], workers: int) -> None:
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=worker_ignores_ctrl_c)
+        with pool:
             running: dict[Future[SimulationReport], tuple[Point, int]] = {
                 pool.submit(self.task, p): (p, 1) for p in longest_first(points)
             }
-            while running:
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    point, attempt = running.pop(future)
-                    failure = future.exception()
-                    if failure is None:
-                        self._finish(Outcome(point, future.result(), None, attempt), len(points))
-                    elif attempt <= self.retries:
-                        running[pool.submit(self.task, point)] = (point, attempt + 1)
-                    else:
-                        self._finish(Outcome(point, None, _text(failure), attempt), len(points))
-        return self._ordered()
+            try:
+                while running:
+                    done, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        point, attempt = running.pop(future)
+                        failure = future.exception()
+                        if failure is None:
+                            outcome = Outcome(point, future.result(), None, attempt)
+                            self._finish(outcome, len(points))
+                        elif attempt <= self.retries:
+                            running[pool.submit(self.task, point)] = (point, attempt + 1)
+                        else:
+                            outcome = Outcome(point, None, _text(failure), attempt)
+                            self._finish(outcome, len(points))
+            except KeyboardInterrupt:  # the points under way are dropped, not waited for
+                workers_running = list((pool._processes or {}).values())
+                pool.shutdown(wait=False, cancel_futures=True)
+                for process in workers_running:
+                    process.terminate()
+                raise
 
     def _in_process(self, point: Point) -> Outcome:
         for attempt in range(1, self.retries + 2):
@@ -194,14 +214,18 @@ class Sweep:
                 client.submit(self.task, p, retries=self.retries, key=f"point-{run}-{p.index}"): p
                 for p in longest_first(points)
             }
-            for future in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
-                point = futures[future]
-                if future.status == "finished":
-                    self._finish(Outcome(point, future.result(), None, 1), len(points))
-                else:
-                    failure = future.exception()
-                    outcome = Outcome(point, None, _text(failure), self.retries + 1)
-                    self._finish(outcome, len(points))
+            try:
+                for future in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
+                    point = futures[future]
+                    if future.status == "finished":
+                        self._finish(Outcome(point, future.result(), None, 1), len(points))
+                    else:
+                        failure = future.exception()
+                        outcome = Outcome(point, None, _text(failure), self.retries + 1)
+                        self._finish(outcome, len(points))
+            except KeyboardInterrupt:
+                self.interrupted = True
+                client.cancel(list(futures))  # type: ignore[no-untyped-call]
         return self._ordered()
 
     def _ordered(self) -> list[Outcome]:
