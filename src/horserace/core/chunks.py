@@ -5,7 +5,7 @@ indices (`Span`s), each played into a tally, and the tallies fold together in in
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from horserace.core.errors import ConfigError
@@ -52,3 +52,46 @@ def check_run(count: int, seed: int, workers: int, what: str = "games") -> None:
             raise ConfigError(f"{name} must be a whole number, not {value!r}")
         if value < low:
             raise ConfigError(f"{name} must be at least {low}, not {value}")
+
+
+@dataclass
+class GameTally:
+    """What every family's tally counts of some consecutive games (`core.stats.merge_tally`
+    folds them); a family's tally adds its own figures."""
+
+    players: int
+    games: int = 0
+    races: int = 0
+    steps: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunReport:
+    """What every family's simulation report says of its run; equality ignores the timing and
+    the worker count (the figures are the same whatever the workers)."""
+
+    preset: str
+    seed: int
+    config: dict[str, Any]  # the family's plain-data form of the table options
+    bots: tuple[str, ...]
+    games: int
+    races: int
+    steps: int
+    engine: str = "reference"  # what played the games: "kernel" or "reference"
+    workers: int = field(default=1, compare=False)
+    elapsed_seconds: float = field(default=0.0, compare=False)
+
+    def run_json(self, **middle: Any) -> dict[str, Any]:
+        """The run's keys, with the family's own `middle` ones after the config."""
+        return {
+            "preset": self.preset,
+            "seed": self.seed,
+            "engine": self.engine,
+            "config": self.config,
+            **middle,
+            "games": self.games,
+            "races": self.races,
+            "steps": self.steps,
+            "workers": self.workers,
+            "elapsed_seconds": self.elapsed_seconds,
+        }

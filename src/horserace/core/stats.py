@@ -6,12 +6,13 @@ Pure Python (no SciPy): the normal quantile 1.96 is all the intervals need.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["Z95", "Proportion", "RunningStats", "wilson95"]
+__all__ = ["Z95", "Proportion", "RunningStats", "merge_tally", "wilson95"]
 
 Z95 = 1.96  # the 97.5% quantile of the standard normal, as the usual tables round it
 
@@ -129,3 +130,32 @@ class Proportion:
             "rate": self.rate,
             "ci95": list(self.wilson95()),
         }
+
+
+TallyT = TypeVar("TallyT")
+
+
+def merge_tally(earlier: TallyT, later: TallyT) -> TallyT:
+    """Fold a later chunk's tally (a dataclass of counts, `RunningStats`, and lists and dicts
+    of them) into an earlier one, field by field, in index order; `players` and any other
+    field in `SAME` are the table's, not counts, and stay."""
+    kept: tuple[str, ...] = getattr(earlier, "SAME", ("players",))
+    for field in dataclasses.fields(earlier):  # type: ignore[arg-type]
+        if field.name not in kept:
+            mine, theirs = getattr(earlier, field.name), getattr(later, field.name)
+            setattr(earlier, field.name, _merged(mine, theirs))
+    return earlier
+
+
+def _merged(mine: Any, theirs: Any) -> Any:
+    if isinstance(mine, RunningStats):
+        mine.merge(theirs)
+        return mine
+    if isinstance(mine, list):
+        return [_merged(a, b) for a, b in zip(mine, theirs, strict=True)]
+    if isinstance(mine, dict):
+        both = dict(mine)
+        for key, value in theirs.items():
+            both[key] = _merged(both[key], value) if key in both else value
+        return both
+    return mine + theirs  # counts, and NumPy arrays of counts

@@ -8,10 +8,13 @@ so everything heavy (its rules, bots and odds) is imported inside the method tha
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -71,9 +74,11 @@ class Family(ABC):
     def new_bot(self, kind: str, rng: random.Random) -> Agent:
         """A bot of `kind` (one of `bot_kinds`) drawing from `rng`."""
 
-    @abstractmethod
     def terminal(self) -> TableTerminal:
-        """How the family plays at a terminal (its options, screen and keyboard)."""
+        """How the family plays at a terminal (its options, screen and keyboard): the
+        `TERMINAL` of its module `terminal`."""
+        found: TableTerminal = self._required("terminal").TERMINAL
+        return found
 
     def live_odds(self, view: Any) -> Mapping[str, float] | None:
         """Each horse's chance to win as far as `view` shows it (public information only),
@@ -82,10 +87,13 @@ class Family(ABC):
 
     def news(self, step: Step, names: Sequence[str], seat: int | None) -> list[str]:
         """The log lines of one step as `seat` may see it (None: a spectator): the same words
-        on the terminal, the web table and a replay. A family without its own news module says
-        each event in its own sentence."""
+        on the terminal, the web table and a replay (the family's `news.table_news`). A family
+        without its own news module says each event in its own sentence."""
         from horserace.core.events import redact
 
+        news = self._part("news")
+        if news is not None:
+            return [line.text for line in news.table_news(step, names, seat)]
         return [event.describe(names) for event in redact(step.events, seat)]
 
     def prepare_odds(self) -> None:
@@ -96,5 +104,20 @@ class Family(ABC):
 
     def simulation(self) -> Simulation | None:
         """How `horserace simulate PRESET` plays the family's presets (its options, tally and
-        figures); None when the family has no simulation."""
-        return None
+        figures): the `SIMULATION` of its module `simulation`; None when it has none."""
+        module = self._part("simulation")
+        found: Simulation | None = None if module is None else module.SIMULATION
+        return found
+
+    def _part(self, name: str) -> ModuleType | None:
+        """The family package's module `name`, imported when first asked for; None if the
+        family has no such module. By this convention a family registers its parts."""
+        package = type(self).__module__.rpartition(".")[0]
+        if importlib.util.find_spec(f"{package}.{name}") is None:
+            return None
+        return importlib.import_module(f"{package}.{name}")
+
+    def _required(self, name: str) -> ModuleType:
+        module = self._part(name)
+        assert module is not None, f"the {self.name} family has no module {name!r}"
+        return module

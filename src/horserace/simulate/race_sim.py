@@ -17,7 +17,7 @@ import numpy as np
 from horserace.components.board import DEFAULT_BOARD, HORSES, Board
 from horserace.core.errors import ConfigError
 from horserace.core.rng import derive_seed
-from horserace.core.stats import Proportion, RunningStats
+from horserace.core.stats import Proportion, RunningStats, merge_tally
 from horserace.families.board.odds.race import race_odds
 from horserace.kernels.board_race import LINES, METHODS, RaceStart, race_table, run_races
 from horserace.simulate import runner
@@ -36,17 +36,6 @@ class _Tally:
     lines: list[RunningStats] = field(default_factory=lambda: [RunningStats() for _ in "1234"])
     chips: RunningStats = field(default_factory=RunningStats)
     length_counts: Any = field(default_factory=lambda: np.zeros(LONGEST + 1, dtype=np.int64))
-
-
-def _merge(earlier: _Tally, later: _Tally) -> _Tally:
-    earlier.races += later.races
-    earlier.wins = [a + b for a, b in zip(earlier.wins, later.wins, strict=True)]
-    earlier.length.merge(later.length)
-    for mine, theirs in zip(earlier.lines, later.lines, strict=True):
-        mine.merge(theirs)
-    earlier.chips.merge(later.chips)
-    earlier.length_counts = earlier.length_counts + later.length_counts
-    return earlier
 
 
 def _play(start: RaceStart, base: int, method: str, span: runner.Span) -> _Tally:
@@ -143,7 +132,7 @@ def simulate_races(
     used = method if method == "rolls" or race_table(start) is not None else "rolls"
     exact = race_odds({h: k for h, k in zip(HORSES, start.to_go, strict=True) if k})
     started = time.perf_counter()
-    plan = runner.Plan(partial(_play, start, derive_seed(seed, RACE_STREAM), used), _merge)
+    plan = runner.Plan(partial(_play, start, derive_seed(seed, RACE_STREAM), used), merge_tally)
     tally = runner.run(plan, races, CHUNK_RACES, workers=workers, progress=progress)
     dice = {h: (6 - abs(h - 7)) / 36 for h in HORSES}
     return RaceReport(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -12,10 +12,8 @@ from horserace.families.family import Family, HouseRules, PresetSpec
 
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
-    from horserace.engine import Agent, Step
+    from horserace.engine import Agent
     from horserace.families.board.rules.view import BoardView
-    from horserace.families.simulation import Simulation
-    from horserace.terminal.table import TableTerminal
 
 
 class BoardFamily(Family):
@@ -83,21 +81,6 @@ class BoardFamily(Family):
         if kind == "heuristic":
             return HeuristicBot(rng)
         return EvBot(rng) if kind == "ev" else RandomBot(rng, BOARD_OUTLAYS)
-
-    def simulation(self) -> Simulation:
-        from horserace.families.board.simulation import SIMULATION
-
-        return SIMULATION
-
-    def terminal(self) -> TableTerminal:
-        from horserace.families.board.terminal import TERMINAL
-
-        return TERMINAL
-
-    def news(self, step: Step, names: Sequence[str], seat: int | None) -> list[str]:
-        from horserace.families.board.news import table_news
-
-        return [line.text for line in table_news(step, names, seat)]
 
     def live_odds(self, view: Any) -> Mapping[str, float] | None:
         try:

@@ -24,11 +24,11 @@ import numpy as np
 
 from horserace.components.board import HORSES
 from horserace.core.chance import SeededChance
-from horserace.core.chunks import Plan, Planned, Span, check_run
+from horserace.core.chunks import GameTally, Plan, Planned, RunReport, Span, check_run
 from horserace.core.errors import ConfigError
 from horserace.core.events import Event
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
-from horserace.core.stats import Proportion, RunningStats
+from horserace.core.stats import Proportion, RunningStats, merge_tally
 from horserace.engine import Game, Step, play
 from horserace.families import make_bot, parse_bots
 from horserace.families.board.odds.race import scratch_phase_odds
@@ -57,13 +57,9 @@ LONGEST = 400  # the race length histogram counts longer races in its last bin
 
 
 @dataclass
-class _Tally:
-    """The figures of some consecutive games; `merge` in index order combines chunks."""
+class _Tally(GameTally):
+    """The figures of some consecutive games; `merge_tally` in index order combines chunks."""
 
-    players: int
-    games: int = 0
-    races: int = 0
-    steps: int = 0
     horse_wins: list[int] = field(default_factory=lambda: [0] * len(HORSES))
     race_length: RunningStats = field(default_factory=RunningStats)
     length_counts: list[int] = field(default_factory=lambda: [0] * (LONGEST + 1))
@@ -80,26 +76,6 @@ class _Tally:
             self.seat_chips = [RunningStats() for _ in range(self.players)]
         self.seat_wins = self.seat_wins or [0] * self.players
         self.seat_out = self.seat_out or [0] * self.players
-
-    def merge(self, other: _Tally) -> _Tally:
-        self.games += other.games
-        self.races += other.races
-        self.steps += other.steps
-        self.horse_wins = [a + b for a, b in zip(self.horse_wins, other.horse_wins, strict=True)]
-        self.race_length.merge(other.race_length)
-        self.length_counts = [
-            a + b for a, b in zip(self.length_counts, other.length_counts, strict=True)
-        ]
-        self.paid_per_round.merge(other.paid_per_round)
-        for mine, theirs in zip(self.seat_chips, other.seat_chips, strict=True):
-            mine.merge(theirs)
-        self.pot_left.merge(other.pot_left)
-        for kind, stats in other.bot_results.items():
-            self.bot_results.setdefault(kind, RunningStats()).merge(stats)
-        self.bot_edge.merge(other.bot_edge)
-        self.seat_wins = [a + b for a, b in zip(self.seat_wins, other.seat_wins, strict=True)]
-        self.seat_out = [a + b for a, b in zip(self.seat_out, other.seat_out, strict=True)]
-        return self
 
 
 class _RoundObserver:
@@ -217,37 +193,24 @@ def kernel_spec(config: BoardConfig) -> BoardGameSpec | None:
     return BoardGameSpec.from_config(board_config_dict(config))
 
 
-def _merge(earlier: _Tally, later: _Tally) -> _Tally:
-    return earlier.merge(later)
+@dataclass(frozen=True, kw_only=True)
+class SimulationReport(RunReport):
+    """What a simulation found (`bots`: the bot at each seat in the first game, rotated one
+    seat a game)."""
 
-
-@dataclass(frozen=True)
-class SimulationReport:
-    """What a simulation found. Equality ignores the timing and the worker count."""
-
-    preset: str
-    seed: int
-    config: dict[str, Any]  # the family's plain-data form of the table options
     players: int
-    games: int
-    races: int
-    steps: int
     horse_wins: dict[int, Proportion]  # per horse 2..12: races won out of all races
     race_length: RunningStats  # race rolls per race (rolls of scratched horses included)
     length_counts: tuple[int, ...]  # races of each length 0..LONGEST (the last: or longer)
     paid_per_round: RunningStats  # chips paid into the pot per round (scratch and race penalties)
     seat_chips: tuple[RunningStats, ...]  # final chips per seat, over games
     pot_left: RunningStats  # chips left in the pot when a game ends
-    bots: tuple[str, ...]  # the bot at each seat in the first game (rotated one seat a game)
     bot_results: dict[str, RunningStats]  # per bot kind: final minus starting chips, per seat-game
     # per game with two kinds or more: the first kind's mean gain minus the others' (chips left
     # in the pot lower every seat's gain alike, so this, not a kind's own gain, is its edge)
     bot_edge: RunningStats = field(default_factory=RunningStats)
     seat_wins: tuple[Proportion, ...] = ()  # games each seat won, by the table's ranking
     seat_out: tuple[Proportion, ...] = ()  # games each seat went out of (Northwoods)
-    engine: str = "reference"  # what played the games: "kernel" or "reference"
-    workers: int = field(default=1, compare=False)
-    elapsed_seconds: float = field(default=0.0, compare=False)
 
     @property
     def games_per_second(self) -> float:
@@ -256,16 +219,7 @@ class SimulationReport:
     def to_json(self) -> dict[str, Any]:
         """Plain ints, floats, strings and lists; every interval is [low, high]."""
         return {
-            "preset": self.preset,
-            "seed": self.seed,
-            "engine": self.engine,
-            "config": self.config,
-            "players": self.players,
-            "games": self.games,
-            "races": self.races,
-            "steps": self.steps,
-            "workers": self.workers,
-            "elapsed_seconds": self.elapsed_seconds,
+            **self.run_json(players=self.players),
             "horses": [
                 {"horse": horse, **wins.to_json()} for horse, wins in self.horse_wins.items()
             ],
@@ -356,9 +310,9 @@ def plan_games(
 
     if spec is not None:
         return Planned(
-            Plan(partial(_kernel_span, spec, seed, mix), _merge), KERNEL_CHUNK_GAMES, report
+            Plan(partial(_kernel_span, spec, seed, mix), merge_tally), KERNEL_CHUNK_GAMES, report
         )
-    plan = Plan(partial(_engine_span, preset_name, config, seed, mix), _merge)
+    plan = Plan(partial(_engine_span, preset_name, config, seed, mix), merge_tally)
     return Planned(plan, CHUNK_GAMES, report)
 
 

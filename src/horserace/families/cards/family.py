@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -12,10 +12,8 @@ from horserace.families.family import Family, PresetSpec
 
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
-    from horserace.engine import Agent, Step
+    from horserace.engine import Agent
     from horserace.families.cards.odds.race import RacePosition
-    from horserace.families.simulation import Simulation
-    from horserace.terminal.table import TableTerminal
 
 ODDS_BUDGET = 3_000  # DP states per live estimate (under 0.1 s); past it a face-down course: None
 
@@ -57,21 +55,6 @@ class CardsFamily(Family):
             return BlindBettor(rng)
 
         return RandomBot(rng, CARDS_OUTLAYS) if kind == "random" else CardsBot(kind, rng)
-
-    def simulation(self) -> Simulation:
-        from horserace.families.cards.simulation import SIMULATION
-
-        return SIMULATION
-
-    def terminal(self) -> TableTerminal:
-        from horserace.families.cards.terminal import TERMINAL
-
-        return TERMINAL
-
-    def news(self, step: Step, names: Sequence[str], seat: int | None) -> list[str]:
-        from horserace.families.cards.news import table_news
-
-        return [line.text for line in table_news(step, names, seat)]
 
     def live_odds(self, view: Any) -> Mapping[str, float] | None:
         """Exact, once the whole course is dealt; None while a face-down course leaves more

@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from horserace.core.chunks import Plan, Planned, check_run
+from horserace.core.chunks import Plan, Planned, RunReport, check_run
 from horserace.core.errors import ConfigError
-from horserace.core.stats import Proportion, RunningStats
+from horserace.core.stats import Proportion, RunningStats, merge_tally
 from horserace.core.words import counted
 from horserace.families.simulation import Setup, Simulation
 
@@ -49,22 +49,10 @@ ENGINES = ("auto", "kernel", "reference")
 KERNEL_BOT = "blind"  # every seat backs a random horse: the compiled kernel plays it
 
 
-def _merge(earlier: CardsTally, later: CardsTally) -> CardsTally:
-    earlier.merge(later)
-    return earlier
+@dataclass(frozen=True, kw_only=True)
+class CardsReport(RunReport):
+    """What a card-race simulation found."""
 
-
-@dataclass(frozen=True)
-class CardsReport:
-    """What a simulation found; equality ignores the timing and the worker count."""
-
-    preset: str
-    seed: int
-    config: dict[str, Any]
-    bots: tuple[str, ...]
-    games: int
-    races: int
-    steps: int
     race_cards: RunningStats
     wins_by_count: dict[int, Proportion]  # a horse showing c course cards won
     exact_by_count: dict[int, float]
@@ -74,22 +62,10 @@ class CardsReport:
     pool: RunningStats
     seat_chips: tuple[RunningStats, ...]
     unclaimed: RunningStats
-    engine: str = "reference"  # what played the games: "kernel" or "reference"
-    workers: int = field(default=1, compare=False)
-    elapsed_seconds: float = field(default=0.0, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "preset": self.preset,
-            "seed": self.seed,
-            "engine": self.engine,
-            "config": self.config,
-            "bots": list(self.bots),
-            "games": self.games,
-            "races": self.races,
-            "steps": self.steps,
-            "workers": self.workers,
-            "elapsed_seconds": self.elapsed_seconds,
+            **self.run_json(bots=list(self.bots)),
             "race_cards": self.race_cards.to_json(),
             "win_by_course_count": [
                 {"count": count, **wins.to_json(), "exact": self.exact_by_count.get(count)}
@@ -180,8 +156,10 @@ def plan_cards(
         )
 
     if kernel:
-        return Planned(Plan(partial(kernel_span, config, seed), _merge), KERNEL_CHUNK_GAMES, report)
-    plan = Plan(partial(engine_span, preset_name, config, kinds, seed), _merge)
+        return Planned(
+            Plan(partial(kernel_span, config, seed), merge_tally), KERNEL_CHUNK_GAMES, report
+        )
+    plan = Plan(partial(engine_span, preset_name, config, kinds, seed), merge_tally)
     return Planned(plan, CHUNK_GAMES, report)
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from horserace.components.french_deck import is_joker, suit_of
 from horserace.core.chance import SeededChance
-from horserace.core.chunks import Span
+from horserace.core.chunks import GameTally, Span
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
 from horserace.core.stats import RunningStats
 from horserace.engine import Game, Step, play
@@ -20,11 +20,7 @@ from horserace.families.presets import get_preset
 
 
 @dataclass
-class CardsTally:
-    players: int
-    games: int = 0
-    races: int = 0
-    steps: int = 0
+class CardsTally(GameTally):
     race_cards: RunningStats = field(default_factory=RunningStats)
     starts: dict[int, int] = field(default_factory=dict)  # by course count
     wins: dict[int, int] = field(default_factory=dict)
@@ -38,25 +34,6 @@ class CardsTally:
     def __post_init__(self) -> None:
         if not self.seat_chips:
             self.seat_chips = [RunningStats() for _ in range(self.players)]
-
-    def merge(self, other: CardsTally) -> None:
-        self.games += other.games
-        self.races += other.races
-        self.steps += other.steps
-        for mine, theirs in (
-            (self.race_cards, other.race_cards),
-            (self.bet_return, other.bet_return),
-            (self.bet_edge, other.bet_edge),
-            (self.pool, other.pool),
-            (self.unclaimed, other.unclaimed),
-        ):
-            mine.merge(theirs)
-        for table, more in ((self.starts, other.starts), (self.wins, other.wins)):
-            for count, value in more.items():
-                table[count] = table.get(count, 0) + value
-        self.takeout += other.takeout
-        for seat, theirs in zip(self.seat_chips, other.seat_chips, strict=True):
-            seat.merge(theirs)
 
 
 def _counts(state: CardsState) -> list[int]:

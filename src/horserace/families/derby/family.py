@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from horserace.families.family import Family, PresetSpec
 
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
-    from horserace.engine import Agent, Step
-    from horserace.families.simulation import Simulation
-    from horserace.terminal.table import TableTerminal
+    from horserace.engine import Agent
 
 
 class DerbyFamily(Family):
@@ -37,21 +35,6 @@ class DerbyFamily(Family):
         from horserace.families.random_bot import RandomBot
 
         return RandomBot(rng, DERBY_OUTLAYS) if kind == "random" else DerbyEVBot(rng)
-
-    def simulation(self) -> Simulation:
-        from horserace.families.derby.simulation import SIMULATION
-
-        return SIMULATION
-
-    def terminal(self) -> TableTerminal:
-        from horserace.families.derby.terminal import TERMINAL
-
-        return TERMINAL
-
-    def news(self, step: Step, names: Sequence[str], seat: int | None) -> list[str]:
-        from horserace.families.derby.news import table_news
-
-        return [line.text for line in table_news(step, names, seat)]
 
     def live_odds(self, view: Any) -> Mapping[str, float] | None:
         """Exact before the race; then seeded estimates of the position at the turn's start,

@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 
 from horserace.core.chance import SeededChance
-from horserace.core.chunks import Plan, Planned, Span, check_run
+from horserace.core.chunks import GameTally, Plan, Planned, RunReport, Span, check_run
 from horserace.core.errors import ConfigError
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
-from horserace.core.stats import Proportion, RunningStats
+from horserace.core.stats import Proportion, RunningStats, merge_tally
 from horserace.engine import Agent, Game, Step, play
 from horserace.families.derby.bots import DERBY_BOT_KINDS, make_derby_bot
 from horserace.families.derby.rules import events as ev
@@ -50,11 +50,7 @@ PAIRED_STREAM = 3
 
 
 @dataclass
-class _Tally:
-    players: int
-    games: int = 0
-    races: int = 0
-    steps: int = 0
+class _Tally(GameTally):
     runs: list[int] = field(default_factory=lambda: [0] * len(DERBY_HORSES))
     placed: list[list[int]] = field(
         default_factory=lambda: [[0] * len(DERBY_HORSES) for _ in "123"]
@@ -67,22 +63,6 @@ class _Tally:
     def __post_init__(self) -> None:
         if not self.seat_money:
             self.seat_money = [RunningStats() for _ in range(self.players)]
-
-    def merge(self, other: _Tally) -> _Tally:
-        self.games += other.games
-        self.races += other.races
-        self.steps += other.steps
-        self.runs = [a + b for a, b in zip(self.runs, other.runs, strict=True)]
-        self.placed = [
-            [a + b for a, b in zip(mine, theirs, strict=True)]
-            for mine, theirs in zip(self.placed, other.placed, strict=True)
-        ]
-        self.turns.merge(other.turns)
-        for mine, theirs in zip(self.seat_money, other.seat_money, strict=True):
-            mine.merge(theirs)
-        self.bank_gain.merge(other.bank_gain)
-        self.wagered.merge(other.wagered)
-        return self
 
 
 class _Observer:
@@ -132,10 +112,6 @@ def _engine_span(config: DerbyConfig, bots: tuple[str, ...], seed: int, span: Sp
     return tally
 
 
-def _merge(earlier: _Tally, later: _Tally) -> _Tally:
-    return earlier.merge(later)
-
-
 @dataclass(frozen=True)
 class PairedReport:
     """The same races (same d20s) on the track and on paved versions of it."""
@@ -178,17 +154,12 @@ def paired_races(track: DerbyTrack, field: int, races: int, seed: int) -> Paired
     return PairedReport(races, field, winner, podium, turns)
 
 
-@dataclass(frozen=True)
-class DerbyReport:
-    """What a Derby simulation found. Equality ignores the timing and the worker count."""
+@dataclass(frozen=True, kw_only=True)
+class DerbyReport(RunReport):
+    """What a Derby simulation found: whole games on the rules engine (the bots choose horses
+    and wagers)."""
 
-    seed: int
-    config: dict[str, Any]
-    bots: tuple[str, ...]
     players: int
-    games: int
-    races: int
-    steps: int
     horse_runs: tuple[int, ...]  # races run, per horse 1..20
     horse_places: tuple[tuple[Proportion, ...], ...]  # per horse: Win, Place, Show of races run
     turns: RunningStats  # turns per race
@@ -196,8 +167,6 @@ class DerbyReport:
     seat_money: tuple[RunningStats, ...]
     bank_gain: RunningStats  # the bank's gain per game (negative: it paid out more)
     paired: PairedReport | None
-    workers: int = field(default=1, compare=False)
-    elapsed_seconds: float = field(default=0.0, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         horses = [
@@ -212,17 +181,7 @@ class DerbyReport:
             if runs
         ]
         return {
-            "preset": "derby",
-            "seed": self.seed,
-            "engine": "reference",  # whole games: the bots choose horses and wagers
-            "config": self.config,
-            "bots": list(self.bots),
-            "players": self.players,
-            "games": self.games,
-            "races": self.races,
-            "steps": self.steps,
-            "workers": self.workers,
-            "elapsed_seconds": self.elapsed_seconds,
+            **self.run_json(bots=list(self.bots), players=self.players),
             "horses": horses,
             "turns_per_race": self.turns.to_json(),
             "wagered_per_race": self.wagered.to_json(),
@@ -277,6 +236,7 @@ def plan_derby(
             for h in range(len(DERBY_HORSES))
         )
         return DerbyReport(
+            preset=preset_name,
             seed=seed,
             config=preset.rules.config_to_dict(config),
             bots=tuple(bots),
@@ -295,5 +255,5 @@ def plan_derby(
             elapsed_seconds=time.perf_counter() - started,
         )
 
-    plan = Plan(partial(_engine_span, config, tuple(bots), seed), _merge)
+    plan = Plan(partial(_engine_span, config, tuple(bots), seed), merge_tally)
     return Planned(plan, CHUNK_GAMES, report)
