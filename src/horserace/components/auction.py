@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from horserace.core.errors import IllegalAction
+from horserace.core.errors import ConfigError, IllegalAction
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ def open_lot(
 ) -> EnglishAuction:
     """A new lot; it is closed (unsold) at once when nobody can pay the minimum."""
     if minimum < 1:
-        raise ValueError("the minimum bid is at least 1")
+        raise ConfigError(f"the minimum bid must be at least 1, not {minimum}")
     auction = EnglishAuction(tuple(rotation), tuple(purses), minimum, pass_leaves=pass_leaves)
     return _next_turn(auction, None)
 

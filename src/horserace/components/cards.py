@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from horserace.core.errors import InvalidAction
+from horserace.core.errors import IllegalAction, InvalidAction
 from horserace.core.types import is_whole_number
 
 JOKER, ACE, KING = 0, 1, 13
@@ -60,7 +60,7 @@ def count_of(hand: RankCounts, rank: int) -> int:
 def with_count(hand: RankCounts, rank: int, delta: int) -> RankCounts:
     value = hand[rank] + delta
     if value < 0:
-        raise ValueError(f"no {rank_text(rank)} left to take")
+        raise IllegalAction(f"no {rank_text(rank)} left to take")
     return (*hand[:rank], value, *hand[rank + 1 :])
 
 

@@ -25,7 +25,7 @@ _JOKER_WORDS = {"JOKER", "JK", "X", "*"}
 
 def card(rank: int, suit: int) -> Card:
     if not 1 <= rank <= RANKS_PER_SUIT or not 0 <= suit < len(SUITS):
-        raise ValueError(f"no card of rank {rank} and suit {suit}")
+        raise InvalidAction(f"no card of rank {rank} and suit {suit}: ranks 1-13, suits 0-3")
     return suit * RANKS_PER_SUIT + rank - 1
 
 
@@ -34,8 +34,10 @@ def is_joker(value: Card) -> bool:
 
 
 def suit_of(value: Card) -> int:
-    """0..3 for C D H S; jokers have no suit (-1)."""
-    return -1 if value >= JOKER else value // RANKS_PER_SUIT
+    """0..3 for C D H S. A joker has no suit: ask `is_joker` first."""
+    if value >= JOKER:
+        raise InvalidAction("a joker has no suit")
+    return value // RANKS_PER_SUIT
 
 
 def rank_of(value: Card) -> int:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
+from horserace.core.errors import ConfigError
+
 __all__ = ["PoolResult", "Ticket", "settle_pool", "split_by_weight"]
 
 
@@ -40,11 +42,11 @@ class PoolResult:
 def split_by_weight(amount: int, weights: Sequence[int]) -> list[int]:
     """`amount` in whole chips, proportional to `weights` (largest remainder, earlier first)."""
     if amount < 0 or any(w < 0 for w in weights):
-        raise ValueError("amounts and weights are whole numbers >= 0")
+        raise ConfigError(f"amounts and weights are whole numbers >= 0, not {amount} by {weights}")
     whole = sum(weights)
     if whole == 0:
         if amount:
-            raise ValueError("nothing to share by: all weights are 0")
+            raise ConfigError(f"{amount} cannot be shared by weights that are all 0")
         return [0] * len(weights)
     shares = [amount * w // whole for w in weights]
     remainders = [amount * w % whole for w in weights]

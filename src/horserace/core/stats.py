@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from horserace.core.errors import ConfigError
+
 __all__ = ["Z95", "Proportion", "RunningStats", "merge_tally", "wilson95"]
 
 Z95 = 1.96  # the 97.5% quantile of the standard normal, as the usual tables round it
@@ -113,7 +115,7 @@ class Proportion:
 
     def __post_init__(self) -> None:
         if not 0 <= self.successes <= self.trials:
-            raise ValueError(f"a proportion needs 0 <= successes <= trials, not {self}")
+            raise ConfigError(f"a proportion needs 0 <= successes <= trials, not {self}")
 
     @property
     def rate(self) -> float:

@@ -246,15 +246,17 @@ def _cards(words: str) -> tuple[int, ...]:
     return tuple(sorted(parse_rank(word, _ANY_RANK) for word in words.split()))
 
 
-def parse_seat_action(text: str, seat: int = -1) -> SeatAction:
+def parse_seat_action(text: str, seat: int | None = None) -> SeatAction:
     """Every seat action's text form, read back; `seat` is who speaks (an offer names only its
-    target). Whether it is allowed now is for the phase to say."""
+    target; None: no seat is to act). Whether it is allowed now is for the phase to say."""
     lowered = text.strip().lower()
     offer = _OFFER_TEXT.match(lowered)
     if offer is not None:
         target, give, take = offer.groups()
         if not target.isascii():
             raise InvalidAction(f"{target!r} is not a seat number")
+        if seat is None:
+            raise InvalidAction("an offer is made by the seat whose turn it is: no seat is to act")
         offered = Offer(seat, int(target) - 1, _cards(give), _cards(take))
         if not offered.give and not offered.take:
             raise InvalidAction("an offer moves at least one card, e.g. 'offer 3: 6 6 for 7'")

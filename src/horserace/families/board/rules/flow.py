@@ -260,7 +260,7 @@ def _seat_choice(
 def _run(tx: Tx, record: PhaseRecord) -> PhaseRecord:
     """Resolve what needs nobody's decision until a seat or chance must act."""
     while True:
-        if tx.race.winner and not isinstance(record, _SETTLING):
+        if tx.race.winner is not None and not isinstance(record, _SETTLING):
             return Payout()
         if not isinstance(record, Resolving):
             return record

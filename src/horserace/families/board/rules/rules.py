@@ -155,7 +155,7 @@ class BoardRules(Rules[BoardConfig, BoardState]):
         word = text.strip()
         actor = state.actor
         if actor is not CHANCE:
-            return parse_seat_action(word, actor if isinstance(actor, int) else -1)
+            return parse_seat_action(word, actor if isinstance(actor, int) else None)
         record = state.phase_record
         forced = self.forced_chance(state)
         if forced is not None:

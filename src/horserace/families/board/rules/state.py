@@ -38,7 +38,7 @@ class Race(NamedTuple):
     blocks: tuple[int, ...]  # Husted: chips under each horse
     scratch_rolls: int
     race_rolls: int
-    winner: int  # the winning horse once the race is decided, else 0
+    winner: int | None  # the winning horse once the race is decided
     mover: int | None  # the seat that moved the winner across, once the race is won
 
     def line_of(self, horse: int) -> int:
@@ -130,4 +130,4 @@ def fresh_cards(players: int, deck: RankCounts) -> Cards:
 
 AT_GATE = (0,) * 11
 EMPTY_LINES = (0, 0, 0, 0)
-FRESH_RACE = Race(EMPTY_LINES, AT_GATE, AT_GATE, 0, 0, 0, None)
+FRESH_RACE = Race(EMPTY_LINES, AT_GATE, AT_GATE, 0, 0, None, None)

@@ -58,7 +58,7 @@ class BoardView:
     four_dice: tuple[int, ...]
     out: tuple[bool, ...]
     out_rounds: tuple[int, ...]  # the round each seat went out in, 0 while still in
-    winner: int  # the winning horse once the race is decided, else 0
+    winner: int | None  # the winning horse once the race is decided
     to_deal: int  # cards still to be dealt in this deal (0 outside the deal)
     deal_to: int  # who gets the next card (the player count stands for the market)
     config: BoardConfig

@@ -25,6 +25,8 @@ from fractions import Fraction
 from itertools import permutations
 from typing import TypeVar
 
+from horserace.core.errors import ConfigError
+
 Number = TypeVar("Number", float, Fraction)
 
 
@@ -38,7 +40,7 @@ def runner_orders(
     runners = {suit: (need, unseen) for suit, need, unseen in left}
     for suit, (need, unseen) in runners.items():
         if not 1 <= need <= unseen:
-            raise ValueError(f"runner {suit} needs {need} of {unseen} cards")
+            raise ConfigError(f"runner {suit} needs {need} of {unseen} cards: 1 <= need <= unseen")
     memo: dict[tuple[int, ...], list[Number]] = {(): [one]}
 
     def integral(order: tuple[int, ...]) -> list[Number]:

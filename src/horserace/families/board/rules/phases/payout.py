@@ -21,6 +21,7 @@ def pay_out(tx: Tx) -> bool:
     out, dealer = tx.seats.out, tx.dealer
     order = seats_from(out, next_seat(out, dealer))
     horse = tx.race.winner
+    assert horse is not None, "a round is paid out once its race is won"
     if config.responses:  # cards with powers still held are paid for
         for seat in order:
             hand = tx.cards.hands[seat]
