@@ -6,17 +6,34 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from horserace.core.actions import Action
 from horserace.core.errors import IllegalAction
 from horserace.core.events import Event
 from horserace.core.ledger import Ledger
 from horserace.core.options import plain_options
-from horserace.core.types import Actor
+from horserace.core.types import TERMINAL, Actor
 
-ConfigT = TypeVar("ConfigT")
-StateT = TypeVar("StateT")
+
+class TableConfig(Protocol):
+    """What every family's config says: how many seats the table has."""
+
+    @property
+    def players(self) -> int: ...
+
+
+ConfigT = TypeVar("ConfigT", bound=TableConfig)
+
+
+class TableState(Protocol):
+    """What every family's state holds: the one ledger of every chip."""
+
+    @property
+    def ledger(self) -> Ledger: ...
+
+
+StateT = TypeVar("StateT", bound=TableState)
 
 
 @dataclass(frozen=True)
@@ -53,8 +70,8 @@ class Rules(ABC, Generic[ConfigT, StateT]):
         """Plain data that `make_config` turns back into the same config."""
         return plain_options(config)
 
-    @abstractmethod
-    def players(self, config: ConfigT) -> int: ...
+    def players(self, config: ConfigT) -> int:
+        return config.players
 
     # --- the game tree ---------------------------------------------------
     @abstractmethod
@@ -114,12 +131,18 @@ class Rules(ABC, Generic[ConfigT, StateT]):
     def view(self, state: StateT, seat: int | None) -> Any:
         """What `seat` may know (None = a spectator); deny by default."""
 
-    @abstractmethod
-    def ledger(self, state: StateT) -> Ledger: ...
+    def ledger(self, state: StateT) -> Ledger:
+        return state.ledger
+
+    def result(self, state: StateT) -> Result:
+        """Final standings; only for a terminal state (IllegalAction before the end)."""
+        if self.actor(state) is not TERMINAL:
+            raise IllegalAction("the game is not over yet")
+        return self.standings(state)
 
     @abstractmethod
-    def result(self, state: StateT) -> Result:
-        """Final standings; only for a terminal state."""
+    def standings(self, state: StateT) -> Result:
+        """The final standings of a finished game."""
 
 
 def rank_standings(chips: Sequence[int], unclaimed: int) -> Result:

@@ -17,6 +17,7 @@ from horserace.core.ledger import Ledger
 from horserace.core.rules import Result, Rules
 from horserace.core.types import CHANCE, TERMINAL, Actor
 from horserace.families.board.rules import flow
+from horserace.families.board.rules import records as rec
 from horserace.families.board.rules.actions import (
     NEXT_ROUND,
     PASS,
@@ -43,30 +44,9 @@ from horserace.families.board.rules.phases import (
     respond,
     trade,
 )
-from horserace.families.board.rules.records import (
-    Betting,
-    Dealing,
-    Drafting,
-    Drawing,
-    FaceCardTurn,
-    Finished,
-    JokerTurn,
-    MarketTurn,
-    NextRound,
-    Pairing,
-    Payout,
-    PhaseRecord,
-    Racing,
-    Responding,
-    Rolling,
-    Scratching,
-    Trading,
-    innermost,
-)
 from horserace.families.board.rules.state import (
     FRESH_RACE,
     BoardState,
-    Phase,
     SeatStatus,
     fresh_cards,
 )
@@ -87,9 +67,6 @@ class BoardRules(Rules[BoardConfig, BoardState]):
     def make_config(self, options: Mapping[str, Any]) -> BoardConfig:
         return board_config(options)
 
-    def players(self, config: BoardConfig) -> int:
-        return config.players
-
     # --- the game tree ---------------------------------------------------
     def initial_state(self, config: BoardConfig) -> BoardState:
         n = config.players
@@ -106,7 +83,7 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             FRESH_RACE,
             seats,
             Ledger.open(labels, balances),
-            Finished(),
+            rec.Finished(),
             TERMINAL,
         )
         tx = Tx(start)
@@ -127,7 +104,7 @@ class BoardRules(Rules[BoardConfig, BoardState]):
         record = state.phase_record
         if state.actor is not CHANCE:
             return (), ()
-        if isinstance(record, Dealing | Drawing):
+        if isinstance(record, rec.Dealing | rec.Drawing):
             deck = state.cards.deck
             ranks = [rank for rank in ALL_RANKS if deck[rank]]
             return [_DEALS[rank] for rank in ranks], [deck[rank] for rank in ranks]
@@ -139,15 +116,15 @@ class BoardRules(Rules[BoardConfig, BoardState]):
         return ALL_ROLLS, _ROLL_WEIGHTS
 
     def chance_table(self, state: BoardState) -> Sequence[Action] | None:
-        if state.actor is not CHANCE or not isinstance(state.phase_record, Rolling):
+        if state.actor is not CHANCE or not isinstance(state.phase_record, rec.Rolling):
             return None
         return _FOUR_TABLE if _four_dice(state) else _ROLL_TABLE
 
     def forced_chance(self, state: BoardState) -> Action | None:
         record = state.phase_record
-        if isinstance(record, Payout):
+        if isinstance(record, rec.Payout):
             return PAYOUT
-        if isinstance(record, NextRound):
+        if isinstance(record, rec.NextRound):
             return NEXT_ROUND
         return None
 
@@ -162,7 +139,7 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             if word.lower() != forced.text:
                 raise InvalidAction(f"{text!r}: the only thing that happens now is {forced.text}")
             return forced
-        if isinstance(record, Dealing | Drawing):
+        if isinstance(record, rec.Dealing | rec.Drawing):
             plain = deal.deck_for(state.config) == full_deck(state.config.decks)
             return Deal.parse(word, RANKS if plain else ALL_RANKS)
         if _four_dice(state):
@@ -177,11 +154,11 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             self._verify_chance(state, action)
             return
         record = state.phase_record
-        if isinstance(action, Roll) and isinstance(record, Rolling):
+        if isinstance(action, Roll) and isinstance(record, rec.Rolling):
             return
         if isinstance(action, Deal | DiceRoll | FourDice | Settle):
             raise IllegalAction(f"it is seat {actor + 1}'s move, not a chance outcome")
-        if isinstance(action, Offer) and isinstance(record, Trading):
+        if isinstance(action, Offer) and isinstance(record, rec.Trading):
             trade.check_offer(state, record, _spoken_by(action, actor))
             return
         legal = self.legal_actions(state, actor)
@@ -195,9 +172,9 @@ class BoardRules(Rules[BoardConfig, BoardState]):
 
     def _verify_chance(self, state: BoardState, action: Action) -> None:
         record = state.phase_record
-        if type(action) is DiceRoll and type(record) is Scratching:
+        if type(action) is DiceRoll and type(record) is rec.Scratching:
             return
-        if type(action) is DiceRoll and type(record) is Racing and not state.config.robertson:
+        if type(action) is DiceRoll and type(record) is rec.Racing and not state.config.robertson:
             return
         forced = self.forced_chance(state)
         if forced is not None:
@@ -205,12 +182,12 @@ class BoardRules(Rules[BoardConfig, BoardState]):
                 raise IllegalAction("the round is being settled now")
             return
         if isinstance(action, Deal):
-            if not isinstance(record, Dealing | Drawing):
+            if not isinstance(record, rec.Dealing | rec.Drawing):
                 raise IllegalAction("no card is being dealt now; the dice are")
             if not 0 <= action.rank < len(NO_CARDS) or not state.cards.deck[action.rank]:
                 raise IllegalAction(f"no {action.text[5:]} is left in the deck")
             return
-        if isinstance(record, Dealing | Drawing):
+        if isinstance(record, rec.Dealing | rec.Drawing):
             raise IllegalAction("cards are being dealt now, not dice rolled")
         if isinstance(action, FourDice if _four_dice(state) else DiceRoll):
             return
@@ -228,12 +205,7 @@ class BoardRules(Rules[BoardConfig, BoardState]):
     def view(self, state: BoardState, seat: int | None) -> BoardView:
         return build_view(state, seat)
 
-    def ledger(self, state: BoardState) -> Ledger:
-        return state.ledger
-
-    def result(self, state: BoardState) -> Result:
-        if state.phase is not Phase.OVER:
-            raise IllegalAction("the game is not over yet")
+    def standings(self, state: BoardState) -> Result:
         n = state.config.players
         return payout.rank_board(
             state.ledger.balances[:n], state.seats.out, unclaimed=state.pot + state.jockey
@@ -242,7 +214,7 @@ class BoardRules(Rules[BoardConfig, BoardState]):
 
 def _four_dice(state: BoardState) -> bool:
     """Robertson's race: chance rolls four dice, not two."""
-    return state.config.robertson and isinstance(innermost(state.phase_record), Racing)
+    return state.config.robertson and isinstance(rec.innermost(state.phase_record), rec.Racing)
 
 
 def _spoken_by(offer: Offer, seat: int) -> Offer:
@@ -252,40 +224,40 @@ def _spoken_by(offer: Offer, seat: int) -> Offer:
 
 
 # What a seat may do, by the kind of the phase's record (a seat has no move in the others)
-_LEGAL: dict[type[PhaseRecord], Callable[[BoardState, Any, int], Sequence[Action]]] = {
-    Rolling: lambda state, record, seat: (ROLL,),
-    Scratching: lambda state, record, seat: (ROLL,),
-    Racing: lambda state, record, seat: (ROLL,),
-    Responding: lambda state, record, seat: respond.legal(state, record),
-    JokerTurn: lambda state, record, seat: joker.legal(state, seat),
-    FaceCardTurn: lambda state, record, seat: face_cards.legal(state, seat),
-    MarketTurn: lambda state, record, seat: market.legal(state, seat),
-    Trading: trade.legal,
-    Pairing: lambda state, record, seat: race.pair_legal(record),
-    Drafting: lambda state, record, seat: draft.legal(state, seat),
-    Betting: betting.legal,
-    Drawing: lambda state, record, seat: draw.legal(state, seat),
+_LEGAL: dict[type[rec.PhaseRecord], Callable[[BoardState, Any, int], Sequence[Action]]] = {
+    rec.Rolling: lambda state, record, seat: (ROLL,),
+    rec.Scratching: lambda state, record, seat: (ROLL,),
+    rec.Racing: lambda state, record, seat: (ROLL,),
+    rec.Responding: lambda state, record, seat: respond.legal(state, record),
+    rec.JokerTurn: lambda state, record, seat: joker.legal(state, seat),
+    rec.FaceCardTurn: lambda state, record, seat: face_cards.legal(state, seat),
+    rec.MarketTurn: lambda state, record, seat: market.legal(state, seat),
+    rec.Trading: trade.legal,
+    rec.Pairing: lambda state, record, seat: race.pair_legal(record),
+    rec.Drafting: lambda state, record, seat: draft.legal(state, seat),
+    rec.Betting: betting.legal,
+    rec.Drawing: lambda state, record, seat: draw.legal(state, seat),
 }
 
 # What may be done now, in a table's words, by the kind of the phase's record (the first match)
-_SITUATIONS: tuple[tuple[type[PhaseRecord], str], ...] = (
-    (Racing, "{who} rolls next in the race"),
-    (Rolling, "{who} rolls next in the scratch"),
-    (Responding, "{who} owes {r.pending[0].amount}: pay, or answer with an Ace or a King"),
-    (JokerTurn, "{who} may play a Joker after their roll, or pass"),
-    (FaceCardTurn, "{who} paid for a scratched horse and may play a J, Q or K, or pass"),
-    (MarketTurn, "{who} may buy one market card after their roll, or pass"),
-    (Pairing, "{who} pairs the four dice"),
-    (Drafting, "the draft: {who} keeps one card of their packet"),
-    (Betting, "betting round {r.round_no}: {who} checks, wagers, meets, raises or folds"),
-    (Drawing, "the draw: {who} discards up to two cards"),
+_SITUATIONS: tuple[tuple[type[rec.PhaseRecord], str], ...] = (
+    (rec.Racing, "{who} rolls next in the race"),
+    (rec.Rolling, "{who} rolls next in the scratch"),
+    (rec.Responding, "{who} owes {r.pending[0].amount}: pay, or answer with an Ace or a King"),
+    (rec.JokerTurn, "{who} may play a Joker after their roll, or pass"),
+    (rec.FaceCardTurn, "{who} paid for a scratched horse and may play a J, Q or K, or pass"),
+    (rec.MarketTurn, "{who} may buy one market card after their roll, or pass"),
+    (rec.Pairing, "{who} pairs the four dice"),
+    (rec.Drafting, "the draft: {who} keeps one card of their packet"),
+    (rec.Betting, "betting round {r.round_no}: {who} checks, wagers, meets, raises or folds"),
+    (rec.Drawing, "the draw: {who} discards up to two cards"),
 )
 
 
-def situation(record: PhaseRecord, seat: int) -> str:
+def situation(record: rec.PhaseRecord, seat: int) -> str:
     """The rule that says what may be done now, in a table's words."""
     who = f"seat {seat + 1}"
-    if isinstance(record, Trading):
+    if isinstance(record, rec.Trading):
         if record.offer is not None:
             return f"{who} answers the offer made to them"
         return f"the trading window is open: {who} offers a trade or passes"

@@ -72,9 +72,6 @@ class CardsRules(Rules[CardsConfig, CardsState]):
     def make_config(self, options: Mapping[str, Any]) -> CardsConfig:
         return cards_config(options)
 
-    def players(self, config: CardsConfig) -> int:
-        return config.players
-
     def style(self, config: CardsConfig) -> Style:
         return STYLES[config.betting]
 
@@ -305,12 +302,7 @@ class CardsRules(Rules[CardsConfig, CardsState]):
             cut=state.cut,
         )
 
-    def ledger(self, state: CardsState) -> Ledger:
-        return state.ledger
-
-    def result(self, state: CardsState) -> Result:
-        if state.phase is not CardsPhase.OVER:
-            raise IllegalAction("the game is not over yet")
+    def standings(self, state: CardsState) -> Result:
         n = state.config.players
         return rank_standings(state.ledger.balances[:n], unclaimed=sum(state.ledger.balances[n:]))
 

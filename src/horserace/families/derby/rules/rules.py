@@ -45,9 +45,6 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
     def make_config(self, options: Mapping[str, Any]) -> DerbyConfig:
         return derby_config(options)
 
-    def players(self, config: DerbyConfig) -> int:
-        return config.players
-
     # --- the game tree ---------------------------------------------------
     def initial_state(self, config: DerbyConfig) -> DerbyState:
         n = config.players
@@ -351,12 +348,7 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
             podiums=state.podiums,
         )
 
-    def ledger(self, state: DerbyState) -> Ledger:
-        return state.ledger
-
-    def result(self, state: DerbyState) -> Result:
-        if state.phase is not DerbyPhase.OVER:
-            raise IllegalAction("the game is not over yet")
+    def standings(self, state: DerbyState) -> Result:
         n = state.config.players
         unclaimed = state.ledger.total - sum(state.ledger.balances[:n])
         return rank_standings(state.ledger.balances[:n], unclaimed=unclaimed)
