@@ -43,7 +43,7 @@ def actors_of_games(options: Mapping[str, Any], seeds: Sequence[int]) -> list[tu
     return games
 
 
-class ShadowRules(Rules[None, int]):
+class ShadowRules(Rules[Any, Any]):  # no config, a step count for a state
     """Made for one game's actor sequence; the state is how many steps have been taken."""
 
     family = "shadow"
@@ -90,7 +90,7 @@ class ShadowRules(Rules[None, int]):
     def ledger(self, state: int) -> Ledger:
         raise NotImplementedError("shadow games hold no money")
 
-    def result(self, state: int) -> Result:
+    def standings(self, state: int) -> Result:
         raise NotImplementedError("shadow games have no result")
 
 
