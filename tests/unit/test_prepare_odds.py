@@ -8,8 +8,8 @@ from horserace.server.messages import prepare_live_odds
 
 
 def test_preparing_the_odds_compiles_the_derby_kernel() -> None:
-    from horserace.kernels import derby_race
+    from horserace.kernels import derby_fast
 
     prepare_live_odds()
-    assert derby_race._run.signatures  # compiled (or loaded from the cache) for the odds' types
+    assert derby_fast.run_fast.signatures  # compiled (or loaded from the cache) for the odds' types
     assert {each.name for each in families()} == {"board", "cards", "derby"}

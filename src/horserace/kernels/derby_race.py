@@ -184,9 +184,11 @@ def race(  # type: ignore[no-untyped-def]
     at,
     w,
     moves,
+    limit,
 ):
-    """One race from the start state into `w`; returns (podium horses as one number base 32,
-    turns played). With a tape, both streams are ignored and every outcome comes from it.
+    """A race from the start state into `w`, at most `limit` turns (a turn under way counts as
+    one); returns (podium horses as one number base 32, turns played, both streams' states).
+    With a tape, both streams are ignored and every outcome comes from it.
 
     `w` and `moves` come from `workspace(pending, finish)`. The movements of a turn are rows
     (horse, spaces, first mud try) of `moves`; a row with spaces -1 is an accelerator roll
@@ -245,7 +247,7 @@ def race(  # type: ignore[no-untyped-def]
         down = 0
     over = _over(w, ids, field, needed)
     turns = 0
-    while not over and turns < MAX_TURNS:
+    while not over and turns < limit:
         if not resolving:
             # the six d20s, then the movements they call, singles first
             if taped or down:
@@ -343,7 +345,7 @@ def race(  # type: ignore[no-untyped-def]
             h = ids[i]
             if settled[h] and rank[h] == place:
                 podium = podium * 32 + h
-    return podium, turns
+    return podium, turns, z_d20, z
 
 
 @njit(cache=True, nogil=True)  # other threads (a server's event loop) run meanwhile
@@ -370,7 +372,7 @@ def _run(  # type: ignore[no-untyped-def]
         index = first + row
         z_d20 = game_state(base, 2 * index)
         z = game_state(base, 2 * index + 1)
-        code, turns[row] = race(
+        code, turns[row], _, _ = race(
             horses,
             pending,
             scratches,
@@ -387,6 +389,7 @@ def _run(  # type: ignore[no-untyped-def]
             at,
             w,
             moves,
+            MAX_TURNS,
         )
         for place in range(PODIUM):
             podium[row, place] = code % 32
@@ -403,17 +406,30 @@ class RaceSample:
 
 
 def run_races(
-    start: RaceStart, track: DerbyTrack, base: int, first: int, count: int, *, scratches: int = 0
+    start: RaceStart,
+    track: DerbyTrack,
+    base: int,
+    first: int,
+    count: int,
+    *,
+    scratches: int = 0,
+    method: str = "fast",
 ) -> RaceSample:
-    """Races first..first+count-1 of the run seeded `base` from `start` on `track`."""
+    """Races first..first+count-1 of the run seeded `base` from `start` on `track`: the same
+    races on the fast loop (`derby_fast`) and on this module's `race` ("reference")."""
     numbers = TrackNumbers.of(track)
     podium = np.zeros((count, PODIUM), dtype=np.int64)
     turns = np.zeros(count, dtype=np.int64)
-    _run(
-        start.horses, start.pending, np.int64(scratches), np.int64(numbers.finish), numbers.zone,
-        numbers.mud, numbers.accel, numbers.faces, np.int64(numbers.shoe),
-        np.int64(numbers.blank), np.uint64(base), np.int64(first), podium, turns,
-    )  # fmt: skip
+    if method == "fast":
+        from horserace.kernels.derby_fast import fast_races  # it builds on this module
+
+        fast_races(start.horses, start.pending, numbers, scratches, base, first, podium, turns)
+    else:
+        _run(
+            start.horses, start.pending, np.int64(scratches), np.int64(numbers.finish),
+            numbers.zone, numbers.mud, numbers.accel, numbers.faces, np.int64(numbers.shoe),
+            np.int64(numbers.blank), np.uint64(base), np.int64(first), podium, turns,
+        )  # fmt: skip
     return RaceSample(podium, turns + start.turn, start.runners)
 
 
@@ -425,11 +441,11 @@ def replay_tape(
     numbers = TrackNumbers.of(track)
     at = np.zeros(1, dtype=np.int64)
     w, moves = workspace(start.pending, numbers.finish)
-    code, turns = race(
+    code, turns, _, _ = race(
         start.horses, start.pending, np.int64(0), np.int64(numbers.finish), numbers.zone,
         numbers.mud, numbers.accel, numbers.faces, np.int64(numbers.shoe),
         np.int64(numbers.blank), np.uint64(0), np.uint64(0), np.array(tape, dtype=np.int64),
-        at, w, moves,
+        at, w, moves, MAX_TURNS,
     )  # fmt: skip
     podium = []
     while code:
