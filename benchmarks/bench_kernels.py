@@ -22,8 +22,8 @@ from horserace.kernels.board_game import BoardGameSpec, run_games
 from horserace.kernels.board_race import run_races
 from horserace.kernels.card_race import card_spec
 from horserace.kernels.card_race import run_games as run_card_games
+from horserace.kernels.derby_fast import run_races as run_derby_races
 from horserace.kernels.derby_race import race_start as derby_start
-from horserace.kernels.derby_race import run_races as run_derby_races
 from horserace.simulate.race_sim import race_start
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
@@ -136,7 +136,8 @@ def bench_cards(seconds: float) -> None:
 
 
 def bench_derby(seconds: float) -> None:
-    """Derby races from the start line on the default track: kernel against a plain loop."""
+    """Derby races from the start line on the default track: the plain loop, the reference
+    kernel (`race`, which also reads the engine's tapes) and the fast loop (the same races)."""
     track = DEFAULT_TRACK
     zone = [track.zone_moves(s) for s in range(track.finish + 1)]
     print("Derby races on the default track (podium, turns), one process:")
@@ -151,16 +152,20 @@ def bench_derby(seconds: float) -> None:
                 )
 
         start = derby_start(start_race(tuple(runners)))
-        run_derby_races(start, track, 1, 0, 10)
+        figures = {"plain Python loop": rate(plain, 300, seconds)}
+        for method in ("reference", "fast"):
+            run_derby_races(start, track, 1, 0, 10, method=method)
 
-        def kernel(races: int, start: object = start) -> None:
-            run_derby_races(start, track, 3, 0, races)  # type: ignore[arg-type]
+            def kernel(races: int, start: object = start, method: str = method) -> None:
+                run_derby_races(start, track, 3, 0, races, method=method)  # type: ignore[arg-type]
 
-        base, fast = rate(plain, 300, seconds), rate(kernel, 300_000, seconds)
-        print(
-            f"  {field:2d} horses: plain Python loop {base:9,.0f} races/s, kernel"
-            f" {fast:11,.0f} races/s, {fast / base:6,.0f}x the plain loop"
-        )
+            figures[f"kernel ({method})"] = rate(kernel, 300_000, seconds)
+        base = figures["plain Python loop"]
+        print(f"  {field} horses:")
+        for name, value in figures.items():
+            print(f"    {name:18} {value:11,.0f} races/s   {value / base:6,.0f}x the plain loop")
+        ratio = figures["kernel (fast)"] / figures["kernel (reference)"]
+        print(f"    fast / reference: {ratio:.2f}x")
 
 
 def main() -> None:

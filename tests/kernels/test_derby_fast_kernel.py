@@ -11,15 +11,15 @@ import numpy as np
 import pytest
 
 from horserace.families.derby.rules.race import start_race, with_positions
-from horserace.families.derby.rules.track import packaged_track
-from horserace.kernels.derby_fast import MoveTable
-from horserace.kernels.derby_race import TrackNumbers, race_start, run_races
+from horserace.families.derby.rules.track import DerbyTrack, packaged_track
+from horserace.kernels.derby_fast import MoveTable, run_races
+from horserace.kernels.derby_race import RaceStart, TrackNumbers, race_start
 from tests.kernels.test_derby_race_kernel import play_rules, random_track
 
 
-def same_races(start: object, track: object, count: int, scratches: int = 0) -> None:
-    fast = run_races(start, track, 11, 3, count, scratches=scratches)  # type: ignore[arg-type]
-    slow = run_races(start, track, 11, 3, count, scratches=scratches, method="reference")  # type: ignore[arg-type]
+def same_races(start: RaceStart, track: DerbyTrack, count: int, scratches: int = 0) -> None:
+    fast = run_races(start, track, 11, 3, count, scratches=scratches)
+    slow = run_races(start, track, 11, 3, count, scratches=scratches, method="reference")
     assert np.array_equal(fast.podium, slow.podium)
     assert np.array_equal(fast.turns, slow.turns)
 

@@ -17,7 +17,8 @@ from horserace.families.derby.rules.race import (
     start_race,
 )
 from horserace.families.derby.rules.track import DerbyTrack, Zone, packaged_track
-from horserace.kernels.derby_race import race_start, replay_tape, run_races
+from horserace.kernels.derby_fast import run_races
+from horserace.kernels.derby_race import race_start, replay_tape
 
 BATCHES, RACES_PER_BATCH = 8, 250  # 2,000 races against the rules
 

@@ -155,6 +155,7 @@ def test_only_the_newest_derby_positions_wait_for_their_precise_odds(
         computed.append(key)
         return live_odds_module.quick_odds(key)
 
+    LIVE.settle()  # the shared table odds' thread must not pick up the stand-in below
     monkeypatch.setattr(live_odds_module, "precise_odds", slow)
     live = live_odds_module.LiveOdds()
     live.wins(views[0])

@@ -5,11 +5,12 @@ own streams, so every branch of its turn asks which. This loop serves the stream
 horse is one number, its state (2 x (space + 1) + 1 if stuck; 0 for a horse that no longer
 moves: not running, or its place decided), and a table built once per track gives the state a
 movement of k spaces leads to, mud and all, or -1 when the movement needs dice (a horse in the
-mud, a landing on an accelerator). A turn is then six look-ups and six stores; the horses'
-spaces are written out only on a turn that someone finished. Dice come from both streams in
-exactly `race`'s order, so race i of a run is the same race on either kernel (tested race by
-race). A race that starts in the middle of a turn finishes that turn on `race`, and so does a
-tie that runs on past the table's last space.
+mud, a landing on an accelerator). A turn is then six look-ups and six stores; the spaces of
+the horses on or past the line are written out only on a turn that someone finished, and only
+they are ranked. The whole run is one function: a call that passes arrays costs about as much
+as a turn. Dice come from both streams in exactly `race`'s order, so race i of a run is the
+same race on either kernel (tested race by race). A race that starts in the middle of a turn
+finishes that turn on `race`, and so does a tie that runs on past the table's last space.
 """
 
 from __future__ import annotations
@@ -20,21 +21,25 @@ import numpy as np
 from numba import njit
 
 from horserace.families.derby.rules.race import PODIUM, TURN_DICE
+from horserace.families.derby.rules.track import DerbyTrack
 from horserace.kernels import Array, Word
 from horserace.kernels.derby_race import (
+    BASE,
     IDS,
     MAX_TURNS,
     NO_TAPE,
     POS,
+    QUEUE,
     RANK,
     RUNNER,
     SETTLED,
     SIDES,
     STUCK,
+    RaceSample,
+    RaceStart,
     TrackNumbers,
-    _finish_check,
-    _over,
     race,
+    run_reference,
     workspace,
 )
 from horserace.kernels.rng import bounded, game_state
@@ -80,117 +85,6 @@ class MoveTable:
         return cls(nxt.ravel(), zone, most, last, safe)
 
 
-@njit(cache=True)
-def _start(w: Array, horses: Array, scratches: Word, z: Word) -> Word:
-    """The horses' rows into `w`, then a uniform choice of the runners scratched (as `race`
-    does it, from the second stream); returns that stream's state."""
-    runners = 0
-    for h in range(1, SIDES + 1):
-        for row in range(RANK + 2):  # position, stuck, runner, rank, settled
-            w[row, h] = horses[row, h]
-        runners += horses[RUNNER, h]
-    for out in range(scratches):
-        z, pick = bounded(z, runners - out)
-        for h in range(1, SIDES + 1):
-            if w[RUNNER, h]:
-                if pick == 0:
-                    w[RUNNER, h] = 0
-                    break
-                pick -= 1
-    return z
-
-
-@njit(cache=True)
-def _write_out(w: Array, s: Array) -> None:
-    """The horses' spaces and mud into `w` from their states (a horse out keeps its last)."""
-    for h in range(1, SIDES + 1):
-        if s[h] != OUT:
-            w[POS, h], w[STUCK, h] = s[h] // 2 - 1, s[h] % 2
-
-
-@njit(cache=True)
-def _turns(  # type: ignore[no-untyped-def]
-    w,
-    s,
-    field,
-    needed,
-    finish,
-    mud,
-    accel,
-    faces,
-    shoe,
-    blank,
-    nxt,
-    zone,
-    width,
-    safe,
-    z_d20,
-    z,
-    turns,
-):
-    """Whole turns from a turn's start (states in `s`, the rest in `w`) until the podium is
-    decided or a tie runs past `safe`; returns (over, turns played in all, both streams)."""
-    ids, rank, settled = w[IDS], w[RANK], w[SETTLED]
-    line = 2 * (finish + 1)  # states from here on are on or past the finish
-    tied = False
-    for i in range(field):
-        h = ids[i]
-        tied = tied or (rank[h] > 0 and settled[h] == 0)
-    over = _over(w, ids, field, needed)
-    checking = True  # at the start and while a tie runs on: is every horse within the table?
-    while not over and turns < MAX_TURNS:
-        if checking:
-            for i in range(field):
-                if s[ids[i]] > 2 * (safe + 1):
-                    return False, turns, z_d20, z
-            checking = False
-        z_d20, code = bounded(z_d20, TURN_CODES)
-        a, b, c = code % SIDES + 1, code // SIDES % SIDES + 1, code // 400 % SIDES + 1
-        d, e, f = code // 8000 % SIDES + 1, code // 160_000 % SIDES + 1, code // 3_200_000 + 1
-        # a double is one movement of 2; zone dice by the zone at the turn's start, added up
-        # on one horse (0 spaces for a die seen earlier in the turn)
-        zc = (1 + (c == d) + (c == e) + (c == f)) * zone[s[c]]
-        zd = (d != c) * (1 + (d == e) + (d == f)) * zone[s[d]]
-        ze = (e != c) * (e != d) * (1 + (e == f)) * zone[s[e]]
-        zf = (f != c) * (f != d) * (f != e) * zone[s[f]]
-        crossed = tied
-        for h, spaces in ((a, 1 + (a == b)), (b, np.int64(a != b)), (c, zc), (d, zd), (e, ze),
-                          (f, zf)):  # fmt: skip
-            state = s[h]
-            then = nxt[state * width + spaces]
-            if then == NEEDS_DICE:  # a horse in the mud, or a landing on an accelerator
-                pos, stuck = state // 2 - 1, state % 2
-                if stuck:  # one try per space called; a horseshoe on try i moves the rest
-                    called, spaces = spaces, 0
-                    for attempt in range(1, called + 1):
-                        z, face = bounded(z, shoe + blank)
-                        if face < shoe:
-                            stuck = 0
-                            spaces = called - attempt + 1
-                            break
-                if spaces > 0:
-                    pos += spaces
-                    if mud[min(pos, finish)]:
-                        stuck = 1
-                    elif accel[min(pos, finish)]:  # the bonus never chains, may end in mud
-                        z, face = bounded(z, faces.shape[0])
-                        pos += faces[face]
-                        stuck = mud[min(pos, finish)]
-                then = 2 * (pos + 1) + stuck
-            s[h] = then
-            crossed |= (then >= line) & (spaces > 0)
-        if crossed:
-            _write_out(w, s)
-            tied = _finish_check(w, ids, field, finish)
-            over = _over(w, ids, field, needed)
-            checking = tied
-            for i in range(field):
-                if settled[ids[i]]:
-                    s[ids[i]] = OUT
-        turns += 1
-    return True, turns, z_d20, z
-
-
 @njit(cache=True, nogil=True)  # other threads (a server's event loop) run meanwhile
 def run_fast(  # type: ignore[no-untyped-def]
     horses, pending, scratches, finish, zone, mud, accel, faces, shoe, blank, nxt, zone_of,
@@ -200,8 +94,42 @@ def run_fast(  # type: ignore[no-untyped-def]
     races as `derby_race._run`."""
     at = np.zeros(1, dtype=np.int64)
     w, moves = workspace(pending, finish)
+    pos, stuck, runner, rank, settled = w[POS], w[STUCK], w[RUNNER], w[RANK], w[SETTLED]
+    ids, base_row = w[IDS], w[BASE]
     s = np.zeros(SIDES + 1, dtype=np.int64)
+    near = np.zeros(SIDES, dtype=np.int64)  # the horses on or past the line, not yet placed
+    line, top = 2 * (finish + 1), 2 * (safe + 1)  # states from the finish; the table's safe end
     mid_turn = pending[0] > 0
+
+    def move(h: Word, spaces: Word, z: Word, crossed: bool) -> tuple[Word, bool]:
+        """One of the turn's six movements (0 spaces: none); returns (the second stream,
+        whether a horse is on or past the line). A closure: numba inlines it, arrays and all,
+        where a call of a function that passes arrays would cost about a turn."""
+        state = s[h]
+        then = nxt[state * width + spaces]
+        if then == NEEDS_DICE:  # a horse in the mud, or a landing on an accelerator
+            space: Word = state // 2 - 1
+            in_mud: Word = state % 2
+            if in_mud:  # one try per space called; a horseshoe on try i moves the rest
+                called, spaces = spaces, 0
+                for attempt in range(1, called + 1):
+                    z, face = bounded(z, shoe + blank)
+                    if face < shoe:
+                        in_mud = 0
+                        spaces = called - attempt + 1
+                        break
+            if spaces > 0:
+                space += spaces
+                if mud[min(space, finish)]:
+                    in_mud = 1
+                elif accel[min(space, finish)]:  # the bonus never chains; mud stops it
+                    z, face = bounded(z, faces.shape[0])
+                    space += faces[face]
+                    in_mud = mud[min(space, finish)]
+            then = 2 * (space + 1) + in_mud
+        s[h] = then
+        return z, crossed | ((then >= line) & (spaces > 0))
+
     for row in range(turns.shape[0]):
         index = first + row
         z_d20 = game_state(base, 2 * index)
@@ -212,48 +140,127 @@ def run_fast(  # type: ignore[no-untyped-def]
                 horses, pending, scratches, finish, zone, mud, accel, faces, shoe, blank,
                 z_d20, z, NO_TAPE, at, w, moves, 1,
             )  # fmt: skip
-        else:
-            z = _start(w, horses, scratches, z)
-        field = 0
+        else:  # the horses' rows, then a uniform choice of the runners scratched, as `race`
+            runners = 0
+            for h in range(1, SIDES + 1):
+                pos[h], stuck[h], runner[h] = horses[POS, h], horses[STUCK, h], horses[RUNNER, h]
+                rank[h], settled[h] = horses[RANK, h], horses[SETTLED, h]
+                runners += runner[h]
+            for out in range(scratches):
+                z, pick = bounded(z, runners - out)
+                for h in range(1, SIDES + 1):
+                    if runner[h]:
+                        if pick == 0:
+                            runner[h] = 0
+                            break
+                        pick -= 1
+        field, ranked, tied = 0, 0, False
         for h in range(1, SIDES + 1):
             s[h] = OUT
-            if w[RUNNER, h]:
-                w[IDS, field] = h
+            if runner[h]:
+                ids[field] = h
                 field += 1
-                if not w[SETTLED, h]:
-                    s[h] = 2 * (w[POS, h] + 1) + w[STUCK, h]
+                ranked += rank[h] > 0
+                if not settled[h]:
+                    s[h] = 2 * (pos[h] + 1) + stuck[h]
+                    tied = tied or rank[h] > 0
         needed = min(PODIUM, field)
-        over, played, z_d20, z = _turns(
-            w, s, field, needed, finish, mud, accel, faces, shoe, blank, nxt, zone_of, width,
-            safe, z_d20, z, played,
-        )  # fmt: skip
-        if not over:  # a long tie: on the reference from here
-            _write_out(w, s)
-            start = w[:5, : SIDES + 1].copy()
+        placed = 0
+        for i in range(field):
+            placed += settled[ids[i]] and 0 < rank[ids[i]] <= needed
+        checking, beyond = True, False  # at the start and while a tie runs on
+        while placed < needed and played < MAX_TURNS:
+            if checking:
+                for i in range(field):
+                    beyond = beyond or s[ids[i]] > top
+                if beyond:
+                    break
+                checking = False
+            z_d20, code = bounded(z_d20, TURN_CODES)
+            a, b, c = code % SIDES + 1, code // SIDES % SIDES + 1, code // 400 % SIDES + 1
+            d, e, f = code // 8000 % SIDES + 1, code // 160_000 % SIDES + 1, code // 3_200_000 + 1
+            # a double is one movement of 2; zone dice by the zone at the turn's start, added
+            # up on one horse (0 spaces for a die seen earlier in the turn)
+            zc = (1 + (c == d) + (c == e) + (c == f)) * zone_of[s[c]]
+            zd = (d != c) * (1 + (d == e) + (d == f)) * zone_of[s[d]]
+            ze = (e != c) * (e != d) * (1 + (e == f)) * zone_of[s[e]]
+            zf = (f != c) * (f != d) * (f != e) * zone_of[s[f]]
+            crossed = tied  # a tie running on is ranked again after every turn
+            z, crossed = move(a, 1 + (a == b), z, crossed)
+            z, crossed = move(b, np.int64(a != b), z, crossed)
+            z, crossed = move(c, zc, z, crossed)
+            z, crossed = move(d, zd, z, crossed)
+            z, crossed = move(e, ze, z, crossed)
+            z, crossed = move(f, zf, z, crossed)
+            played += 1
+            if not crossed:
+                continue
+            # the finish: new finishers rank after every horse ranked before, ties by space
+            count, fresh = 0, 0
+            for i in range(field):
+                h = ids[i]
+                if s[h] >= line:
+                    near[count] = h
+                    count += 1
+                    pos[h], stuck[h] = s[h] // 2 - 1, s[h] % 2
+                    base_row[h] = rank[h] if rank[h] else ranked + 1
+                    fresh += rank[h] == 0
+            ranked += fresh
+            tied = False
+            for j in range(count):
+                h = near[j]
+                ahead, level = 0, 0
+                for k in range(count):
+                    g = near[k]
+                    if base_row[g] == base_row[h]:
+                        ahead += pos[g] > pos[h]
+                        level += pos[g] == pos[h]
+                rank[h] = base_row[h] + ahead
+                if level == 1:
+                    settled[h], s[h] = 1, OUT
+                    placed += rank[h] <= needed
+                tied = tied or level > 1
+            checking = tied
+        if beyond:  # a long tie: on the reference from here
+            for h in range(1, SIDES + 1):
+                if s[h] != OUT:
+                    pos[h], stuck[h] = s[h] // 2 - 1, s[h] % 2
+            start = w[: SETTLED + 1, : SIDES + 1].copy()
             _, more, _, _ = race(
-                start, np.zeros(TURN_DICE + 6, dtype=np.int64), 0, finish, zone, mud, accel,
-                faces, shoe, blank, z_d20, z, NO_TAPE, at, w, moves, MAX_TURNS - played,
+                start, np.zeros(QUEUE, dtype=np.int64), 0, finish, zone, mud, accel, faces,
+                shoe, blank, z_d20, z, NO_TAPE, at, w, moves, MAX_TURNS - played,
             )  # fmt: skip
             played += more
         turns[row] = played
-        for place in range(PODIUM):
-            podium[row, place] = 0
-        for place in range(needed, 0, -1):
-            for i in range(field):
-                h = w[IDS, i]
-                if w[SETTLED, h] and w[RANK, h] == place:
-                    podium[row, place - 1] = h
+        podium[row, :] = 0
+        for i in range(field):
+            h = ids[i]
+            if settled[h] and rank[h] <= needed:
+                podium[row, rank[h] - 1] = h
 
 
-def fast_races(
-    start_horses: Array, pending: Array, numbers: TrackNumbers, scratches: int, base: Word,
-    first: int, podium: Array, turns: Array,
-) -> None:  # fmt: skip
-    """Fill podium and turns with races first.. of the run seeded `base` (see `run_fast`)."""
+def run_races(
+    start: RaceStart,
+    track: DerbyTrack,
+    base: int,
+    first: int,
+    count: int,
+    *,
+    scratches: int = 0,
+    method: str = "fast",
+) -> RaceSample:
+    """Races first..first+count-1 of the run seeded `base` from `start` on `track`: the same
+    races on this loop and on the reference kernel (`method="reference"`)."""
+    if method == "reference":
+        return run_reference(start, track, base, first, count, scratches=scratches)
+    numbers = TrackNumbers.of(track)
     table = MoveTable.of(numbers)
+    podium = np.zeros((count, PODIUM), dtype=np.int64)
+    turns = np.zeros(count, dtype=np.int64)
     run_fast(
-        start_horses, pending, np.int64(scratches), np.int64(numbers.finish), numbers.zone,
+        start.horses, start.pending, np.int64(scratches), np.int64(numbers.finish), numbers.zone,
         numbers.mud, numbers.accel, numbers.faces, np.int64(numbers.shoe),
         np.int64(numbers.blank), table.nxt, table.zone, np.int64(table.most + 1),
         np.int64(table.safe), np.uint64(base), np.int64(first), podium, turns,
     )  # fmt: skip
+    return RaceSample(podium, turns + start.turn, start.runners)

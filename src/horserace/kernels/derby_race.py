@@ -24,7 +24,7 @@ from horserace.families.derby.rules.track import DerbyTrack
 from horserace.kernels import Array, Word
 from horserace.kernels.rng import bounded, game_state
 
-__all__ = ["RaceSample", "RaceStart", "TrackNumbers", "race_start", "replay_tape", "run_races"]
+__all__ = ["RaceSample", "RaceStart", "TrackNumbers", "race_start", "replay_tape", "run_reference"]
 
 SIDES = len(DERBY_HORSES)  # horses 1..20; arrays are indexed by horse (0 unused)
 MAX_TURNS = 100_000
@@ -405,31 +405,19 @@ class RaceSample:
     runners: tuple[int, ...]
 
 
-def run_races(
-    start: RaceStart,
-    track: DerbyTrack,
-    base: int,
-    first: int,
-    count: int,
-    *,
-    scratches: int = 0,
-    method: str = "fast",
+def run_reference(
+    start: RaceStart, track: DerbyTrack, base: int, first: int, count: int, *, scratches: int = 0
 ) -> RaceSample:
-    """Races first..first+count-1 of the run seeded `base` from `start` on `track`: the same
-    races on the fast loop (`derby_fast`) and on this module's `race` ("reference")."""
+    """Races first..first+count-1 of the run seeded `base` from `start` on `track`, on `race`
+    (`derby_fast.run_races` plays the same races faster)."""
     numbers = TrackNumbers.of(track)
     podium = np.zeros((count, PODIUM), dtype=np.int64)
     turns = np.zeros(count, dtype=np.int64)
-    if method == "fast":
-        from horserace.kernels.derby_fast import fast_races  # it builds on this module
-
-        fast_races(start.horses, start.pending, numbers, scratches, base, first, podium, turns)
-    else:
-        _run(
-            start.horses, start.pending, np.int64(scratches), np.int64(numbers.finish),
-            numbers.zone, numbers.mud, numbers.accel, numbers.faces, np.int64(numbers.shoe),
-            np.int64(numbers.blank), np.uint64(base), np.int64(first), podium, turns,
-        )  # fmt: skip
+    _run(
+        start.horses, start.pending, np.int64(scratches), np.int64(numbers.finish), numbers.zone,
+        numbers.mud, numbers.accel, numbers.faces, np.int64(numbers.shoe),
+        np.int64(numbers.blank), np.uint64(base), np.int64(first), podium, turns,
+    )  # fmt: skip
     return RaceSample(podium, turns + start.turn, start.runners)
 
 

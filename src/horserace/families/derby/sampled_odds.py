@@ -3,9 +3,9 @@
 Before a race the answer is exact: every horse of the field starts on the start line, so the
 horses are exchangeable and each has 1/field of every place (a pending scratch changes nothing:
 it removes each horse with the same chance). Once horses have moved, the compiled race kernel
-(kernels/derby_race.py, tested die for die against the rules) plays races on from the current
-state: a fixed number, or (`precision`) as many as it takes for every chance's 95% interval
-to be that narrow, up to a cap.
+(kernels/derby_fast.py, which plays the races of kernels/derby_race.py, tested die for die
+against the rules) plays races on from the current state: a fixed number, or (`precision`) as
+many as it takes for every chance's 95% interval to be that narrow, up to a cap.
 
 Randomness comes in separate streams (d20s; mud, accelerator and scratch dice), all from one
 seed: the d20s of race i are the same whatever the track, so a track without mud or
@@ -96,7 +96,8 @@ def simulate_races(
     its runners) on the compiled kernel. Race i rolls its d20s from a stream of its own under
     `seed`, the same whatever the track, so paved versions of a track can be raced on the same
     d20s, and a run taken in parts is the same races as the run at once."""
-    from horserace.kernels.derby_race import race_start, run_races  # loads numba
+    from horserace.kernels.derby_fast import run_races  # loads numba
+    from horserace.kernels.derby_race import race_start
 
     return run_races(race_start(race), track, derive_seed(seed, RACES_STREAM), first, samples,
                      scratches=scratches)  # fmt: skip
