@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 HOST = "127.0.0.1"
@@ -64,6 +65,8 @@ class Figures:
     latencies: list[float]
     server_cpu: float | None  # share of one core, over the play window
     client_cpu: float
+    server_latency: dict[float, float]  # the server's own histogram over the window: le -> count
+    load: tuple[float, float]  # the machine's 1-minute load average at the start and the end
 
 
 def _free_port() -> int:
@@ -173,6 +176,29 @@ async def total_version(client: httpx.AsyncClient, base: str) -> tuple[int, int,
     return int(actions), int(held), int(metrics.get('horserace_tables{status="over"}', 0))
 
 
+async def server_histogram(client: httpx.AsyncClient, base: str) -> dict[float, float]:
+    """The server's own latency histogram of people's actions (from taking the table's lock
+    to queuing the ack; the time in the socket and in the loop's queue before is not in it):
+    upper bound in seconds -> actions at most that slow, so far."""
+    metrics = await read_metrics(client, base)
+    prefix = "horserace_action_latency_seconds_bucket{"
+    found = {}
+    for name, value in metrics.items():
+        if name.startswith(prefix):
+            bound = name.split('le="', 1)[1].split('"', 1)[0]
+            found[float(bound)] = value
+    return found
+
+
+def histogram_percentile(buckets: dict[float, float], share: float) -> float:
+    """The upper bound of the bucket that holds the `share` quantile (inf: past the last)."""
+    total = buckets.get(float("inf"), 0.0)
+    for bound in sorted(buckets):
+        if total and buckets[bound] >= share * total:
+            return bound
+    return float("nan")
+
+
 async def read_metrics(client: httpx.AsyncClient, base: str) -> dict[str, float]:
     response = await client.get(f"{base}/metrics")
     response.raise_for_status()
@@ -191,10 +217,16 @@ async def play_person(
     deadline: float,
     seed: int,
     pace: float = 0.0,
+    spread: bool = True,
 ) -> None:
     """Act whenever the table waits for this seat (after `pace` seconds of thought), one
-    request at a time; stop at the end of the game or at the deadline."""
+    request at a time; stop at the end of the game or at the deadline. With `spread`, a
+    thought takes between half and one and a half times `pace` (`pace` on average), and the
+    first one up to a `pace` more, so the tables do not move in step as they would if every
+    person took exactly as long (everyone acting in the same millisecond, every two seconds)."""
     choose = random.Random(seed)
+    low, high = (0.5, 1.5) if spread else (1.0, 1.0)
+    first = pace * choose.random() if spread else 0.0
     await go.wait()
     latest: dict[str, Any] | None = None
     pending: tuple[str, float] | None = None
@@ -209,8 +241,12 @@ async def play_person(
                 return
             if state["legal"] and latest["version"] > acted:
                 if turn_seen is None or turn_seen[0] != latest["version"]:
-                    turn_seen = (latest["version"], time.perf_counter())
-                thinking = turn_seen[1] + pace - time.perf_counter()
+                    turn_seen = (
+                        latest["version"],
+                        time.perf_counter() + pace * choose.uniform(low, high) + first,
+                    )
+                    first = 0.0
+                thinking = turn_seen[1] - time.perf_counter()
             if state["legal"] and latest["version"] > acted and thinking <= 0:
                 acted = latest["version"]
                 rid = f"load-{count}"
@@ -227,7 +263,7 @@ async def play_person(
             if thinking > 0 and time.perf_counter() < deadline:
                 continue  # done thinking: act now
             return
-        message = json.loads(text)
+        message = orjson.loads(text)
         kind = message["type"]
         if kind in ("welcome", "update", "undone"):
             latest = message
@@ -249,6 +285,7 @@ async def run_load(
     server_pid: int,
     pace: float = 0.0,
     counter: Counter | None = None,
+    spread: bool = True,
 ) -> Figures:
     """`counter` gives (actions applied, tables held, tables over); by default the server's
     metrics (one process's: several workers count theirs in the database)."""
@@ -268,12 +305,14 @@ async def run_load(
                 await ws.send(json.dumps({"type": "hello", "token": person.token}))
             go = asyncio.Event()
             before, _, _ = await count_now()
+            histogram_before = await server_histogram(client, base)
+            load_before = os.getloadavg()[0]
             cpu_before = _cpu_seconds(server_pid)
             client_before = time.process_time()
             started = time.perf_counter()
             deadline = started + seconds
             tasks = [
-                asyncio.create_task(play_person(person, ws, go, deadline, index, pace))
+                asyncio.create_task(play_person(person, ws, go, deadline, index, pace, spread))
                 for index, (person, ws) in enumerate(zip(people, sockets, strict=True))
             ]
             go.set()
@@ -285,6 +324,8 @@ async def run_load(
             cpu_after = _cpu_seconds(server_pid)
             client_cpu = time.process_time() - client_before
             after, held, over = await count_now()
+            histogram = await server_histogram(client, base)
+            load_after = os.getloadavg()[0]
             await asyncio.wait_for(playing, GRACE_SECONDS)
             if all(person.finished is not None for person in people):
                 ended = max(p.finished for p in people if p.finished is not None)
@@ -307,6 +348,8 @@ async def run_load(
         latencies=latencies,
         server_cpu=server_cpu,
         client_cpu=client_cpu / elapsed,
+        server_latency={le: histogram[le] - histogram_before.get(le, 0) for le in histogram},
+        load=(load_before, load_after),
     )
 
 
@@ -332,20 +375,31 @@ def measure(args: argparse.Namespace, count: int, options: dict[str, Any]) -> Fi
                     args.bot,
                     process.pid,
                     args.pace,
+                    spread=not args.lockstep,
                 )
             )
         finally:
             stop_server(process)
 
 
+HEADER = (
+    "| tables | held | window | actions/s (server) | person actions"
+    " | person latency p50 / p95 / p99 (ms) | server's own p50 / p99 (ms) | errors"
+    " | server CPU | client CPU | load average |"
+)
+RULE = "|---" * HEADER.count(" | ") + "|---|"
+
+
 def row(figures: Figures) -> str:
     ms = [1000 * percentile(figures.latencies, q) for q in (0.50, 0.95, 0.99)]
+    own = [1000 * histogram_percentile(figures.server_latency, q) for q in (0.50, 0.99)]
     cpu = "n/a" if figures.server_cpu is None else f"{100 * figures.server_cpu:.0f}%"
     return (
         f"| {figures.tables} | {figures.held} ({figures.over} over) | {figures.seconds:.1f} s"
         f" | {figures.actions / figures.seconds:,.0f} | {figures.person_actions}"
-        f" | {ms[0]:.1f} / {ms[1]:.1f} / {ms[2]:.1f} | {figures.errors} | {cpu}"
-        f" | {100 * figures.client_cpu:.0f}% |"
+        f" | {ms[0]:.1f} / {ms[1]:.1f} / {ms[2]:.1f} | <= {own[0]:g} / <= {own[1]:g}"
+        f" | {figures.errors} | {cpu} | {100 * figures.client_cpu:.0f}%"
+        f" | {figures.load[0]:.1f}-{figures.load[1]:.1f} |"
     )
 
 
@@ -360,18 +414,21 @@ def main() -> None:
     parser.add_argument(
         "--pace", type=float, default=0.0, help="seconds each bot and person takes per move"
     )
+    parser.add_argument(
+        "--lockstep",
+        action="store_true",
+        help="every person thinks exactly --pace seconds, so the tables move in step",
+    )
     args = parser.parse_args()
     options = dict(json.loads(args.options))
     if any(count < 1 for count in args.tables) or args.seconds <= 0:
         parser.error("--tables and --seconds must be positive")
     where = args.db_dir or tempfile.gettempdir()
     print(f"{args.preset} {options}, seat 0 a person over a WebSocket, the others {args.bot}")
-    print(f"pace {args.pace:g} s, SQLite in {where}, play window {args.seconds:g} s\n")
-    print(
-        "| tables | held | window | actions/s (server) | person actions"
-        " | person latency p50 / p95 / p99 (ms) | errors | server CPU | client CPU |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|")
+    thought = "in step" if args.lockstep else "people think 0.5-1.5 x pace"
+    print(f"pace {args.pace:g} s ({thought}), SQLite in {where}, play window {args.seconds:g} s\n")
+    print(HEADER)
+    print(RULE)
     for count in args.tables:
         print(row(measure(args, count, options)), flush=True)
 

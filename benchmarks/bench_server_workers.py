@@ -23,7 +23,16 @@ from pathlib import Path
 import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
-from benchmarks.bench_server import Counter, Figures, row, run_load, start_server, stop_server
+from benchmarks.bench_server import (
+    HEADER,
+    RULE,
+    Counter,
+    Figures,
+    row,
+    run_load,
+    start_server,
+    stop_server,
+)
 from tests.server.postgres import new_database, throwaway_postgres
 
 SETTINGS = "-c max_connections=200 -c shared_buffers=128MB"
@@ -79,11 +88,8 @@ def main() -> None:
     args = parser.parse_args()
     rates: dict[int, list[float]] = {count: [] for count in args.workers}
     print(f"{args.tables} Classic tables of 4 at saturation, PostgreSQL, {args.seconds:g} s\n")
-    print(
-        "| workers | tables | held | window | actions/s (server) | person actions"
-        " | person latency p50 / p95 / p99 (ms) | errors | server CPU | client CPU |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| workers " + HEADER)
+    print("|---" + RULE)
     with throwaway_postgres(SETTINGS) as server:
         for round_ in range(args.rounds):
             for workers in args.workers:

@@ -11,7 +11,14 @@ import pytest
 from typer.testing import CliRunner
 
 from horserace.cli.app import app as cli_app
-from horserace.server.limits import CLOSE_TOO_FAST, CLOSE_TOO_MANY, MAX_BODY, Limits
+from horserace.server.connection import MAX_BACKLOG, Connection, encode
+from horserace.server.limits import (
+    CLOSE_TOO_FAST,
+    CLOSE_TOO_MANY,
+    CLOSE_TOO_SLOW,
+    MAX_BODY,
+    Limits,
+)
 from tests.server.support import Player, close_code, create_table, join, serving
 
 FAMILIES = [
@@ -176,3 +183,24 @@ def test_verify_rejects_huge_numbers_and_deep_nesting_in_one_line(tmp_path: Path
         assert result.exit_code == 2, (name, result.output)
         assert "Traceback" not in result.output
         assert result.output.strip().startswith("error:"), result.output
+
+
+def test_a_client_that_does_not_read_is_closed_and_never_holds_the_table() -> None:
+    """Queuing never waits for a socket: past MAX_BACKLOG unread messages the connection is
+    closed (4009) after what it was already sent, and later messages are dropped."""
+    connection = Connection()
+    for number in range(MAX_BACKLOG + 5):
+        connection.send({"type": "pong", "version": number})
+    assert connection.closed and connection.close_code == CLOSE_TOO_SLOW
+    queued = [connection.queue.get_nowait() for _ in range(connection.queue.qsize())]
+    assert len(queued) == MAX_BACKLOG + 1 and queued[-1] is None
+    assert queued[-2] == encode({"type": "pong", "version": MAX_BACKLOG - 1})
+
+
+def test_the_tables_held_in_all_are_bounded(tmp_path: Path) -> None:
+    limits = Limits(tables_total=3, tables_per_address=100)
+    with serving(tmp_path / "t.db", limits=limits) as client:
+        body = {"preset": "classic", "options": {"players": 2}}
+        assert [client.post("/api/tables", json=body).status_code for _ in range(3)] == [201] * 3
+        refused = client.post("/api/tables", json=body)
+        assert refused.status_code == 429 and "tables" in refused.json()["detail"]

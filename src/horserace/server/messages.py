@@ -50,7 +50,19 @@ def seat_info(row: SeatRow, connected: bool, away: bool) -> SeatInfo:
     )
 
 
-def table_state(
+def table_state(*args: Any, **kwargs: Any) -> TableState:
+    """`table_state_data` as the protocol's model."""
+    return state_model(table_state_data(*args, **kwargs))
+
+
+def state_model(data: dict[str, Any]) -> TableState:
+    """A state as plain data (`table_state_data`) as the protocol's model, for the welcome."""
+    reveal = data["reveal"]
+    shown = None if reveal is None else RevealState.model_construct(**reveal)
+    return TableState.model_construct(**{**data, "reveal": shown})
+
+
+def table_state_data(
     rules: Rules[Any, Any],
     state: Any,
     seat: int | None,
@@ -58,9 +70,11 @@ def table_state(
     seed: int,
     moves: bool,
     reveal: RevealState | None = None,
-) -> TableState:
-    """`seat`'s view, and the legal actions when this connection `moves` now (its seat's
-    turn; or, for a companion table's host, chance's outcomes or a seat nobody holds)."""
+) -> dict[str, Any]:
+    """A `TableState` as plain data, built from checked values (nothing to validate, and
+    the hottest message goes straight to the encoder): `seat`'s view, and the legal actions
+    when this connection `moves` now (its seat's turn; or, for a companion table's host,
+    chance's outcomes or a seat nobody holds)."""
     actor = rules.actor(state)
     legal: list[str] = []
     if status == "playing" and moves and isinstance(actor, int):
@@ -71,16 +85,16 @@ def table_state(
     view = to_jsonable(seen)
     assert isinstance(view, dict)
     over = status == OVER
-    return TableState.model_construct(  # built here from checked values: nothing to validate
-        status=status,
-        actor=actor_json(actor),
-        legal=legal,
-        view=view,
-        result=result_to_json(rules.result(state)) if over and actor is TERMINAL else None,
-        seed=str(seed) if over else None,
-        odds=live_odds(rules.family, seen),
-        reveal=reveal,
-    )
+    return {
+        "status": status,
+        "actor": actor_json(actor),
+        "legal": legal,
+        "view": view,
+        "result": result_to_json(rules.result(state)) if over and actor is TERMINAL else None,
+        "seed": str(seed) if over else None,
+        "odds": live_odds(rules.family, seen),
+        "reveal": None if reveal is None else reveal.model_dump(),
+    }
 
 
 def prepare_live_odds() -> None:

@@ -63,6 +63,21 @@ def _nobody(table: TableBase) -> None:
     """No lobby listens, no other worker takes the table (a table made outside a hub)."""
 
 
+def viewers_news(
+    news: Callable[[Step, Sequence[str], int | None], list[str]],
+    step: Step,
+    names: Sequence[str],
+    players: int,
+) -> dict[int | None, list[str]]:
+    """Each viewer's log lines of one step (None: a watcher). A family's news sees the viewer
+    only through `redact`, so a step whose every event every viewer may see is told once for
+    all (most steps: a roll, a bet, a payment); one with a hidden card is told to each apart."""
+    viewers = (None, *range(players))
+    if all(event.visible_to(seat) for event in step.events for seat in viewers):
+        return dict.fromkeys(viewers, news(step, names, None))
+    return {seat: news(step, names, seat) for seat in viewers}
+
+
 def request_key(seat: int | None, request_id: str) -> str:
     """Request ids are the client's own: two seats may both send "r-1", so each is kept
     under the seat that sent it (the host of a companion table is its own sender)."""
@@ -160,8 +175,7 @@ class TableBase:
     def remember(self, step: Step) -> None:
         """Keep a step's events and every viewer's log lines, for clients that missed them."""
         self.step_events.append(step.events)
-        viewers = (None, *range(len(self.seats)))
-        self.step_news.append({seat: self.family.news(step, self.names, seat) for seat in viewers})
+        self.step_news.append(viewers_news(self.family.news, step, self.names, len(self.seats)))
 
     # --- what the lobby shows ---
     @property

@@ -10,7 +10,7 @@ from typing import Any
 from horserace.core.types import CHANCE
 from horserace.engine import Step
 from horserace.server.connection import Connection, encode
-from horserace.server.messages import actor_json, events_for, table_state
+from horserace.server.messages import actor_json, events_for, state_model, table_state_data
 from horserace.server.protocol import (
     MissedStep,
     NextTable,
@@ -94,6 +94,10 @@ class TableViews(TableBase):
 
     def _state_for(self, connection: Connection, state: Any = None) -> TableState:
         """What `connection` may know of the table now (or of `state`, a step's after)."""
+        return state_model(self._state_data(connection, state))
+
+    def _state_data(self, connection: Connection, state: Any = None) -> dict[str, Any]:
+        """`_state_for` as plain data, for the encoder without a pydantic model between."""
         state = self.game.state if state is None else state
         moves = not self.revealing and self.may_move(connection, self.rules.actor(state))
         reveal = None
@@ -102,16 +106,9 @@ class TableViews(TableBase):
                 commitments={str(seat): hashed for seat, hashed in self.commitments.items()},
                 revealed=sorted(self.player_seeds),
             )
-        return table_state(
+        return table_state_data(
             self.rules, state, connection.seat, self.status, self.seed, moves, reveal
         )
-
-    def _state_data(self, connection: Connection, state: Any = None) -> dict[str, Any]:
-        """`_state_for` as plain data for the encoder, without a second pydantic pass."""
-        shown = dict(self._state_for(connection, state))
-        if shown["reveal"] is not None:
-            shown["reveal"] = shown["reveal"].model_dump()
-        return shown
 
     def may_move(self, connection: Connection, actor: Any) -> bool:
         """Whose move a connection may make: its own seat's; at a companion table the host
