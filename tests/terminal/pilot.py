@@ -8,6 +8,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from horserace.engine import Game
 from horserace.terminal.tui.app import TableApp
 from horserace.terminal.tui.choice_panel import ChoicePanel
 from horserace.terminal.tui.overlays import ResultScreen
@@ -28,6 +29,18 @@ def asking(app: TableApp) -> bool:
 def holding(app: TableApp) -> ResultScreen | None:
     screen = app.screen
     return screen if isinstance(screen, ResultScreen) else None
+
+
+def on_screen(app: TableApp) -> str:
+    """The screen's text as the terminal shows it now (the compositor's lines)."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def pick_first(pilot: Pilot[str], app: TableApp, game: Game) -> None:
+    """Answer the open choice with the first option it lists, and wait until it is played."""
+    played = len(game.steps)
+    await pilot.press(*app.query_one(ChoicePanel).listed[0].key, "enter")
+    await until(pilot, lambda: len(game.steps) > played)
 
 
 def said(app: TableApp) -> list[str]:

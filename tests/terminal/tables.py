@@ -16,7 +16,7 @@ from rich.console import Console
 
 from horserace.bots import bot_kinds_of
 from horserace.cli.table import seat_agents
-from horserace.core.chance import SeededChance
+from horserace.core.chance import ChanceSource, SeededChance
 from horserace.core.rules import Result
 from horserace.engine import Agent, Game, Step, play
 from horserace.engine import replay as engine_replay
@@ -40,6 +40,7 @@ class Table:
         seed: int = 7,
         humans: Iterable[int] = (),
         options: dict[str, object] | None = None,
+        companion: bool = False,
     ) -> None:
         fam = family_of_preset(preset_name)
         self.terminal: TableTerminal = fam.terminal()
@@ -55,7 +56,7 @@ class Table:
             names=[f"P{seat + 1}" for seat in range(seats)],
             humans=frozenset(humans),
             bots=tuple(kinds[seat % len(kinds)] for seat in range(seats)),
-            companion=False,
+            companion=companion,
             speed=0.0,
         )
         self.screen = self.new_screen()
@@ -74,7 +75,14 @@ class Table:
 
     def new_game(self) -> Game:
         setup = self.setup
-        return Game(setup.preset, setup.rules, setup.config, seed=setup.seed, chance_mode="seeded")
+        mode = "typed" if setup.companion else "seeded"
+        return Game(setup.preset, setup.rules, setup.config, seed=setup.seed, chance_mode=mode)
+
+    def chance(self) -> ChanceSource:
+        """The dice typed in at the screen (companion mode), else the seed's."""
+        if self.setup.companion:
+            return self.terminal.companion_chance(self.screen)
+        return SeededChance(self.setup.seed)
 
     def finish(self, result: Result) -> None:
         self.terminal.finish(self.screen, result)
@@ -86,11 +94,11 @@ def table(
     humans: Iterable[int] = (),
     options: dict[str, object] | None = None,
     theme: str = "dark",
+    companion: bool = False,
 ) -> tuple[TableApp, Game, TableScreen]:
-    """The app playing the table to its end."""
-    t = Table(preset_name, seed, humans, options)
-    chance = SeededChance(seed)
-    app = table_app(t.game, t.agents, chance, t.screen, t.finish, t.help, theme)
+    """The app playing the table to its end (its dice typed in at the screen: `companion`)."""
+    t = Table(preset_name, seed, humans, options, companion)
+    app = table_app(t.game, t.agents, t.chance(), t.screen, t.finish, t.help, theme)
     return app, t.game, t.screen
 
 

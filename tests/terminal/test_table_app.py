@@ -155,8 +155,10 @@ def test_the_board_fits_80x24_and_sits_beside_the_log_on_a_wide_short_screen() -
             board = app.query_one("#board")
             panel = app.query_one(ChoicePanel)
             assert board.region.bottom <= panel.region.y <= 24 - 1 - 2
+            assert not app.query_one(GameLog).display  # it gives way to the board and question
+            await pilot.resize_terminal(120, 40)
             log = app.query_one(GameLog)
-            assert log.region.height >= 2
+            await until(pilot, lambda: log.display and log.region.height >= 2)
             assert log.virtual_size.width <= log.scrollable_content_region.width  # wrapped anew
             await pilot.press("ctrl+c")
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 import typer
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
 from horserace.core.actions import Action
@@ -54,6 +54,19 @@ def status_parts(parts: list[tuple[str, str]]) -> Text:
             line.append(" · ", style="dim")
         line.append(text, style=style)
     return line
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A board drawn in full and compact: printed, it is the full one; the full screen shows
+    the full one when it fits beside the log and the choice panel, else the compact one (every
+    lane and every seat on a line or so, the seat's own hand on its own line)."""
+
+    full: RenderableType
+    compact: RenderableType
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.full
 
 
 def to_plain(renderable: RenderableType, width: int = 80) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -150,20 +151,22 @@ def _lane(
     return row
 
 
-def board_lanes(view: BoardView, odds: Mapping[int, float] | None) -> Text:
-    """The eleven lanes as in the seed's diagram: scratch zone, lane, gate, slots, finish, odds."""
+def board_lanes(view: BoardView, odds: Mapping[int, float] | None, *, header: bool = True) -> Text:
+    """The eleven lanes as in the seed's diagram: scratch zone, lane, gate, slots, finish, odds
+    (under a row that names the columns, unless the screen is short of lines)."""
     width = 2 if max(view.board.slots) <= 20 else 1
     leader = favourite(view, odds)
-    header = Text(no_wrap=True, overflow="crop", style="bold")
-    header.append("".join(_cell(str(k), 2) for k in range(1, SCRATCH_LINES + 1)))
-    header.append(" │lane│gate")
+    lanes = [_lane(view, horse, odds, leader, width) for horse in HORSES]
+    if not header:
+        return Text("\n", no_wrap=True, overflow="crop").join(lanes)
+    names = Text(no_wrap=True, overflow="crop", style="bold")
+    names.append("".join(_cell(str(k), 2) for k in range(1, SCRATCH_LINES + 1)))
+    names.append(" │lane│gate")
     track = max(view.board.slots) * width + 2
-    header.append(" track".ljust(track))
-    header.append("fin  ")
-    header.append("win" if odds is not None else "")
-    rows = [header]
-    rows += [_lane(view, horse, odds, leader, width) for horse in HORSES]
-    return Text("\n", no_wrap=True, overflow="crop").join(rows)
+    names.append(" track".ljust(track))
+    names.append("fin  ")
+    names.append("win" if odds is not None else "")
+    return Text("\n", no_wrap=True, overflow="crop").join([names, *lanes])
 
 
 def money(view: BoardView, amount: int) -> str:
@@ -273,6 +276,57 @@ def render_board(view: BoardView, info: BoardInfo, *, news_lines: int = 5) -> Re
     shown = [item for item in info.news if item.notable][-news_lines:]
     if shown:
         parts.append(Text("\n").join(item.styled() for item in shown))
+    return Group(*parts)
+
+
+def seats_strip(view: BoardView, info: BoardInfo) -> Columns:
+    """Every seat in a few lines (the compact board): ▶ who rolls, D the dealer, the money and
+    how many cards; the seat at the keyboard then shows its own hand on a line of its own."""
+    rolling = view.phase in (Phase.SCRATCH, Phase.RACE) and winner_of(view) is None
+    entries: list[Text] = []
+    for seat, chips in enumerate(view.chips):
+        entry = Text(no_wrap=True, overflow="ellipsis")
+        entry.append("▶" if rolling and seat == view.roller else " ", style="bold")
+        entry.append("D " if seat == view.dealer else "  ", style="bold")
+        entry.append(seat_name(info.names, seat), style="bold" if seat == view.seat else "")
+        if seat in info.humans:
+            entry.append(" (you)", style="italic")
+        entry.append(f" {money(view, chips)}", style="bold red" if chips == 0 else "")
+        if view.out[seat]:
+            entry.stylize("dim strike")
+            entry.append(" out", style="dim")
+        else:
+            entry.append(f" · {counted(view.hand_sizes[seat], 'card')}", style="dim")
+            if view.folded[seat]:
+                entry.append(" folded", style="dim italic")
+        entries.append(entry)
+    return Columns(entries, padding=(0, 2))
+
+
+def own_hand(view: BoardView, info: BoardInfo) -> Text | None:
+    """'your hand (P1): 2 4 4 7 J' and, in the draft, the packet to pick from."""
+    seat = view.seat
+    if seat is None or not 0 <= seat < len(view.hands) or view.hands[seat] is None:
+        return None
+    line = Text(f"your hand ({seat_name(info.names, seat)}): ", style="bold")
+    line.append_text(hand_cells(view, seat))
+    if view.phase is Phase.DRAFT and view.packet is not None:
+        line.append("   packet: ", style="dim")
+        line.append(hand_text(view.packet), style="italic")
+    return line
+
+
+def render_compact(view: BoardView, info: BoardInfo) -> RenderableType:
+    """The board on a short screen: status, a line per lane, the seats on a line or two, the
+    seat's own hand."""
+    parts: list[RenderableType] = [
+        status_line(view, info),
+        board_lanes(view, info.odds, header=False),
+        seats_strip(view, info),
+    ]
+    hand = own_hand(view, info)
+    if hand is not None:
+        parts.append(hand)
     return Group(*parts)
 
 

@@ -20,12 +20,13 @@ from horserace.families.board.render import (
     finish_view,
     lane_odds,
     render_board,
+    render_compact,
     step_news,
 )
 from horserace.families.board.rules import events as ev
 from horserace.families.board.rules.state import BoardState, Phase
 from horserace.families.board.rules.view import BoardView
-from horserace.terminal.screen import TableScreen
+from horserace.terminal.screen import Fitted, TableScreen
 
 DEFAULT_SPEED = 0.35
 DEFAULT_NEWS_LINES = 5
@@ -49,7 +50,10 @@ class BoardScreen(TableScreen):
             humans=self.humans,
             title=self.title,
         )
-        return render_board(view, info, news_lines=self.news_lines(len(view.chips)))
+        board = render_board(view, info, news_lines=self.news_lines(len(view.chips)))
+        if self.display is None:
+            return board
+        return Fitted(board, render_compact(view, info))
 
     def news_lines(self, players: int) -> int:
         """As many announcements as fit under the board (lanes 12 lines, players 1 + n)."""

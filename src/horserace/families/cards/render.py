@@ -202,13 +202,15 @@ def players_line(view: CardsView, info: BoardInfo) -> Text:
     return line
 
 
-def render_board(view: CardsView, info: BoardInfo, news_lines: int = 5) -> RenderableType:
-    parts: list[RenderableType] = [
-        status_line(view, info),
-        course_lanes(view, info),
-        turned_line(view),
-        players_line(view, info),
-    ]
+def render_board(
+    view: CardsView, info: BoardInfo, news_lines: int = 5, *, compact: bool = False
+) -> RenderableType:
+    """Status, the course and its lanes, the cards turned, the seats with their money, the news;
+    `compact` (a short screen) leaves out the cards turned (the log has each one)."""
+    parts: list[RenderableType] = [status_line(view, info), course_lanes(view, info)]
+    if not compact:
+        parts.append(turned_line(view))
+    parts.append(players_line(view, info))
     shown = [item for item in info.news if item.notable][-news_lines:]
     if shown:
         parts.append(Text("\n").join(item.styled() for item in shown))

@@ -14,7 +14,7 @@ from horserace.families.cards.news import step_news
 from horserace.families.cards.render import BoardInfo, board_odds, render_board
 from horserace.families.cards.rules import events as ev
 from horserace.families.cards.rules.state import CardsPhase, CardsState, CardsView
-from horserace.terminal.screen import TableScreen
+from horserace.terminal.screen import Fitted, TableScreen
 from horserace.terminal.standings import standings_table
 
 __all__ = ["CardsScreen", "standings_table"]
@@ -29,7 +29,9 @@ class CardsScreen(TableScreen):
         odds, note = board_odds(view)
         news = () if self.plain or self.display is not None else self.news  # in the log already
         info = BoardInfo(self.names, self.title, odds, note, news, self.humans)
-        return render_board(view, info)
+        if self.display is None:
+            return render_board(view, info)
+        return Fitted(render_board(view, info), render_board(view, info, compact=True))
 
     def current_view(self) -> CardsView:
         assert self.game is not None

@@ -280,9 +280,9 @@ def legend(track: DerbyTrack) -> Text:
     return text
 
 
-def render_table(view: DerbyView, info: DerbyInfo) -> RenderableType:
+def render_table(view: DerbyView, info: DerbyInfo, *, compact: bool = False) -> RenderableType:
     """The whole screen: status, then the players while they pick (or the race just run),
-    else the dice, the lanes and the legend; then the news."""
+    else the dice, the lanes and the legend (not when `compact`: a short screen); the news."""
     parts: list[RenderableType] = [status_line(view, info)]
     race = shown_race(view)
     if view.phase is DerbyPhase.SELECT and race is None:
@@ -291,7 +291,8 @@ def render_table(view: DerbyView, info: DerbyInfo) -> RenderableType:
         if race is not None:
             parts.append(dice_line(view))
         parts.append(lanes_table(view, info))
-        parts.append(legend(view.track))
+        if not compact:
+            parts.append(legend(view.track))
     notable = [item for item in info.news if item.notable]
     shown = notable[-info.news_lines :] if info.news_lines > 0 else []
     if shown:

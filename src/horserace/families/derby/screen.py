@@ -18,7 +18,7 @@ from horserace.engine import Step
 from horserace.families.derby.render import Announcer, DerbyInfo, render_table
 from horserace.families.derby.rules.model import DerbyPhase, DerbyState, DerbyView
 from horserace.families.derby.sampled_odds import LIVE_SAMPLES, PlaceOdds, table_odds
-from horserace.terminal.screen import TableScreen
+from horserace.terminal.screen import Fitted, TableScreen
 
 DEFAULT_SPEED = 0.4
 
@@ -64,7 +64,10 @@ class DerbyScreen(TableScreen):
             humans=self.humans,
             news_lines=0 if self.plain or self.display is not None else 4,
         )
-        return render_table(self.view(state), info)
+        view = self.view(state)
+        if self.display is None:
+            return render_table(view, info)
+        return Fitted(render_table(view, info), render_table(view, info, compact=True))
 
     def current(self) -> RenderableType:
         return self.render()

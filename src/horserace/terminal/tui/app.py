@@ -24,14 +24,16 @@ from textual.worker import Worker, WorkerState
 
 from horserace.core.actions import Action
 from horserace.terminal.choices import Choice
-from horserace.terminal.screen import Display
+from horserace.terminal.screen import Display, Fitted
 from horserace.terminal.tui.choice_panel import ChoicePanel
+from horserace.terminal.tui.layout import plan
 from horserace.terminal.tui.overlays import HelpScreen, ResultScreen
 from horserace.terminal.tui.pacer import Pacer, Stopped
 from horserace.terminal.tui.panels import GameLog
 from horserace.terminal.tui.theme import Contrast, theme_name
 
 WIDE = 150  # columns from which the log sits beside the board (from 120 on a short screen)
+LOG_WIDTH = 44  # the log's columns beside the board
 SHORT = 32  # rows below which a wide screen puts the log beside the board
 FRAME = 1 / 30  # seconds between two boards drawn while the bots play at full speed
 FINISHED, QUIT = "finished", "quit"
@@ -100,6 +102,8 @@ class TableApp(App[str]):
         self._result: ResultScreen | None = None
         self._contrast = Contrast()
         self._here: Callable[[str], Text | None] | None = None
+        self._board: RenderableType = Text("")  # as the worker drew it (full and compact)
+        self._shown: RenderableType = self._board  # the drawing of it on the screen
 
     def compose(self) -> ComposeResult:
         with TableArea(id="main"):
@@ -140,23 +144,46 @@ class TableApp(App[str]):
         self.fit(event.size.width, event.size.height)
 
     def fit(self, width: int | None = None, height: int | None = None) -> None:
-        """Beside each other on a wide screen; else the board above, as tall as leaves the
-        log two lines (it scrolls if taller: nothing is cut, only scrolled)."""
+        """Beside each other on a wide screen, else the board above the log; the lines shared
+        out so that the whole board and the question show (`layout.plan`)."""
         width = self.size.width if width is None else width
         height = self.size.height if height is None else height
         wide = width >= WIDE or (width >= 120 and height < SHORT)
-        main = self.query_one("#main")
-        main.set_class(wide, "-wide")
-        board = self.query_one("#board")
-        if wide:
-            board.styles.max_height = None
-            return
-        space = main.size.height or height - 1  # what the choice panel and the footer leave
-        board.styles.max_height = max(3, space - 3)
+        self.query_one("#main").set_class(wide, "-wide")
+        columns = width - (LOG_WIDTH if wide else 0) - 1  # less the board's scrollbar
+        board = self._board
+        full = compact = self._lines(board, columns)
+        if isinstance(board, Fitted):
+            full, compact = self._lines(board.full, columns), self._lines(board.compact, columns)
+        panel = self.query_one(ChoicePanel)
+        fitted = plan(
+            height - 1,  # the footer's line
+            full,
+            compact,
+            lambda options: panel.lines_needed(options, width),
+            beside=wide,
+        )
+        panel.list_at_most(fitted.options)
+        log = self.query_one(GameLog)
+        if fitted.log and not log.display:  # shown again: at its last line, as before
+            log.call_after_refresh(log.scroll_end, animate=False)
+        log.display = fitted.log
+        self.query_one("#board").styles.max_height = None if wide else fitted.board
+        shown = board
+        if isinstance(board, Fitted):
+            shown = board.compact if fitted.compact else board.full
+        if shown is not self._shown:
+            self._shown = shown
+            self.query_one("#board-view", Static).update(shown)
+
+    def _lines(self, renderable: RenderableType, width: int) -> int:
+        console = self.console
+        return len(console.render_lines(renderable, console.options.update_width(width), pad=False))
 
     # --- what the worker asks for (always through call_from_thread) -------------------------------
     def show_board(self, renderable: RenderableType) -> None:
-        self.query_one("#board-view", Static).update(renderable)
+        self._board = renderable
+        self.fit()
 
     def add_log(self, lines: list[RenderableType]) -> None:
         self.query_one(GameLog).add(lines)

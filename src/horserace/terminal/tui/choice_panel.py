@@ -58,7 +58,7 @@ class ChoicePanel(Vertical):
     ChoicePanel #steps { height: auto; }
     ChoicePanel #field { width: auto; }
     ChoicePanel #steps Button { min-width: 6; height: 1; border: none; margin-right: 1; }
-    ChoicePanel #feedback { color: $error; height: auto; }
+    ChoicePanel #feedback { color: $error; height: auto; display: none; }
     ChoicePanel #answer, ChoicePanel #answer:focus { border: none; height: 1; padding: 0 1; }
     """
 
@@ -81,6 +81,8 @@ class ChoicePanel(Vertical):
         self.choice: Choice | None = None
         self.default: str | None = None
         self.refusal: Text | None = None  # why the last answer was refused, shown as it is re-asked
+        self._question = Text("")
+        self._feedback = Text("")
         self._shown: list[Option] = []  # the options listed now, by their index in the list
 
     def compose(self) -> ComposeResult:
@@ -118,15 +120,40 @@ class ChoicePanel(Vertical):
     def refuse(self, reason: Text) -> None:
         """Shown now if a question is open, else when the next one opens."""
         if self.has_class("-asking"):
-            self.query_one("#feedback", Static).update(reason)
+            self._say(reason)
         else:
             self.refusal = reason
+
+    @property
+    def listed(self) -> tuple[Option, ...]:
+        """The options listed now (the typed words narrow them)."""
+        return tuple(self._shown)
+
+    def lines_needed(self, options: int, width: int) -> int:
+        """The panel's height at `width` columns with at most `options` options listed."""
+        if not self.has_class("-asking"):
+            return 0
+        console = self.app.console
+        wrap = console.options.update_width(max(10, width - 2))
+
+        def rows(text: Text) -> int:
+            return len(console.render_lines(text, wrap, pad=False)) if text.plain else 0
+
+        listed = self.query_one("#options", OptionList)
+        count = listed.option_count if listed.display else 0
+        steps = 1 if self.query_one("#steps").display else 0
+        return 1 + rows(self._question) + min(count, options) + steps + rows(self._feedback) + 1
+
+    def list_at_most(self, options: int) -> None:
+        """List at most `options` options at once (the rest scroll, and typing narrows them)."""
+        self.query_one("#options", OptionList).styles.max_height = options
 
     # --- inside ----------------------------------------------------------------------------------
     def _open(self, question: str, default: str | None, placeholder: str) -> None:
         shown = question + (f"  [Enter = {default}]" if default is not None else "")
-        self.query_one("#question", Static).update(Text(shown))
-        self.query_one("#feedback", Static).update(self.refusal or "")
+        self._question = Text(shown)
+        self.query_one("#question", Static).update(self._question)
+        self._say(self.refusal or Text(""))
         self.refusal = None
         field = self.query_one(AnswerField)
         field.value = ""  # nothing typed before the question counts
@@ -134,6 +161,12 @@ class ChoicePanel(Vertical):
         field.disabled = False
         self.add_class("-asking")
         field.focus()
+
+    def _say(self, reason: Text) -> None:
+        self._feedback = reason
+        feedback = self.query_one("#feedback", Static)
+        feedback.update(reason)
+        feedback.display = bool(reason.plain)
 
     def _list(self, options: tuple[Option, ...] | list[Option]) -> None:
         listed = self.query_one("#options", OptionList)

@@ -33,11 +33,12 @@ class GameLog(RichLog):
         self.kept.clear()
 
     def on_resize(self, event: Resize) -> None:
-        """Lines are wrapped as they are written: a new width writes them all again."""
+        """Lines are wrapped as they are written: a new width writes them all again; whatever
+        the new size, the last line shows (once the new size is laid out)."""
         known = self._width
         self._width = event.size.width
         if known and known != event.size.width:
             self.clear()
             for line in self.kept:
                 self.write(line)
-            self.scroll_end(animate=False)
+        self.call_after_refresh(self.scroll_end, animate=False)

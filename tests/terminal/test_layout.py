@@ -1,0 +1,136 @@
+"""At 80x24 with a question open, every family's screen shows what a player needs without
+scrolling: every lane, every seat with its money (and its cards on the dice board), the seat's
+own hand and the question; the log gives way first. A resize lays the screen out anew."""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import re
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from horserace.core.events import seat_name
+from horserace.core.words import counted
+from horserace.engine import Game
+from horserace.families.board.news import money_text
+from horserace.families.board.render import hand_cells
+from horserace.families.derby.rules.model import DerbyPhase
+from horserace.terminal.tui.app import TableApp
+from horserace.terminal.tui.choice_panel import ChoicePanel
+from horserace.terminal.tui.panels import GameLog
+from tests.terminal.pilot import PATIENCE, TICK, asking, holding, on_screen, pick_first, run, until
+from tests.terminal.tables import table
+
+# the table, and how many questions are answered (each with its first option) before looking
+TABLES: dict[str, tuple[dict[str, Any], int]] = {
+    "classic": ({"companion": True}, 0),  # no decisions: the dice typed in are the question
+    "northwoods": ({"companion": True}, 0),
+    "advanced": ({"humans": [0], "options": {"players": 6, "rounds": 1}}, 4),  # 4 cards drafted
+    "basic": ({"humans": [2]}, 0),
+    "calcutta": ({"humans": [0]}, 1),
+    "derby": ({"humans": [0]}, 2),  # past the silk and the horse: the lanes show
+}
+
+
+def needs(game: Game, text: str) -> list[str]:
+    """What must be on the screen that is missing from `text`: a lane per horse, each seat with
+    its money (and, on the dice board, its number of cards), and the viewer's own hand."""
+    view: Any = game.rules.view(game.state, 0 if game.preset != "classic" else None)
+    names = [f"P{seat + 1}" for seat in range(game.rules.players(game.config))]
+    wanted: list[str] = []  # regular expressions, each to match one line of the screen
+    you = r"(?: \(you\))?"
+    if game.preset in ("classic", "advanced", "northwoods"):
+        wanted += [rf"│\s*{horse} │" for horse in range(2, 13)]
+        for seat, name in enumerate(names):
+            money = re.escape(money_text(view.config.money, view.chips[seat]))
+            cards = counted(view.hand_sizes[seat], "card")
+            wanted.append(rf"{name}{you} {money} · {cards}")
+        if game.preset == "advanced":
+            wanted.append(r"your hand \(P1\): " + re.escape(hand_cells(view, 0).plain))
+    elif game.preset in ("basic", "calcutta"):
+        wanted += [rf"{suit}\s+●" for suit in ("♣ clubs", "♦ diamonds", "♥ hearts", "♠ spades")]
+        wanted += [rf"{name}{you} {chips}\b" for name, chips in zip(names, view.chips, strict=True)]
+    else:
+        assert view.phase is not DerbyPhase.SELECT  # the lanes are drawn
+        for horse in sorted({*view.field, *view.scratched}):
+            owner = view.owner(horse)
+            rider = "house" if owner is None else seat_name(names, owner) + r"(?: \*)?"
+            money = "" if owner is None else rf"\s.*\b{view.money[owner]}\b"
+            wanted.append(rf"^\s*{horse}\s+{rider}{money}")
+    return [pattern for pattern in wanted if not re.search(pattern, text, re.MULTILINE)]
+
+
+async def fits(pilot: Pilot[str], app: TableApp, game: Game) -> None:
+    question = str(app.query_one(ChoicePanel).query_one("#question", Static).render())[:40]
+
+    def laid_out() -> bool:  # once the last change is laid out (later on a busy machine)
+        text = on_screen(app)
+        board = app.query_one("#board")
+        return not needs(game, text) and board.max_scroll_y == 0 and question in text
+
+    with contextlib.suppress(AssertionError):  # said below, in detail
+        await until(pilot, laid_out)
+    text = on_screen(app)
+    assert needs(game, text) == []
+    assert app.query_one("#board").max_scroll_y == 0  # nothing of the board scrolled away
+    assert question in text, text  # the question (its start: a long one is wrapped)
+
+
+async def settled(pilot: Pilot[str], app: TableApp) -> str:
+    """The screen once it stays the same from one tick to the next."""
+    last = ""
+    for _ in range(PATIENCE):
+        await pilot.pause(TICK)
+        now = on_screen(app)
+        if now == last:
+            return now
+        last = now
+    raise AssertionError("the screen never settled")
+
+
+@pytest.mark.parametrize("preset", sorted(TABLES))
+def test_80x24_shows_every_lane_seat_and_the_own_hand_with_a_question_open(preset: str) -> None:
+    kwargs, answers = TABLES[preset]
+    app, game, _ = table(preset, **kwargs)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(answers + 1):
+                await until(pilot, lambda: asking(app) or holding(app) is not None)
+                assert holding(app) is None
+                if _ < answers:
+                    await pick_first(pilot, app, game)
+            await fits(pilot, app, game)
+            await pilot.press("ctrl+c")
+
+    run(scenario)
+
+
+def test_a_resize_to_80x24_and_back_lays_the_screen_out_anew() -> None:
+    app, game, _ = table("advanced", humans=[0], options={"players": 6, "rounds": 1})
+
+    async def scenario() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(3):
+                await until(pilot, lambda: asking(app))
+                await pick_first(pilot, app, game)
+            await until(pilot, lambda: asking(app))
+            roomy = await settled(pilot, app)
+            assert "│lane│gate" in roomy and "4 cards (hidden)" in roomy  # drawn in full
+            assert app.query_one(GameLog).display
+            await pilot.resize_terminal(80, 24)
+            await fits(pilot, app, game)
+            assert "│lane│gate" not in on_screen(app)  # drawn compact
+            await pilot.resize_terminal(120, 40)
+            with contextlib.suppress(AssertionError):  # said below, in detail
+                await until(pilot, lambda: on_screen(app) == roomy)
+            again = on_screen(app)
+            diff = difflib.unified_diff(roomy.splitlines(), again.splitlines(), lineterm="")
+            assert again == roomy, "\n".join(diff)
+            await pilot.press("ctrl+c")
+
+    run(scenario)
