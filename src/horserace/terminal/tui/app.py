@@ -36,6 +36,7 @@ WIDE = 150  # columns from which the log sits beside the board (from 120 on a sh
 LOG_WIDTH = 44  # the log's columns beside the board
 SHORT = 32  # rows below which a wide screen puts the log beside the board
 FRAME = 1 / 30  # seconds between two boards drawn while the bots play at full speed
+REMEASURE = 0.5  # seconds a layout holds for the boards drawn after it (a question lays out anew)
 FINISHED, QUIT = "finished", "quit"
 
 
@@ -104,6 +105,8 @@ class TableApp(App[str]):
         self._here: Callable[[str], Text | None] | None = None
         self._board: RenderableType = Text("")  # as the worker drew it (full and compact)
         self._shown: RenderableType = self._board  # the drawing of it on the screen
+        self._compact = False  # whether the last layout drew the board compact
+        self._measured = -math.inf  # when the last layout was made
 
     def compose(self) -> ComposeResult:
         with TableArea(id="main"):
@@ -152,26 +155,31 @@ class TableApp(App[str]):
         self.query_one("#main").set_class(wide, "-wide")
         columns = width - (LOG_WIDTH if wide else 0) - 1  # less the board's scrollbar
         board = self._board
-        full = compact = self._lines(board, columns)
-        if isinstance(board, Fitted):
-            full, compact = self._lines(board.full, columns), self._lines(board.compact, columns)
+        full, compact = (board.full, board.compact) if isinstance(board, Fitted) else (board, board)
         panel = self.query_one(ChoicePanel)
         fitted = plan(
             height - 1,  # the footer's line
-            full,
-            compact,
+            lambda: self._lines(full, columns),
+            lambda: self._lines(compact, columns),
             lambda options: panel.lines_needed(options, width),
             beside=wide,
         )
+        self._measured = time.monotonic()
+        self._compact = fitted.compact
         panel.list_at_most(fitted.options)
         log = self.query_one(GameLog)
         if fitted.log and not log.display:  # shown again: at its last line, as before
             log.call_after_refresh(log.scroll_end, animate=False)
         log.display = fitted.log
         self.query_one("#board").styles.max_height = None if wide else fitted.board
+        self._draw()
+
+    def _draw(self) -> None:
+        """The board drawn full or compact, as the last layout decided."""
+        board = self._board
         shown = board
         if isinstance(board, Fitted):
-            shown = board.compact if fitted.compact else board.full
+            shown = board.compact if self._compact else board.full
         if shown is not self._shown:
             self._shown = shown
             self.query_one("#board-view", Static).update(shown)
@@ -182,8 +190,13 @@ class TableApp(App[str]):
 
     # --- what the worker asks for (always through call_from_thread) -------------------------------
     def show_board(self, renderable: RenderableType) -> None:
+        """Laid out anew, unless the last layout is fresh: the bots' frames keep it a while
+        (measuring a board costs as much as drawing it)."""
         self._board = renderable
-        self.fit()
+        if time.monotonic() - self._measured < REMEASURE:
+            self._draw()
+        else:
+            self.fit()
 
     def add_log(self, lines: list[RenderableType]) -> None:
         self.query_one(GameLog).add(lines)

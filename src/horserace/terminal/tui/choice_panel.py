@@ -186,16 +186,17 @@ class ChoicePanel(Vertical):
 
     def _show_field(self, choice: Choice) -> None:
         steps = self.query_one("#steps", Horizontal)
-        for button in list(steps.query(Button)):
-            button.remove()
         field = choice.field
         steps.display = field is not None
         if field is None:
             return
         self.query_one("#field", Static).update(Text(field.describe() + "  "))
-        steps.mount_all(
-            Button(key, id=f"step{value}", compact=True) for key, value in field.step_keys()
-        )
+        keys = [key for key, _ in field.step_keys()]
+        buttons = list(steps.query(Button))
+        if [str(button.label) for button in buttons] != keys:  # the same keys stay as they are
+            for button in buttons:
+                button.remove()
+            steps.mount_all(Button(key, compact=True) for key in keys)
 
     def _answer(self, text: str) -> None:
         choice = self.choice

@@ -25,19 +25,28 @@ class Plan:
     log: bool
 
 
-def plan(room: int, full: int, compact: int, panel: Callable[[int], int], *, beside: bool) -> Plan:
-    """Share `room` lines (the screen less its footer) between a board of `full` lines (or
-    `compact` ones) and the choice panel, `panel(n)` lines with `n` options listed; the log
-    takes what is left, below the board, or `beside` it (then it needs no lines of its own)."""
+def plan(
+    room: int,
+    full: Callable[[], int],
+    compact: Callable[[], int],
+    panel: Callable[[int], int],
+    *,
+    beside: bool,
+) -> Plan:
+    """Share `room` lines (the screen less its footer) between a board of `full()` lines (or
+    `compact()` ones, measured only if the full one does not fit) and the choice panel,
+    `panel(n)` lines with `n` options listed; the log takes what is left, below the board, or
+    `beside` it (then it needs no lines of its own)."""
     log = 0 if beside else LOG_LINES
     asked = panel(OPTIONS)
-    if full + asked + log <= room:
+    if full() + asked + log <= room:
         return Plan(False, room - asked - log, OPTIONS, True)
-    if compact + asked + log <= room:
+    lines = compact()
+    if lines + asked + log <= room:
         return Plan(True, room - asked - log, OPTIONS, True)
     for options in range(OPTIONS, FEWEST_OPTIONS - 1, -1):
         asked = panel(options)
-        if compact + asked <= room:
-            log = beside or room - compact - asked >= LOG_FEWEST
-            return Plan(True, compact if log and not beside else room - asked, options, log)
+        if lines + asked <= room:
+            log = beside or room - lines - asked >= LOG_FEWEST
+            return Plan(True, lines if log and not beside else room - asked, options, log)
     return Plan(True, max(3, room - panel(FEWEST_OPTIONS)), FEWEST_OPTIONS, beside)
