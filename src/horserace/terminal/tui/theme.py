@@ -3,7 +3,6 @@ colour the boards use (horses', suits', silks') readable on either background.""
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 
 from rich.segment import Segment
@@ -11,17 +10,18 @@ from rich.style import Style
 from textual.color import Color
 from textual.filter import LineFilter
 
+from horserace.terminal.tui.background import is_light
+
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
 MIN_CONTRAST = 3.0  # a foreground this close to the background is darkened or lightened
 
 
 def theme_name(choice: str) -> str:
-    """`dark`, `light`, or `auto`: the terminal's own background as COLORFGBG tells it
-    (`fg;bg`, a bg of 7 or 15 is light); dark when the terminal says nothing."""
+    """`dark`, `light`, or `auto`: the terminal's own background (`background.is_light`: as the
+    terminal answers, else as COLORFGBG says, else dark)."""
     if choice in THEMES:
         return THEMES[choice]
-    background = os.environ.get("COLORFGBG", "").split(";")[-1]
-    return THEMES["light" if background in ("7", "15") else "dark"]
+    return THEMES["light" if is_light() else "dark"]
 
 
 @lru_cache(4096)
