@@ -62,3 +62,15 @@ async def answer_all(pilot: Pilot[str], app: TableApp, text: str = "") -> None:
         await until(pilot, lambda: asking(app) or holding(app) is not None)
         if asking(app):
             await pilot.press(*text, "enter")
+
+
+async def settled(pilot: Pilot[str], app: TableApp) -> str:
+    """The screen once it stays the same from one tick to the next."""
+    last = ""
+    for _ in range(PATIENCE):
+        await pilot.pause(TICK)
+        now = on_screen(app)
+        if now == last:
+            return now
+        last = now
+    raise AssertionError("the screen never settled")

@@ -22,7 +22,7 @@ from horserace.families.derby.rules.model import DerbyPhase
 from horserace.terminal.tui.app import TableApp
 from horserace.terminal.tui.choice_panel import ChoicePanel
 from horserace.terminal.tui.panels import GameLog
-from tests.terminal.pilot import PATIENCE, TICK, asking, holding, on_screen, pick_first, run, until
+from tests.terminal.pilot import asking, holding, on_screen, pick_first, run, settled, until
 from tests.terminal.tables import table
 
 # the table, and how many questions are answered (each with its first option) before looking
@@ -78,18 +78,6 @@ async def fits(pilot: Pilot[str], app: TableApp, game: Game) -> None:
     assert needs(game, text) == []
     assert app.query_one("#board").max_scroll_y == 0  # nothing of the board scrolled away
     assert question in text, text  # the question (its start: a long one is wrapped)
-
-
-async def settled(pilot: Pilot[str], app: TableApp) -> str:
-    """The screen once it stays the same from one tick to the next."""
-    last = ""
-    for _ in range(PATIENCE):
-        await pilot.pause(TICK)
-        now = on_screen(app)
-        if now == last:
-            return now
-        last = now
-    raise AssertionError("the screen never settled")
 
 
 @pytest.mark.parametrize("preset", sorted(TABLES))

@@ -1,6 +1,7 @@
-"""What each family's full screen looks like, at 80x24 and 120x40, dark and light: a seeded
-table of bots stopped at a fixed step. Update on purpose with `pytest tests/terminal
---snapshot-update` and look at the pictures it writes before committing them."""
+"""What the full screen looks like: each family's table of bots stopped at a fixed step (80x24
+and 120x40, dark and light), Northwoods and a Calcutta card race, a question open and the help
+open. Update on purpose with `pytest tests/terminal --snapshot-update` and look at the pictures
+it writes before committing them."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
-from tests.terminal.pilot import until
-from tests.terminal.tables import still_table
+from horserace.terminal.tui.overlays import HelpScreen
+from tests.terminal.pilot import asking, pick_first, settled, until
+from tests.terminal.tables import still_table, table
 
 TABLES = {"classic": 150, "basic": 60, "derby": 120}
+SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
 
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
@@ -21,8 +25,77 @@ TABLES = {"classic": 150, "basic": 60, "derby": 120}
 def test_family_screen(snap_compare: Any, preset: str, size: tuple[int, int], theme: str) -> None:
     app, there = still_table(preset, TABLES[preset], theme=theme)
 
-    async def settled(pilot: Pilot[Any]) -> None:
+    async def settle(pilot: Pilot[Any]) -> None:
         await until(pilot, there.is_set)
         await pilot.pause(0.1)
 
-    assert snap_compare(app, terminal_size=size, run_before=settled)
+    assert snap_compare(app, terminal_size=size, run_before=settle)
+
+
+# a table of bots, the step it stops at (Northwoods in its first race, Calcutta mid-race)
+STILL = {"northwoods": 120, "calcutta": 75}
+
+
+@pytest.mark.parametrize(
+    ("preset", "size", "theme"),
+    [
+        ("northwoods", "80x24", "dark"),
+        ("northwoods", "120x40", "light"),
+        ("calcutta", "80x24", "light"),
+        ("calcutta", "120x40", "dark"),
+    ],
+)
+def test_more_tables(snap_compare: Any, preset: str, size: str, theme: str) -> None:
+    app, there = still_table(preset, STILL[preset], theme=theme)
+
+    async def settle(pilot: Pilot[Any]) -> None:
+        await until(pilot, there.is_set)
+        await pilot.pause(0.1)
+
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=settle)
+
+
+# a person's table, and how many questions are answered (the first option) before the picture
+ASKING: dict[str, tuple[dict[str, Any], int]] = {
+    "advanced": ({"humans": [0], "options": {"players": 4, "rounds": 1}}, 3),  # the draft
+    "calcutta": ({"humans": [0]}, 0),  # the auction's bid field
+}
+
+
+def asking_table(preset: str, theme: str, help: bool = False) -> tuple[Any, Any]:
+    """The app, and what brings it to a question (with the help open over it, if `help`)."""
+    kwargs, answers = ASKING[preset]
+    app, game, _ = table(preset, theme=theme, **kwargs)
+
+    async def settle(pilot: Pilot[Any]) -> None:
+        for _ in range(answers):
+            await until(pilot, lambda: asking(app))
+            await pick_first(pilot, app, game)
+        await until(pilot, lambda: asking(app))
+        app.query_one("#answer", Input).cursor_blink = False  # the same picture every time
+        if help:
+            await pilot.press("?")
+            await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await settled(pilot, app)
+
+    return app, settle
+
+
+@pytest.mark.parametrize(
+    ("preset", "size", "theme"),
+    [
+        ("advanced", "80x24", "dark"),
+        ("advanced", "80x24", "light"),
+        ("advanced", "120x40", "dark"),
+        ("calcutta", "80x24", "dark"),
+    ],
+)
+def test_a_question_open(snap_compare: Any, preset: str, size: str, theme: str) -> None:
+    app, settle = asking_table(preset, theme)
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=settle)
+
+
+@pytest.mark.parametrize(("size", "theme"), [("80x24", "dark"), ("120x40", "light")])
+def test_the_help_open(snap_compare: Any, size: str, theme: str) -> None:
+    app, settle = asking_table("advanced", theme, help=True)
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=settle)

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from textual.widgets import Input, Static
 
-from horserace.terminal.tui.app import FINISHED, QUIT
+from horserace.terminal.tui.app import FINISHED, QUIT, TableApp
 from horserace.terminal.tui.choice_panel import ChoicePanel
 from horserace.terminal.tui.overlays import HelpScreen
 from horserace.terminal.tui.panels import GameLog
-from tests.terminal.pilot import asking, holding, run, said, until
+from tests.terminal.pilot import asking, holding, on_screen, run, said, until
 from tests.terminal.tables import table
 
 
@@ -160,6 +160,27 @@ def test_the_board_fits_80x24_and_sits_beside_the_log_on_a_wide_short_screen() -
             log = app.query_one(GameLog)
             await until(pilot, lambda: log.display and log.region.height >= 2)
             assert log.virtual_size.width <= log.scrollable_content_region.width  # wrapped anew
+            await pilot.press("ctrl+c")
+
+    run(scenario)
+
+
+def footer(app: TableApp) -> str:
+    return on_screen(app).splitlines()[-1]
+
+
+def test_the_footer_offers_the_pace_keys_only_while_no_answer_is_typed() -> None:
+    app, _, screen = table("basic", humans=[2], options={"races": 1})
+
+    async def scenario() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: asking(app) and "help" not in footer(app))
+            shown = footer(app)  # the field takes h, n, space, q, + and -: none is offered
+            assert "faster" not in shown and "slower" not in shown
+            assert "undo" not in shown  # nothing is typed in from a real table here
+            screen.speed = 5.0
+            await pilot.press("d", "o", "n", "e", "enter")
+            await until(pilot, lambda: not asking(app) and "+ faster  - slower" in footer(app))
             await pilot.press("ctrl+c")
 
     run(scenario)

@@ -86,7 +86,8 @@ def common_options(
         typer.Option(
             "--theme",
             metavar="auto|light|dark",
-            help="The full screen's colours; auto follows the terminal's background.",
+            help="The full screen's colours; auto asks the terminal for its background colour"
+            " (else reads COLORFGBG, else dark).",
         ),
     ] = "auto",
 ) -> None:
@@ -151,7 +152,7 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
         speed=speed,
     )
     console, plain = table_console(terminal.width, plain=common["plain"])
-    animated = not (plain or common["no_animation"] or setup.companion)
+    animated = not (plain or common["no_animation"])
     screen = terminal.screen(setup, console, plain, animated)
     agents = seat_agents(fam.name, setup, lambda seat: terminal.keyboard(seat, screen))
     chance: ChanceSource = (

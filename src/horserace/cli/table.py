@@ -20,11 +20,12 @@ from rich.console import Console
 from rich.text import Text
 
 from horserace.bots import make_bot
-from horserace.core.chance import ChanceSource, UndoRequested
+from horserace.core.chance import ChanceSource
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.core.rules import Result
 from horserace.core.words import counted
-from horserace.engine import Agent, Game, play
+from horserace.engine import Agent, Game
+from horserace.terminal.books import play_to_the_end
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup
 
@@ -102,23 +103,10 @@ def in_lines(
     try:
         with stops_as_interrupts():
             screen.start(game)
-            while True:
-                try:
-                    play(game, agents, chance, observe=screen.observe)
-                    return True
-                except UndoRequested:  # companion mode: the last outcome typed in was wrong
-                    say_undone(screen, game.undo())
+            play_to_the_end(game, agents, chance, screen)
+            return True
     except (KeyboardInterrupt, typer.Abort):
         return False
-
-
-def say_undone(screen: TableScreen, withdrawn: tuple[str, ...]) -> None:
-    if not withdrawn:
-        screen.say("nothing typed in yet: nothing to undo", "yellow")
-        return
-    after = len(withdrawn) - 1
-    more = f" and the {counted(after, 'step')} after it" if after else ""
-    screen.say(f"undone: {withdrawn[0]}{more}; type it again", "yellow")
 
 
 def end_interrupted(game: Game, record: Path | None, console: Console | None = None) -> int:

@@ -240,7 +240,8 @@ def players_table(view: BoardView, info: BoardInfo) -> Table:
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold", padding=(0, 1))
     table.add_column("", no_wrap=True)
     table.add_column("player", no_wrap=True, max_width=16, overflow="ellipsis")
-    table.add_column("chips", justify="right", no_wrap=True)
+    money_column = "money" if view.config.money == "cents" else "chips"
+    table.add_column(money_column, justify="right", no_wrap=True)
     table.add_column("cards")
     rolling = view.phase in (Phase.SCRATCH, Phase.RACE) and winner_of(view) is None
     for seat, chips in enumerate(view.chips):
@@ -317,10 +318,12 @@ def own_hand(view: BoardView, info: BoardInfo) -> Text | None:
 
 
 def render_compact(view: BoardView, info: BoardInfo) -> RenderableType:
-    """The board on a short screen: status, a line per lane, the seats on a line or two, the
-    seat's own hand."""
+    """The board on a short screen: the status (wrapped, not cut), a line per lane, the seats
+    on a line or two, the seat's own hand."""
+    status = status_line(view, info)
+    status.no_wrap, status.overflow = False, "fold"  # on two lines rather than cut
     parts: list[RenderableType] = [
-        status_line(view, info),
+        status,
         board_lanes(view, info.odds, header=False),
         seats_strip(view, info),
     ]

@@ -8,8 +8,9 @@ from typing import Any
 
 from rich.console import RenderableType
 
+from horserace.components.cards import total
 from horserace.core.actions import Action
-from horserace.core.chance import TypedChance
+from horserace.core.chance import TypedChance, UndoRequested
 from horserace.core.events import redact, seat_name
 from horserace.core.rules import Rules
 from horserace.core.types import CHANCE
@@ -138,13 +139,13 @@ def _race_won(step: Step) -> bool:
 
 class CompanionChance:
     """Chance read off a real board: before each roll the board is shown and the dice asked for;
-    each dealt card is asked for with the seat it goes to."""
+    each dealt card is asked for with the seat it goes to, numbered within its deal (also when
+    the game was resumed, or an entry undone, in the middle of one)."""
 
     def __init__(self, screen: TableScreen) -> None:
         self.screen = screen
         self._context = ""
-        self._left = 0
-        self._deal_total = 0
+        self._dealing = False  # whether the last question was a card of the deal under way
         self._typed = TypedChance(self._ask, lambda text: screen.say(text, "red"))
 
     def _ask(self, question: str) -> str:
@@ -153,24 +154,31 @@ class CompanionChance:
     def choose(self, rules: Rules[Any, Any], state: Any) -> Action:
         forced = rules.forced_chance(state)
         if forced is not None:  # paying out or the next round: nothing to type
+            self._dealing = False
             return forced
         names = self.screen.names
         view: BoardView = rules.view(state, self.screen.viewer)
         if view.phase is Phase.DEAL:
-            if view.to_deal > self._left:  # a new deal begins: show the table once
-                self._deal_total = view.to_deal
-                self.screen.before_prompt(view)
-            else:
-                self.screen.before_prompt(None)
-            self._left = view.to_deal
-            number = self._deal_total - view.to_deal + 1
+            dealt = cards_dealt(state)
+            # the table shown once a deal: as it begins, or as the typing takes it up again
+            self.screen.before_prompt(view if dealt == 0 or not self._dealing else None)
+            self._dealing = True
             who = seat_name(names, view.deal_to) if view.deal_to < len(names) else "the market"
-            self._context = f"card {number}/{self._deal_total} to {who}"
+            self._context = f"card {dealt + 1}/{dealt + view.to_deal} to {who}"
         else:
-            self._left = 0
+            self._dealing = False
             self._context = f"{seat_name(names, view.roller)} rolls"
             self.screen.before_prompt(view)
         try:
             return self._typed.choose(rules, state)
+        except UndoRequested:
+            self._dealing = False
+            raise
         finally:
             self.screen.after_prompt()
+
+
+def cards_dealt(state: BoardState) -> int:
+    """The cards dealt so far in this round: in the hands, the draft packets and the market."""
+    cards = state.cards
+    return sum(total(hand) for hand in (*cards.hands, *cards.packets)) + total(cards.market)

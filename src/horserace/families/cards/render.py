@@ -206,8 +206,12 @@ def render_board(
     view: CardsView, info: BoardInfo, news_lines: int = 5, *, compact: bool = False
 ) -> RenderableType:
     """Status, the course and its lanes, the cards turned, the seats with their money, the news;
-    `compact` (a short screen) leaves out the cards turned (the log has each one)."""
-    parts: list[RenderableType] = [status_line(view, info), course_lanes(view, info)]
+    `compact` (a short screen) leaves out the cards turned (the log has each one) and wraps the
+    status rather than cutting it."""
+    status = status_line(view, info)
+    if compact:  # on two lines rather than cut
+        status.no_wrap, status.overflow = False, "fold"
+    parts: list[RenderableType] = [status, course_lanes(view, info)]
     if not compact:
         parts.append(turned_line(view))
     parts.append(players_line(view, info))

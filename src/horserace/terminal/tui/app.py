@@ -23,9 +23,10 @@ from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
 from horserace.core.actions import Action
+from horserace.core.chance import UNDO_WORD
 from horserace.terminal.choices import Choice
 from horserace.terminal.screen import Display, Fitted
-from horserace.terminal.tui.choice_panel import ChoicePanel
+from horserace.terminal.tui.choice_panel import AnswerField, ChoicePanel
 from horserace.terminal.tui.layout import plan
 from horserace.terminal.tui.overlays import HelpScreen, ResultScreen
 from horserace.terminal.tui.pacer import Pacer, Stopped
@@ -87,12 +88,20 @@ class TableApp(App[str]):
         Binding("q", "quit_table", "quit"),
         Binding("ctrl+c", "quit_table", "quit", show=False, priority=True),
         Binding("escape", "drop_question", show=False),
+        Binding("ctrl+z", "undo", "undo last entry", priority=True),
     ]
 
     def __init__(
-        self, title: str, work: Callable[[Display], str], help: TableHelp, theme: str = "auto"
+        self,
+        title: str,
+        work: Callable[[Display], str],
+        help: TableHelp,
+        theme: str = "auto",
+        *,
+        books: bool = False,
     ) -> None:
         super().__init__()
+        self.books = books  # keeping the books of a real table: Ctrl-Z withdraws an entry
         self.title = title
         self.work = work
         self.help = help
@@ -263,6 +272,24 @@ class TableApp(App[str]):
         self.answers.put(message.text)
 
     # --- keys ------------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Undo only where outcomes are typed in; the pace keys not while the answer field takes
+        the keys (+ and - are typed into it)."""
+        if action == "undo":
+            return self.books
+        if action in ("faster", "slower"):
+            return not isinstance(self.focused, AnswerField)
+        return True
+
+    def action_undo(self) -> None:
+        """Withdraw the last outcome typed in: the open question answers `undo` (the play loop
+        withdraws it as a new line of the record), as if the word were typed."""
+        panel = self.query_one(ChoicePanel)
+        if self._here is None and panel.choice is None and panel.has_class("-asking"):
+            panel.close()
+            self.fit()
+            self.answers.put(UNDO_WORD)
+
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return

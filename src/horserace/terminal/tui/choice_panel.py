@@ -100,7 +100,8 @@ class ChoicePanel(Vertical):
         self._list(choice.options)
         self._show_field(choice)
         hint = f"  ({choice.hint})" if choice.hint else ""
-        self._open(choice.question + hint, choice.default, "type a key or words to narrow, Enter")
+        placeholder = "a key or words to narrow, Enter · ? help"
+        self._open(choice.question + hint, choice.default, placeholder)
 
     def open(self, question: str, default: str | None) -> None:
         """Ask a bare question (no options): its answer is the text typed."""
@@ -108,7 +109,7 @@ class ChoicePanel(Vertical):
         self.default = default
         self._list(())
         self.query_one("#steps").display = False
-        self._open(question, default, "type your answer, then Enter")
+        self._open(question, default, "type your answer, then Enter · ? help")
 
     def close(self) -> None:
         self.choice = None

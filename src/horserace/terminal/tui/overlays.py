@@ -24,6 +24,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("n", "skip to the next decision (no pauses until then)"),
     ("space", "pause or resume the bots"),
     ("PgUp PgDn", "scroll the log (it keeps the whole game)"),
+    ("Ctrl-Z", "undo the last outcome typed in (companion mode)"),
     ("q  Ctrl-C", "leave the table (the record is written)"),
 )
 

@@ -10,7 +10,8 @@ from rich.text import Text
 
 from horserace.core.chance import ChanceSource
 from horserace.core.rules import Result
-from horserace.engine import Agent, Game, play
+from horserace.engine import Agent, Game
+from horserace.terminal.books import play_to_the_end
 from horserace.terminal.screen import Display, TableScreen, to_plain
 from horserace.terminal.tui.app import FINISHED, TableApp, TableHelp
 
@@ -29,7 +30,7 @@ def table_app(
     def work(display: Display) -> str:
         screen.display = display
         screen.start(game)
-        play(game, agents, chance, observe=screen.observe)
+        play_to_the_end(game, agents, chance, screen)
         screen.collected = []
         finish(game.rules.result(game.state))
         standings, screen.collected = screen.collected, None
@@ -38,7 +39,7 @@ def table_app(
         display.hold("The game is over", Group(*standings), until_enter=True, seconds=0)
         return FINISHED
 
-    return TableApp(screen.title, work, help, theme)
+    return TableApp(screen.title, work, help, theme, books=game.chance_mode == "typed")
 
 
 def play_on_screen(app: TableApp, screen: TableScreen) -> bool:

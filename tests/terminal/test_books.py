@@ -1,0 +1,110 @@
+"""Keeping the books of a real board on the full screen: the dice and cards typed in, Ctrl-Z
+withdrawing the last entry as a new line of the record, and a stopped record going on where it
+ended, its deal numbered on from where it stopped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from horserace.cli.resume import Resumable, catch_up
+from horserace.core.record import read_record
+from horserace.engine import UNDO, Game
+from horserace.terminal.tui.app import QUIT, TableApp
+from horserace.terminal.tui.choice_panel import ChoicePanel
+from horserace.terminal.tui.run import table_app
+from tests.terminal.pilot import asking, on_screen, run, said, until
+from tests.terminal.tables import Table
+
+
+def question(app: TableApp) -> str:
+    return str(app.query_one(ChoicePanel).query_one("#question", Static).render())
+
+
+async def asked(pilot: Pilot[str], app: TableApp, words: str) -> None:
+    await until(pilot, lambda: asking(app) and words in question(app))
+
+
+async def enter(pilot: Pilot[str], app: TableApp, game: Game, text: str) -> None:
+    """Type an outcome and wait until the game has it."""
+    played = len(game.steps)
+    await pilot.press(*text, "enter")
+    await until(pilot, lambda: len(game.steps) > played)
+
+
+def books(t: Table, game: Game) -> TableApp:
+    return table_app(game, t.agents, t.chance(), t.screen, t.finish, t.help, "dark")
+
+
+def test_ctrl_z_withdraws_the_last_card_typed_in_as_a_new_line_of_the_record() -> None:
+    t = Table("classic", companion=True)
+    app, game = books(t, t.game), t.game
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await asked(pilot, app, "card 1/84 to P2")
+            await until(pilot, lambda: "^z undo last entry" in on_screen(app))  # in the footer
+            await enter(pilot, app, game, "deal 2")
+            await enter(pilot, app, game, "deal 5")
+            await asked(pilot, app, "card 3/84 to P4")
+            await pilot.press("ctrl+z")
+            await asked(pilot, app, "card 2/84 to P3")
+            assert "undone: deal 5; type it again" in said(app)
+            actions = [step.action for step in game.record().steps]
+            assert actions == ["deal 2", "deal 5", UNDO]  # nothing erased: an undo line added
+            assert [sum(hand) for hand in game.state.cards.hands][:3] == [0, 1, 0]  # the 5 is back
+            await enter(pilot, app, game, "deal 7")
+            await asked(pilot, app, "card 3/84 to P4")
+            await pilot.press("ctrl+c")
+        assert app.return_value == QUIT
+
+    run(scenario)
+
+
+def test_a_stopped_record_goes_on_on_the_full_screen_numbering_its_deal_on(
+    tmp_path: Path,
+) -> None:
+    first = Table("classic", companion=True)
+    app, game = books(first, first.game), first.game
+
+    async def typing() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await asked(pilot, app, "card 1/84")
+            for card in ("deal 2", "deal 3", "deal 4"):
+                await enter(pilot, app, game, card)
+            await pilot.press("ctrl+c")
+
+    run(typing)
+    path = tmp_path / "books.jsonl"
+    game.record().write(path)
+
+    again = Table("classic", companion=True)
+    record = read_record(path)
+    resumed = catch_up(
+        Resumable(path, record, again.setup.config, again.setup.seed),
+        again.agents,
+        again.chance(),
+        frozenset(),
+    )
+    app = books(again, resumed)
+
+    async def going_on() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await asked(pilot, app, "card 4/84 to P5")
+            assert not any("deals 84 cards" in line for line in said(app))  # not dealt again
+            await pilot.press("ctrl+z")
+            await asked(pilot, app, "card 3/84 to P4")
+            await enter(pilot, app, resumed, "deal 9")
+            await asked(pilot, app, "card 4/84 to P5")
+            await pilot.press("ctrl+c")
+
+    run(going_on)
+    assert [step.action for step in resumed.record().steps] == [
+        "deal 2",
+        "deal 3",
+        "deal 4",
+        UNDO,
+        "deal 9",
+    ]
