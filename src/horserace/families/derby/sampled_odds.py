@@ -30,7 +30,7 @@ from horserace.kernels.intervals import Z95, wilson95
 if TYPE_CHECKING:  # the kernel imports numba: only a sampled estimate loads it
     from horserace.kernels.derby_race import RaceSample
 
-# 200,000 races: every chance within 0.15 points (95%) for a field of 8, about 0.6 s a step
+# 200,000 races: every chance within 0.15 points (95%) for a field of 8, 0.3-0.4 s a step
 LIVE_SAMPLES = 200_000
 DEFAULT_SAMPLES = LIVE_SAMPLES
 RACES_STREAM = 5
