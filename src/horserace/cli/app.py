@@ -17,9 +17,7 @@ from typer.core import TyperCommand, TyperGroup
 from horserace import __version__
 from horserace.core.errors import HorseraceError
 from horserace.families import families
-from horserace.terminal.errors import USAGE_ERROR, say_error
-
-INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C
+from horserace.terminal.errors import INTERRUPTED, USAGE_ERROR, say_error
 
 HELP = "Pure-luck horse-race games: watch or play a race, see the exact odds, simulate, replay."
 PLAY_HELP = "Play or watch a game: bots, seats at the keyboard, or the books of a real board."

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from horserace.core.errors import ConfigError
-from horserace.terminal.errors import USAGE_ERROR, fail, user_errors
+from horserace.terminal.errors import INTERRUPTED, USAGE_ERROR, fail, user_errors
 
 T = TypeVar("T")
 
@@ -41,20 +41,32 @@ def seat_names(players: int, given: str | None = None) -> list[str]:
     return names
 
 
-Registrar = Callable[[typer.Typer], None]
+THEMES = ("auto", "light", "dark")
+
+
+def check_screen(speed: float | None, theme: str) -> None:
+    """The options of a game shown at the terminal (`play`, `replay`): its pace and colours."""
+    if speed is not None and speed < 0:
+        raise ConfigError(f"--speed must be 0 or more seconds, not {speed:g}")
+    if theme not in THEMES:
+        raise ConfigError(f"--theme must be auto, light or dark, not {theme!r}")
 
 
 def check_play_options(
-    seats: int, human: list[int] | None, seed: int | None, speed: float, record: Path | None
+    seats: int,
+    human: list[int] | None,
+    seed: int | None,
+    speed: float,
+    theme: str,
+    record: Path | None,
 ) -> None:
-    """The options every family's `play` shares: keyboard seats, seed, speed, record file."""
+    """The options every family's `play` shares: keyboard seats, seed, pace, colours, record."""
+    check_screen(speed, theme)
     for seat in human or []:
         if not 1 <= seat <= seats:
             raise ConfigError(f"--human {seat}: seats are numbered 1 to {seats}")
     if seed is not None and seed < 0:
         raise ConfigError(f"--seed must be 0 or more, not {seed}")
-    if speed < 0:
-        raise ConfigError(f"--speed must be 0 or more, not {speed}")
     if record is not None and not record.parent.is_dir():
         raise ConfigError(f"--record {record}: no such directory {record.parent}")
     if record is not None and record.is_dir():
@@ -83,9 +95,6 @@ def with_options(
     command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     command.__annotations__ = hints
     return command
-
-
-INTERRUPTED = 130  # the exit code of a command that Ctrl-C ended
 
 
 @contextmanager

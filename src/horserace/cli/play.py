@@ -126,7 +126,7 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
         seats = preset.rules.players(config)
         speed = terminal.speed if common["speed"] is None else common["speed"]
         humans = common["human"] or _recorded(resumed, "humans")
-        check_play_options(seats, humans, common["seed"], speed, common["record"])
+        check_play_options(seats, humans, common["seed"], speed, common["theme"], common["record"])
         if companion and not terminal.companion:
             raise ConfigError(
                 f"{preset_name} has no companion mode: its cards cannot be typed in yet"
@@ -138,8 +138,6 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
         bots = common["bots"] or ",".join(_recorded(resumed, "bots") or [])
         kinds = bot_kinds_of(bots or terminal.default_bots, fam.name)
         names = seat_names(seats, common["names"] or ",".join(_recorded(resumed, "names") or []))
-        if common["theme"] not in ("auto", "light", "dark"):
-            raise ConfigError(f"--theme must be auto, light or dark, not {common['theme']!r}")
     setup = TableSetup(
         preset=preset_name,
         rules=preset.rules,

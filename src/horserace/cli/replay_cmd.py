@@ -12,9 +12,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from horserace.cli.common import seat_names, user_errors
+from horserace.cli.common import check_screen, seat_names, user_errors
 from horserace.cli.table import table_console
-from horserace.core.errors import ConfigError, HorseraceError
+from horserace.core.errors import HorseraceError
 from horserace.core.record import GameRecord, read_record
 from horserace.engine import Game, Step, replay
 from horserace.families import family_of_preset
@@ -23,7 +23,6 @@ from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup
 
 TAMPERED = 1
-THEMES = ("auto", "light", "dark")
 
 
 def register(app: typer.Typer) -> None:
@@ -58,10 +57,7 @@ def register(app: typer.Typer) -> None:
         """
         console = Console(highlight=False)
         with user_errors():
-            if theme not in THEMES:
-                raise ConfigError(f"--theme must be auto, light or dark, not {theme!r}")
-            if speed is not None and speed < 0:
-                raise ConfigError(f"--speed must be 0 or more seconds, not {speed:g}")
+            check_screen(speed, theme)
             record = read_record(record_file)
         names = _names(record)
         steps: list[Step] = []

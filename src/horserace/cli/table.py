@@ -26,10 +26,10 @@ from horserace.core.rules import Result
 from horserace.core.words import counted
 from horserace.engine import Agent, Game
 from horserace.terminal.books import play_to_the_end
+from horserace.terminal.errors import INTERRUPTED
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup
 
-INTERRUPTED = 130
 RECORD_FAILED = 1
 
 

@@ -13,6 +13,7 @@ from rich.console import Console
 from horserace.core.errors import HorseraceError
 
 USAGE_ERROR = 2
+INTERRUPTED = 130  # the exit code of a command that Ctrl-C ended
 
 
 def say_error(message: str) -> None:
