@@ -7,9 +7,11 @@ figures are the same bit for bit whether one process or eight played it.
 
 from __future__ import annotations
 
+import contextvars
 import signal
+import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -56,6 +58,31 @@ def worker_ignores_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def aside(play: Callable[[Span], T], part: Span) -> T:
+    """`play(part)` on a helper thread while the main thread waits for it, so that Ctrl-C
+    reaches the main thread at once: a compiled kernel's first compile, run on the main thread,
+    swallows it (numba's compiler turns it into a broken compile, or the run goes on). The
+    chunk under way is then left unfinished; its thread ends with the process."""
+    if threading.current_thread() is not threading.main_thread():
+        return play(part)
+    done: list[T] = []
+    failed: list[BaseException] = []
+    context = contextvars.copy_context()  # the chunk sees what the caller set (ContextVars)
+
+    def work() -> None:
+        try:
+            done.append(context.run(play, part))
+        except BaseException as error:  # handed to the main thread, raised there
+            failed.append(error)
+
+    helper = threading.Thread(target=work, name="horserace-chunk", daemon=True)
+    helper.start()
+    helper.join()  # Ctrl-C raises KeyboardInterrupt here, in the main thread
+    if failed:
+        raise failed[0]
+    return done[0]
+
+
 def run(
     plan: Plan[T],
     total: int,
@@ -70,7 +97,7 @@ def run(
     try:
         if workers == 1 or len(parts) == 1:
             for part in parts:
-                tally = plan.play(part)
+                tally = aside(plan.play, part)
                 result = tally if result is None else plan.merge(result, tally)
                 if progress is not None:
                     progress(part.stop)
