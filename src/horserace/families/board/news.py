@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
-from horserace.components.cards import rank_text
+from horserace.components.cards import rank_text, total
 from horserace.core.events import Event, redact, seat_name
+from horserace.core.words import counted
 from horserace.engine import Step
 from horserace.families.board.rules import events as ev
 from horserace.families.board.rules import house_events as hev
+from horserace.families.board.rules.records import Dealing, innermost
+from horserace.families.board.rules.seats import next_seat, seats_from
 from horserace.terminal.screen import News as TerminalNews
 
 NEWS_STYLES: Mapping[str, str] = {
@@ -59,18 +63,71 @@ def _paid_list(names: Sequence[str], payments: Sequence[ev.ChipsPaid], unit: str
     return "paid: " + ", ".join(items)
 
 
+class Takers(NamedTuple):
+    """Who a deal goes round: the seats still in, from the dealer's left, then the market."""
+
+    out: tuple[int, ...]
+    market: bool
+
+    @classmethod
+    def of(cls, table: Any) -> Takers:
+        """From a board state or a view (each tells who is out and whether there is a market)."""
+        out = table.seats.out if hasattr(table, "seats") else table.out
+        return cls(tuple(out), bool(table.config.market))
+
+
+def deal_text(
+    round_no: int,
+    dealer: int,
+    to_deal: int,
+    stub: int,
+    names: Sequence[str],
+    takers: Takers | None = None,
+) -> str:
+    """A deal's one line: who deals how many cards to whom (never which: a hand is its holder's
+    to see), and how many stay in the stub."""
+    text = f"Round {round_no}: {seat_name(names, dealer)} deals {counted(to_deal, 'card')}"
+    if takers is not None and to_deal:
+        order = [seat_name(names, s) for s in seats_from(takers.out, next_seat(takers.out, dealer))]
+        if takers.market:
+            order.append("the market")
+        listed = ", ".join(order[:-1]) + f" and {order[-1]}" if len(order) > 1 else order[0]
+        text += f", {to_deal // len(order)} each to {listed}"
+    return f"{text} ({stub} left in the stub)"
+
+
+def opening_news(state: Any, names: Sequence[str]) -> News | None:
+    """The first deal's line, which no event tells (the game starts dealing): from the state
+    before the game's first step."""
+    record = innermost(state.phase_record)
+    if not isinstance(record, Dealing):
+        return None
+    stub = total(state.cards.deck) - record.to_deal
+    text = deal_text(state.round, state.dealer, record.to_deal, stub, names, Takers.of(state))
+    return News(text, "round")
+
+
 def table_news(step: Step, names: Sequence[str], viewer: int | None) -> list[News]:
     """The log lines of one step as `viewer` may see them (None: a spectator), in the table's
-    money: what the terminal prints, the web table shows and a replay tells."""
+    money: what the terminal prints, the web table shows and a replay tells. The game's first
+    step (its first card) also says the first deal."""
     unit = getattr(getattr(step.before, "config", None), "money", "chips")
-    return step_news(redact(step.events, viewer), names, unit)
+    lines = step_news(redact(step.events, viewer), names, unit, Takers.of(step.after))
+    opening = opening_news(step.before, names) if step.index == 0 else None
+    return lines if opening is None else [opening, *lines]
 
 
-def step_news(events: Sequence[Event], names: Sequence[str], unit: str = "chips") -> list[News]:
+def step_news(
+    events: Sequence[Event],
+    names: Sequence[str],
+    unit: str = "chips",
+    takers: Takers | None = None,
+) -> list[News]:
     """What one step announces, a line per happening, in the order it happened: the dice with
     what they did, the payout with everyone's share, each seat's move (a bot's as a person's).
-    Deals say nothing card by card (there are dozens per round; the round's line says who
-    deals). Amounts are in the table's money (`unit`: chips, or cents shown as dollars)."""
+    A deal is one line, when the round starts (`deal_text`: how many cards each of `takers`
+    gets), not a line a card. Amounts are in the table's money (`unit`: chips, or cents shown
+    as dollars)."""
     lines: list[tuple[int, News]] = []  # (index of the first event told, line)
     rest = list(events)
     head: tuple[Event, ...] = ()
@@ -119,7 +176,8 @@ def step_news(events: Sequence[Event], names: Sequence[str], unit: str = "chips"
         elif isinstance(event, ev.GameOver):
             say(index, _game_over(event, names, unit), "over", event)
         elif isinstance(event, ev.RoundStarted):
-            say(index, event.describe(names), "round", event)
+            dealt = (event.round, event.dealer, event.cards_to_deal, event.stub)
+            say(index, deal_text(*dealt, names, takers), "round", event)
         elif isinstance(event, ev.CardKeptFaceDown):
             say(index, f"{seat_name(names, event.seat)} keeps a card", "move", event)
         elif isinstance(event, ev.RaceWon) and not any(

@@ -15,6 +15,7 @@ from horserace.core.events import redact, seat_name
 from horserace.core.rules import Rules
 from horserace.core.types import CHANCE
 from horserace.engine import Game, Step
+from horserace.families.board.news import Takers, deal_text
 from horserace.families.board.render import (
     BoardInfo,
     News,
@@ -79,11 +80,9 @@ class BoardScreen(TableScreen):
             if self.animated:
                 self.open()
             return
-        dealer = seat_name(self.names, view.dealer)
         stub = view.undealt - view.to_deal
-        first = News(
-            f"Round 1: {dealer} deals {view.to_deal} cards ({stub} left in the stub)", "round"
-        )
+        dealt = deal_text(view.round, view.dealer, view.to_deal, stub, self.names, Takers.of(view))
+        first = News(dealt, "round")
         self.keep([first])  # news the engine has no event for
         if self.animated:
             self.open()  # shown on the board, not printed above it
@@ -96,7 +95,7 @@ class BoardScreen(TableScreen):
         for event in events:
             if isinstance(event, ev.DiceRolled):
                 self.last_dice = event.dice
-        return self.keep(step_news(events, self.names, self.unit))
+        return self.keep(step_news(events, self.names, self.unit, Takers.of(step.after)))
 
     def observe(self, step: Step) -> None:
         items = self.learn(step)
