@@ -205,3 +205,23 @@ def test_board_lines_say_husted_bets_and_each_seats_move() -> None:
     _, steps = played("advanced", {"players": 4, "rounds": 1})
     texts = [line.text for step in steps for line in board_news.table_news(step, names, None)]
     assert sum(text.endswith("keeps a card") for text in texts) > 0
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"), [t for t in TABLES if get_preset(t[0]).rules.family == "cards"]
+)
+def test_each_deal_of_the_course_has_one_line_saying_how_many_cards(
+    preset: str, options: dict[str, Any]
+) -> None:
+    game, steps = played(preset, options)
+    names = [f"P{seat + 1}" for seat in range(game.rules.players(game.config))]
+    deals: list[tuple[str, int]] = []  # (the deal's line, course cards its events deal)
+    for step in steps:
+        lines = [line.text for line in cards_news.table_news(step, names, None)]
+        deals += [(text, 0) for text in lines if " deals the course, " in text]
+        for event in redact(step.events, None):
+            if isinstance(event, cev.CourseCardDealt | cev.CourseCardFaceDown):
+                deals[-1] = (deals[-1][0], deals[-1][1] + 1)
+    assert len(deals) >= game.config.races
+    for text, dealt in deals:
+        assert text.endswith(f"deals the course, {dealt} cards face up"), text

@@ -5,9 +5,10 @@ lines on the terminal, the web table and a replay."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from horserace.components.french_deck import card_text
-from horserace.core.events import Event, redact
+from horserace.core.events import Event, redact, seat_name
 from horserace.engine import Step
 from horserace.families.cards.rules import events as ev
 from horserace.terminal.screen import News as TerminalNews
@@ -43,8 +44,27 @@ class News(TerminalNews):
 
 
 def table_news(step: Step, names: Sequence[str], viewer: int | None) -> list[News]:
-    """The log lines of one step as `viewer` may see them (None: a spectator)."""
-    return step_news(redact(step.events, viewer), names)
+    """The log lines of one step as `viewer` may see them (None: a spectator); a deal of the
+    course starts with its one line (`deal_news`)."""
+    events = redact(step.events, viewer)
+    lines = step_news(events, names)
+    first = next((e for e in events if isinstance(e, FIRST_LINK) and e.link == 1), None)
+    if first is None:
+        return lines
+    at = next(i for i, line in enumerate(lines) if first in line.covers)
+    return [*lines[:at], deal_news(step.after, names, first), *lines[at:]]
+
+
+FIRST_LINK = (ev.CourseCardDealt, ev.CourseCardFaceDown)
+
+
+def deal_news(state: Any, names: Sequence[str], first: Event) -> News:
+    """Who deals the course, how many cards, face up or down (a card race deals no hands)."""
+    config = state.config
+    face = "face down" if config.faltering else "face up"
+    who = seat_name(names, state.dealer)
+    text = f"Race {state.race}: {who} deals the course, {config.course_length} cards {face}"
+    return News(text, "race", (first,))
 
 
 def step_news(events: Sequence[Event], names: Sequence[str]) -> list[News]:
@@ -80,6 +100,9 @@ def step_news(events: Sequence[Event], names: Sequence[str]) -> list[News]:
 
 
 def _other_news(event: Event, names: Sequence[str]) -> list[News]:
+    if isinstance(event, ev.RaceStarted):  # the deal itself is told by its own line
+        text = f"Race {event.race}: the deal passes to {seat_name(names, event.dealer)}"
+        return [News(text, "race", (event,))]
     for classes, kind in KINDS:
         if isinstance(event, classes):
             return [News(event.describe(names), kind, (event,))]

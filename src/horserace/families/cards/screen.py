@@ -8,9 +8,8 @@ from typing import Any
 
 from rich.console import RenderableType
 
-from horserace.core.events import redact
 from horserace.engine import Step
-from horserace.families.cards.news import step_news
+from horserace.families.cards.news import table_news
 from horserace.families.cards.render import BoardInfo, board_odds, render_board
 from horserace.families.cards.rules import events as ev
 from horserace.families.cards.rules.state import CardsPhase, CardsState, CardsView
@@ -42,7 +41,7 @@ class CardsScreen(TableScreen):
         return self.render(self.current_view())
 
     def observe(self, step: Step) -> None:
-        items = self.keep(step_news(redact(step.events, self.viewer), self.names))
+        items = self.keep(table_news(step, self.names, self.viewer))
         race_over = self.ends_race(step)
         if not self.animated:
             self.print_news([item for item in items if item.kind != "course"])
