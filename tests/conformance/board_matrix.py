@@ -1,9 +1,10 @@
 """The conformance matrix of the dice board game: every preset with every house rule and every
 combination the rules allow, and how one row's game is played (seeded, with a bot mix).
 
-Run as a script to rewrite the golden records (`python3 tasks.py golden`): one record per row
-in tests/golden/, which tests/conformance/test_golden.py replays event by event, so any change
-in the rules' behaviour shows up as a diff that a reviewer must accept.
+Run as a script to rewrite the golden records
+(`python -m tests.conformance.board_matrix --write`): one record per row in tests/golden/,
+which tests/conformance/test_golden.py replays event by event, so any change in the rules'
+behaviour shows up as a diff that a reviewer must accept.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The golden records: one checked-in game per row of the board matrix, played again and
 compared line by line, and replayed event by event. A change in the rules' behaviour fails
 here with the first differing line; if the change is intended, rewrite the records with
-`python3 tasks.py golden` and review the diff."""
+`.venv/bin/python -m tests.conformance.board_matrix --write` and review the diff."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from tests.conformance.board_matrix import ROWS, Row, golden_lines, golden_path
 @pytest.mark.parametrize("row", ROWS, ids=repr)
 def test_the_game_plays_exactly_as_recorded(row: Row) -> None:
     path = golden_path(row)
-    assert path.exists(), f"no golden record for {row}: run python3 tasks.py golden"
+    assert path.exists(), (
+        f"no golden record for {row}: run python -m tests.conformance.board_matrix --write"
+    )
     expected = path.read_text(encoding="utf-8").splitlines()
     actual = golden_lines(row)
     for number, (want, got) in enumerate(zip(expected, actual, strict=False), start=1):

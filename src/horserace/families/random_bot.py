@@ -33,7 +33,8 @@ class Outlay(NamedTuple):
 
     @property
     def sane(self) -> bool:
-        return self.riding <= self.money * BUDGET_SHARE
+        share = BUDGET_SHARE  # in whole numbers: this is asked of every bid open to a bot
+        return self.riding * share.denominator <= self.money * share.numerator
 
 
 NOTHING = Outlay(0, 0)  # an action that commits no money
