@@ -36,6 +36,7 @@ CASES = [
     (("simulate", "basic", "-n", "5", "--takeout", "10"), "it needs --betting tote"),
     (("play", "basic", "--betting", "tote", "--book", "FILE"), "it needs --betting book"),
     (("play", "basic", "--auctioneer-out"), "it needs the calcutta preset"),
+    (("play", "basic", "--rebid-after-pass"), "it needs the calcutta preset"),
     (("play", "basic", "--betting", "party", "--limit", "5"), "it needs book or tote betting"),
     (("play", "classic", "--house", "husted", "--open-hands"), "Husted"),
     # options that exclude each other

@@ -63,6 +63,14 @@ BookOpt = Annotated[
 AuctioneerOpt = Annotated[
     bool, typer.Option("--auctioneer-out", help="Calcutta: the dealer does not bid.")
 ]
+RebidOpt = Annotated[
+    bool,
+    typer.Option(
+        "--rebid-after-pass",
+        help="Calcutta: a seat that passed may bid again once somebody bids (by default a pass"
+        " leaves the bidding on that horse).",
+    ),
+]
 
 
 def cards_options(
@@ -79,6 +87,7 @@ def cards_options(
     ranks: RanksOpt = None,
     book_file: BookOpt = None,
     auctioneer_out: AuctioneerOpt = False,
+    rebid_after_pass: RebidOpt = False,
 ) -> None:
     """The card race's own options (the signature is what `play` and `simulate` offer)."""
 
@@ -94,6 +103,12 @@ def check_cards_options(preset: str, given: Mapping[str, Any], defaults: Mapping
         ("book", given["book_file"] is not None, betting == "book", "--betting book"),
         ("limit", given["limit"] is not None, betting in ("book", "tote"), "book or tote betting"),
         ("auctioneer-out", given["auctioneer_out"], preset == "calcutta", "the calcutta preset"),
+        (
+            "rebid-after-pass",
+            given["rebid_after_pass"],
+            preset == "calcutta",
+            "the calcutta preset",
+        ),
     )
     for option, used, fits, what in needs:
         if used and not fits:
@@ -139,6 +154,8 @@ def table_options(preset: str, players: int | None, given: Mapping[str, Any]) ->
         options["book_odds"] = load_book_odds(given["book_file"])
     if given["auctioneer_out"]:
         options["dealer_bids"] = False
+    if given["rebid_after_pass"]:
+        options["pass_leaves"] = False
     return options
 
 
