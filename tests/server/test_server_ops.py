@@ -6,10 +6,12 @@ from __future__ import annotations
 import io
 import json
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 from horserace.server.app import create_app
-from horserace.server.ops import JsonLogFormatter, event
+from horserace.server.ops import COLLECTOR_THRESHOLDS, JsonLogFormatter, event
 from tests.server.support import Player, TestClient, create_table, join, serving
 
 
@@ -66,3 +68,36 @@ def test_log_lines_are_json_and_never_hold_a_token() -> None:
     line = json.loads(out.getvalue())
     assert line["message"] == "table created" and line["table"] == "abc" and line["seats"] == 2
     assert "SECRET" not in out.getvalue() and line["level"] == "info"
+
+
+CHECK_COLLECTOR = """
+import gc, sys, warnings
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+from horserace.server.app import create_app
+before = (gc.get_threshold(), gc.get_freeze_count())
+with TestClient(create_app(f"sqlite:///{sys.argv[1]}", long_lived=sys.argv[2] == "1")):
+    print(before, (gc.get_threshold(), gc.get_freeze_count() > 0))
+"""
+
+
+def test_a_long_lived_server_freezes_what_start_up_made_and_collects_less_often(
+    tmp_path: Path,
+) -> None:
+    """`serve` (long_lived): a full collection no longer walks every table every few seconds;
+    an app in a test process leaves the collector alone."""
+    found = []
+    for long_lived in ("1", "0"):
+        run = subprocess.run(
+            [sys.executable, "-c", CHECK_COLLECTOR, str(tmp_path / f"{long_lived}.db"), long_lived],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        found.append(run.stdout.strip())
+    defaults = "((700, 10, 10), 0)"
+    assert found == [
+        f"{defaults} ({COLLECTOR_THRESHOLDS}, True)",
+        f"{defaults} ((700, 10, 10), False)",
+    ]

@@ -116,6 +116,7 @@ def serve(
                 requests_per_second=requests_per_second,
                 request_burst=2 * requests_per_second,
             ),
+            long_lived=True,
         ),
         host=host,
         port=port,

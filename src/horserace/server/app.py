@@ -38,7 +38,7 @@ from horserace.server.limits import (
 )
 from horserace.server.lobby_routes import add_lobby_routes, hub_of
 from horserace.server.messages import prepare_live_odds
-from horserace.server.ops import METRICS_CONTENT_TYPE, Metrics
+from horserace.server.ops import METRICS_CONTENT_TYPE, Metrics, tune_collector
 from horserace.server.protocol import (
     CreateTable,
     JoinTable,
@@ -67,13 +67,16 @@ def create_app(
     key_file: str | None = None,
     openapi: bool = False,
     peers: Peers | None = None,
+    long_lived: bool = False,
 ) -> FastAPI:
     """The server for one database. `seeds` draws each new table's seed (tests fix it);
     `bot_delay` is the pause before a bot's move, so people can follow the game; `key_file`
     holds the key that signs published records (made on first start; by default beside an
     SQLite database, else `horserace-server.key`); `openapi` serves the API's description
     (`/openapi.json`, `/docs`), which is off unless asked for. `peers` makes this server one
-    worker of several over a PostgreSQL database (cluster.py, routing.py)."""
+    worker of several over a PostgreSQL database (cluster.py, routing.py). `long_lived`: the
+    app is a server process's (`serve`), so Python's collector is set for one
+    (`ops.tune_collector`)."""
 
     def open_database() -> Storage:
         return storage() if storage is not None else open_storage(database)
@@ -101,6 +104,8 @@ def create_app(
         )
         app.state.hub = hub
         hub.resume()
+        if long_lived:
+            tune_collector()
         loop = asyncio.get_running_loop()
         # a family's odds may need compiling first (seconds): done on a thread, not the loop
         loop.run_in_executor(None, prepare_live_odds)

@@ -4,6 +4,7 @@ which no token can appear."""
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import time
@@ -94,3 +95,21 @@ def configure_logging(level: str = "info") -> None:
 def event(logger: logging.Logger, message: str, **fields: Any) -> None:
     """A structured log line: what happened and its fields (never a token)."""
     logger.info(message, extra={"fields": fields})
+
+
+COLLECTOR_THRESHOLDS = (2_000, 10, 500)  # Python's defaults: (700, 10, 10)
+
+
+def tune_collector() -> None:
+    """Python's cyclic collector, set for a server that holds many tables for a long time.
+    With the defaults a full collection came every few seconds under load and walked every
+    object of every table: with 1,000 tables it held the event loop 0.1-1.2 s each time, and
+    that pause was the p99 of every move. Now what start-up made (modules, presets, the
+    tables resumed) is frozen out of every collection, the youngest generation is collected
+    after 2,000 new objects instead of 700 (each of the middle one's collections then stays
+    under about 40 ms), and the oldest 500 times less often than the middle one instead of
+    10 (a full collection still comes, after some 10 million objects, and then takes as long
+    as before). Memory is still freed by reference counting as it was; only garbage in
+    reference cycles waits longer (and what start-up made stays)."""
+    gc.freeze()
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)

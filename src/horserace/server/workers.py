@@ -128,6 +128,7 @@ def run_worker(settings: WorkerSettings) -> None:
             request_burst=2 * settings.requests_per_second,
         ),
         peers=Peers(address, settings.secret),
+        long_lived=True,
     )
     server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(settings.log_level)))
     parent = os.getppid()
