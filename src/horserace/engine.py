@@ -252,7 +252,7 @@ def replay(
     """
     try:
         preset = resolve(record.preset)
-        config = preset.rules.make_config(record.config)
+        config = preset.rules.stored_config(record.config)
     except HorseraceError as error:
         return ReplayReport(0, (f"header: {error}",), None)
     game = Game(record.preset, preset.rules, config, record.seed, record.chance)

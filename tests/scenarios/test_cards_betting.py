@@ -181,3 +181,12 @@ def test_a_record_where_a_passed_seat_bids_again_does_not_replay_under_the_rule(
     assert not report.ok and "seat 2 passed on clubs" in report.problems[0].lower()
     assert report.steps_checked == len(record.steps) - 1  # the rebid, and nothing before it
     assert replay(record, get_preset).ok
+
+
+def test_a_record_written_before_the_pass_rule_replays_as_it_was_played() -> None:
+    options = {"players": 3, "races": 1, "pass_leaves": False}
+    game, _ = scripted("calcutta", options, [*CUT, *COURSE, "pass", "bid 2", "bid 6", "bid 9"])
+    record = game.record()
+    older = replace(record, config={k: v for k, v in record.config.items() if k != "pass_leaves"})
+    assert replay(older, get_preset).ok  # no pass_leaves in the header: a rebid was allowed
+    assert get_preset("calcutta").rules.make_config({}).pass_leaves  # new tables: the rule

@@ -109,7 +109,7 @@ def show_game(
     fam = family_of_preset(record.preset)
     terminal = fam.terminal()
     preset = get_preset(record.preset)
-    config = preset.rules.make_config(record.config)
+    config = preset.rules.stored_config(record.config)
     setup = TableSetup(
         preset=record.preset,
         rules=preset.rules,
@@ -166,6 +166,6 @@ def _players(preset_name: str, config: dict[str, Any]) -> int:
     """Seat count for naming; 0 when the header is bad (replay then reports why)."""
     try:
         rules = get_preset(preset_name).rules
-        return int(rules.players(rules.make_config(config)))
+        return int(rules.players(rules.stored_config(config)))
     except HorseraceError:
         return 0

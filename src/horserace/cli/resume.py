@@ -69,7 +69,7 @@ def read_resumable(
         raise ConfigError(f"{path} holds a finished game; see it with: horserace replay {path}")
     if record.chance not in ("seeded", "typed") or record.seed is None:
         raise ConfigError(f"{path}: only games played with a seed or typed in can be resumed")
-    config = rules.make_config(record.config)
+    config = rules.stored_config(record.config)
     return Resumable(path, record, config, record.seed)
 
 

@@ -66,6 +66,13 @@ class Rules(ABC, Generic[ConfigT, StateT]):
     def make_config(self, options: Mapping[str, Any]) -> ConfigT:
         """Validate table options (a ConfigError names the first bad one)."""
 
+    def stored_config(self, stored: Mapping[str, Any]) -> ConfigT:
+        """The config of a game already written down (a record, a server's table row): an
+        option added since it was written keeps the reading the game was played under."""
+        return self.make_config({**self.options_added_later, **stored})
+
+    options_added_later: Mapping[str, Any] = {}
+
     def config_to_dict(self, config: ConfigT) -> dict[str, Any]:
         """Plain data that `make_config` turns back into the same config."""
         return plain_options(config)

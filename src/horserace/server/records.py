@@ -140,7 +140,7 @@ def check_published(
     try:
         record = parse_record(text)
         preset = get_preset(record.preset)
-        config = preset.rules.make_config(record.config)
+        config = preset.rules.stored_config(record.config)
     except HorseraceError as error:
         return Checked((str(error),), table=found_table)
     if preset.rules.config_to_dict(config) != record.config:

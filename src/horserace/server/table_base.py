@@ -91,7 +91,7 @@ class TableBase:
         self.id = row.id
         self.preset = preset
         self.rules = preset.rules
-        self.config = self.rules.make_config(row.config)
+        self.config = self.rules.stored_config(row.config)
         self.seed = row.seed
         self.seed_hash = seed_hash(row.seed)
         self.settings = TableSettings.from_dict(row.settings)

@@ -67,6 +67,8 @@ def _without(deck: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
 
 class CardsRules(Rules[CardsConfig, CardsState]):
     family = "cards"
+    # Calcutta records written before a pass left the bidding let a seat bid again after a bid
+    options_added_later: Mapping[str, Any] = {"pass_leaves": False}
 
     # --- configuration -------------------------------------------------
     def make_config(self, options: Mapping[str, Any]) -> CardsConfig:
