@@ -58,6 +58,9 @@ def worker_ignores_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+WAKE_SECONDS = 0.1  # how often the waiting main thread looks for a Ctrl-C
+
+
 def aside(play: Callable[[Span], T], part: Span) -> T:
     """`play(part)` on a helper thread while the main thread waits for it, so that Ctrl-C
     reaches the main thread at once: a compiled kernel's first compile, run on the main thread,
@@ -77,7 +80,8 @@ def aside(play: Callable[[Span], T], part: Span) -> T:
 
     helper = threading.Thread(target=work, name="horserace-chunk", daemon=True)
     helper.start()
-    helper.join()  # Ctrl-C raises KeyboardInterrupt here, in the main thread
+    while helper.is_alive():  # Ctrl-C raises KeyboardInterrupt here, in the main thread:
+        helper.join(WAKE_SECONDS)  # a timed wait wakes it even when another thread took the signal
     if failed:
         raise failed[0]
     return done[0]
