@@ -41,8 +41,9 @@ def serve(
         str | None,
         typer.Option(
             "--key-file",
-            help="The key that signs published records (made if missing; default: beside"
-            " the SQLite file, or horserace-server.key).",
+            help="The key that signs published records (made if missing, mode 0600; default:"
+            " beside the SQLite file, or $XDG_STATE_HOME/horserace/server.key, else"
+            " ~/.local/state/horserace/server.key).",
         ),
     ] = None,
     openapi: Annotated[

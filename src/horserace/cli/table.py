@@ -3,7 +3,6 @@ until the end or Ctrl-C, the final standings and the record file."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import sys
@@ -21,6 +20,7 @@ from rich.text import Text
 
 from horserace.bots import make_bot
 from horserace.core.chance import ChanceSource
+from horserace.core.files import state_directory
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.core.rules import Result
 from horserace.core.words import counted
@@ -146,8 +146,7 @@ def command_name() -> str:
 def default_record_path(preset: str) -> Path:
     """Where an interrupted game's record goes when no --record was given: the user's state
     directory (XDG_STATE_HOME, else ~/.local/state), one file per game, named by preset and time."""
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    folder = Path(base) / "horserace"
+    folder = state_directory()
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     path = folder / f"{preset}-{stamp}.jsonl"
     number = 1

@@ -3,6 +3,7 @@ UTF-8 text, and every way that can fail is one readable error naming the file.""
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -34,3 +35,10 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as problem:
         raise ConfigError(f"{source}: not valid TOML ({problem})") from None
+
+
+def state_directory() -> Path:
+    """Where horserace keeps what it makes for the user on its own (interrupted games' records,
+    a server's signing key): XDG_STATE_HOME/horserace, else ~/.local/state/horserace."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "horserace"

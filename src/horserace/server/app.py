@@ -23,6 +23,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.staticfiles import StaticFiles
 
 from horserace.core.errors import HorseraceError
+from horserace.core.files import state_directory
 from horserace.families.presets import PRESETS
 from horserace.families.texts import rules_markdown
 from horserace.server.catalogue import catalogue
@@ -72,7 +73,7 @@ def create_app(
     """The server for one database. `seeds` draws each new table's seed (tests fix it);
     `bot_delay` is the pause before a bot's move, so people can follow the game; `key_file`
     holds the key that signs published records (made on first start; by default beside an
-    SQLite database, else `horserace-server.key`); `openapi` serves the API's description
+    SQLite database, else `default_key_path()`); `openapi` serves the API's description
     (`/openapi.json`, `/docs`), which is off unless asked for. `peers` makes this server one
     worker of several over a PostgreSQL database (cluster.py, routing.py). `long_lived`: the
     app is a server process's (`serve`), so Python's collector is set for one
@@ -148,12 +149,19 @@ def create_app(
 
 
 def open_key(database: str, key_file: str | None) -> ServerKey:
+    """The key named, else the one beside an SQLite file; a PostgreSQL server's lives in the
+    user's state directory (never the working directory, which may be a source tree); an
+    in-memory database's records do not outlive it, and neither does its key."""
     if key_file is not None:
         return ServerKey.load_or_create(key_file)
     if is_postgres_url(database):
-        return ServerKey.load_or_create("horserace-server.key")
+        return ServerKey.load_or_create(default_key_path())
     path = sqlite_path(database)
     return ServerKey.generate() if path == ":memory:" else ServerKey.load_or_create(path + ".key")
+
+
+def default_key_path() -> Path:
+    return state_directory() / "server.key"
 
 
 @dataclass(frozen=True)

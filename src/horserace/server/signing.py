@@ -71,7 +71,7 @@ class ServerKey:
                 raise ConfigError(f"{file} is not a signing key (64 hex digits)")
             return cls(Ed25519PrivateKey.from_private_bytes(raw))
         key = cls.generate()
-        file.parent.mkdir(parents=True, exist_ok=True)
+        file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         raw = key._private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
         descriptor = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(descriptor, "w") as out:

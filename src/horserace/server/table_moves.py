@@ -46,12 +46,12 @@ class TableMoves(TableViews):
             steps.append((self.game.apply(self.chance.choose(self.rules, self.game.state)), None))
         await self._publish(mark, steps)
 
-    def _mark(self) -> tuple[Any, int, int]:
-        draws = self.chance.draws if isinstance(self.chance, FairChance) else -1
+    def _mark(self) -> tuple[Any, int, int | None]:
+        draws = self.chance.draws if isinstance(self.chance, FairChance) else None
         return self.game.state, len(self.game.steps), draws
 
     async def _publish(
-        self, mark: tuple[Any, int, int], steps: list[tuple[Step, str | None]]
+        self, mark: tuple[Any, int, int | None], steps: list[tuple[Step, str | None]]
     ) -> None:
         """Persist the steps just applied (through the group writer when there is one, off
         the event loop; the table's lock is held meanwhile, other tables move on), then tell
@@ -83,7 +83,7 @@ class TableMoves(TableViews):
         except BaseException as error:
             self.game.state = mark[0]
             del self.game.steps[mark[1] :]
-            if isinstance(self.chance, FairChance) and mark[2] >= 0:
+            if isinstance(self.chance, FairChance) and mark[2] is not None:
                 self.chance.draws = mark[2]
             if isinstance(error, TableMoved):
                 self.on_moved(self)

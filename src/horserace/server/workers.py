@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from types import FrameType
 from typing import Any
 
+from horserace.server.limits import MAX_FRAME
 from horserace.server.ops import event
 
 log = logging.getLogger("horserace.server")
@@ -49,7 +50,7 @@ def uvicorn_options(log_level: str) -> dict[str, Any]:
     """How every server process runs uvicorn (one process or many)."""
     return {
         "log_level": log_level,
-        "ws_max_size": 65_536,
+        "ws_max_size": MAX_FRAME,  # a larger frame closes the socket with 1009
         "ws_per_message_deflate": False,  # compressing every frame costs more CPU than it saves
     }
 

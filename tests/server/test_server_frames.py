@@ -1,0 +1,80 @@
+"""A WebSocket frame over the limit closes the socket with 1009 (message too big) before the
+server reads it; one just under the limit is read and answered. Checked on a real uvicorn
+server set up as `serve` sets it up, since the test client has no frame limit of its own."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from horserace.server.app import create_app
+from horserace.server.limits import MAX_FRAME
+from horserace.server.workers import uvicorn_options
+
+HOST = "127.0.0.1"
+MESSAGE_TOO_BIG = 1009
+
+
+@contextmanager
+def _uvicorn(database: Path) -> Iterator[str]:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        port = int(probe.getsockname()[1])
+    app = create_app(f"sqlite:///{database}", seeds=lambda: 7)
+    server = uvicorn.Server(uvicorn.Config(app, host=HOST, port=port, **uvicorn_options("warning")))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.05)
+        yield f"ws://{HOST}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+def test_a_frame_over_the_limit_closes_with_1009_and_one_under_it_is_answered(
+    tmp_path: Path,
+) -> None:
+    with _uvicorn(tmp_path / "t.db") as base:
+        with connect(f"{base}/ws/lobby", max_size=None, open_timeout=10) as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "tables"
+            ws.send("x" * (MAX_FRAME + 1))
+            assert _close_code(ws) == MESSAGE_TOO_BIG
+        created = httpx.post(
+            base.replace("ws:", "http:") + "/api/tables",
+            json={"preset": "classic", "options": {"players": 2}, "seats": ["open", "random"]},
+            timeout=10,
+        )
+        assert created.status_code == 201, created.text
+        table = created.json()["table"]["id"]
+        with connect(f"{base}/ws/tables/{table}", max_size=None, open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "hello", "pad": "x" * (MAX_FRAME - 100)}))
+            reply = json.loads(ws.recv(timeout=10))
+            assert (reply["type"], reply["code"]) == ("error", "bad-message")  # read, answered
+            ws.send(json.dumps({"type": "hello"}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+            ws.send(json.dumps({"type": "ping", "pad": "x" * MAX_FRAME}))
+            assert _close_code(ws) == MESSAGE_TOO_BIG
+
+
+def _close_code(ws: ClientConnection) -> int:
+    """The code the server closed the socket with (messages before the close are skipped)."""
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(1000):
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None
+    return closed.value.rcvd.code
