@@ -9,12 +9,14 @@ import pytest
 
 from horserace.components.french_deck import parse_card
 from horserace.core.errors import IllegalAction
+from horserace.core.record import parse_record
 from horserace.core.types import CHANCE
 from horserace.engine import replay
 from horserace.families.cards.rules import events as ev
 from horserace.families.cards.rules.calcutta import LeftTheBidding, pool_shares
-from horserace.families.cards.rules.state import NOBODY, CardsPhase
+from horserace.families.cards.rules.state import CardsPhase
 from horserace.families.presets import get_preset
+from horserace.server.jsonable import to_jsonable
 from tests.unit.test_cards_support import CUT, chips, events, new_table, of_suit, run, scripted
 
 C, D, H, S = range(4)
@@ -88,8 +90,16 @@ def test_calcutta_sells_longshots_first_and_keeps_an_unsold_share() -> None:
     ]
     assert game.state.course == tuple(map(parse_card, sorted_course))
     sold = [(e.suit, e.seat, e.price) for e in events(steps, ev.HorseSold)]
-    assert sold == [(C, 1, 3), (D, 2, 2), (H, NOBODY, 0), (S, 2, 5)]
+    assert sold == [(C, 1, 3), (D, 2, 2), (H, None, 0), (S, 2, 5)]
+    assert game.state.auction.owners == (1, 2, None, 2) and game.state.auction.horse is None
     assert game.state.phase is CardsPhase.RACE and game.state.places == 2
+    # the record says "nobody" with seat -1, as records always have; the table page gets null
+    unsold = next(e for e in events(steps, ev.HorseSold) if e.seat is None)
+    assert unsold.to_json() == {"type": "horse-sold", "suit": H, "seat": -1, "price": 0}
+    assert replay(parse_record("\n".join(game.record().lines())), get_preset).ok
+    view = to_jsonable(game.rules.view(game.state, None))
+    assert isinstance(view, dict) and isinstance(view["auction"], dict)
+    assert view["auction"]["owners"] == [1, 2, None, 2]
     hearts_then_spades = [*of_suit("H", 8, COURSE), *of_suit("S", 8, COURSE)]
     run(game, hearts_then_spades, steps)
     # pool 10 = 3 x 3 + 1: 1st 7 (stays: hearts was unsold), 2nd 3 to P3 (spades)
@@ -140,7 +150,7 @@ def test_a_table_may_let_a_seat_bid_again_after_a_new_bid() -> None:
 def test_calcutta_auctioneer_stays_out_when_the_table_says_so() -> None:
     game = new_table("calcutta", players=3, dealer_bids=False)
     steps = run(game, [*CUT, *COURSE, "pass", "pass"])
-    assert events(steps, ev.HorseSold) == [ev.HorseSold(C, NOBODY, 0)]
+    assert events(steps, ev.HorseSold) == [ev.HorseSold(C, None, 0)]
     assert game.actor == 1  # the auctioneer (seat 0) is never asked
     with pytest.raises(IllegalAction, match="at least 1"):
         game.rules.apply(game.state, game.rules.parse_action(game.state, "bid 0"))

@@ -91,6 +91,7 @@ def test_the_calcutta_bidder_raises_halfway_to_its_estimate() -> None:
     run(game, [*CUT, "2C", "9H", "KD", "5S", "7H", "JC", "3D"])
     bot = CardsBot("value", random.Random(0))
     view = seat_view(game.state, 1)
+    assert view.auction.horse is not None
     value = calcutta_value(view, view.auction.horse, view_odds(view, 2))
     assert 0 < value < 150
     choice = bot.choose(view, game.rules.legal_actions(game.state, 1))

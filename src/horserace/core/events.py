@@ -7,6 +7,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+# The seat number an event's JSON (a record, the table page) gives for "no seat", such as a
+# horse nobody bought. In memory that seat is None; the records have always said -1.
+NO_SEAT = -1
+
 
 @dataclass(frozen=True)
 class Event:

@@ -1,6 +1,8 @@
 """A game record: preset, config, seed and every action (chance included) with its events.
 
-Stored as JSON lines so a long game can be read, diffed and appended to line by line.
+Stored as JSON lines so a long game can be read, diffed and appended to line by line. Each
+step's events are written by `Event.to_json`; a seat of -1 there (`events.NO_SEAT`) means
+nobody, such as a horse nobody bought at the Calcutta.
 """
 
 from __future__ import annotations

@@ -162,7 +162,8 @@ class CompanionChance:
             # the table shown once a deal: as it begins, or as the typing takes it up again
             self.screen.before_prompt(view if dealt == 0 or not self._dealing else None)
             self._dealing = True
-            who = seat_name(names, view.deal_to) if view.deal_to < len(names) else "the market"
+            seat = view.deal_to
+            who = seat_name(names, seat) if seat is not None and seat < len(names) else "the market"
             self._context = f"card {dealt + 1}/{dealt + view.to_deal} to {who}"
         else:
             self._dealing = False

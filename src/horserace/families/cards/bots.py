@@ -194,7 +194,7 @@ class CardsBot:
         odds = view_odds(view, 2)
         suit = view.auction.horse
         bids = [a for a in legal if isinstance(a, Bid)]
-        if not bids:
+        if not bids or suit is None:
             return self._done(legal)
         lowest = min(bids, key=lambda a: a.amount)
         value = calcutta_value(view, suit, odds)

@@ -112,7 +112,7 @@ class CardsAsker:
                     )
                 )
         hint = "or type a whole bet: 'bet STAKE SUIT', e.g. 'bet 5 H'"
-        return self._betting(view, legal, f"{name}, your bet at the book", options, hint)
+        return self._betting(view, legal, seat, f"{name}, your bet at the book", options, hint)
 
     # --- the tote ------------------------------------------------------------------------------
     def tote(
@@ -126,18 +126,18 @@ class CardsAsker:
                 key = KIND_KEYS.get(kind, kind[:3])
                 options.append(Option(key, words, then=_ticket_step(seat, kind, of_kind)))
         hint = "or type a whole ticket: 'win 5 H', 'exacta 2 H C', ..."
-        return self._betting(view, legal, f"{name}, your tote ticket", options, hint)
+        return self._betting(view, legal, seat, f"{name}, your tote ticket", options, hint)
 
     def _betting(
         self,
         view: CardsView,
         legal: Sequence[Action],
+        seat: int,
         question: str,
         options: Sequence[Option],
         hint: str,
     ) -> Choice:
         """A bet or `done` (Enter: no money moves), or a whole bet typed out."""
-        seat = view.actor if view.actor is not None else -1
         read = self._read(view, legal)
         return Choice(seat, question, tuple(options), default="done", hint=hint, read=read)
 
@@ -146,7 +146,9 @@ class CardsAsker:
         """A bid in the number field, or a pass: one that leaves the bidding on the horse for
         good (the rules then ask this seat no more on it), or, at a table that lets a seat bid
         again after a new bid (`pass_leaves = false`), one until somebody bids."""
-        horse = horse_name(view.auction.horse)
+        suit = view.auction.horse
+        assert suit is not None  # a seat is asked to bid only while a horse is under the hammer
+        horse = horse_name(suit)
         bidding = view.auction.bidding
         amounts = [a.amount for a in legal if isinstance(a, Bid)]
         if not amounts:

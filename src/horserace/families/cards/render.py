@@ -67,7 +67,7 @@ def _stakes(view: CardsView, suit: int, names: Sequence[str]) -> str:
         return ", ".join(backers)
     if config.betting == "calcutta":
         owner = view.auction.owners[suit]
-        if owner >= 0:
+        if owner is not None:
             return f"{names[owner]} ({view.auction.prices[suit]})"
         sold = view.auction.lot > view.auction.lots.index(suit) if view.auction.lots else False
         return "unsold" if sold else ""

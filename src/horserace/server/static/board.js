@@ -256,8 +256,9 @@ const Board = (() => {
       const high = auction.bidding.high;
       side += `<div class="note offer">Under the hammer: <b>${SUIT_SYMBOLS[horse]} ${SUIT_NAMES[horse]}</b>${high ? `, high bid ${high} by ${who(auction.bidding.leader)}` : ", no bid yet"}</div>`;
     }
-    if (auction && auction.owners.some((o) => o >= 0)) {
-      side += box("owners", auction.owners.map((o, s) => `<div>${SUIT_SYMBOLS[s]} ${SUIT_NAMES[s]}: ${o >= 0 ? who(o) + " (" + auction.prices[s] + ")" : "-"}</div>`).join(""));
+    if (auction && auction.owners.some((o) => o !== null)) {
+      // an owner is a seat, or null for a horse nobody has bought
+      side += box("owners", auction.owners.map((o, s) => `<div>${SUIT_SYMBOLS[s]} ${SUIT_NAMES[s]}: ${o !== null ? who(o) + " (" + auction.prices[s] + ")" : "-"}</div>`).join(""));
     }
     let players = "";
     view.chips.forEach((chips, seat) => {

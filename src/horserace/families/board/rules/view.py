@@ -60,7 +60,7 @@ class BoardView:
     out_rounds: tuple[int, ...]  # the round each seat went out in, 0 while still in
     winner: int | None  # the winning horse once the race is decided
     to_deal: int  # cards still to be dealt in this deal (0 outside the deal)
-    deal_to: int  # who gets the next card (the player count stands for the market)
+    deal_to: int | None  # who gets the next card while dealing (the player count: the market)
     config: BoardConfig
 
 
@@ -123,6 +123,6 @@ def build_view(state: BoardState, seat: int | None) -> BoardView:
         out_rounds=seats.out,
         winner=race.winner,
         to_deal=record.to_deal if isinstance(record, Dealing) else 0,
-        deal_to=record.deal_to if isinstance(record, Dealing) else -1,
+        deal_to=record.deal_to if isinstance(record, Dealing) else None,
         config=config,
     )

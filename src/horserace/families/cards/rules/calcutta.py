@@ -23,7 +23,7 @@ from horserace.core.errors import IllegalAction
 from horserace.core.events import Event
 from horserace.families.cards.rules import events as ev
 from horserace.families.cards.rules.actions import NO_BID, Bid, NoBid, parse_bid
-from horserace.families.cards.rules.state import NOBODY, Auction, CardsState
+from horserace.families.cards.rules.state import Auction, CardsState
 from horserace.families.cards.rules.styles import Style, pay, seats_from
 from horserace.families.cards.rules.track import RACING_SUITS
 
@@ -73,7 +73,7 @@ class CalcuttaStyle(Style):
             if not bidding.closed:
                 auction = replace(auction, lot=lot, bidding=bidding)
                 return replace(state, auction=auction), events
-            events.append(ev.HorseSold(suit, NOBODY, 0))
+            events.append(ev.HorseSold(suit, None, 0))
             lot += 1
         return replace(state, auction=replace(auction, lot=lot, bidding=None)), events
 
@@ -107,7 +107,7 @@ class CalcuttaStyle(Style):
     def refuse_out_of_turn(self, state: CardsState, seat: int) -> None:
         bidding = self._bidding(state)
         if bidding is not None and bidding.pass_leaves and seat in bidding.passed:
-            raise LeftTheBidding(seat, state.auction.horse)
+            raise LeftTheBidding(seat, state.auction.lots[state.auction.lot])
 
     def verify(self, state: CardsState, action: Action) -> None:
         bidding = self._bidding(state)
@@ -144,7 +144,7 @@ class CalcuttaStyle(Style):
         self, state: CardsState, bidding: EnglishAuction, events: list[Event]
     ) -> tuple[CardsState, list[Event]]:
         auction = state.auction
-        suit = auction.horse
+        suit = auction.lots[auction.lot]
         if bidding.sold:
             buyer = bidding.leader
             assert buyer is not None
@@ -157,7 +157,7 @@ class CalcuttaStyle(Style):
             )
             events += [ev.HorseSold(suit, buyer, bidding.high), *paid]
         else:
-            events.append(ev.HorseSold(suit, NOBODY, 0))
+            events.append(ev.HorseSold(suit, None, 0))
         state, opened = self._open_lot(state, state.auction.lot + 1)
         return state, events + opened
 
@@ -172,7 +172,7 @@ class CalcuttaStyle(Style):
         events: list[Event] = []
         for place, (suit, share) in enumerate(zip(order[:2], pool_shares(pool), strict=True)):
             owner = state.auction.owners[suit]
-            if owner != NOBODY:
+            if owner is not None:
                 what = "1st" if place == 0 else "2nd"
                 state, paid = pay(state, ev.TABLE, owner, share, f"{what}: {ev.horse_name(suit)}")
                 events += paid

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from horserace.components.french_deck import SUIT_NAMES, card_text
-from horserace.core.events import Event, PublicEvent, seat_name
+from horserace.core.events import NO_SEAT, Event, PublicEvent, seat_name
 from horserace.core.words import counted
 
 
@@ -189,17 +189,25 @@ class BidPassed(PublicEvent):
 
 @dataclass(frozen=True)
 class HorseSold(PublicEvent):
-    """`seat` is -1 when nobody bid: the horse runs unsold and its share stays in the pool."""
+    """`seat` is None when nobody bid: the horse runs unsold and its share stays in the pool."""
 
     kind: ClassVar[str] = "horse-sold"
     suit: int
-    seat: int
+    seat: int | None
     price: int
 
     def describe(self, names: Sequence[str]) -> str:
-        if self.seat < 0:
+        if self.seat is None:
             return f"{horse_name(self.suit)} is not sold"
         return f"{horse_name(self.suit)} sold to {seat_name(names, self.seat)} for {self.price}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The record format says "nobody bought it" with seat -1, as it always has: records
+        written before keep replaying, and a reader finds a number where it finds a seat."""
+        data = super().to_json()
+        if self.seat is None:
+            data["seat"] = NO_SEAT
+        return data
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from horserace.core.errors import IllegalAction
 from horserace.core.events import Event
 from horserace.families.cards.rules import events as ev
 from horserace.families.cards.rules.actions import Pick, parse_pick
-from horserace.families.cards.rules.state import NOBODY, Betting, CardsState
+from horserace.families.cards.rules.state import Betting, CardsState
 from horserace.families.cards.rules.styles import QueueStyle, pay, seats_from
 from horserace.families.cards.rules.track import RACING_SUITS
 
@@ -23,7 +23,7 @@ class PartyStyle(QueueStyle):
 
     def open(self, state: CardsState) -> tuple[CardsState, list[Event]]:
         n = state.config.players
-        betting = Betting(queue=tuple(seats_from(state.dealer + 1, n)), picks=(NOBODY,) * n)
+        betting = Betting(queue=tuple(seats_from(state.dealer + 1, n)), picks=(None,) * n)
         return replace(state, betting=betting), []
 
     def has_choice(self, state: CardsState, seat: int) -> bool:
@@ -55,6 +55,7 @@ class PartyStyle(QueueStyle):
         events: list[Event] = []
         for seat in seats_from(state.dealer + 1, state.config.players):
             suit = state.betting.picks[seat]
+            assert suit is not None  # the race is run once every seat has picked
             place = order.index(suit)
             if place < len(prizes):
                 amount = min(prizes[place], state.ledger.balance(state.bank_account))

@@ -16,12 +16,7 @@ from horserace.core.ledger import Ledger
 from horserace.families.cards.rules.config import CardsConfig
 from horserace.families.cards.rules.track import CardTrack
 
-# No seat, where records and table views hold a seat number: a horse nobody bought (in the
-# `horse-sold` event and the auction's owners), a party pick not made yet. Records and the
-# table page read -1, so it stays a number there.
-NOBODY = -1
-
-__all__ = ["NOBODY", "Auction", "Bet", "Betting", "CardsPhase", "CardsState", "CardsView"]
+__all__ = ["Auction", "Bet", "Betting", "CardsPhase", "CardsState", "CardsView"]
 
 
 class CardsPhase(Enum):
@@ -48,7 +43,7 @@ class Betting:
 
     queue: tuple[int, ...] = ()
     bets: tuple[Bet, ...] = ()
-    picks: tuple[int, ...] = ()  # party: the suit each seat picked (NOBODY before)
+    picks: tuple[int | None, ...] = ()  # party: the suit each seat picked (None: not yet)
 
     def staked_by(self, seat: int) -> int:
         return sum(bet.stake for bet in self.bets if bet.seat == seat)
@@ -61,12 +56,13 @@ class Auction:
     lots: tuple[int, ...] = ()
     lot: int = 0  # index into lots of the horse being sold; len(lots) once all are done
     bidding: EnglishAuction | None = None  # the lot under the hammer
-    owners: tuple[int, ...] = (NOBODY,) * 4  # per suit: the seat that bought it
+    owners: tuple[int | None, ...] = (None,) * 4  # per suit: the seat that bought it, if any
     prices: tuple[int, ...] = (0,) * 4
 
     @property
-    def horse(self) -> int:
-        return self.lots[self.lot] if self.lot < len(self.lots) else NOBODY
+    def horse(self) -> int | None:
+        """The horse under the hammer; None before the auction and once every lot is done."""
+        return self.lots[self.lot] if self.lot < len(self.lots) else None
 
 
 @dataclass(frozen=True)
