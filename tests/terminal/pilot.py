@@ -7,6 +7,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from horserace.engine import Game
 from horserace.terminal.tui.app import TableApp
@@ -40,6 +41,17 @@ async def pick_first(pilot: Pilot[str], app: TableApp, game: Game) -> None:
     """Answer the open choice with the first option it lists, and wait until it is played."""
     played = len(game.steps)
     await pilot.press(*app.query_one(ChoicePanel).listed[0].key, "enter")
+    await until(pilot, lambda: len(game.steps) > played)
+
+
+def question(app: TableApp) -> str:
+    return str(app.query_one(ChoicePanel).query_one("#question", Static).render())
+
+
+async def enter(pilot: Pilot[str], app: TableApp, game: Game, text: str) -> None:
+    """Type an answer and wait until the game has it."""
+    played = len(game.steps)
+    await pilot.press(*text, "enter")
     await until(pilot, lambda: len(game.steps) > played)
 
 

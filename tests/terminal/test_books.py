@@ -7,31 +7,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import Static
 
 from horserace.cli.resume import Resumable, catch_up
 from horserace.core.record import read_record
 from horserace.engine import UNDO, Game
 from horserace.terminal.tui.app import QUIT, TableApp
-from horserace.terminal.tui.choice_panel import ChoicePanel
 from horserace.terminal.tui.run import table_app
-from tests.terminal.pilot import asking, on_screen, run, said, until
+from tests.terminal.pilot import asking, enter, on_screen, question, run, said, until
 from tests.terminal.tables import Table
-
-
-def question(app: TableApp) -> str:
-    return str(app.query_one(ChoicePanel).query_one("#question", Static).render())
 
 
 async def asked(pilot: Pilot[str], app: TableApp, words: str) -> None:
     await until(pilot, lambda: asking(app) and words in question(app))
-
-
-async def enter(pilot: Pilot[str], app: TableApp, game: Game, text: str) -> None:
-    """Type an outcome and wait until the game has it."""
-    played = len(game.steps)
-    await pilot.press(*text, "enter")
-    await until(pilot, lambda: len(game.steps) > played)
 
 
 def books(t: Table, game: Game) -> TableApp:

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Static
 
 from horserace.core.events import seat_name
 from horserace.core.words import counted
@@ -20,9 +19,18 @@ from horserace.families.board.news import money_text
 from horserace.families.board.render import hand_cells
 from horserace.families.derby.rules.model import DerbyPhase
 from horserace.terminal.tui.app import TableApp
-from horserace.terminal.tui.choice_panel import ChoicePanel
 from horserace.terminal.tui.panels import GameLog
-from tests.terminal.pilot import asking, holding, on_screen, pick_first, run, settled, until
+from tests.terminal.pilot import (
+    asking,
+    enter,
+    holding,
+    on_screen,
+    pick_first,
+    question,
+    run,
+    settled,
+    until,
+)
 from tests.terminal.tables import table
 
 # the table, and how many questions are answered (each with its first option) before looking
@@ -33,6 +41,13 @@ TABLES: dict[str, tuple[dict[str, Any], int]] = {
     "basic": ({"humans": [2]}, 0),
     "calcutta": ({"humans": [0]}, 1),
     "derby": ({"humans": [0]}, 2),  # past the silk and the horse: the lanes show
+}
+# the Derby's biggest fields (20 horses in two columns): 20 seats picking and wagering, and the
+# house running the horses nobody owns
+BIG_FIELDS: dict[str, tuple[dict[str, Any], int]] = {
+    "20 seats picking": ({"humans": [0], "options": {"players": 20}}, 0),
+    "20 seats wagering": ({"humans": [0], "options": {"players": 20}}, 2),
+    "20 horses, 2 seats": ({"humans": [0], "options": {"players": 2, "all_horses": True}}, 2),
 }
 
 
@@ -54,36 +69,73 @@ def needs(game: Game, text: str) -> list[str]:
     elif game.preset in ("basic", "calcutta"):
         wanted += [rf"{suit}\s+●" for suit in ("♣ clubs", "♦ diamonds", "♥ hearts", "♠ spades")]
         wanted += [rf"{name}{you} {chips}\b" for name, chips in zip(names, view.chips, strict=True)]
+    elif view.phase is DerbyPhase.SELECT and not any(view.silks):  # the seats, in two columns
+        for seat, name in enumerate(names):  # if need be: a line's start, or after the │
+            wanted.append(rf"(?:^|│)[▶ ]\s*{name}{you}\s[^│]*\${view.money[seat]}\b")
     else:
-        assert view.phase is not DerbyPhase.SELECT  # the lanes are drawn
         for horse in sorted({*view.field, *view.scratched}):
             owner = view.owner(horse)
-            rider = "house" if owner is None else seat_name(names, owner) + r"(?: \*)?"
-            money = "" if owner is None else rf"\s.*\b{view.money[owner]}\b"
-            wanted.append(rf"^\s*{horse}\s+{rider}{money}")
+            rider = "house" if owner is None else seat_name(names, owner) + r"(?: ?\*)?"
+            money = "" if owner is None else rf"\s[^│]*\b{view.money[owner]}\b"
+            wanted.append(rf"(?:^|│)\s*{horse}\s+{rider}{money}")
     return [pattern for pattern in wanted if not re.search(pattern, text, re.MULTILINE)]
 
 
 async def fits(pilot: Pilot[str], app: TableApp, game: Game) -> None:
-    question = str(app.query_one(ChoicePanel).query_one("#question", Static).render())[:40]
+    asked = question(app)[:40]
 
     def laid_out() -> bool:  # once the last change is laid out (later on a busy machine)
         text = on_screen(app)
         board = app.query_one("#board")
-        return not needs(game, text) and board.max_scroll_y == 0 and question in text
+        return not needs(game, text) and board.max_scroll_y == 0 and asked in text
 
     with contextlib.suppress(AssertionError):  # said below, in detail
         await until(pilot, laid_out)
     text = on_screen(app)
     assert needs(game, text) == []
     assert app.query_one("#board").max_scroll_y == 0  # nothing of the board scrolled away
-    assert question in text, text  # the question (its start: a long one is wrapped)
+    assert asked in text, text  # the question (its start: a long one is wrapped)
 
 
 @pytest.mark.parametrize("preset", sorted(TABLES))
 def test_80x24_shows_every_lane_seat_and_the_own_hand_with_a_question_open(preset: str) -> None:
     kwargs, answers = TABLES[preset]
-    app, game, _ = table(preset, **kwargs)
+    at_80x24(table(preset, **kwargs)[:2], answers)
+
+
+@pytest.mark.parametrize("case", sorted(BIG_FIELDS))
+def test_80x24_shows_a_derby_of_20_horses_in_two_columns(case: str) -> None:
+    kwargs, answers = BIG_FIELDS[case]
+    at_80x24(table("derby", **kwargs)[:2], answers)
+
+
+def test_80x24_shows_a_derby_race_of_20_horses_with_its_dice_typed_in() -> None:
+    """A real table's race (the dice typed in): every horse's lane, seat and money in view."""
+    app, game, _ = table("derby", companion=True, options={"players": 20})
+
+    def typed() -> str:  # an answer to every die the race asks for
+        asked = question(app)
+        if "mud die" in asked:
+            return "shoe"
+        if "odds die" in asked or "accelerator" in asked:
+            return str(len(game.steps) % 3 + 1)
+        return str(len(game.steps) % 20 + 1)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            while (race := game.state.race) is None or race.turn < 4:
+                await until(pilot, lambda: asking(app))
+                await enter(pilot, app, game, typed())
+            await until(pilot, lambda: asking(app))
+            await fits(pilot, app, game)
+            await pilot.press("ctrl+c")
+
+    run(scenario)
+
+
+def at_80x24(played: tuple[TableApp, Game], answers: int) -> None:
+    """After `answers` questions answered with their first option, the next one fits."""
+    app, game = played
 
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:

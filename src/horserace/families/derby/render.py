@@ -103,7 +103,7 @@ def lane(view: DerbyView, race: RaceState | None, horse: int) -> Text:
     return row
 
 
-def _percent(value: float) -> str:
+def percent(value: float) -> str:
     """A chance in percent to a tenth of a point (the live odds are that precise)."""
     if value <= 0:
         return "     -"
@@ -117,7 +117,7 @@ def odds_cells(odds: PlaceOdds | None, horse: int, places: int) -> Text:
     if odds is None or horse not in odds.horses:
         return text
     for k in range(1, places + 1):
-        text.append(_percent(odds.chance(horse, k)), style="bold" if k == 1 else "")
+        text.append(percent(odds.chance(horse, k)), style="bold" if k == 1 else "")
     return text
 
 
@@ -196,6 +196,15 @@ def shown_race(view: DerbyView) -> RaceState | None:
     return None
 
 
+def shown_horses(view: DerbyView, race: RaceState | None) -> list[int]:
+    """The horses drawn: the race's runners (or the field before it), with the scratched ones
+    until the race is over."""
+    horses = race.runners if race is not None else view.field
+    return sorted(
+        {*horses, *(view.scratched if race is None or view.phase is DerbyPhase.RACE else ())}
+    )
+
+
 def lanes_table(view: DerbyView, info: DerbyInfo) -> Table:
     """One row per horse in the field: owner, odds die, wager, money, lane, place odds."""
     race = shown_race(view)
@@ -209,11 +218,7 @@ def lanes_table(view: DerbyView, info: DerbyInfo) -> Table:
     table.add_column(track_header(view.track), no_wrap=True)
     table.add_column("", no_wrap=True, min_width=3)
     table.add_column("    W%    P%    S%"[: 6 * places], no_wrap=True)
-    horses = race.runners if race is not None else view.field
-    shown = sorted(
-        {*horses, *(view.scratched if race is None or view.phase is DerbyPhase.RACE else ())}
-    )
-    for horse in shown:
+    for horse in shown_horses(view, race):
         owner = view.owner(horse)
         style = horse_style(view, horse)
         if owner is None:

@@ -15,6 +15,7 @@ from horserace.core.chance import TypedChance
 from horserace.core.events import seat_name
 from horserace.core.types import CHANCE
 from horserace.engine import Step
+from horserace.families.derby.compact import compact_table
 from horserace.families.derby.render import Announcer, DerbyInfo, render_table
 from horserace.families.derby.rules.model import DerbyPhase, DerbyState, DerbyView
 from horserace.families.derby.sampled_odds import LIVE_SAMPLES, PlaceOdds, table_odds
@@ -67,7 +68,7 @@ class DerbyScreen(TableScreen):
         view = self.view(state)
         if self.display is None:
             return render_table(view, info)
-        return Fitted(render_table(view, info), render_table(view, info, compact=True))
+        return Fitted(render_table(view, info), compact_table(view, info))
 
     def current(self) -> RenderableType:
         return self.render()
