@@ -7,30 +7,25 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from horserace.components.cards import rank_text
-from horserace.core.events import Event, PublicEvent, seat_name
+from horserace.core.events import WORDS, Event, PublicEvent, add_words, seat_name
 from horserace.core.words import counted
 
-
-def chips_text(amount: int) -> str:
-    return counted(amount, "chip")
+POTS = ("pot", "jockey")  # the ledger's accounts after the seats: the Main Pot, the Jockey Pot
+add_words(rank=rank_text, cards=lambda count: counted(count, "card"))
+chips_text = WORDS["chips"]
 
 
 @dataclass(frozen=True)
 class _FaceDownCard(PublicEvent):
     """What the others see of a card that went to one seat: that it went, not what it was."""
 
-    verb: ClassVar[str] = "gets"
     seat: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} {self.verb} a card"
 
 
 @dataclass(frozen=True)
 class _SeatCard(Event):
     """A card one seat receives: seen by that seat, and by everyone when hands lie open."""
 
-    verb: ClassVar[str] = "gets"
     stand_in: ClassVar[type[_FaceDownCard]] = _FaceDownCard
     seat: int
     rank: int
@@ -42,41 +37,33 @@ class _SeatCard(Event):
     def redacted(self) -> Event:
         return self.stand_in(self.seat)
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} {self.verb} {rank_text(self.rank)}"
-
 
 @dataclass(frozen=True)
 class CardDealtFaceDown(_FaceDownCard):
-    kind: ClassVar[str] = "card-dealt-face-down"
-    verb: ClassVar[str] = "is dealt"
+    kind = "card-dealt-face-down"
+    says = "{seat:seat} is dealt a card"
 
 
 @dataclass(frozen=True)
 class CardDealt(_SeatCard):
-    kind: ClassVar[str] = "card-dealt"
-    verb: ClassVar[str] = "is dealt"
+    kind = "card-dealt"
+    says = "{seat:seat} is dealt {rank:rank}"
     stand_in: ClassVar[type[_FaceDownCard]] = CardDealtFaceDown
 
 
 @dataclass(frozen=True)
 class RoundStarted(PublicEvent):
-    kind: ClassVar[str] = "round-started"
+    kind = "round-started"
+    says = "Round {round}: {dealer:seat} deals {cards_to_deal} cards ({stub} left in the stub)"
     round: int
     dealer: int
     cards_to_deal: int
     stub: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return (
-            f"Round {self.round}: {seat_name(names, self.dealer)} deals {self.cards_to_deal} cards"
-            f" ({self.stub} left in the stub)"
-        )
-
 
 @dataclass(frozen=True)
 class DiceRolled(PublicEvent):
-    kind: ClassVar[str] = "dice-rolled"
+    kind = "dice-rolled"
     seat: int
     dice: tuple[int, int]
     phase: str
@@ -90,7 +77,7 @@ class DiceRolled(PublicEvent):
 class HorseScratched(PublicEvent):
     """A horse put on scratch line `line`; `from_line` is set when it was already scratched."""
 
-    kind: ClassVar[str] = "horse-scratched"
+    kind = "horse-scratched"
     horse: int
     line: int
     from_line: int | None
@@ -103,48 +90,51 @@ class HorseScratched(PublicEvent):
 
 @dataclass(frozen=True)
 class RepeatRerolled(PublicEvent):
-    kind: ClassVar[str] = "repeat-rerolled"
+    kind = "repeat-rerolled"
+    says = "Horse {horse} is already scratched: {seat:seat} rolls again"
     seat: int
     horse: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"Horse {self.horse} is already scratched: {seat_name(names, self.seat)} rolls again"
 
 
 @dataclass(frozen=True)
 class CardsDiscarded(PublicEvent):
-    kind: ClassVar[str] = "cards-discarded"
+    kind = "cards-discarded"
+    says = "{seat:seat} discards {count} × {rank:rank}"
     seat: int
     rank: int
     count: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} discards {self.count} × {rank_text(self.rank)}"
 
 
 @dataclass(frozen=True)
 class MoneyEvent(PublicEvent):
     """An event that moves chips: `money_moves` says which ledger accounts gain or lose what
-    (seats 0..n-1, then the Main Pot n and the Jockey Pot n + 1)."""
+    (seats 0..n-1, then the Main Pot n and the Jockey Pot n + 1). `flow` names the payer, the
+    payee and the field that holds the amount; a payer or payee is a field that holds a seat
+    or a pot's name, or the name "pot" or "jockey" itself."""
+
+    flow: ClassVar[tuple[str, str, str]]
 
     def money_moves(self, players: int) -> tuple[tuple[int, int], ...]:
-        raise NotImplementedError
+        payer, payee, amount_field = self.flow
+        amount: int = getattr(self, amount_field)
+        return ((self._account(payer, players), -amount), (self._account(payee, players), amount))
+
+    def _account(self, name: str, players: int) -> int:
+        account = getattr(self, name, name)
+        return account if isinstance(account, int) else players + POTS.index(account)
 
 
 @dataclass(frozen=True)
 class ChipsPaid(MoneyEvent):
     """A payment into a pot; `paid` < `owed` when the payer ran short."""
 
-    kind: ClassVar[str] = "chips-paid"
+    kind = "chips-paid"
+    flow = ("seat", "into", "paid")
     seat: int
     owed: int
     paid: int
     reason: str
     into: str = "pot"  # "pot" (the Main Pot) or "jockey"
-
-    def money_moves(self, players: int) -> tuple[tuple[int, int], ...]:
-        pot = players if self.into == "pot" else players + 1
-        return ((self.seat, -self.paid), (pot, self.paid))
 
     def describe(self, names: Sequence[str]) -> str:
         who = seat_name(names, self.seat)
@@ -158,7 +148,7 @@ class ChipsPaid(MoneyEvent):
 class HorseWentBack(PublicEvent):
     """A Joker or a Jack moves a horse back one slot."""
 
-    kind: ClassVar[str] = "horse-went-back"
+    kind = "horse-went-back"
     horse: int
     position: int
 
@@ -169,7 +159,7 @@ class HorseWentBack(PublicEvent):
 
 @dataclass(frozen=True)
 class HorseAdvanced(PublicEvent):
-    kind: ClassVar[str] = "horse-advanced"
+    kind = "horse-advanced"
     horse: int
     position: int
     finish: int
@@ -184,48 +174,38 @@ class HorseAdvanced(PublicEvent):
 class RaceWon(PublicEvent):
     """The race is decided; the payout is the next step."""
 
-    kind: ClassVar[str] = "race-won"
+    kind = "race-won"
+    says = "Horse {horse} wins after {rolls} race rolls"
     horse: int
     rolls: int
     mover: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"Horse {self.horse} wins after {self.rolls} race rolls"
 
 
 @dataclass(frozen=True)
 class PotShared(PublicEvent):
     """The payout begins: what the pot holds and what each winning card collects."""
 
-    kind: ClassVar[str] = "pot-shared"
+    kind = "pot-shared"
+    says = "The pot of {pot} pays {share:chips} per {horse} ({cards} held)"
     horse: int
     pot: int
     share: int
     cards: int  # winning cards held by players who collect
 
-    def describe(self, names: Sequence[str]) -> str:
-        share = chips_text(self.share)
-        return f"The pot of {self.pot} pays {share} per {self.horse} ({self.cards} held)"
-
 
 @dataclass(frozen=True)
 class PayoutMade(MoneyEvent):
-    kind: ClassVar[str] = "payout"
+    kind = "payout"
+    flow = ("pot", "seat", "amount")
+    says = "{seat:seat} collects {amount:chips} for {cards:cards}"
     seat: int
     cards: int
     amount: int
 
-    def money_moves(self, players: int) -> tuple[tuple[int, int], ...]:
-        return ((players, -self.amount), (self.seat, self.amount))
-
-    def describe(self, names: Sequence[str]) -> str:
-        who, amount = seat_name(names, self.seat), chips_text(self.amount)
-        return f"{who} collects {amount} for {counted(self.cards, 'card')}"
-
 
 @dataclass(frozen=True)
 class PotCarried(PublicEvent):
-    kind: ClassVar[str] = "pot-carried"
+    kind = "pot-carried"
     amount: int
 
     def describe(self, names: Sequence[str]) -> str:
@@ -234,73 +214,61 @@ class PotCarried(PublicEvent):
 
 @dataclass(frozen=True)
 class HandsPassed(PublicEvent):
-    kind: ClassVar[str] = "hands-passed"
-
-    def describe(self, names: Sequence[str]) -> str:
-        return "Every player passes their hand to the left"
+    kind = "hands-passed"
+    says = "Every player passes their hand to the left"
 
 
 @dataclass(frozen=True)
 class GameOver(PublicEvent):
-    kind: ClassVar[str] = "game-over"
+    kind = "game-over"
+    says = "Game over: {winners:winners}; {unclaimed:chips} left in the pot"
     winners: tuple[int, ...]
     unclaimed: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        who = " and ".join(seat_name(names, s) for s in self.winners)
-        verb = "share the win" if len(self.winners) > 1 else "wins"
-        return f"Game over: {who} {verb}; {chips_text(self.unclaimed)} left in the pot"
 
 
 @dataclass(frozen=True)
 class CardKeptFaceDown(_FaceDownCard):
-    kind: ClassVar[str] = "card-kept-face-down"
-    verb: ClassVar[str] = "keeps"
+    kind = "card-kept-face-down"
+    says = "{seat:seat} keeps a card"
 
 
 @dataclass(frozen=True)
 class CardKept(_SeatCard):
     """A draft pick."""
 
-    kind: ClassVar[str] = "card-kept"
-    verb: ClassVar[str] = "keeps"
+    kind = "card-kept"
+    says = "{seat:seat} keeps {rank:rank}"
     stand_in: ClassVar[type[_FaceDownCard]] = CardKeptFaceDown
 
 
 @dataclass(frozen=True)
 class PacketsPassed(PublicEvent):
-    kind: ClassVar[str] = "packets-passed"
-
-    def describe(self, names: Sequence[str]) -> str:
-        return "Every player passes the rest of their packet to the left"
+    kind = "packets-passed"
+    says = "Every player passes the rest of their packet to the left"
 
 
 @dataclass(frozen=True)
 class PenaltyOwed(PublicEvent):
     """A penalty waits: its debtor may pay, or answer with an Ace or a King."""
 
-    kind: ClassVar[str] = "penalty-owed"
+    kind = "penalty-owed"
+    says = "{seat:seat} owes {amount:chips} ({reason})"
     seat: int
     amount: int
     reason: str
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} owes {chips_text(self.amount)} ({self.reason})"
-
 
 @dataclass(frozen=True)
 class AcePlayed(PublicEvent):
-    kind: ClassVar[str] = "ace-played"
+    kind = "ace-played"
+    says = "{seat:seat} plays an Ace and cancels {amount:chips}"
     seat: int
     amount: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} plays an Ace and cancels {chips_text(self.amount)}"
 
 
 @dataclass(frozen=True)
 class KingPlayed(PublicEvent):
-    kind: ClassVar[str] = "king-played"
+    kind = "king-played"
     seat: int
     target: int
     amount: int
@@ -316,7 +284,7 @@ class KingPlayed(PublicEvent):
 
 @dataclass(frozen=True)
 class JokerPlayed(PublicEvent):
-    kind: ClassVar[str] = "joker-played"
+    kind = "joker-played"
     seat: int
     horse: int
     forward: bool
@@ -328,7 +296,7 @@ class JokerPlayed(PublicEvent):
 
 @dataclass(frozen=True)
 class FourDiceRolled(PublicEvent):
-    kind: ClassVar[str] = "four-dice-rolled"
+    kind = "four-dice-rolled"
     seat: int
     dice: tuple[int, ...]
 
@@ -338,48 +306,35 @@ class FourDiceRolled(PublicEvent):
 
 @dataclass(frozen=True)
 class PairChosen(PublicEvent):
-    kind: ClassVar[str] = "pair-chosen"
+    kind = "pair-chosen"
+    says = "{seat:seat} pairs the dice as {first}, then {second}"
     seat: int
     first: int
     second: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} pairs the dice as {self.first}, then {self.second}"
 
 
 @dataclass(frozen=True)
 class JockeyPotFilled(MoneyEvent):
     """The Main Pot's remainder goes to the Jockey Pot."""
 
-    kind: ClassVar[str] = "jockey-pot-filled"
+    kind = "jockey-pot-filled"
+    flow = ("pot", "jockey", "amount")
+    says = "The Main Pot's remaining {amount:chips} go to the Jockey Pot"
     amount: int
-
-    def money_moves(self, players: int) -> tuple[tuple[int, int], ...]:
-        return ((players, -self.amount), (players + 1, self.amount))
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"The Main Pot's remaining {chips_text(self.amount)} go to the Jockey Pot"
 
 
 @dataclass(frozen=True)
 class JockeyPotWon(MoneyEvent):
-    kind: ClassVar[str] = "jockey-pot-won"
+    kind = "jockey-pot-won"
+    flow = ("jockey", "seat", "amount")
+    says = "{seat:seat} moved the winner across: the Jockey Pot pays {amount:chips}"
     seat: int
     amount: int
-
-    def money_moves(self, players: int) -> tuple[tuple[int, int], ...]:
-        return ((players + 1, -self.amount), (self.seat, self.amount))
-
-    def describe(self, names: Sequence[str]) -> str:
-        who = seat_name(names, self.seat)
-        return f"{who} moved the winner across: the Jockey Pot pays {chips_text(self.amount)}"
 
 
 @dataclass(frozen=True)
 class PlayerOut(PublicEvent):
-    kind: ClassVar[str] = "player-out"
+    kind = "player-out"
+    says = "{seat:seat} ends round {round} with nothing and is out"
     seat: int
     round: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} ends round {self.round} with nothing and is out"

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
 
 from horserace.components.cards import rank_text
-from horserace.core.events import Event, PublicEvent, seat_name
+from horserace.core.events import Event, PublicEvent, add_words, seat_name
 from horserace.families.board.rules.events import chips_text
 
 
@@ -16,33 +15,29 @@ def _card_list(ranks: Sequence[int]) -> str:
     return " ".join(rank_text(r) for r in ranks) or "nothing"
 
 
+add_words(ranks=_card_list)
+
+
 @dataclass(frozen=True)
 class TradeOffered(PublicEvent):
-    kind: ClassVar[str] = "trade-offered"
+    kind = "trade-offered"
+    says = "{seat:seat} offers {target:seat} {give:ranks} for {take:ranks}"
     seat: int
     target: int
     give: tuple[int, ...]
     take: tuple[int, ...]
 
-    def describe(self, names: Sequence[str]) -> str:
-        return (
-            f"{seat_name(names, self.seat)} offers {seat_name(names, self.target)}"
-            f" {_card_list(self.give)} for {_card_list(self.take)}"
-        )
-
 
 @dataclass(frozen=True)
 class TradePassed(PublicEvent):
-    kind: ClassVar[str] = "trade-passed"
+    kind = "trade-passed"
+    says = "{seat:seat} makes no more offers"
     seat: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} makes no more offers"
 
 
 @dataclass(frozen=True)
 class TradeAnswered(PublicEvent):
-    kind: ClassVar[str] = "trade-answered"
+    kind = "trade-answered"
     seat: int
     offerer: int
     accepted: bool
@@ -56,27 +51,23 @@ class TradeAnswered(PublicEvent):
 class MarketDealt(Event):
     """A card dealt to the market: face down until the scratch phase ends, so nobody sees it."""
 
-    kind: ClassVar[str] = "market-dealt"
+    kind = "market-dealt"
+    says = "The market is dealt {rank:rank}"
     rank: int
 
     def redacted(self) -> Event:
         return MarketDealtFaceDown()
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"The market is dealt {rank_text(self.rank)}"
-
 
 @dataclass(frozen=True)
 class MarketDealtFaceDown(PublicEvent):
-    kind: ClassVar[str] = "market-dealt-face-down"
-
-    def describe(self, names: Sequence[str]) -> str:
-        return "The market is dealt a card"
+    kind = "market-dealt-face-down"
+    says = "The market is dealt a card"
 
 
 @dataclass(frozen=True)
 class MarketOpened(PublicEvent):
-    kind: ClassVar[str] = "market-opened"
+    kind = "market-opened"
     cards: tuple[int, ...]  # counts by rank, as a hand
 
     def describe(self, names: Sequence[str]) -> str:
@@ -86,42 +77,33 @@ class MarketOpened(PublicEvent):
 
 @dataclass(frozen=True)
 class CardBought(PublicEvent):
-    kind: ClassVar[str] = "card-bought"
+    kind = "card-bought"
+    says = "{seat:seat} buys {take:rank} from the market for {price:chips}, leaving {give:rank}"
     seat: int
     take: int
     give: int
     price: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return (
-            f"{seat_name(names, self.seat)} buys {rank_text(self.take)} from the market for"
-            f" {chips_text(self.price)}, leaving {rank_text(self.give)}"
-        )
-
 
 @dataclass(frozen=True)
 class Checked(PublicEvent):
-    kind: ClassVar[str] = "checked"
+    kind = "checked"
+    says = "{seat:seat} checks"
     seat: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} checks"
 
 
 @dataclass(frozen=True)
 class Folded(PublicEvent):
-    kind: ClassVar[str] = "folded"
+    kind = "folded"
+    says = "{seat:seat} folds: their cards collect nothing this round"
     seat: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} folds: their cards collect nothing this round"
 
 
 @dataclass(frozen=True)
 class CardsDrawn(PublicEvent):
     """The draw: the discarded cards are shown face up; the drawn ones are dealt privately."""
 
-    kind: ClassVar[str] = "cards-drawn"
+    kind = "cards-drawn"
     seat: int
     discarded: tuple[int, ...]
 
@@ -135,7 +117,7 @@ class CardsDrawn(PublicEvent):
 
 @dataclass(frozen=True)
 class FaceCardPlayed(PublicEvent):
-    kind: ClassVar[str] = "face-card-played"
+    kind = "face-card-played"
     seat: int
     card: int
     horse: int
@@ -150,9 +132,7 @@ class FaceCardPlayed(PublicEvent):
 
 @dataclass(frozen=True)
 class HorseBlocked(PublicEvent):
-    kind: ClassVar[str] = "horse-blocked"
+    kind = "horse-blocked"
+    says = "Horse {horse} is held by a chip and does not move ({left} left under it)"
     horse: int
     left: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"Horse {self.horse} is held by a chip and does not move ({self.left} left under it)"

@@ -4,50 +4,47 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from horserace.components.french_deck import SUIT_NAMES, card_text
-from horserace.core.events import NO_SEAT, Event, PublicEvent, seat_name
-from horserace.core.words import counted
+from horserace.core.events import NO_SEAT, WORDS, Event, PublicEvent, add_words, seat_name
 
 
 def horse_name(suit: int) -> str:
     return SUIT_NAMES[suit].capitalize()
 
 
-def chips(amount: int) -> str:
-    return counted(amount, "chip")
+chips = WORDS["chips"]
 
 
 def _horses(suits: Sequence[int]) -> str:
     return "-".join(horse_name(s) for s in suits)
 
 
+add_words(card=card_text, horse=horse_name, horses=_horses)
+
+
 @dataclass(frozen=True)
 class RaceStarted(PublicEvent):
-    kind: ClassVar[str] = "race-started"
+    kind = "race-started"
+    says = "Race {race}: {dealer:seat} deals"
     race: int
     dealer: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"Race {self.race}: {seat_name(names, self.dealer)} deals"
 
 
 @dataclass(frozen=True)
 class CardCut(PublicEvent):
     """One player's cut for the first deal, face up for all."""
 
-    kind: ClassVar[str] = "card-cut"
+    kind = "card-cut"
+    says = "{seat:seat} cuts {card:card}"
     seat: int
     card: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} cuts {card_text(self.card)}"
 
 
 @dataclass(frozen=True)
 class CutTied(PublicEvent):
-    kind: ClassVar[str] = "cut-tied"
+    kind = "cut-tied"
     seats: tuple[int, ...]
 
     def describe(self, names: Sequence[str]) -> str:
@@ -57,22 +54,18 @@ class CutTied(PublicEvent):
 
 @dataclass(frozen=True)
 class DealerCut(PublicEvent):
-    kind: ClassVar[str] = "dealer-cut"
+    kind = "dealer-cut"
+    says = "{seat:seat} cut the highest card ({card:card}) and deals first"
     seat: int
     card: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return (
-            f"{seat_name(names, self.seat)} cut the highest card ({card_text(self.card)})"
-            " and deals first"
-        )
 
 
 @dataclass(frozen=True)
 class CourseCardDealt(Event):
     """Seen by all when the course lies face up; nobody sees a face-down link."""
 
-    kind: ClassVar[str] = "course-card"
+    kind = "course-card"
+    says = "Link {link}: {card:card}"
     link: int
     card: int
     face_up: bool
@@ -83,24 +76,19 @@ class CourseCardDealt(Event):
     def redacted(self) -> Event:
         return CourseCardFaceDown(self.link)
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"Link {self.link}: {card_text(self.card)}"
-
 
 @dataclass(frozen=True)
 class CourseCardFaceDown(PublicEvent):
-    kind: ClassVar[str] = "course-card-face-down"
+    kind = "course-card-face-down"
+    says = "Link {link} is dealt face down"
     link: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"Link {self.link} is dealt face down"
 
 
 @dataclass(frozen=True)
 class CourseRedealt(PublicEvent):
     """Some suit showed too many cards for its horse to finish; the course is dealt again."""
 
-    kind: ClassVar[str] = "course-redealt"
+    kind = "course-redealt"
     suit: int
     count: int
 
@@ -112,7 +100,7 @@ class CourseRedealt(PublicEvent):
 class CourseSorted(PublicEvent):
     """Calcutta: the course is sorted into suits, most cards first, to show the longshots."""
 
-    kind: ClassVar[str] = "course-sorted"
+    kind = "course-sorted"
     cards: tuple[int, ...]
 
     def describe(self, names: Sequence[str]) -> str:
@@ -123,7 +111,7 @@ class CourseSorted(PublicEvent):
 class BookOpened(PublicEvent):
     """The dealer's prices, per suit ("" where the book takes no bets)."""
 
-    kind: ClassVar[str] = "book-opened"
+    kind = "book-opened"
     dealer: int
     prices: tuple[str, ...]
 
@@ -137,61 +125,50 @@ class BookOpened(PublicEvent):
 
 @dataclass(frozen=True)
 class BetPlaced(PublicEvent):
-    kind: ClassVar[str] = "bet-placed"
+    kind = "bet-placed"
+    says = "{seat:seat} bets {stake} on {horses:horses} ({bet})"
     seat: int
     bet: str  # "win", or the tote pool
     horses: tuple[int, ...]
     stake: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        who = seat_name(names, self.seat)
-        return f"{who} bets {self.stake} on {_horses(self.horses)} ({self.bet})"
-
 
 @dataclass(frozen=True)
 class SuitPicked(PublicEvent):
-    kind: ClassVar[str] = "suit-picked"
+    kind = "suit-picked"
+    says = "{seat:seat} picks {suit:horse}"
     seat: int
     suit: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} picks {horse_name(self.suit)}"
 
 
 @dataclass(frozen=True)
 class LotOpened(PublicEvent):
-    kind: ClassVar[str] = "lot-opened"
+    kind = "lot-opened"
+    says = "Up for auction: {suit:horse} ({course_cards} on the course)"
     suit: int
     course_cards: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"Up for auction: {horse_name(self.suit)} ({self.course_cards} on the course)"
 
 
 @dataclass(frozen=True)
 class BidMade(PublicEvent):
-    kind: ClassVar[str] = "bid"
+    kind = "bid"
+    says = "{seat:seat} bids {amount}"
     seat: int
     amount: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} bids {self.amount}"
 
 
 @dataclass(frozen=True)
 class BidPassed(PublicEvent):
-    kind: ClassVar[str] = "bid-passed"
+    kind = "bid-passed"
+    says = "{seat:seat} passes"
     seat: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} passes"
 
 
 @dataclass(frozen=True)
 class HorseSold(PublicEvent):
     """`seat` is None when nobody bid: the horse runs unsold and its share stays in the pool."""
 
-    kind: ClassVar[str] = "horse-sold"
+    kind = "horse-sold"
     suit: int
     seat: int | None
     price: int
@@ -212,69 +189,57 @@ class HorseSold(PublicEvent):
 
 @dataclass(frozen=True)
 class BetsClosed(PublicEvent):
-    kind: ClassVar[str] = "bets-closed"
+    kind = "bets-closed"
+    says = "Bets are closed: they're off!"
     places: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return "Bets are closed: they're off!"
 
 
 @dataclass(frozen=True)
 class CardTurned(PublicEvent):
-    kind: ClassVar[str] = "card-turned"
+    kind = "card-turned"
+    says = "Turned: {card:card}"
     card: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"Turned: {card_text(self.card)}"
 
 
 @dataclass(frozen=True)
 class HorseMoved(PublicEvent):
-    kind: ClassVar[str] = "horse-moved"
+    kind = "horse-moved"
+    says = "{suit:horse} moves to link {position}"
     suit: int
     position: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{horse_name(self.suit)} moves to link {self.position}"
 
 
 @dataclass(frozen=True)
 class HorseFinished(PublicEvent):
-    kind: ClassVar[str] = "horse-finished"
+    kind = "horse-finished"
+    says = "{suit:horse} crosses the line, place {place}"
     suit: int
     place: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{horse_name(self.suit)} crosses the line, place {self.place}"
 
 
 @dataclass(frozen=True)
 class LinkTurned(PublicEvent):
     """Faltering: the first horse to reach a link turns its card."""
 
-    kind: ClassVar[str] = "link-turned"
+    kind = "link-turned"
+    says = "Link {link} is turned: {card:card}"
     link: int
     card: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"Link {self.link} is turned: {card_text(self.card)}"
 
 
 @dataclass(frozen=True)
 class HorseFellBack(PublicEvent):
-    kind: ClassVar[str] = "horse-fell-back"
+    kind = "horse-fell-back"
+    says = "{suit:horse} falters back to link {position}"
     suit: int
     position: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{horse_name(self.suit)} falters back to link {self.position}"
 
 
 @dataclass(frozen=True)
 class JokerTurned(PublicEvent):
     """Stumbling: every horse but the leader(s) moves up one link."""
 
-    kind: ClassVar[str] = "joker"
+    kind = "joker"
     moved: tuple[int, ...]
 
     def describe(self, names: Sequence[str]) -> str:
@@ -288,7 +253,7 @@ class RaceOver(PublicEvent):
     """The final order; `by_position` lists the horses whose places the bets needed but who
     did not cross: they are placed by where they stood."""
 
-    kind: ClassVar[str] = "race-over"
+    kind = "race-over"
     order: tuple[int, ...]
     by_position: tuple[int, ...]
     cards: int
@@ -305,7 +270,7 @@ class Payment(PublicEvent):
     """Chips moved at the settlement: `source` and `target` are seats, or -2 the table, -3 the
     bank (see `ACCOUNT_NAMES`)."""
 
-    kind: ClassVar[str] = "payment"
+    kind = "payment"
     source: int
     target: int
     amount: int
@@ -331,7 +296,7 @@ class PoolSettled(PublicEvent):
     """A tote pool, the Calcutta pool or the book at the end of a race: what was in it, what
     the house kept, and what stays for the next race."""
 
-    kind: ClassVar[str] = "pool-settled"
+    kind = "pool-settled"
     pool: str
     total: int
     kept: int
@@ -348,11 +313,7 @@ class PoolSettled(PublicEvent):
 
 @dataclass(frozen=True)
 class GameOver(PublicEvent):
-    kind: ClassVar[str] = "game-over"
+    kind = "game-over"
+    says = "Game over: {winners:winners}; {unclaimed:chips} not held by a player"
     winners: tuple[int, ...]
     unclaimed: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        who = " and ".join(seat_name(names, s) for s in self.winners)
-        verb = "share the win" if len(self.winners) > 1 else "wins"
-        return f"Game over: {who} {verb}; {chips(self.unclaimed)} not held by a player"

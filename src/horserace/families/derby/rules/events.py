@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
 
-from horserace.core.events import PublicEvent, seat_name
+from horserace.core.events import WORDS, PublicEvent, seat_name
 from horserace.families.derby.rules.silks import silk
 
 PLACE_NAMES = {1: "Win", 2: "Place", 3: "Show"}
@@ -18,8 +17,7 @@ def ordinal(place: int) -> str:
     return f"{place}{suffix}"
 
 
-def dollars(amount: int) -> str:
-    return f"${amount}"
+dollars = WORDS["dollars"]
 
 
 # --- setting up a race -------------------------------------------------------------------------
@@ -29,7 +27,7 @@ def dollars(amount: int) -> str:
 class RaceCalled(PublicEvent):
     """A race begins: who picks first (the previous race's top three, then seat order)."""
 
-    kind: ClassVar[str] = "race-called"
+    kind = "race-called"
     race: int
     races: int
     order: tuple[int, ...]
@@ -41,51 +39,47 @@ class RaceCalled(PublicEvent):
 
 @dataclass(frozen=True)
 class SilkChosen(PublicEvent):
-    kind: ClassVar[str] = "silk-chosen"
+    kind = "silk-chosen"
+    says = "{seat:seat} takes silk {silk} ({silk_name})"
     seat: int
     silk: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} takes silk {self.silk} ({silk(self.silk).name})"
+    @property
+    def silk_name(self) -> str:
+        return silk(self.silk).name
 
 
 @dataclass(frozen=True)
 class HorseChosen(PublicEvent):
-    kind: ClassVar[str] = "horse-chosen"
+    kind = "horse-chosen"
+    says = "{seat:seat} takes horse {horse}"
     seat: int
     horse: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} takes horse {self.horse}"
 
 
 @dataclass(frozen=True)
 class OddsRolled(PublicEvent):
-    kind: ClassVar[str] = "odds-rolled"
+    kind = "odds-rolled"
+    says = "{seat:seat} rolls odds {odds} for horse {horse}"
     seat: int
     horse: int
     odds: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} rolls odds {self.odds} for horse {self.horse}"
-
 
 @dataclass(frozen=True)
 class WagerPlaced(PublicEvent):
-    kind: ClassVar[str] = "wager-placed"
+    kind = "wager-placed"
+    says = "{seat:seat} wagers {amount:dollars} on horse {horse}"
     seat: int
     horse: int
     amount: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"{seat_name(names, self.seat)} wagers {dollars(self.amount)} on horse {self.horse}"
 
 
 @dataclass(frozen=True)
 class ScratchRolled(PublicEvent):
     """A scratch d20; `scratched` is False when it named no running horse (rolled again)."""
 
-    kind: ClassVar[str] = "scratch-rolled"
+    kind = "scratch-rolled"
     value: int
     scratched: bool
 
@@ -99,21 +93,19 @@ class ScratchRolled(PublicEvent):
 class WagerForfeited(PublicEvent):
     """A scratched horse's wager is left in the pot: the bank keeps it."""
 
-    kind: ClassVar[str] = "wager-forfeited"
+    kind = "wager-forfeited"
+    says = (
+        "{seat:seat}'s wager of {amount:dollars} on scratched horse {horse} is left in the pot"
+        " (the bank keeps it)"
+    )
     seat: int
     horse: int
     amount: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return (
-            f"{seat_name(names, self.seat)}'s wager of {dollars(self.amount)} on scratched"
-            f" horse {self.horse} is left in the pot (the bank keeps it)"
-        )
-
 
 @dataclass(frozen=True)
 class RaceStarted(PublicEvent):
-    kind: ClassVar[str] = "race-started"
+    kind = "race-started"
     race: int
     runners: tuple[int, ...]
     house: tuple[int, ...]  # running horses nobody owns
@@ -130,7 +122,7 @@ class RaceStarted(PublicEvent):
 class DieRolled(PublicEvent):
     """One of the six d20s of a turn: dice 1-2 are singles, 3-6 zone dice."""
 
-    kind: ClassVar[str] = "die-rolled"
+    kind = "die-rolled"
     turn: int
     die: int
     value: int
@@ -151,7 +143,7 @@ class HorseMoved(PublicEvent):
     """One movement: `cause` is single, double, zone or accelerator; `mud_try` > 0 when the
     horse got out of the mud on that try (and so moved less)."""
 
-    kind: ClassVar[str] = "horse-moved"
+    kind = "horse-moved"
     horse: int
     start: int
     end: int
@@ -167,17 +159,15 @@ class HorseMoved(PublicEvent):
 
 @dataclass(frozen=True)
 class StuckInMud(PublicEvent):
-    kind: ClassVar[str] = "stuck-in-mud"
+    kind = "stuck-in-mud"
+    says = "Horse {horse} is stuck in the mud at space {space}"
     horse: int
     space: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"Horse {self.horse} is stuck in the mud at space {self.space}"
 
 
 @dataclass(frozen=True)
 class MudRolled(PublicEvent):
-    kind: ClassVar[str] = "mud-rolled"
+    kind = "mud-rolled"
     horse: int
     attempt: int
     tries: int
@@ -191,19 +181,17 @@ class MudRolled(PublicEvent):
 
 @dataclass(frozen=True)
 class AcceleratorRolled(PublicEvent):
-    kind: ClassVar[str] = "accelerator-rolled"
+    kind = "accelerator-rolled"
+    says = "Horse {horse} hits the accelerator: +{bonus}"
     horse: int
     bonus: int
-
-    def describe(self, names: Sequence[str]) -> str:
-        return f"Horse {self.horse} hits the accelerator: +{self.bonus}"
 
 
 @dataclass(frozen=True)
 class HorsePlaced(PublicEvent):
     """A horse's finishing place is decided; `past` = spaces past the finish line."""
 
-    kind: ClassVar[str] = "horse-placed"
+    kind = "horse-placed"
     horse: int
     place: int
     past: int
@@ -217,7 +205,7 @@ class HorsePlaced(PublicEvent):
 class TieRunsOn(PublicEvent):
     """Horses level on or past the line share places `place`.. and keep running."""
 
-    kind: ClassVar[str] = "tie-runs-on"
+    kind = "tie-runs-on"
     horses: tuple[int, ...]
     place: int
     space: int
@@ -229,7 +217,7 @@ class TieRunsOn(PublicEvent):
 
 @dataclass(frozen=True)
 class RaceFinished(PublicEvent):
-    kind: ClassVar[str] = "race-finished"
+    kind = "race-finished"
     race: int
     podium: tuple[int, ...]  # Win, Place, Show horses
     turns: int
@@ -246,7 +234,11 @@ class RaceFinished(PublicEvent):
 class PayoutMade(PublicEvent):
     """The stake comes back and the bank pays multiplier x wager x odds."""
 
-    kind: ClassVar[str] = "payout"
+    kind = "payout"
+    says = (
+        "{seat:seat} keeps {wager:dollars} and wins {winnings:dollars}"
+        " ({multiplier} x {wager:dollars} x odds {odds})"
+    )
     seat: int
     horse: int
     place: int
@@ -254,36 +246,30 @@ class PayoutMade(PublicEvent):
     odds: int
     winnings: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        mult = 4 - self.place
-        return (
-            f"{seat_name(names, self.seat)} keeps {dollars(self.wager)} and wins"
-            f" {dollars(self.winnings)} ({mult} x {dollars(self.wager)} x odds {self.odds})"
-        )
+    @property
+    def multiplier(self) -> int:
+        return 4 - self.place
 
 
 @dataclass(frozen=True)
 class WagerLost(PublicEvent):
-    kind: ClassVar[str] = "wager-lost"
+    kind = "wager-lost"
+    says = (
+        "{seat:seat} loses {amount:dollars} on horse {horse}: it is left in the pot"
+        " (the bank keeps it)"
+    )
     seat: int
     horse: int
     amount: int
 
-    def describe(self, names: Sequence[str]) -> str:
-        return (
-            f"{seat_name(names, self.seat)} loses {dollars(self.amount)} on horse {self.horse}:"
-            " it is left in the pot (the bank keeps it)"
-        )
-
 
 @dataclass(frozen=True)
 class GameOver(PublicEvent):
-    kind: ClassVar[str] = "game-over"
+    kind = "game-over"
+    says = "Game over: {winners:winners} with {best:dollars}"
     winners: tuple[int, ...]
     money: tuple[int, ...]
 
-    def describe(self, names: Sequence[str]) -> str:
-        who = " and ".join(seat_name(names, s) for s in self.winners)
-        verb = "share the win" if len(self.winners) > 1 else "wins"
-        best = max(self.money) if self.money else 0
-        return f"Game over: {who} {verb} with {dollars(best)}"
+    @property
+    def best(self) -> int:
+        return max(self.money) if self.money else 0
