@@ -1,34 +1,21 @@
-"""What every command shares: one-line errors with exit code 2, seat names, the console."""
+"""What the commands share: seat names, the checks of a table's options, progress bars and the
+figures of a run stopped by Ctrl-C (one-line errors are terminal/errors.py's)."""
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar, get_type_hints
+from typing import TypeVar
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from horserace.core.errors import ConfigError
-from horserace.terminal.errors import INTERRUPTED, USAGE_ERROR, fail, user_errors
+from horserace.terminal.errors import INTERRUPTED, fail
 
 T = TypeVar("T")
-
-__all__ = [
-    "INTERRUPTED",
-    "USAGE_ERROR",
-    "check_play_options",
-    "end_if_stopped",
-    "fail",
-    "figures_so_far",
-    "seat_names",
-    "user_errors",
-    "with_options",
-    "with_progress",
-]
 
 
 def seat_names(players: int, given: str | None = None) -> list[str]:
@@ -71,30 +58,6 @@ def check_play_options(
         raise ConfigError(f"--record {record}: no such directory {record.parent}")
     if record is not None and record.is_dir():
         raise ConfigError(f"--record {record} is a directory: name a file in it")
-
-
-def with_options(
-    run: Callable[[dict[str, Any], dict[str, Any]], None], *sources: Callable[..., Any]
-) -> Callable[..., None]:
-    """A command whose options are those of `sources` (functions that only declare options);
-    it calls `run` with what was given for each source's options, in order."""
-    parameters: list[inspect.Parameter] = []
-    hints: dict[str, Any] = {}
-    groups: list[tuple[str, ...]] = []
-    for source in sources:
-        found = get_type_hints(source, include_extras=True)
-        own = inspect.signature(source).parameters.values()
-        groups.append(tuple(parameter.name for parameter in own))
-        for parameter in own:
-            hints[parameter.name] = found[parameter.name]
-            parameters.append(parameter.replace(annotation=found[parameter.name]))
-
-    def command(**given: Any) -> None:
-        run(*({name: given[name] for name in group} for group in groups))
-
-    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    command.__annotations__ = hints
-    return command
 
 
 @contextmanager

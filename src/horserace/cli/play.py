@@ -8,15 +8,15 @@ screen. The game runs through the engine's one play loop (cli/table.py)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 from rich.text import Text
 
 from horserace.bots import bot_kinds_of
-from horserace.cli.common import check_play_options, seat_names, user_errors, with_options
+from horserace.cli.common import check_play_options, seat_names
 from horserace.cli.resume import Resumable, catch_up, read_resumable
-from horserace.cli.table import run_table, seat_agents, table_console
+from horserace.cli.table import run_table, seat_agents
 from horserace.core.chance import ChanceSource, SeededChance
 from horserace.core.errors import ConfigError
 from horserace.core.rng import fresh_seed
@@ -24,74 +24,46 @@ from horserace.core.words import counted
 from horserace.engine import Game
 from horserace.families import family_of_preset, preset_specs
 from horserace.families.presets import get_preset
+from horserace.terminal.errors import user_errors
+from horserace.terminal.options import Opt, declared, with_options
+from horserace.terminal.session import table_console
 from horserace.terminal.table import TableSetup
 
-
-def common_options(
-    players: Annotated[
-        int | None, typer.Option("--players", metavar="N", help="Seats at the table.")
-    ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option("--seed", metavar="N", help="Table seed; a fresh one is drawn and printed."),
-    ] = None,
-    bots: Annotated[
-        str | None,
-        typer.Option("--bots", metavar="KINDS", help="Bot kinds by seat, cycling, e.g. ev,random."),
-    ] = None,
-    speed: Annotated[
-        float | None,
-        typer.Option("--speed", metavar="SECONDS", help="Seconds between steps; 0 = no pause."),
-    ] = None,
-    no_animation: Annotated[
-        bool, typer.Option("--no-animation", help="Print lines and a board now and then instead.")
-    ] = False,
-    plain: Annotated[
+# The options of every table (what `play` offers for every preset).
+common_options = declared(
+    Opt("--players N", int | None, None, "Seats at the table."),
+    Opt("--seed N", int | None, None, "Table seed; a fresh one is drawn and printed."),
+    Opt("--bots KINDS", str | None, None, "Bot kinds by seat, cycling, e.g. ev,random."),
+    Opt("--speed SECONDS", float | None, None, "Seconds between steps; 0 = no pause."),
+    Opt("--no-animation", bool, False, "Print lines and a board now and then instead."),
+    Opt(
+        "--plain",
         bool,
-        typer.Option(
-            "--plain",
-            help="Line by line, no colour or redrawing: for screen readers, pipes and logs"
-            " (a pipe gets it anyway).",
-        ),
-    ] = False,
-    record: Annotated[
+        False,
+        "Line by line, no colour or redrawing: for screen readers, pipes and logs"
+        " (a pipe gets it anyway).",
+    ),
+    Opt("--record FILE", Path | None, None, "Write the game record to this file."),
+    Opt(
+        "--human SEAT", list[int] | None, None, "Seat (1-based) played at the keyboard; repeatable."
+    ),
+    Opt("--companion", bool, False, "Keep the books of a real table: type the dice in."),
+    Opt("--names NAMES", str | None, None, 'Comma-separated names, e.g. "Ann,Bob".'),
+    Opt(
+        "--resume FILE",
         Path | None,
-        typer.Option("--record", metavar="FILE", help="Write the game record to this file."),
-    ] = None,
-    human: Annotated[
-        list[int] | None,
-        typer.Option(
-            "--human", metavar="SEAT", help="Seat (1-based) played at the keyboard; repeatable."
-        ),
-    ] = None,
-    companion: Annotated[
-        bool,
-        typer.Option("--companion", help="Keep the books of a real table: type the dice in."),
-    ] = False,
-    names: Annotated[
-        str | None,
-        typer.Option("--names", metavar="NAMES", help='Comma-separated names, e.g. "Ann,Bob".'),
-    ] = None,
-    resume: Annotated[
-        Path | None,
-        typer.Option(
-            "--resume",
-            metavar="FILE",
-            help="Go on with a stopped game from its record (the table comes from the record;"
-            " the record goes on in the same file unless --record names another).",
-        ),
-    ] = None,
-    theme: Annotated[
+        None,
+        "Go on with a stopped game from its record (the table comes from the record;"
+        " the record goes on in the same file unless --record names another).",
+    ),
+    Opt(
+        "--theme auto|light|dark",
         str,
-        typer.Option(
-            "--theme",
-            metavar="auto|light|dark",
-            help="The full screen's colours; auto asks the terminal for its background colour"
-            " (else reads COLORFGBG, else dark).",
-        ),
-    ] = "auto",
-) -> None:
-    """The options of every table (the signature is what `play` offers for every preset)."""
+        "auto",
+        "The full screen's colours; auto asks the terminal for its background colour"
+        " (else reads COLORFGBG, else dark).",
+    ),
+)
 
 
 def register(play_app: typer.Typer) -> None:

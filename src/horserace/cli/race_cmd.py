@@ -11,12 +11,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from horserace.cli.common import end_if_stopped, figures_so_far, user_errors, with_progress
+from horserace.cli.common import end_if_stopped, figures_so_far, with_progress
 from horserace.components.board import DEFAULT_BOARD, load_board
 from horserace.core.rng import fresh_seed
 from horserace.core.stats import RunningStats
 from horserace.core.words import counted
 from horserace.families.board.odds_command import parse_positions, parse_scratched
+from horserace.terminal.errors import user_errors
 
 if TYPE_CHECKING:
     from horserace.simulate.race_sim import RaceReport

@@ -12,14 +12,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from horserace.cli.common import check_screen, seat_names, user_errors
-from horserace.cli.table import table_console
+from horserace.cli.common import check_screen, seat_names
 from horserace.core.errors import HorseraceError
 from horserace.core.record import GameRecord, read_record
 from horserace.engine import Game, Step, replay
 from horserace.families import family_of_preset
 from horserace.families.presets import get_preset
+from horserace.terminal.errors import user_errors
 from horserace.terminal.screen import TableScreen
+from horserace.terminal.session import table_console
 from horserace.terminal.table import TableSetup
 
 TAMPERED = 1

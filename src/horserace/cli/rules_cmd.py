@@ -5,8 +5,8 @@ from __future__ import annotations
 import typer
 from rich.console import Console
 
-from horserace.cli.common import user_errors
 from horserace.families.texts import rules_markdown
+from horserace.terminal.errors import user_errors
 
 
 def register(app: typer.Typer) -> None:

@@ -9,10 +9,10 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from horserace.cli.common import fail, user_errors
 from horserace.core.errors import ConfigError, RecordError
 from horserace.core.files import read_text
 from horserace.server.limits import Limits
+from horserace.terminal.errors import fail, user_errors
 
 NOT_VERIFIED = 1
 

@@ -6,22 +6,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 from rich.console import Console
 
-from horserace.cli.common import (
-    end_if_stopped,
-    fail,
-    figures_so_far,
-    user_errors,
-    with_options,
-    with_progress,
-)
+from horserace.cli.common import end_if_stopped, figures_so_far, with_progress
 from horserace.core.rng import fresh_seed
 from horserace.families import families
 from horserace.families.simulation import Simulation
+from horserace.terminal.errors import fail, user_errors
+from horserace.terminal.options import REQUIRED, Opt, declared, with_options
 
 
 def register(simulate_app: typer.Typer) -> None:
@@ -39,22 +34,13 @@ def register(simulate_app: typer.Typer) -> None:
 
 def _run_options(default_games: int | None) -> Callable[..., None]:
     """The options of every run; --games is required unless the family has a default."""
-
-    def run_options(
-        games: Annotated[int, typer.Option("--games", "-n", help="How many games to play.")],
-        seed: Annotated[
-            int | None, typer.Option("--seed", metavar="N", help="Table seed (drawn if omitted).")
-        ] = None,
-        workers: Annotated[
-            int, typer.Option("--workers", "-w", help="Processes to play games in.")
-        ] = 1,
-        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    ) -> None:
-        """The options every `simulate PRESET` shares."""
-
-    if default_games is not None:
-        run_options.__defaults__ = (default_games, None, 1, False)
-    return run_options
+    games = REQUIRED if default_games is None else default_games
+    return declared(
+        Opt("--games -n", int, games, "How many games to play."),
+        Opt("--seed N", int | None, None, "Table seed (drawn if omitted)."),
+        Opt("--workers -w", int, 1, "Processes to play games in."),
+        Opt("--json", bool, False, "Print one JSON object.", name="as_json"),
+    )
 
 
 def _command(preset: str, simulation: Simulation) -> Callable[..., None]:

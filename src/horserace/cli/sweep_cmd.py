@@ -11,10 +11,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from horserace.cli.common import INTERRUPTED, fail, user_errors
 from horserace.core.errors import ConfigError
 from horserace.core.rng import fresh_seed
 from horserace.simulate.sweep import Outcome, Point, Sweep, expand, parse_grid, rows
+from horserace.terminal.errors import INTERRUPTED, fail, user_errors
 
 
 def register(app: typer.Typer) -> None:
