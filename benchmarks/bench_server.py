@@ -385,7 +385,7 @@ def measure(args: argparse.Namespace, count: int, options: dict[str, Any]) -> Fi
 HEADER = (
     "| tables | held | window | actions/s (server) | person actions"
     " | person latency p50 / p95 / p99 (ms) | server's own p50 / p99 (ms) | errors"
-    " | server CPU | client CPU | load average |"
+    " | server CPU | CPU per action | client CPU | load average |"
 )
 RULE = "|---" * HEADER.count(" | ") + "|---|"
 
@@ -394,11 +394,17 @@ def row(figures: Figures) -> str:
     ms = [1000 * percentile(figures.latencies, q) for q in (0.50, 0.95, 0.99)]
     own = [1000 * histogram_percentile(figures.server_latency, q) for q in (0.50, 0.99)]
     cpu = "n/a" if figures.server_cpu is None else f"{100 * figures.server_cpu:.0f}%"
+    rate = figures.actions / figures.seconds
+    each = (
+        "n/a"
+        if figures.server_cpu is None or not rate
+        else f"{1000 * figures.server_cpu / rate:.2f} ms"
+    )
     return (
         f"| {figures.tables} | {figures.held} ({figures.over} over) | {figures.seconds:.1f} s"
         f" | {figures.actions / figures.seconds:,.0f} | {figures.person_actions}"
         f" | {ms[0]:.1f} / {ms[1]:.1f} / {ms[2]:.1f} | <= {own[0]:g} / <= {own[1]:g}"
-        f" | {figures.errors} | {cpu} | {100 * figures.client_cpu:.0f}%"
+        f" | {figures.errors} | {cpu} | {each} | {100 * figures.client_cpu:.0f}%"
         f" | {figures.load[0]:.1f}-{figures.load[1]:.1f} |"
     )
 

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from horserace.families.simulation import Simulation
     from horserace.terminal.table import TableTerminal
 
+_PARTS: dict[str, ModuleType | None] = {}  # "package.module" -> the module, None if there is none
+
 
 @dataclass(frozen=True)
 class PresetSpec:
@@ -113,9 +115,11 @@ class Family(ABC):
         """The family package's module `name`, imported when first asked for; None if the
         family has no such module. By this convention a family registers its parts."""
         package = type(self).__module__.rpartition(".")[0]
-        if importlib.util.find_spec(f"{package}.{name}") is None:
-            return None
-        return importlib.import_module(f"{package}.{name}")
+        where = f"{package}.{name}"
+        if where not in _PARTS:  # looked up once: a server asks for a part at every step
+            found = importlib.util.find_spec(where) is not None
+            _PARTS[where] = importlib.import_module(where) if found else None
+        return _PARTS[where]
 
     def _required(self, name: str) -> ModuleType:
         module = self._part(name)

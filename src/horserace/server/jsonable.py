@@ -55,7 +55,11 @@ def _converter(kind: type) -> Converter:
         names = tuple(field.name for field in dataclasses.fields(kind))
 
         def fields(value: Any) -> JSON:
-            return {name: to_jsonable(getattr(value, name)) for name in names}
+            found = {}
+            for name in names:
+                item = getattr(value, name)
+                found[name] = item if type(item) in PLAIN else to_jsonable(item)
+            return found
 
         frozen = getattr(kind, "__dataclass_params__", None)
         return _remembered(fields) if frozen is not None and frozen.frozen else fields

@@ -15,7 +15,7 @@ from typing import Any, Self
 
 from horserace.core.chance import SeededChance
 from horserace.core.errors import RecordError
-from horserace.core.events import Event
+from horserace.core.events import Event, redact
 from horserace.core.record import GameRecord, RecordedStep
 from horserace.core.types import CHANCE
 from horserace.engine import Game, Step, replay
@@ -71,11 +71,21 @@ def viewers_news(
 ) -> dict[int | None, list[str]]:
     """Each viewer's log lines of one step (None: a watcher). A family's news sees the viewer
     only through `redact`, so a step whose every event every viewer may see is told once for
-    all (most steps: a roll, a bet, a payment); one with a hidden card is told to each apart."""
+    all (most steps: a roll, a bet, a payment), and one with a hidden card once for each
+    distinct way it is seen (a dealt card: by its taker, and by everyone else)."""
     viewers = (None, *range(players))
     if all(event.visible_to(seat) for event in step.events for seat in viewers):
         return dict.fromkeys(viewers, news(step, names, None))
-    return {seat: news(step, names, seat) for seat in viewers}
+    told: list[tuple[list[Event], list[str]]] = []  # each distinct redaction, told once
+    found: dict[int | None, list[str]] = {}
+    for seat in viewers:
+        seen = redact(step.events, seat)
+        lines = next((said for shown, said in told if shown == seen), None)
+        if lines is None:
+            lines = news(step, names, seat)
+            told.append((seen, lines))
+        found[seat] = lines
+    return found
 
 
 def request_key(seat: int | None, request_id: str) -> str:
