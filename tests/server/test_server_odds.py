@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from horserace.components.board import HORSES
-from horserace.components.french_deck import SUITS, is_joker, suit_of
+from horserace.components.french_deck import SUIT_LETTERS, is_joker, suit_of
 from horserace.core.chance import SeededChance
 from horserace.core.types import TERMINAL
 from horserace.families.board.odds.race import race_odds, scratch_phase_odds
@@ -196,7 +196,7 @@ def _odds_from_cards(view: CardsView) -> dict[str, float]:
         stumbling=config.stumbling,
         ranks=config.ranks,
     )
-    return {SUITS[suit]: p for suit, p in card_odds(position, places=1).win.items()}
+    return {SUIT_LETTERS[suit]: p for suit, p in card_odds(position, places=1).win.items()}
 
 
 @pytest.mark.parametrize("preset", ["basic", "scarne"])

@@ -5,6 +5,7 @@ read (missing, a folder, not UTF-8, malformed), and click's own usage errors."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,9 @@ CASES = [
     (("replay", "NOT-RECORD"), "not a horserace-record file"),
     (("play", "classic", "--resume", "NOT-UTF8"), "is not UTF-8 text"),
     (("play", "classic", "--resume", "NOT-RECORD"), "not a horserace-record file"),
+    (("play", "classic", "--resume", "BAD-SEATING"), 'seating must be an object with "names"'),
+    (("replay", "BAD-SEATING"), "line 1: seating must be an object"),
+    (("replay", "BAD-CHANCE"), "chance must be one of seeded, scripted, typed, fair"),
     # click's own usage errors, in the same style
     (("play", "classic", "--chips", "many"), "invalid value for '--chips'"),
     (("play", "classic", "--frob"), "no such option: --frob; see: horserace play classic --help"),
@@ -70,10 +74,18 @@ def files(folder: Path) -> dict[str, str]:
     (folder / "not-utf8.toml").write_bytes(b"\xff\xfe name = 1\n")
     (folder / "bad.toml").write_text("name = \n", encoding="utf-8")
     (folder / "not-record.jsonl").write_text('{"a": 1}\n', encoding="utf-8")
+    header = {"format": "horserace-record", "version": 1, "preset": "classic", "config": {}}
+    for name, more in [
+        ("bad-seating", {"seed": 1, "chance": "seeded", "seating": {"names": "Ann,Bo"}}),
+        ("bad-chance", {"seed": 1, "chance": "dealt"}),
+    ]:
+        (folder / f"{name}.jsonl").write_text(json.dumps({**header, **more}) + "\n", "utf-8")
     return {
         "NOT-UTF8": str(folder / "not-utf8.toml"),
         "BAD-TOML": str(folder / "bad.toml"),
         "NOT-RECORD": str(folder / "not-record.jsonl"),
+        "BAD-SEATING": str(folder / "bad-seating.jsonl"),
+        "BAD-CHANCE": str(folder / "bad-chance.jsonl"),
         "DIR": str(folder),
         "FILE": str(folder / "bad.toml"),
     }

@@ -17,7 +17,7 @@ RANKS: tuple[int, ...] = tuple(range(2, 13))  # the ranks that match a horse
 ALL_RANKS: tuple[int, ...] = tuple(range(0, 14))
 RankCounts = tuple[int, ...]
 NO_CARDS: RankCounts = (0,) * len(ALL_RANKS)
-SUITS = 4
+SUITS_PER_DECK = 4  # so each rank comes 4 times a deck
 _NAMES = {JOKER: "joker", ACE: "A", 11: "J", 12: "Q", KING: "K"}
 _NAMES_BACK = {"JOKER": JOKER, "JK": JOKER, "A": ACE, "J": 11, "Q": 12, "K": KING}
 
@@ -45,7 +45,7 @@ def counts(per_rank: dict[int, int]) -> RankCounts:
 
 def full_deck(decks: int) -> RankCounts:
     """The 44-card deck (A, K and jokers removed) times `decks`."""
-    return counts({rank: SUITS * decks for rank in RANKS})
+    return counts({rank: SUITS_PER_DECK * decks for rank in RANKS})
 
 
 def suits_deck(suits: int, jokers: int) -> RankCounts:

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from horserace.core.errors import InvalidAction
 from horserace.core.types import is_whole_number
 
-SUITS = "CDHS"
+SUIT_LETTERS = "CDHS"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
 RANKS_PER_SUIT = 13
@@ -24,7 +24,7 @@ _JOKER_WORDS = {"JOKER", "JK", "X", "*"}
 
 
 def card(rank: int, suit: int) -> Card:
-    if not 1 <= rank <= RANKS_PER_SUIT or not 0 <= suit < len(SUITS):
+    if not 1 <= rank <= RANKS_PER_SUIT or not 0 <= suit < len(SUIT_LETTERS):
         raise InvalidAction(f"no card of rank {rank} and suit {suit}: ranks 1-13, suits 0-3")
     return suit * RANKS_PER_SUIT + rank - 1
 
@@ -45,7 +45,7 @@ def rank_of(value: Card) -> int:
 
 
 def suit_text(suit: int) -> str:
-    return SUITS[suit]
+    return SUIT_LETTERS[suit]
 
 
 def card_text(value: Card) -> str:
@@ -53,14 +53,14 @@ def card_text(value: Card) -> str:
     if value >= JOKER:
         return "joker"
     rank = rank_of(value)
-    return _RANK_TEXT.get(rank, str(rank)) + SUITS[suit_of(value)]
+    return _RANK_TEXT.get(rank, str(rank)) + SUIT_LETTERS[suit_of(value)]
 
 
 def parse_suit(text: str) -> int:
     """'H', 'h', 'hearts', '♥' -> 2; InvalidAction otherwise."""
     word = text.strip().lower()
     for index, (letter, name, symbol) in enumerate(
-        zip(SUITS, SUIT_NAMES, SUIT_SYMBOLS, strict=True)
+        zip(SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, strict=True)
     ):
         if word in (letter.lower(), name, name[:-1], symbol):
             return index
@@ -78,9 +78,9 @@ def parse_card(text: str) -> Card:
     rank = _RANK_WORDS.get(rank_word)
     if rank is None and is_whole_number(rank_word):
         rank = int(rank_word)
-    if rank is None or not 1 <= rank <= RANKS_PER_SUIT or suit_word not in SUITS:
+    if rank is None or not 1 <= rank <= RANKS_PER_SUIT or suit_word not in SUIT_LETTERS:
         raise InvalidAction(f"{text.strip()!r} is not a card; write it like 7H, 10C, KD or joker")
-    return card(rank, SUITS.index(suit_word))
+    return card(rank, SUIT_LETTERS.index(suit_word))
 
 
 def parse_cards(text: str) -> list[Card]:
@@ -96,5 +96,5 @@ def cards_text(cards: Iterable[Card]) -> str:
 def pack(ranks: Iterable[int], jokers: int = 0) -> tuple[Card, ...]:
     """Every card of the given ranks in the four suits, then the jokers, in sorted order."""
     wanted = sorted(set(ranks))
-    cards = [card(rank, suit) for suit in range(len(SUITS)) for rank in wanted]
+    cards = [card(rank, suit) for suit in range(len(SUIT_LETTERS)) for rank in wanted]
     return tuple(sorted(cards)) + tuple(JOKER + index for index in range(jokers))

@@ -19,6 +19,9 @@ from horserace.core.files import read_text
 
 FORMAT = "horserace-record"
 VERSION = 1
+# how chance actions were produced: drawn from the seed, given by a test's script, typed in from
+# a real board, or drawn by a server's committed-and-revealed fair chance
+CHANCE_MODES = ("seeded", "scripted", "typed", "fair")
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,7 @@ class GameRecord:
     preset: str
     config: dict[str, Any]
     seed: int | None
-    chance: str  # "seeded", "scripted" or "typed": how chance actions were produced
+    chance: str  # one of CHANCE_MODES
     steps: tuple[RecordedStep, ...] = ()
     result: dict[str, Any] | None = field(default=None)
     # who sat where (names, bot kinds, the seats at the keyboard), so a stopped game can be
@@ -75,6 +78,19 @@ def _require(condition: bool, line_number: int, message: str) -> None:
         raise RecordError(f"line {line_number}: {message}")
 
 
+def _seating_ok(seating: object) -> bool:
+    """Who sat where, as `horserace play` writes it; each part may be left out."""
+    if not isinstance(seating, dict):
+        return False
+    texts = all(
+        isinstance(seating.get(key, []), list)
+        and all(isinstance(v, str) for v in seating.get(key, []))
+        for key in ("names", "bots")
+    )
+    humans = seating.get("humans", [])
+    return texts and isinstance(humans, list) and all(type(seat) is int for seat in humans)
+
+
 def parse_record(text: str, source: str = "record") -> GameRecord:
     """Read JSON lines; any damage becomes a RecordError naming the line."""
     rows: list[tuple[int, dict[str, Any]]] = []
@@ -97,9 +113,14 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
     _require(isinstance(preset, str), number, "header lacks the preset name")
     _require(isinstance(config, dict), number, "header lacks the config object")
     _require(seed is None or type(seed) is int, number, "seed must be a whole number or null")
-    _require(isinstance(chance, str), number, "header lacks the chance mode")
+    _require(chance in CHANCE_MODES, number, f"chance must be one of {', '.join(CHANCE_MODES)}")
     seating = header.get("seating")
-    _require(seating is None or isinstance(seating, dict), number, "seating must be an object")
+    _require(
+        seating is None or _seating_ok(seating),
+        number,
+        'seating must be an object with "names" and "bots" (lists of text)'
+        ' and "humans" (a list of seat numbers)',
+    )
     steps: list[RecordedStep] = []
     result: dict[str, Any] | None = None
     for number, row in rows[1:]:

@@ -78,8 +78,8 @@ class Family(ABC):
 
     def terminal(self) -> TableTerminal:
         """How the family plays at a terminal (its options, screen and keyboard): the
-        `TERMINAL` of its module `terminal`."""
-        found: TableTerminal = self._required("terminal").TERMINAL
+        `TABLE_TERMINAL` of its module `terminal`."""
+        found: TableTerminal = self._required("terminal").TABLE_TERMINAL
         return found
 
     def live_odds(self, view: Any) -> Mapping[str, float] | None:

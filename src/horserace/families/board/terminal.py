@@ -154,4 +154,4 @@ class BoardTerminal(TableTerminal):
         screen.say(f"{money} left in the pot: {money_text(unit, result.unclaimed)}")
 
 
-TERMINAL = BoardTerminal()
+TABLE_TERMINAL = BoardTerminal()

@@ -26,10 +26,10 @@ from horserace.families.cards.rules.actions import (
 from horserace.families.cards.rules.events import horse_name
 from horserace.families.cards.rules.rules import STYLES
 from horserace.families.cards.rules.state import CardsView
+from horserace.families.cards.rules.track import RACING_SUITS
 from horserace.terminal.choices import Choice, NumberField, Option, Rejection
 from horserace.terminal.screen import TableScreen
 
-SUITS = (0, 1, 2, 3)
 KIND_WORDS = {
     "win": "win: the horse wins",
     "place": "place: the horse is 1st or 2nd",
@@ -97,12 +97,12 @@ class CardsAsker:
     def book(
         self, view: CardsView, legal: Sequence[Action], seat: int, name: str, done: Option
     ) -> Choice:
-        most = {suit: 0 for suit in SUITS}
+        most = {suit: 0 for suit in RACING_SUITS}
         for action in legal:
             if isinstance(action, BookBet):
                 most[action.suit] = max(most[action.suit], action.stake)
         options = [done]
-        for suit in SUITS:
+        for suit in RACING_SUITS:
             if most[suit]:
                 options.append(
                     Option(

@@ -76,14 +76,14 @@ class CardsFamily(Family):
 @lru_cache(maxsize=256)
 def _position_odds(position: RacePosition) -> tuple[tuple[str, float], ...] | None:
     """None (kept, so a costly position is tried once) past the state budget."""
-    from horserace.components.french_deck import SUITS
+    from horserace.components.french_deck import SUIT_LETTERS
     from horserace.families.cards.odds.race import TooManyStates, card_odds
 
     try:
         odds = card_odds(position, places=1, max_states=ODDS_BUDGET)
     except TooManyStates:
         return None
-    return tuple((SUITS[suit], chance) for suit, chance in sorted(odds.win.items()))
+    return tuple((SUIT_LETTERS[suit], chance) for suit, chance in sorted(odds.win.items()))
 
 
 FAMILY = CardsFamily()

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from horserace.components.french_deck import (
-    SUITS,
+    SUIT_LETTERS,
     Card,
     card_text,
     cards_text,
@@ -203,7 +203,7 @@ def _redealt(links: list[Card | None], need: int, ranks: int) -> str | None:
         count = _count(links, suit)
         if count > most:
             return (
-                f"warning: this course would be redealt at the table: {count} {SUITS[suit]}"
+                f"warning: this course would be redealt at the table: {count} {SUIT_LETTERS[suit]}"
                 f" on it leave that horse unable to finish (it needs {need} of {ranks});"
                 " no bet is priced (--no-redeal to price it anyway)"
             )
@@ -239,7 +239,7 @@ def _json(
         "trifecta": table(odds.trifecta),
         "superfecta": table(odds.superfecta),
         "fair_win_odds": {
-            SUITS[s]: render.number(render.fair_odds(p)) for s, p in odds.win.items()
+            SUIT_LETTERS[s]: render.number(render.fair_odds(p)) for s, p in odds.win.items()
         },
     }
     if book is not None:
@@ -247,7 +247,7 @@ def _json(
         for suit in RACING_SUITS:
             price = book.price(counts[suit])
             kept = None if price is None else render.book_edge(odds.win[suit], price, stake)
-            horses[SUITS[suit]] = {
+            horses[SUIT_LETTERS[suit]] = {
                 "course_cards": counts[suit],
                 "price": None if price is None else f"{price[0]}-{price[1]}",
                 "edge": render.number(kept),

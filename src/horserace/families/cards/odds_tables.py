@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.table import Table
 
-from horserace.components.french_deck import SUITS
+from horserace.components.french_deck import SUIT_LETTERS
 from horserace.families.cards.odds.book import AverageEdge
 from horserace.families.cards.odds.race import CardOdds
 from horserace.families.cards.rules.book import winnings
@@ -68,8 +68,8 @@ def price_text(chance: Any) -> str:
 
 def horse_name(horses: tuple[int, ...] | int) -> str:
     if isinstance(horses, int):
-        return SUITS[horses]
-    return "".join(SUITS[h] for h in horses)
+        return SUIT_LETTERS[horses]
+    return "".join(SUIT_LETTERS[h] for h in horses)
 
 
 def horse_table(
@@ -89,7 +89,7 @@ def horse_table(
         table.add_column(name, justify="right")
     for suit in RACING_SUITS:
         chance = odds.win[suit]
-        row = [SUITS[suit], str(counts[suit]), str(positions[suit]), percent(chance)]
+        row = [SUIT_LETTERS[suit], str(counts[suit]), str(positions[suit]), percent(chance)]
         row.append(price_text(chance))
         if book is not None:
             price = book.price(counts[suit])
@@ -106,13 +106,13 @@ def exacta_table(odds: CardOdds[Any]) -> Table:
     table = Table(title="Exacta (first down, second across)", title_justify="left")
     table.add_column("")
     for suit in RACING_SUITS:
-        table.add_column(SUITS[suit], justify="right")
+        table.add_column(SUIT_LETTERS[suit], justify="right")
     for first in RACING_SUITS:
         cells = [
             "-" if first == second else percent(odds.exacta[(first, second)])
             for second in RACING_SUITS
         ]
-        table.add_row(SUITS[first], *cells)
+        table.add_row(SUIT_LETTERS[first], *cells)
     return table
 
 

@@ -202,4 +202,4 @@ class CardsTerminal(TableTerminal):
         screen.say(f"chips not held by a player: {result.unclaimed}")
 
 
-TERMINAL = CardsTerminal()
+TABLE_TERMINAL = CardsTerminal()

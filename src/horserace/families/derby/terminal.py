@@ -100,4 +100,4 @@ class DerbyTerminal(TableTerminal):
         screen.say(f"left in the pot (the bank's): ${result.unclaimed}")
 
 
-TERMINAL = DerbyTerminal()
+TABLE_TERMINAL = DerbyTerminal()

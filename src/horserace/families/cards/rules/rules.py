@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from horserace.components.french_deck import SUITS, Card, is_joker, pack, suit_of
+from horserace.components.french_deck import SUIT_LETTERS, Card, is_joker, pack, suit_of
 from horserace.core.actions import Action
 from horserace.core.errors import IllegalAction
 from horserace.core.events import Event
@@ -309,7 +309,7 @@ class CardsRules(Rules[CardsConfig, CardsState]):
         return rank_standings(state.ledger.balances[:n], unclaimed=sum(state.ledger.balances[n:]))
 
 
-__all__ = ["STYLES", "SUITS", "CardsRules", "full_deck"]
+__all__ = ["STYLES", "SUIT_LETTERS", "CardsRules", "full_deck"]
 
 
 def _new_race(config: CardsConfig) -> dict[str, Any]:

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from horserace.components.french_deck import SUITS
+from horserace.components.french_deck import SUIT_LETTERS
 
-RACING_SUITS: tuple[int, ...] = tuple(range(len(SUITS)))  # 0..3 = the aces of C, D, H, S
+RACING_SUITS: tuple[int, ...] = tuple(range(len(SUIT_LETTERS)))  # 0..3 = the aces of C, D, H, S
 
 
 @dataclass(frozen=True)
