@@ -198,6 +198,7 @@ ErrorCode = Literal[
     "nothing-to-undo",
     "not-companion",
     "rate-limited",
+    "unavailable",
 ]
 
 

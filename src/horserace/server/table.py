@@ -9,6 +9,7 @@ a rule. An action is durable in storage before any connection hears of it.
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import replace
 
@@ -43,7 +44,10 @@ from horserace.server.storage import (
     SeatRow,
 )
 from horserace.server.table_base import request_key
+from horserace.server.table_moves import NotStored
 from horserace.server.table_seeds import TableSeeds
+
+log = logging.getLogger("horserace.server")
 
 
 class TableMaster(TableSeeds):
@@ -170,6 +174,17 @@ class TableMaster(TableSeeds):
                 )
                 if self.metrics is not None:
                     self.metrics.refusals.labels(refusal.code).inc()
+                return
+            except NotStored as failed:
+                log.error("table %s could not store a move", self.id, exc_info=failed)
+                connection.send(
+                    ErrorReply(
+                        code="unavailable",
+                        message="the move could not be stored; nothing changed, send it again",
+                        version=self.version,
+                        request_id=message.request_id,
+                    ).model_dump(mode="json")
+                )
                 return
             connection.send(Ack(request_id=message.request_id, version=self.version).model_dump())
             if self.metrics is not None:

@@ -17,12 +17,14 @@ from horserace.server.bots import bot_for_move
 from horserace.server.connection import Connection
 from horserace.server.protocol import ErrorReply
 from horserace.server.storage import BOT, HUMAN, PLAYING
-from horserace.server.table_moves import TableMoves
+from horserace.server.table_moves import NotStored, TableMoves
 
 log = logging.getLogger("horserace.server")
 QUICK_ANSWER = (0.5, 1.5)  # a person's "pass", in bot pauses: the table answers as fast
 
 
+RETRY_SECONDS = 1.0  # after a move that could not be stored, then twice as long each time
+RETRY_MAX_SECONDS = 60.0
 INLINE_SECONDS = 0.0003  # a bot kind that decides faster on average decides on the loop
 _THINKING: dict[tuple[str, str], float] = {}  # (family, bot kind) -> average CPU seconds
 
@@ -35,6 +37,8 @@ def _timed(bot: Agent, view: Any, legal: Sequence[Action]) -> tuple[Action, floa
 
 
 class TableDriver(TableMoves):
+    _retry_seconds = RETRY_SECONDS
+
     # --- who moves when nobody is asked ---
     def _automatic(self) -> Literal["chance", "bot", "answer"] | None:
         """What the driver does next: draw chance, let a bot (or a stand-in) move, answer for
@@ -75,8 +79,23 @@ class TableDriver(TableMoves):
 
     def _finished(self, task: asyncio.Task[None]) -> None:
         self.tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("table %s stopped moving", self.id, exc_info=task.exception())
+        if task.cancelled() or task.exception() is None:
+            return
+        error = task.exception()
+        if task is not self._driver or not isinstance(error, NotStored):
+            log.error("table %s stopped moving", self.id, exc_info=error)
+            return
+        # a move nobody is asked for could not be stored (it was put back): try again later,
+        # or the table would wait for a person's message that may never come
+        delay = self._retry_seconds
+        self._retry_seconds = min(RETRY_MAX_SECONDS, 2 * delay)
+        log.error("table %s could not move; trying again in %g s", self.id, delay, exc_info=error)
+        self._driver = self._spawn(self._drive_later(delay))
+
+    async def _drive_later(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await self._drive()
+        self._retry_seconds = RETRY_SECONDS
 
     async def _drive(self) -> None:
         while True:

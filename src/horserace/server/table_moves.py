@@ -24,6 +24,10 @@ from horserace.server.table_views import TableViews
 CHANCE_RUN = 64  # chance's moves stored in one write at most
 
 
+class NotStored(Exception):
+    """A move's write failed: the table was put back as it was before the move."""
+
+
 class TableMoves(TableViews):
     # --- moves ---
     async def commit(
@@ -87,6 +91,8 @@ class TableMoves(TableViews):
                 self.chance.draws = mark[2]
             if isinstance(error, TableMoved):
                 self.on_moved(self)
+            elif isinstance(error, Exception):
+                raise NotStored(f"the move could not be stored ({error})") from error
             raise
         finished = status != self.status
         self.last_active = time.monotonic()
