@@ -7,12 +7,13 @@ figures are the same bit for bit whether one process or eight played it.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
@@ -87,6 +88,23 @@ def aside(play: Callable[[Span], T], part: Span) -> T:
     return done[0]
 
 
+def waited(future: Future[T]) -> T:
+    """A chunk's tally, waited for in short timed waits (as in `aside`): Ctrl-C reaches the
+    main thread even when the signal lands on one of the pool's threads."""
+    while True:
+        with contextlib.suppress(TimeoutError):
+            return future.result(WAKE_SECONDS)
+
+
+def stop_at_once(pool: ProcessPoolExecutor) -> None:
+    """End a pool without waiting for the chunks under way in its workers (a kernel's first
+    compile there takes a quarter of a minute): the queued ones are dropped, the workers ended."""
+    workers = list((pool._processes or {}).values())  # no public way to end them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+
+
 def run(
     plan: Plan[T],
     total: int,
@@ -111,12 +129,14 @@ def run(
             )
             with pool:
                 try:
-                    for part, tally in zip(parts, pool.map(plan.play, parts), strict=True):
+                    futures = [pool.submit(plan.play, part) for part in parts]
+                    for part, future in zip(parts, futures, strict=True):
+                        tally = waited(future)
                         result = tally if result is None else plan.merge(result, tally)
                         if progress is not None:
                             progress(part.stop)
                 except BaseException:  # Ctrl-C or a failing chunk: do not play the queued ones
-                    pool.shutdown(cancel_futures=True)
+                    stop_at_once(pool)
                     raise
     except KeyboardInterrupt:
         if result is None or not _KEEP_PARTIAL.get():
