@@ -83,7 +83,7 @@ def result_to_json(result: Result) -> dict[str, Any]:
 
 def _standing_json(standing: Standing) -> dict[str, Any]:
     row = {"seat": standing.seat, "chips": standing.chips, "place": standing.place}
-    if standing.out:
+    if standing.out is not None:
         row["out"] = standing.out
     return row
 

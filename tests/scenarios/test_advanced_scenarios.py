@@ -337,7 +337,7 @@ def test_northwoods_player_ending_a_round_with_nothing_is_out_and_ranks_last() -
     events = act(game, "roll", dice_for(2))  # seat 1 finishes horse 2 and collects the pot
     assert ev.PlayerOut(0, 1) in events
     assert game.state.out == (True, False, False)
-    assert game.state.seats.out == (1, 0, 0)  # out in round 1
+    assert game.state.seats.out == (1, None, None)  # out in round 1
     assert game.state.dealer != 0  # out of the deal, the rolls and the cards from now on
     assert total(game.state.hands[0]) == 0
 
@@ -345,7 +345,7 @@ def test_northwoods_player_ending_a_round_with_nothing_is_out_and_ranks_last() -
 def test_northwoods_ranking_puts_every_player_still_in_above_those_out() -> None:
     from horserace.families.board.rules.phases.payout import rank_board
 
-    result = rank_board([194, 21, 0, 0, 5], [2, 0, 3, 3, 0], unclaimed=0)
+    result = rank_board([194, 21, 0, 0, 5], [2, None, 3, 3, None], unclaimed=0)
     assert [(s.seat, s.place) for s in result.standings] == [(1, 1), (4, 2), (2, 3), (3, 3), (0, 5)]
     assert result.winners == (1,)
 

@@ -184,7 +184,7 @@ def test_choices_are_refused_with_reasons() -> None:
     state, _ = play_texts(RULES, state, ["silk 5"])
     assert len(RULES.legal_actions(state, 0)) == 20
     state, _ = play_texts(RULES, state, ["7"])  # a bare number is the horse now
-    assert state.horses == (7, 0)
+    assert state.horses == (7, None)
     with pytest.raises(IllegalAction, match="silk 5 is already taken"):
         RULES.apply(state, ChooseSilk(5))
     state, _ = play_texts(RULES, state, ["silk 6"])

@@ -44,7 +44,7 @@ class Standing:
     seat: int
     chips: int
     place: int
-    out: int = 0
+    out: int | None = None  # the round the seat went out in, None if it never did
 
 
 @dataclass(frozen=True)

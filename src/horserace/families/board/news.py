@@ -66,13 +66,13 @@ def _paid_list(names: Sequence[str], payments: Sequence[ev.ChipsPaid], unit: str
 class Takers(NamedTuple):
     """Who a deal goes round: the seats still in, from the dealer's left, then the market."""
 
-    out: tuple[int, ...]
+    out: tuple[int | None, ...]
     market: bool
 
     @classmethod
     def of(cls, table: Any) -> Takers:
         """From a board state or a view (each tells who is out and whether there is a market)."""
-        out = table.seats.out if hasattr(table, "seats") else table.out
+        out = table.seats.out if hasattr(table, "seats") else table.out_rounds
         return cls(tuple(out), bool(table.config.market))
 
 

@@ -131,7 +131,7 @@ def _engine_span(
         for standing in result.standings:
             tally.seat_chips[standing.seat].add(standing.chips)
             tally.seat_wins[standing.seat] += standing.place == 1
-            tally.seat_out[standing.seat] += standing.out > 0
+            tally.seat_out[standing.seat] += standing.out is not None
             gains[standing.seat] = gain = standing.chips - config.starting_chips
             tally.bot_results.setdefault(kinds[standing.seat], RunningStats()).add(gain)
         first = [kind == bots[0] for kind in kinds]

@@ -30,9 +30,9 @@ def wager_value(view: DerbyView, seat: int) -> Fraction:
     """Expected gain per dollar wagered on the seat's own horse, before the race (exact)."""
     field = tuple(h for h in view.field if h not in view.scratched)
     left = view.scratches_left if view.phase is DerbyPhase.SCRATCH else view.config.scratches
-    chance = exact_start_odds(field, left)[view.horses[seat]]
+    chance = exact_start_odds(field, left)[view.horse_of(seat)]
     places = min(len(MULTIPLIERS), len(field) - left)
-    paid = sum(MULTIPLIERS[k] for k in range(1, places + 1)) * chance * view.odds[seat]
+    paid = sum(MULTIPLIERS[k] for k in range(1, places + 1)) * chance * view.odds_of(seat)
     return paid - (1 - places * chance)
 
 

@@ -61,7 +61,7 @@ class DerbyAsker:
             )
             return Choice(seat, question, tuple(options))
         if isinstance(legal[0], ChooseSilk):
-            self.screen.show(silk_table([s for s in view.silks if s]))
+            self.screen.show(silk_table([s for s in view.silks if s is not None]))
             for action in legal:
                 assert isinstance(action, ChooseSilk)
                 silk = SILKS[action.silk - 1]

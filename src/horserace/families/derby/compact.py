@@ -150,7 +150,9 @@ def seat_rows(
             [
                 Text("▶" if seat == view.to_act else " "),
                 Text(name),
-                Text(silk(chosen).name, style=silk(chosen).colour) if chosen else Text("-"),
+                Text(silk(chosen).name, style=silk(chosen).colour)
+                if chosen is not None
+                else Text("-"),
                 Text(str(view.horses[seat] or "-")),
                 Text(f"${view.money[seat]}"),
             ]

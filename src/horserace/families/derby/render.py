@@ -59,9 +59,8 @@ class DerbyInfo:
 
 def horse_style(view: DerbyView, horse: int) -> str:
     owner = view.owner(horse)
-    if owner is None or not view.silks[owner]:
-        return HOUSE_STYLE
-    return silk(view.silks[owner]).colour
+    chosen = None if owner is None else view.silks[owner]
+    return HOUSE_STYLE if chosen is None else silk(chosen).colour
 
 
 def _cell(track: DerbyTrack, space: int) -> tuple[str, str]:
@@ -191,7 +190,7 @@ def shown_race(view: DerbyView) -> RaceState | None:
     """The race the lanes show: the one running or just run (until the next picks begin)."""
     if view.phase in (DerbyPhase.RACE, DerbyPhase.OVER):
         return view.race
-    if view.phase is DerbyPhase.SELECT and not any(view.silks):
+    if view.phase is DerbyPhase.SELECT and all(s is None for s in view.silks):
         return view.race
     return None
 
@@ -226,7 +225,7 @@ def lanes_table(view: DerbyView, info: DerbyInfo) -> Table:
         else:
             name = seat_name(info.names, owner) + (" *" if owner in info.humans else "")
             rider = Text(name, style=f"bold {style}")
-            odds = str(view.odds[owner]) if view.odds[owner] else ""
+            odds = str(view.odds[owner]) if view.odds[owner] is not None else ""
             bet = f"${view.wagers[owner]}" if view.phase is not DerbyPhase.SELECT else ""
             money = str(view.money[owner])
         table.add_row(
@@ -259,7 +258,9 @@ def players_table(view: DerbyView, info: DerbyInfo) -> Table:
         mark = "▶" if seat == view.to_act else " "
         name = seat_name(info.names, seat) + (" (you)" if seat in info.humans else "")
         chosen = view.silks[seat]
-        silk_text = Text(silk(chosen).name, style=silk(chosen).colour) if chosen else Text("-")
+        silk_text = (
+            Text(silk(chosen).name, style=silk(chosen).colour) if chosen is not None else Text("-")
+        )
         table.add_row(
             mark,
             name,

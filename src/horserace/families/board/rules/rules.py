@@ -74,7 +74,7 @@ class BoardRules(Rules[BoardConfig, BoardState]):
         balances = [config.starting_chips] * n + [0]
         if config.jockey_pot:
             labels, balances = [*labels, "jockey pot"], [*balances, 0]
-        seats = SeatStatus((0,) * n, (False,) * n, (0,) * n)
+        seats = SeatStatus((None,) * n, (False,) * n, (0,) * n)
         start = BoardState(
             config,
             1,

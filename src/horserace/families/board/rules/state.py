@@ -53,7 +53,7 @@ class Race(NamedTuple):
 class SeatStatus(NamedTuple):
     """Who is still in the game, and this round's Husted betting per seat."""
 
-    out: tuple[int, ...]  # 0 while in the game, else the round in which the seat went out
+    out: tuple[int | None, ...]  # the round in which the seat went out; None while it is in
     folded: tuple[bool, ...]
     wagered: tuple[int, ...]
 
@@ -106,7 +106,7 @@ class BoardState(NamedTuple):
 
     @property
     def out(self) -> tuple[bool, ...]:
-        return tuple(bool(o) for o in self.seats.out)
+        return tuple(o is not None for o in self.seats.out)
 
     @property
     def pot(self) -> int:

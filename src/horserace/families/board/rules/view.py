@@ -57,7 +57,7 @@ class BoardView:
     blocks: tuple[int, ...]
     four_dice: tuple[int, ...]
     out: tuple[bool, ...]
-    out_rounds: tuple[int, ...]  # the round each seat went out in, 0 while still in
+    out_rounds: tuple[int | None, ...]  # the round each seat went out in, None while still in
     winner: int | None  # the winning horse once the race is decided
     to_deal: int  # cards still to be dealt in this deal (0 outside the deal)
     deal_to: int | None  # who gets the next card while dealing (the player count: the market)
@@ -119,7 +119,7 @@ def build_view(state: BoardState, seat: int | None) -> BoardView:
         round_bets=betting.round_bets if betting is not None else (0,) * n,
         blocks=race.blocks,
         four_dice=pairing.dice if isinstance(pairing, Pairing) else (),
-        out=tuple(bool(o) for o in seats.out),
+        out=tuple(o is not None for o in seats.out),
         out_rounds=seats.out,
         winner=race.winner,
         to_deal=record.to_deal if isinstance(record, Dealing) else 0,

@@ -100,17 +100,30 @@ class _OwnedHorses:
     """What the state and every view answer alike from the horses the seats picked."""
 
     config: DerbyConfig
-    horses: tuple[int, ...]  # per seat, 0 = none yet
+    horses: tuple[int | None, ...]  # per seat, None until it picks one
+    odds: tuple[int | None, ...]  # per seat, None until rolled
 
     @property
     def field(self) -> tuple[int, ...]:
         """Horses entered in this race so far (owned ones, or all 20 with house horses)."""
         if self.config.all_horses:
             return DERBY_HORSES
-        return tuple(sorted(h for h in self.horses if h))
+        return tuple(sorted(h for h in self.horses if h is not None))
 
     def owner(self, horse: int) -> int | None:
         return self.horses.index(horse) if horse in self.horses else None
+
+    def horse_of(self, seat: int) -> int:
+        """The horse `seat` picked this race (asked once every seat has picked)."""
+        horse = self.horses[seat]
+        assert horse is not None, f"seat {seat + 1} has not picked a horse"
+        return horse
+
+    def odds_of(self, seat: int) -> int:
+        """The odds `seat` rolled for its horse this race (asked once every seat has rolled)."""
+        odds = self.odds[seat]
+        assert odds is not None, f"seat {seat + 1} has not rolled its odds"
+        return odds
 
 
 @dataclass(frozen=True)
@@ -122,9 +135,9 @@ class DerbyState(_OwnedHorses):
     phase: DerbyPhase
     order: tuple[int, ...]  # the seats in the order they pick this race
     turn_index: int  # position in `order` (select, odds, wager)
-    silks: tuple[int, ...]  # per seat, 0 = none yet
-    horses: tuple[int, ...]  # per seat, 0 = none yet
-    odds: tuple[int, ...]  # per seat, 0 = not rolled yet
+    silks: tuple[int | None, ...]  # per seat, None until it picks one
+    horses: tuple[int | None, ...]  # per seat, None until it picks one
+    odds: tuple[int | None, ...]  # per seat, None until rolled
     wagers: tuple[int, ...]  # per seat, on the table this race
     scratched: tuple[int, ...]
     scratches_left: int
@@ -154,9 +167,9 @@ class DerbyView(_OwnedHorses):
     phase: DerbyPhase
     order: tuple[int, ...]
     to_act: int | None
-    silks: tuple[int, ...]
-    horses: tuple[int, ...]
-    odds: tuple[int, ...]
+    silks: tuple[int | None, ...]  # None: not picked yet
+    horses: tuple[int | None, ...]
+    odds: tuple[int | None, ...]
     wagers: tuple[int, ...]
     money: tuple[int, ...]
     bank: int

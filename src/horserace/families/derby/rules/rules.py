@@ -50,17 +50,17 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
         n = config.players
         labels = [f"seat {seat + 1}" for seat in range(n)] + ["wagers", "bank"]
         ledger = Ledger.open(labels, [config.starting_money] * n + [0, config.bank_float])
-        empty = (0,) * n
+        unpicked = (None,) * n
         return DerbyState(
             config=config,
             race_number=1,
             phase=DerbyPhase.SELECT,
             order=tuple(range(n)),
             turn_index=0,
-            silks=empty,
-            horses=empty,
-            odds=empty,
-            wagers=empty,
+            silks=unpicked,
+            horses=unpicked,
+            odds=unpicked,
+            wagers=(0,) * n,
             scratched=(),
             scratches_left=0,
             race=None,
@@ -78,7 +78,7 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
         if self.actor(state) != seat:
             return ()
         if state.phase is DerbyPhase.SELECT:
-            if not state.silks[seat]:
+            if state.silks[seat] is None:
                 taken = set(state.silks)
                 return tuple(ChooseSilk(s) for s in SILK_NUMBERS if s not in taken)
             owned = set(state.horses)
@@ -120,7 +120,7 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
         word = text.strip().lower()
         if phase is DerbyPhase.SELECT:
             assert isinstance(actor, int)
-            if word.startswith("horse") or state.silks[actor]:
+            if word.startswith("horse") or state.silks[actor] is not None:
                 return ChooseHorse.parse(text)
             return ChooseSilk.parse(text)
         if phase is DerbyPhase.WAGER:
@@ -155,7 +155,7 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
 
     def _refusal(self, state: DerbyState, seat: int, action: Action) -> str:
         if state.phase is DerbyPhase.SELECT:
-            if not state.silks[seat]:
+            if state.silks[seat] is None:
                 if not isinstance(action, ChooseSilk):
                     return f"seat {seat + 1} picks a silk first, then a horse"
                 return f"silk {action.silk} is already taken"
@@ -223,7 +223,7 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
     @staticmethod
     def _odds(state: DerbyState, value: int) -> tuple[DerbyState, tuple[Event, ...]]:
         seat = state.seat_to_act
-        event = ev.OddsRolled(seat, state.horses[seat], value)
+        event = ev.OddsRolled(seat, state.horse_of(seat), value)
         return _take_turn(state, "odds", value, DerbyPhase.WAGER), (event,)
 
     def _wager(self, state: DerbyState, amount: int) -> tuple[DerbyState, tuple[Event, ...]]:
@@ -232,7 +232,7 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
         wagers[seat] = amount
         ledger = state.ledger.transfer(seat, state.config.wagers_account, amount)
         state = replace(state, wagers=tuple(wagers), ledger=ledger, turn_index=state.turn_index + 1)
-        events: list[Event] = [ev.WagerPlaced(seat, state.horses[seat], amount)]
+        events: list[Event] = [ev.WagerPlaced(seat, state.horse_of(seat), amount)]
         if state.turn_index == len(state.order):
             if state.config.scratches:
                 scratches = state.config.scratches
@@ -285,13 +285,13 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
         events: list[Event] = [ev.RaceFinished(state.race_number, race.podium, race.turn - 1)]
         places = {h: p for h, p in race.places().items() if p <= race.needed}
         ledger = state.ledger
-        for seat, horse in enumerate(state.horses):
-            wager = state.wagers[seat]
+        for seat, wager in enumerate(state.wagers):
+            horse, odds = state.horse_of(seat), state.odds_of(seat)
             place = places.get(horse)
             if place is not None:
-                winnings = MULTIPLIERS[place] * wager * state.odds[seat]
+                winnings = MULTIPLIERS[place] * wager * odds
                 ledger = ledger.transfer(table, seat, wager).transfer(bank, seat, winnings)
-                events.append(ev.PayoutMade(seat, horse, place, wager, state.odds[seat], winnings))
+                events.append(ev.PayoutMade(seat, horse, place, wager, odds, winnings))
             elif wager:
                 ledger = ledger.transfer(table, bank, wager)
                 events.append(ev.WagerLost(seat, horse, wager))
@@ -309,16 +309,16 @@ class DerbyRules(Rules[DerbyConfig, DerbyState]):
             return state, events
         podium_seats = [s for h in race.podium if (s := state.owner(h)) is not None]
         order = (*podium_seats, *(s for s in range(n) if s not in podium_seats))
-        empty = (0,) * n
+        unpicked = (None,) * n
         state = replace(
             state,
             race_number=state.race_number + 1,
             phase=DerbyPhase.SELECT,
             order=order,
             turn_index=0,
-            silks=empty,
-            horses=empty,
-            odds=empty,
+            silks=unpicked,
+            horses=unpicked,
+            odds=unpicked,
             scratched=(),
             scratches_left=0,
         )

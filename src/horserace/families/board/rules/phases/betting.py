@@ -23,7 +23,7 @@ from horserace.families.board.rules.tx import Tx
 MAX_WAGER, MAX_TOTAL = 2, 5  # in antes
 
 
-def in_hand(out: tuple[int, ...], folded: tuple[bool, ...], dealer: int) -> list[int]:
+def in_hand(out: tuple[int | None, ...], folded: tuple[bool, ...], dealer: int) -> list[int]:
     """Seats still in this round's betting, from the dealer's left."""
     return [s for s in seats_from(out, next_seat(out, dealer)) if not folded[s]]
 

@@ -66,18 +66,19 @@ def _eliminate(tx: Tx) -> None:
     """At the round's end a player who holds nothing is out: no more cards, no more rolls."""
     out = list(tx.seats.out)
     for seat in range(tx.config.players):
-        if not out[seat] and tx.balance(seat) == 0:
+        if out[seat] is None and tx.balance(seat) == 0:
             out[seat] = tx.round
             tx.emit(ev.PlayerOut(seat, tx.round))
     tx.seats = tx.seats._replace(out=tuple(out))
 
 
-def rank_board(chips: Sequence[int], out: Sequence[int], unclaimed: int) -> Result:
+def rank_board(chips: Sequence[int], out: Sequence[int | None], unclaimed: int) -> Result:
     """Players still in by money; below them those who went out, the later out above the
     earlier (out in the same round: equal). Equal keys share a place."""
 
     def key(seat: int) -> tuple[int, int]:
-        return (0, -chips[seat]) if not out[seat] else (1, -out[seat])
+        went_out = out[seat]
+        return (0, -chips[seat]) if went_out is None else (1, -went_out)
 
     order = sorted(range(len(chips)), key=lambda seat: (key(seat), seat))
     standings: list[Standing] = []

@@ -34,7 +34,7 @@ def gather(tx: Tx) -> None:
     )
     out = tx.seats.out
     dealer = next_seat(out, tx.dealer) if config.rotate_dealer else tx.dealer
-    if out[dealer]:
+    if out[dealer] is not None:
         dealer = next_seat(out, dealer)
     tx.dealer = dealer
     tx.round += 1

@@ -42,7 +42,7 @@ def king(tx: Tx, record: Responding, left: bool) -> tuple[Penalty, ...]:
     n, out = tx.config.players, tx.seats.out
     step = 1 if left else -1
     target = (head.debtor + step) % n
-    while out[target]:
+    while out[target] is not None:  # skip the seats out of the game
         target = (target + step) % n
     amount = head.amount * 2 if head.kings else head.amount
     discard_played(tx, head.debtor, KING)

@@ -80,7 +80,7 @@ def check_offer(state: BoardState, record: Trading, offer: Offer) -> None:
     if not record.offers_left[seat]:
         raise IllegalAction("you have made all the offers this window allows; pass")
     n = state.config.players
-    if not 0 <= target < n or target == seat or state.seats.out[target]:
+    if not 0 <= target < n or target == seat or state.seats.out[target] is not None:
         raise IllegalAction(f"seat {target + 1} is not a partner you can trade with")
     if not offer.give and not offer.take:
         raise IllegalAction("an offer moves at least one card")
