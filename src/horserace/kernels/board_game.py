@@ -9,127 +9,41 @@ on; at the round's end a player holding nothing is out.
 
 Chance comes from the game's own SplitMix64 stream, or, for the equality tests, from a tape of
 the outcomes in the order the reference engine asks for them (a dealt card's rank, a dice
-sum). `BoardGameSpec` turns a board preset's plain-data config into the kernel's numbers and
-says which configs the kernel plays (no house rules, no response cards, no antes).
+sum). `board_numbers.BoardGameSpec` turns a board preset's plain-data config into the kernel's
+numbers and says which configs the kernel plays.
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numba import njit
 
 from horserace.kernels import Array, Word
-from horserace.kernels.rng import bounded, dice, game_state
+from horserace.kernels.board_numbers import (
+    CHIPS,
+    DEALER,
+    DECKS,
+    ELIM,
+    FINISH,
+    GATHER,
+    LEFTOVERS,
+    PLAYERS,
+    REPEAT,
+    ROTATE,
+    ROUNDS,
+    SPLIT,
+    START,
+    VALUES,
+    BoardGameSpec,
+    GameOutcomes,
+)
+from horserace.kernels.rng import bounded, dice, game_state, read_tape
+
+__all__ = ["BoardGameSpec", "GameOutcomes", "replay_tape", "run_games"]
 
 RANKS = 13  # hand arrays are indexed by rank 0..12; horses are 2..12
-REPEAT_RULES = ("move", "reroll", "chain")
-RACE_STARTS = ("after-last-scratch", "last-scratcher", "dealer-left")
 EMPTY_TAPE = np.zeros(0, dtype=np.int64)
 NEVER = 1 << 60  # the advances "needed" by a horse that cannot win
-
-
-@dataclass(frozen=True)
-class BoardGameSpec:
-    """The numbers a whole-game kernel needs, read from a board config's plain data."""
-
-    players: int
-    rounds: int
-    starting_chips: int
-    finish: tuple[int, ...]  # advances to finish, horses 2..12
-    decks: int
-    repeat_rule: int  # index into REPEAT_RULES
-    scratch_values: tuple[int, int, int, int]
-    race_start: int  # index into RACE_STARTS
-    split_payout: bool  # split: pot // cards held; share: pot // (4 x decks)
-    gather_reset: bool  # gather: all cards back each round; else hands pass left
-    elimination: bool
-    leftovers_discarded: bool  # Northwoods: the cards left after the deal go to the discards
-    first_dealer: int
-    rotate_dealer: bool
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> BoardGameSpec | None:
-        """The spec for a config the kernel plays exactly, or None (the engine must play it)."""
-        decisions = (
-            config.get("draft")
-            or config.get("ante")
-            or config.get("jockey_pot")
-            or config.get("robertson")
-            or config.get("market")
-            or config.get("husted")
-            or config.get("trade_window", "none") != "none"
-            or config.get("deck") not in ("classic", "northwoods")
-        )
-        if decisions:
-            return None
-        players = int(config["players"])
-        northwoods = config["deck"] == "northwoods"
-        lanes = config["board"]["lanes"]
-        return cls(
-            players=players,
-            rounds=int(config["rounds"]),
-            starting_chips=int(config["starting_chips"]),
-            finish=tuple(int(lanes[str(horse)]) + 1 for horse in range(2, 13)),
-            decks=1 if northwoods or players <= 4 else 2,
-            repeat_rule=REPEAT_RULES.index(config["repeat_scratch"]),
-            scratch_values=tuple(int(v) for v in config["scratch_values"]),  # type: ignore[arg-type]
-            race_start=RACE_STARTS.index(config["race_starts"]),
-            split_payout=config["payout"] == "split",
-            gather_reset=config["reset"] == "gather",
-            elimination=bool(config["elimination"]),
-            leftovers_discarded=northwoods,
-            first_dealer=int(config["first_dealer"]),
-            rotate_dealer=bool(config["rotate_dealer"]),
-        )
-
-    def numbers(self) -> Array:
-        """The spec as one int64 array (the kernel's single settings argument)."""
-        return np.array(
-            [
-                self.players,
-                self.rounds,
-                self.starting_chips,
-                self.decks,
-                self.repeat_rule,
-                self.race_start,
-                int(self.split_payout),
-                int(self.gather_reset),
-                int(self.elimination),
-                int(self.leftovers_discarded),
-                self.first_dealer,
-                int(self.rotate_dealer),
-                *self.scratch_values,
-                0,
-                0,
-                *self.finish,
-            ],
-            dtype=np.int64,
-        )
-
-
-# Positions in BoardGameSpec.numbers(); finish[horse] is at FINISH + horse.
-(PLAYERS, ROUNDS, CHIPS, DECKS, REPEAT, START, SPLIT, GATHER, ELIM, LEFTOVERS, DEALER, ROTATE) = (
-    range(12)
-)
-VALUES, FINISH = 12, 16
-
-
-@dataclass(frozen=True)
-class GameOutcomes:
-    """Per game: chips per seat, the round each seat went out (0 = still in), pot left, races;
-    per race (games x rounds, the first `races[g]` of row g used): winner, rolls, chips paid."""
-
-    chips: Array
-    out_round: Array
-    pot_left: Array
-    races: Array
-    winner: Array
-    rolls: Array
-    paid: Array
 
 
 @njit(cache=True)
@@ -157,11 +71,7 @@ def _draw(
         if roll:
             return dice(z)
         return z, np.int64(-1)
-    if at[0] >= tape.shape[0]:
-        raise IndexError("the tape of chance outcomes ran out")
-    value = tape[at[0]]
-    at[0] += 1
-    return z, value
+    return z, read_tape(tape, at)
 
 
 @njit(cache=True)
@@ -191,10 +101,7 @@ def _race(  # type: ignore[no-untyped-def]
     rolls, paid = 0, 0
     while True:
         if taped:
-            if at[0] >= tape.shape[0]:
-                raise IndexError("the tape of chance outcomes ran out")
-            horse = tape[at[0]]
-            at[0] += 1
+            horse = read_tape(tape, at)
         else:
             z, horse = dice(z)
         rolls += 1
@@ -399,59 +306,22 @@ def play_games(  # type: ignore[no-untyped-def]
 
 def run_games(spec: BoardGameSpec, base: int, start: int, stop: int) -> GameOutcomes:
     """Play games start..stop-1 of the run seeded `base` (a 64-bit word) on the kernel."""
-    games, n, rounds = stop - start, spec.players, spec.rounds
-    outcomes = GameOutcomes(
-        chips=np.zeros((games, n), dtype=np.int64),
-        out_round=np.zeros((games, n), dtype=np.int64),
-        pot_left=np.zeros(games, dtype=np.int64),
-        races=np.zeros(games, dtype=np.int64),
-        winner=np.zeros((games, rounds), dtype=np.int64),
-        rolls=np.zeros((games, rounds), dtype=np.int64),
-        paid=np.zeros((games, rounds), dtype=np.int64),
-    )
+    out = GameOutcomes.zeros(stop - start, spec.players, spec.rounds)
     play_games(
-        spec.numbers(),
-        np.uint64(base),
-        np.int64(start),
-        np.int64(stop),
-        outcomes.chips,
-        outcomes.out_round,
-        outcomes.pot_left,
-        outcomes.races,
-        outcomes.winner,
-        outcomes.rolls,
-        outcomes.paid,
-    )
-    return outcomes
+        spec.numbers(), np.uint64(base), np.int64(start), np.int64(stop), out.chips,
+        out.out_round, out.pot_left, out.races, out.winner, out.rolls, out.paid,
+    )  # fmt: skip
+    return out
 
 
 def replay_tape(spec: BoardGameSpec, tape: list[int]) -> tuple[GameOutcomes, int]:
     """Play one game on a tape of outcomes (dealt ranks and dice sums, in the engine's order);
     returns the outcomes (one row) and how many tape entries the game used."""
-    n, rounds = spec.players, spec.rounds
-    outcomes = GameOutcomes(
-        chips=np.zeros((1, n), dtype=np.int64),
-        out_round=np.zeros((1, n), dtype=np.int64),
-        pot_left=np.zeros(1, dtype=np.int64),
-        races=np.zeros(1, dtype=np.int64),
-        winner=np.zeros((1, rounds), dtype=np.int64),
-        rolls=np.zeros((1, rounds), dtype=np.int64),
-        paid=np.zeros((1, rounds), dtype=np.int64),
-    )
-    array = np.array(tape, dtype=np.int64)
+    out = GameOutcomes.zeros(1, spec.players, spec.rounds)
     at = np.zeros(1, dtype=np.int64)
     numbers = spec.numbers()
-    races, pot = play_game(
-        numbers,
-        np.uint64(0),
-        array,
-        at,
-        workspace(numbers),
-        outcomes.chips[0],
-        outcomes.out_round[0],
-        outcomes.winner[0],
-        outcomes.rolls[0],
-        outcomes.paid[0],
-    )
-    outcomes.races[0], outcomes.pot_left[0] = races, pot
-    return outcomes, int(at[0])
+    out.races[0], out.pot_left[0] = play_game(
+        numbers, np.uint64(0), np.array(tape, dtype=np.int64), at, workspace(numbers),
+        out.chips[0], out.out_round[0], out.winner[0], out.rolls[0], out.paid[0],
+    )  # fmt: skip
+    return out, int(at[0])

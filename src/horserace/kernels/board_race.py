@@ -134,34 +134,35 @@ def race_table(start: RaceStart) -> RaceTable | None:
 
 @njit(cache=True)
 def _vose(chance: Array) -> tuple[Array, Array]:
-    """Vose's alias method: column i keeps itself with keep[i], else gives alias[i]."""
+    """Vose's alias method: column i keeps itself with keep[i], else gives alias[i]. The
+    columns still to settle are a stack of the small ones (scaled below 1) at the front of
+    `waiting` and one of the large ones at its back."""
     n = chance.shape[0]
     scaled = chance * n
     keep = np.ones(n, dtype=np.float64)
     alias = np.arange(n)
-    small = np.empty(n, dtype=np.int64)
-    large = np.empty(n, dtype=np.int64)
-    ns, nl = 0, 0
-    for i in range(n):
-        if scaled[i] < 1.0:
-            small[ns] = i
+    waiting = np.empty(n, dtype=np.int64)
+    ns, nl, i = 0, 0, 0
+    while True:
+        if i < n:
+            column = i
+            i += 1
+        elif ns and nl:
+            ns -= 1
+            less, more = waiting[ns], waiting[n - nl]
+            nl -= 1
+            keep[less] = scaled[less]
+            alias[less] = more
+            scaled[more] = scaled[more] + scaled[less] - 1.0
+            column = more
+        else:
+            break
+        if scaled[column] < 1.0:
+            waiting[ns] = column
             ns += 1
         else:
-            large[nl] = i
             nl += 1
-    while ns and nl:
-        ns -= 1
-        nl -= 1
-        less, more = small[ns], large[nl]
-        keep[less] = scaled[less]
-        alias[less] = more
-        scaled[more] = scaled[more] + scaled[less] - 1.0
-        if scaled[more] < 1.0:
-            small[ns] = more
-            ns += 1
-        else:
-            large[nl] = more
-            nl += 1
+            waiting[n - nl] = column
     return keep, alias
 
 

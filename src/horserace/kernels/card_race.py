@@ -16,84 +16,45 @@ outcomes in the engine's order: a dealt card (its card number) or a bettor's hor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import numpy as np
 from numba import njit
 
-from horserace.families.cards.rules.config import CardsConfig
 from horserace.kernels import Array, Word
-from horserace.kernels.rng import bounded, game_state
+from horserace.kernels.card_money import split, stake_limit
+from horserace.kernels.card_numbers import (
+    BANK,
+    CARD_STYLES,
+    CHIPS,
+    DEALER,
+    FALTER,
+    JOKER,
+    JOKER_CARD,
+    LENGTH,
+    LIMIT,
+    NEED,
+    PER,
+    PLAYERS,
+    PRIZE,
+    PRIZES,
+    RACES,
+    RANKS,
+    REDEAL,
+    REDEAL_AT,
+    STUMBLE,
+    STYLE,
+    SUITS,
+    TAKEOUT,
+    TICKS,
+    WIN,
+    CardGames,
+    card_spec,
+    outputs,
+)
+from horserace.kernels.rng import bounded, game_state, next_outcome
 
-__all__ = ["CARD_STYLES", "CardGames", "card_spec", "replay_tape", "run_games"]
-
-CARD_STYLES = ("book", "tote", "party")
-JOKER, SUITS, JOKER_CARD = 4, 4, 52
-# positions in the spec array
-(PLAYERS, RACES, CHIPS, DEALER, LENGTH, NEED, RANKS, REDEAL, FALTER, STUMBLE, STYLE) = range(11)
-LIMIT, TAKEOUT, BANK, REDEAL_AT, PRIZES, PRIZE, WIN, PER = 11, 12, 13, 14, 15, 16, 20, 40
-SPEC_SIZE = 60
-TICKS = 1 << 20  # standing order: position first, then arrival (fewer than 2**20 a race)
 NO_TAPE = np.zeros(0, dtype=np.int64)
 
-
-def card_spec(config: CardsConfig) -> Array | None:
-    """The kernel's numbers for a config it plays exactly, or None (the engine must play it)."""
-    if config.betting not in CARD_STYLES or config.cut_for_deal:
-        return None
-    spec = np.zeros(SPEC_SIZE, dtype=np.int64)
-    spec[:11] = (
-        config.players,
-        config.races,
-        config.starting_chips,
-        config.first_dealer,
-        config.course_length,
-        config.need,
-        config.ranks,
-        config.redeal,
-        config.faltering,
-        config.stumbling,
-        CARD_STYLES.index(config.betting),
-    )
-    spec[LIMIT], spec[TAKEOUT], spec[BANK] = config.bet_limit, config.takeout, config.bank_funds
-    spec[REDEAL_AT], spec[PRIZES] = config.redeal_at, len(config.prizes)
-    spec[PRIZE : PRIZE + len(config.prizes)] = config.prizes
-    for count, win, per in config.book_odds.prices:
-        if count < PER - WIN:  # counts 0..19 fit the table
-            spec[WIN + count], spec[PER + count] = win, per
-    return spec
-
-
-@dataclass(frozen=True)
-class CardGames:
-    """Per game: chips per seat, what is left on the table and in the bank, steps played;
-    per race (games x races): the finishing order, course cards per suit (and the joker),
-    race cards turned, redeals, each seat's bet (horse, -1 for none, and stake), the pool."""
-
-    chips: Array
-    table: Array
-    bank: Array
-    steps: Array
-    order: Array  # (games, races, 4)
-    course: Array  # (games, races, 5)
-    cards: Array
-    redeals: Array
-    bet_horse: Array  # (games, races, players)
-    bet_stake: Array
-    pool: Array  # tote: the win pool (0: no tickets)
-    takeout: Array
-
-
-@njit(cache=True)
-def _next(z: Word, tape: Array, at: Array, bound: Word) -> tuple[Word, Word]:
-    """The tape's next outcome, or a uniform 0..bound-1 from the stream."""
-    if tape.shape[0] == 0:
-        return bounded(z, bound)
-    if at[0] >= tape.shape[0]:
-        raise IndexError("the tape of chance outcomes ran out")
-    at[0] += 1
-    return z, tape[at[0] - 1]
+__all__ = ["CARD_STYLES", "CardGames", "card_spec", "replay_tape", "run_games"]
 
 
 @njit(cache=True)
@@ -115,7 +76,7 @@ def _deal(z: Word, tape: Array, at: Array, deck: Array, size: Word) -> tuple[Wor
     """A card off the deck's first `size` (its suit, 4 = the joker), moved to slot size - 1.
     The race inlines the same steps: a call passing arrays costs as much as the card."""
     if tape.shape[0]:
-        z, card = _next(z, tape, at, 0)
+        z, card = next_outcome(z, tape, at, 0)
         suit = JOKER if card >= JOKER_CARD else card // 13
         index = 0
         while deck[index] != suit:
@@ -126,35 +87,6 @@ def _deal(z: Word, tape: Array, at: Array, deck: Array, size: Word) -> tuple[Wor
     deck[index] = deck[size - 1]
     deck[size - 1] = suit
     return z, suit
-
-
-@njit(cache=True)
-def _stake(room: Word, cover: Word, win: Word, per: Word) -> Word:
-    """The most a seat may stake on a horse at the book: its room (limit and chips) and the
-    dealer's cover (what the dealer holds less what it would owe if the horse won)."""
-    if per == 0:
-        return 0
-    by_cover = ((cover + 1) * per - 1) // win if cover >= 0 else -1
-    return max(0, min(room, by_cover))
-
-
-@njit(cache=True)
-def _split(amount: Word, weights: Array, count: Word, out: Array) -> None:
-    """`amount` in whole chips by weight, largest remainder first, earlier first on a tie."""
-    whole = 0
-    for i in range(count):
-        whole += weights[i]
-    left = amount
-    for i in range(count):
-        out[i] = amount * weights[i] // whole
-        left -= out[i]
-    for _ in range(left):
-        best, best_rest = -1, -1
-        for i in range(count):
-            rest = amount * weights[i] % whole
-            if out[i] == amount * weights[i] // whole and rest > best_rest:
-                best, best_rest = i, rest
-        out[best] += 1
 
 
 @njit(cache=True)
@@ -172,25 +104,9 @@ def workspace(spec: Array) -> tuple[Array, Array, Array, Array, Array]:
 
 @njit(cache=True)
 def play_game(  # type: ignore[no-untyped-def]
-    spec,
-    z,
-    tape,
-    at,
-    deck,
-    course,
-    suits,
-    seats,
-    row,
-    chips,
-    order,
-    counts,
-    cards,
-    redeals,
-    bet_horse,
-    bet_stake,
-    pool,
-    takeout,
-):
+    spec, z, tape, at, deck, course, suits, seats, row, chips, order, counts, cards, redeals,
+    bet_horse, bet_stake, pool, takeout,
+):  # fmt: skip
     """Play one game into the output rows; returns (table, bank, steps). The race is one body
     (a call passing arrays costs more than a card): positions, standing order and the
     unseen counts are kept as the cards fall. The scratch rows come from `workspace`."""
@@ -257,12 +173,12 @@ def play_game(  # type: ignore[no-untyped-def]
                 most = 0
                 for suit in range(SUITS):
                     cover = chips[dealer] - owed[suit]
-                    most = max(most, _stake(room, cover, wins[suit], pers[suit]))
+                    most = max(most, stake_limit(room, cover, wins[suit], pers[suit]))
                 if most == 0:
                     continue
-                z, pick = _next(z, tape, at, SUITS)
+                z, pick = next_outcome(z, tape, at, SUITS)
                 steps += 1
-                stake = _stake(room, chips[dealer] - owed[pick], wins[pick], pers[pick])
+                stake = stake_limit(room, chips[dealer] - owed[pick], wins[pick], pers[pick])
                 if stake == 0:
                     continue
                 row[nbets, 0], row[nbets, 1], row[nbets, 2] = seat, pick, stake
@@ -274,14 +190,14 @@ def play_game(  # type: ignore[no-untyped-def]
                     owed[suit] += stake * wins[pick] // pers[pick] if suit == pick else -stake
                 room -= stake
                 for suit in range(SUITS):  # asked again while it could bet more: it is done
-                    if _stake(room, chips[dealer] - owed[suit], wins[suit], pers[suit]):
+                    if stake_limit(room, chips[dealer] - owed[suit], wins[suit], pers[suit]):
                         steps += 1
                         break
             elif styles == 1:  # the tote: a win ticket for all the room the seat has
                 room = min(spec[LIMIT] - staked[seat], chips[seat])
                 if room <= 0:
                     continue
-                z, pick = _next(z, tape, at, SUITS)
+                z, pick = next_outcome(z, tape, at, SUITS)
                 steps += 1
                 row[nbets, 0], row[nbets, 1], row[nbets, 2] = seat, pick, room
                 nbets += 1
@@ -289,7 +205,7 @@ def play_game(  # type: ignore[no-untyped-def]
                 table += room
                 staked[seat] += room
             else:  # the party: a pick each
-                z, pick = _next(z, tape, at, SUITS)
+                z, pick = next_outcome(z, tape, at, SUITS)
                 steps += 1
                 row[seat, 0], row[seat, 1] = seat, pick
         bet_horse[race, :] = -1
@@ -321,16 +237,12 @@ def play_game(  # type: ignore[no-untyped-def]
             if not able:
                 break
             if taped:
-                z, card = _next(z, tape, at, 0)
-                suit = JOKER if card >= JOKER_CARD else card // 13
-                index = 0
-                while deck[index] != suit:
-                    index += 1
-            else:
+                z, suit = _deal(z, tape, at, deck, size)
+            else:  # the same as _deal, inlined
                 z, index = bounded(z, size)
-            suit = deck[index]
-            deck[index] = deck[size - 1]
-            deck[size - 1] = suit
+                suit = deck[index]
+                deck[index] = deck[size - 1]
+                deck[size - 1] = suit
             size -= 1
             in_deck[suit] -= 1
             turned += 1
@@ -413,12 +325,12 @@ def play_game(  # type: ignore[no-untyped-def]
             if held == 0:  # nobody backed the winner: the net pool goes back by stake
                 for b in range(nbets):
                     weights[b] = row[b, 2]
-                _split(net, weights, nbets, shares)
+                split(net, weights, nbets, shares)
                 for b in range(nbets):
                     chips[row[b, 0]] += shares[b]
             else:
                 profit = net - backing
-                _split(net if profit < 0 else profit, weights, held, shares)
+                split(net if profit < 0 else profit, weights, held, shares)
                 k = 0
                 for b in range(nbets):
                     if row[b, 1] == winner:
@@ -438,22 +350,9 @@ def play_game(  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def play_games(  # type: ignore[no-untyped-def]
-    spec,
-    base,
-    first,
-    chips,
-    table,
-    bank,
-    steps,
-    order,
-    counts,
-    cards,
-    redeals,
-    horse,
-    stake,
-    pool,
-    take,
-):
+    spec, base, first, chips, table, bank, steps, order, counts, cards, redeals, horse, stake,
+    pool, take,
+):  # fmt: skip
     """Games first.. of the run seeded `base`, each from its own stream, into row i - first."""
     at = np.zeros(1, dtype=np.int64)
     deck, course, suits, seats, bets = workspace(spec)
@@ -465,28 +364,9 @@ def play_games(  # type: ignore[no-untyped-def]
         )  # fmt: skip
 
 
-def _outputs(spec: Array, games: int) -> CardGames:
-    n, races = int(spec[PLAYERS]), int(spec[RACES])
-    zeros: Any = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
-    return CardGames(
-        chips=zeros(games, n),
-        table=zeros(games),
-        bank=zeros(games),
-        steps=zeros(games),
-        order=zeros(games, races, SUITS),
-        course=zeros(games, races, SUITS + 1),
-        cards=zeros(games, races),
-        redeals=zeros(games, races),
-        bet_horse=zeros(games, races, n),
-        bet_stake=zeros(games, races, n),
-        pool=zeros(games, races),
-        takeout=zeros(games, races),
-    )
-
-
 def run_games(spec: Array, base: int, first: int, count: int) -> CardGames:
     """Games first..first+count-1 of the run seeded `base` (a 64-bit word) on the kernel."""
-    out = _outputs(spec, count)
+    out = outputs(spec, count)
     play_games(
         spec, np.uint64(base), np.int64(first), out.chips, out.table, out.bank, out.steps,
         out.order, out.course, out.cards, out.redeals, out.bet_horse, out.bet_stake, out.pool,
@@ -498,7 +378,7 @@ def run_games(spec: Array, base: int, first: int, count: int) -> CardGames:
 def replay_tape(spec: Array, tape: list[int]) -> tuple[CardGames, int]:
     """One game on a tape of outcomes (dealt cards and bettors' horses, in the engine's order);
     returns the outcomes (one row) and how many tape entries the game used."""
-    out = _outputs(spec, 1)
+    out = outputs(spec, 1)
     at = np.zeros(1, dtype=np.int64)
     deck, course, suits, seats, bets = workspace(spec)
     out.table[0], out.bank[0], out.steps[0] = play_game(

@@ -23,25 +23,16 @@ from numba import njit
 from horserace.families.derby.rules.race import PODIUM, TURN_DICE
 from horserace.families.derby.rules.track import DerbyTrack
 from horserace.kernels import Array, Word
+from horserace.kernels import derby_state as rows
 from horserace.kernels.derby_race import (
-    BASE,
-    IDS,
     MAX_TURNS,
     NO_TAPE,
-    POS,
-    QUEUE,
-    RANK,
-    RUNNER,
-    SETTLED,
-    SIDES,
-    STUCK,
-    RaceSample,
-    RaceStart,
-    TrackNumbers,
     race,
     run_reference,
+    scratch_runners,
     workspace,
 )
+from horserace.kernels.derby_state import SIDES, RaceSample, RaceStart, TrackNumbers
 from horserace.kernels.rng import bounded, game_state
 
 TURN_CODES = SIDES**TURN_DICE  # the six d20s of a turn as one number
@@ -87,15 +78,15 @@ class MoveTable:
 
 @njit(cache=True, nogil=True)  # other threads (a server's event loop) run meanwhile
 def run_fast(  # type: ignore[no-untyped-def]
-    horses, pending, scratches, finish, zone, mud, accel, faces, shoe, blank, nxt, zone_of,
-    width, safe, base, first, podium, turns,
-):  # fmt: skip
+    horses, pending, scratches, track, nxt, zone_of, width, safe, base, first, podium, turns
+):
     """Races first.. of the run seeded `base`, into podium (races x 3) and turns: the same
     races as `derby_race._run`."""
+    finish, _, mud, accel, faces, shoe, blank = track
     at = np.zeros(1, dtype=np.int64)
     w, moves = workspace(pending, finish)
-    pos, stuck, runner, rank, settled = w[POS], w[STUCK], w[RUNNER], w[RANK], w[SETTLED]
-    ids, base_row = w[IDS], w[BASE]
+    pos, stuck, runner = w[rows.POS], w[rows.STUCK], w[rows.RUNNER]
+    rank, settled, ids, base_row = w[rows.RANK], w[rows.SETTLED], w[rows.IDS], w[rows.BASE]
     s = np.zeros(SIDES + 1, dtype=np.int64)
     near = np.zeros(SIDES, dtype=np.int64)  # the horses on or past the line, not yet placed
     line, top = 2 * (finish + 1), 2 * (safe + 1)  # states from the finish; the table's safe end
@@ -137,23 +128,14 @@ def run_fast(  # type: ignore[no-untyped-def]
         played = 0
         if mid_turn:  # the start and the turn under way, on the reference
             _, played, z_d20, z = race(
-                horses, pending, scratches, finish, zone, mud, accel, faces, shoe, blank,
-                z_d20, z, NO_TAPE, at, w, moves, 1,
-            )  # fmt: skip
+                horses, pending, scratches, track, z_d20, z, NO_TAPE, at, w, moves, 1
+            )
         else:  # the horses' rows, then a uniform choice of the runners scratched, as `race`
             runners = 0
+            w[: rows.SETTLED + 1, : SIDES + 1] = horses[: rows.SETTLED + 1]
             for h in range(1, SIDES + 1):
-                pos[h], stuck[h], runner[h] = horses[POS, h], horses[STUCK, h], horses[RUNNER, h]
-                rank[h], settled[h] = horses[RANK, h], horses[SETTLED, h]
                 runners += runner[h]
-            for out in range(scratches):
-                z, pick = bounded(z, runners - out)
-                for h in range(1, SIDES + 1):
-                    if runner[h]:
-                        if pick == 0:
-                            runner[h] = 0
-                            break
-                        pick -= 1
+            z = scratch_runners(z, runner, runners, scratches)
         field, ranked, tied = 0, 0, False
         for h in range(1, SIDES + 1):
             s[h] = OUT
@@ -225,10 +207,10 @@ def run_fast(  # type: ignore[no-untyped-def]
             for h in range(1, SIDES + 1):
                 if s[h] != OUT:
                     pos[h], stuck[h] = s[h] // 2 - 1, s[h] % 2
-            start = w[: SETTLED + 1, : SIDES + 1].copy()
+            start = w[: rows.SETTLED + 1, : SIDES + 1].copy()
             _, more, _, _ = race(
-                start, np.zeros(QUEUE, dtype=np.int64), 0, finish, zone, mud, accel, faces,
-                shoe, blank, z_d20, z, NO_TAPE, at, w, moves, MAX_TURNS - played,
+                start, np.zeros(rows.QUEUE, dtype=np.int64), 0, track, z_d20, z, NO_TAPE, at, w,
+                moves, MAX_TURNS - played,
             )  # fmt: skip
             played += more
         turns[row] = played
@@ -258,9 +240,8 @@ def run_races(
     podium = np.zeros((count, PODIUM), dtype=np.int64)
     turns = np.zeros(count, dtype=np.int64)
     run_fast(
-        start.horses, start.pending, np.int64(scratches), np.int64(numbers.finish), numbers.zone,
-        numbers.mud, numbers.accel, numbers.faces, np.int64(numbers.shoe),
-        np.int64(numbers.blank), table.nxt, table.zone, np.int64(table.most + 1),
-        np.int64(table.safe), np.uint64(base), np.int64(first), podium, turns,
+        start.horses, start.pending, np.int64(scratches), numbers.arrays(), table.nxt, table.zone,
+        np.int64(table.most + 1), np.int64(table.safe), np.uint64(base), np.int64(first), podium,
+        turns,
     )  # fmt: skip
     return RaceSample(podium, turns + start.turn, start.runners)

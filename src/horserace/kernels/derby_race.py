@@ -14,95 +14,44 @@ same d20s; or, for the equality tests, from a tape of the outcomes in the engine
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 from numba import njit
 
-from horserace.families.derby.rules.race import DERBY_HORSES, PODIUM, TURN_DICE, RaceState
+from horserace.families.derby.rules.race import PODIUM, TURN_DICE
 from horserace.families.derby.rules.track import DerbyTrack
 from horserace.kernels import Array, Word
-from horserace.kernels.rng import bounded, game_state
+from horserace.kernels.derby_state import (
+    ACCEL,
+    ACTIVE,
+    BASE,
+    DICE,
+    DICE_DOWN,
+    DICE_ROW,
+    EVENT,
+    IDS,
+    MUD_ATTEMPT,
+    MUD_HORSE,
+    MUD_SPACES,
+    POS,
+    QUEUE,
+    QUEUED,
+    RANK,
+    ROWS,
+    RUNNER,
+    SETTLED,
+    SIDES,
+    STUCK,
+    RaceSample,
+    RaceStart,
+    TrackNumbers,
+    race_start,
+)
+from horserace.kernels.rng import bounded, game_state, read_tape
 
 __all__ = ["RaceSample", "RaceStart", "TrackNumbers", "race_start", "replay_tape", "run_reference"]
 
-SIDES = len(DERBY_HORSES)  # horses 1..20; arrays are indexed by horse (0 unused)
 MAX_TURNS = 100_000
 NO_TAPE = np.zeros(0, dtype=np.int64)
-# rows of the start array (the first five) and of the work space: then the finish check's
-# base place, the horses a die moves (running, place not settled), the runners' numbers, the
-# dice, and per space whether a landing there needs a look (mud, accelerator, the finish)
-POS, STUCK, RUNNER, RANK, SETTLED, BASE, ACTIVE, IDS, DICE_ROW, EVENT = range(10)
-ROWS = 10
-# the start's pending numbers: [dice down, d1..d6, mud horse, spaces, attempt, accel horse,
-# queued moves, then (horse, spaces) pairs]
-DICE_DOWN, DICE, MUD_HORSE, MUD_SPACES, MUD_ATTEMPT = 0, 1, 7, 8, 9
-ACCEL, QUEUED, QUEUE = 10, 11, 12
-
-
-@dataclass(frozen=True)
-class TrackNumbers:
-    """A track as the kernel reads it: per space 0..finish its zone value, mud and
-    accelerator flags; the mud die's faces and the accelerator die's faces."""
-
-    finish: int
-    zone: Array
-    mud: Array
-    accel: Array
-    shoe: int
-    blank: int
-    faces: Array
-
-    @classmethod
-    def of(cls, track: DerbyTrack) -> TrackNumbers:
-        spaces = range(track.finish + 1)
-        return cls(
-            finish=track.finish,
-            zone=np.array([track.zone_moves(s) for s in spaces], dtype=np.int64),
-            mud=np.array([track.is_mud(s) for s in spaces], dtype=np.int64),
-            accel=np.array([track.is_accelerator(s) for s in spaces], dtype=np.int64),
-            shoe=track.mud_shoe,
-            blank=track.mud_blank,
-            faces=np.array(track.accelerator_faces, dtype=np.int64),
-        )
-
-
-@dataclass(frozen=True)
-class RaceStart:
-    """Where the kernel's races start: per-horse rows (position, stuck, runner, rank, settled)
-    and the turn under way (dice down, a mud try, an accelerator roll, queued moves)."""
-
-    horses: Array  # (6, 21)
-    pending: Array
-    turn: int  # turns finished before this state
-    runners: tuple[int, ...]
-
-
-def race_start(race: RaceState) -> RaceStart:
-    """The kernel's form of a race state (from the start line or in the middle of a turn)."""
-    horses = np.zeros((6, SIDES + 1), dtype=np.int64)
-    for horse in race.runners:
-        horses[POS, horse] = race.position(horse)
-        horses[STUCK, horse] = horse in race.stuck
-        horses[RUNNER, horse] = 1
-    place = 1
-    for block in race.blocks:
-        for horse in block:
-            horses[RANK, horse] = place
-            horses[SETTLED, horse] = len(block) == 1
-        place += len(block)
-    queue = race.queue
-    pending = np.zeros(QUEUE + 2 * len(queue), dtype=np.int64)
-    pending[DICE_DOWN] = len(race.dice)
-    pending[DICE : DICE + len(race.dice)] = race.dice
-    if race.mud_try is not None:
-        trying = race.mud_try
-        pending[MUD_HORSE : MUD_ATTEMPT + 1] = (trying.horse, trying.spaces, trying.attempt)
-    pending[ACCEL] = race.accelerating
-    pending[QUEUED] = len(queue)
-    for index, move in enumerate(queue):
-        pending[QUEUE + 2 * index : QUEUE + 2 * index + 2] = (move.horse, move.spaces)
-    return RaceStart(horses, pending, race.turn - 1, race.runners)
 
 
 @njit(cache=True)
@@ -158,33 +107,24 @@ def _over(w: Array, ids: Array, count: Word, needed: Word) -> bool:
     return bool(found >= needed)
 
 
-@njit(cache=True)
-def _read(tape: Array, at: Array) -> Word:
-    if at[0] >= tape.shape[0]:
-        raise IndexError("the tape of chance outcomes ran out")
-    at[0] += 1
-    return tape[at[0] - 1]
+@njit(cache=True, inline="always")
+def scratch_runners(z: Word, runner: Array, runners: Word, scratches: Word) -> Word:
+    """A uniform choice of `scratches` of the `runners` horses marked in `runner`, unmarked one
+    by one; returns the stream's state."""
+    for out in range(scratches):
+        z, pick = bounded(z, runners - out)
+        for h in range(1, SIDES + 1):
+            if runner[h]:
+                if pick == 0:
+                    runner[h] = 0
+                    break
+                pick -= 1
+    return z
 
 
 @njit(cache=True)
 def race(  # type: ignore[no-untyped-def]
-    horses,
-    pending,
-    scratches,
-    finish,
-    zone,
-    mud,
-    accel,
-    faces,
-    shoe,
-    blank,
-    z_d20,
-    z,
-    tape,
-    at,
-    w,
-    moves,
-    limit,
+    horses, pending, scratches, track, z_d20, z, tape, at, w, moves, limit
 ):
     """A race from the start state into `w`, at most `limit` turns (a turn under way counts as
     one); returns (podium horses as one number base 32, turns played, both streams' states).
@@ -197,7 +137,8 @@ def race(  # type: ignore[no-untyped-def]
     movement that meets nothing (no mud to leave; no mud, accelerator or finish where it lands,
     marked in the EVENT row) is one addition: the common turn takes no branch that the dice
     decide. Everything is in this one body: a call that passes arrays costs more than a whole
-    turn."""
+    turn. `track` is `TrackNumbers.arrays()`."""
+    finish, zone, mud, accel, faces, shoe, blank = track
     taped = tape.shape[0] > 0
     event = w[EVENT]
     for spot in range(finish + 1):
@@ -209,14 +150,7 @@ def race(  # type: ignore[no-untyped-def]
     runners = 0
     for h in range(1, SIDES + 1):
         runners += runner[h]
-    for out in range(scratches):  # a uniform choice of the runners is scratched
-        z, pick = bounded(z, runners - out)
-        for h in range(1, SIDES + 1):
-            if runner[h]:
-                if pick == 0:
-                    runner[h] = 0
-                    break
-                pick -= 1
+    z = scratch_runners(z, runner, runners, scratches)
     count = 0
     for h in range(1, SIDES + 1):
         active[h] = runner[h] and not settled[h]
@@ -253,7 +187,7 @@ def race(  # type: ignore[no-untyped-def]
             if taped or down:
                 for j in range(down, TURN_DICE):
                     if taped:
-                        dice[j] = _read(tape, at)
+                        dice[j] = read_tape(tape, at)
                     else:
                         z_d20, face = bounded(z_d20, SIDES)
                         dice[j] = face + 1
@@ -299,7 +233,7 @@ def race(  # type: ignore[no-untyped-def]
                 if spaces < 0:  # the accelerator roll under way: its bonus never chains
                     bonus_allowed = False
                     if taped:
-                        spaces = _read(tape, at)
+                        spaces = read_tape(tape, at)
                     else:
                         z, face = bounded(z, faces.shape[0])
                         spaces = faces[face]
@@ -307,7 +241,7 @@ def race(  # type: ignore[no-untyped-def]
                     called, spaces = spaces, 0
                     for attempt in range(moves[index, 2], called + 1):
                         if taped:
-                            lucky = _read(tape, at) == 1
+                            lucky = read_tape(tape, at) == 1
                         else:
                             z, face = bounded(z, shoe + blank)
                             lucky = face < shoe
@@ -322,7 +256,7 @@ def race(  # type: ignore[no-untyped-def]
                         stuck[h] = 1
                     elif bonus_allowed and accel[spot]:
                         if taped:
-                            pos[h] += _read(tape, at)
+                            pos[h] += read_tape(tape, at)
                         else:
                             z, face = bounded(z, faces.shape[0])
                             pos[h] += faces[face]
@@ -349,60 +283,20 @@ def race(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)  # other threads (a server's event loop) run meanwhile
-def _run(  # type: ignore[no-untyped-def]
-    horses,
-    pending,
-    scratches,
-    finish,
-    zone,
-    mud,
-    accel,
-    faces,
-    shoe,
-    blank,
-    base,
-    first,
-    podium,
-    turns,
-):
+def _run(horses, pending, scratches, track, base, first, podium, turns):  # type: ignore[no-untyped-def]
     """Races first.. of the run seeded `base`, into podium (races x 3) and turns."""
     at = np.zeros(1, dtype=np.int64)
-    w, moves = workspace(pending, finish)
+    w, moves = workspace(pending, track[0])
     for row in range(turns.shape[0]):
         index = first + row
         z_d20 = game_state(base, 2 * index)
         z = game_state(base, 2 * index + 1)
         code, turns[row], _, _ = race(
-            horses,
-            pending,
-            scratches,
-            finish,
-            zone,
-            mud,
-            accel,
-            faces,
-            shoe,
-            blank,
-            z_d20,
-            z,
-            NO_TAPE,
-            at,
-            w,
-            moves,
-            MAX_TURNS,
+            horses, pending, scratches, track, z_d20, z, NO_TAPE, at, w, moves, MAX_TURNS
         )
         for place in range(PODIUM):
             podium[row, place] = code % 32
             code //= 32
-
-
-@dataclass(frozen=True)
-class RaceSample:
-    """The outcome of simulated races: podium horses (0 = no such place) and turns."""
-
-    podium: Array  # (races, 3)
-    turns: Array  # (races,): the race's length in whole turns, as RaceFinished counts it
-    runners: tuple[int, ...]
 
 
 def run_reference(
@@ -410,14 +304,11 @@ def run_reference(
 ) -> RaceSample:
     """Races first..first+count-1 of the run seeded `base` from `start` on `track`, on `race`
     (`derby_fast.run_races` plays the same races faster)."""
-    numbers = TrackNumbers.of(track)
     podium = np.zeros((count, PODIUM), dtype=np.int64)
     turns = np.zeros(count, dtype=np.int64)
-    _run(
-        start.horses, start.pending, np.int64(scratches), np.int64(numbers.finish), numbers.zone,
-        numbers.mud, numbers.accel, numbers.faces, np.int64(numbers.shoe),
-        np.int64(numbers.blank), np.uint64(base), np.int64(first), podium, turns,
-    )  # fmt: skip
+    arrays = TrackNumbers.of(track).arrays()
+    _run(start.horses, start.pending, np.int64(scratches), arrays, np.uint64(base),
+         np.int64(first), podium, turns)  # fmt: skip
     return RaceSample(podium, turns + start.turn, start.runners)
 
 
@@ -430,10 +321,8 @@ def replay_tape(
     at = np.zeros(1, dtype=np.int64)
     w, moves = workspace(start.pending, numbers.finish)
     code, turns, _, _ = race(
-        start.horses, start.pending, np.int64(0), np.int64(numbers.finish), numbers.zone,
-        numbers.mud, numbers.accel, numbers.faces, np.int64(numbers.shoe),
-        np.int64(numbers.blank), np.uint64(0), np.uint64(0), np.array(tape, dtype=np.int64),
-        at, w, moves, MAX_TURNS,
+        start.horses, start.pending, np.int64(0), numbers.arrays(), np.uint64(0), np.uint64(0),
+        np.array(tape, dtype=np.int64), at, w, moves, MAX_TURNS,
     )  # fmt: skip
     podium = []
     while code:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from horserace.kernels import Word
+from horserace.kernels import Array, Word
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -73,3 +73,20 @@ def dice(z: Word) -> tuple[Word, Word]:
     """The sum of two fair six-sided dice."""
     z, pair = bounded(z, 36)
     return z, DICE_SUM[pair]
+
+
+@njit(cache=True)
+def read_tape(tape: Array, at: Array) -> Word:
+    """The tape's next outcome (a kernel replaying the engine's chance steps)."""
+    if at[0] >= tape.shape[0]:
+        raise IndexError("the tape of chance outcomes ran out")
+    at[0] += 1
+    return tape[at[0] - 1]
+
+
+@njit(cache=True)
+def next_outcome(z: Word, tape: Array, at: Array, bound: Word) -> tuple[Word, Word]:
+    """The tape's next outcome, or with no tape a uniform 0..bound-1 from the stream."""
+    if tape.shape[0] == 0:
+        return bounded(z, bound)
+    return z, read_tape(tape, at)
