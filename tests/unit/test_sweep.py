@@ -158,3 +158,24 @@ def test_bad_input_is_one_line_and_exit_2(extra: list[str]) -> None:
     result = CliRunner().invoke(app, ["sweep", "classic", "--games", "5", *extra])
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("slots", [0, 200])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["sweep", "classic", "--games", "5", "--grid", "board={}"],
+        ["simulate", "classic", "--games", "2", "--board", "{}"],
+        ["simulate", "race", "--races", "10", "--board", "{}"],
+        ["design", "board", "--start", "{}"],
+    ],
+)
+def test_a_board_file_with_a_lane_of_0_or_200_slots_is_one_line_and_exit_2(
+    tmp_path: Path, slots: int, command: list[str]
+) -> None:
+    board = tmp_path / "bad.toml"
+    lanes = "\n".join(f'"{h}" = {slots if h == 7 else 5}' for h in HORSES)
+    board.write_text(f'name = "bad"\n[lanes]\n{lanes}\n', encoding="utf-8")
+    result = CliRunner().invoke(app, [arg.format(board) for arg in command])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"error: {board}: lane 7: a lane has 1 to 99 slots, not {slots}\n"

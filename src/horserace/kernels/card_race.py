@@ -50,7 +50,7 @@ from horserace.kernels.card_numbers import (
     card_spec,
     outputs,
 )
-from horserace.kernels.rng import bounded, game_state, next_outcome
+from horserace.kernels.rng import bounded, game_state, next_outcome, read_tape
 
 NO_TAPE = np.zeros(0, dtype=np.int64)
 
@@ -71,12 +71,12 @@ def _fill(deck: Array, ranks: Word, stumbling: Word) -> Word:
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deal(z: Word, tape: Array, at: Array, deck: Array, size: Word) -> tuple[Word, Word]:
     """A card off the deck's first `size` (its suit, 4 = the joker), moved to slot size - 1.
-    The race inlines the same steps: a call passing arrays costs as much as the card."""
+    Inlined where it is called: a call passing arrays costs as much as the card."""
     if tape.shape[0]:
-        z, card = next_outcome(z, tape, at, 0)
+        card = read_tape(tape, at)
         suit = JOKER if card >= JOKER_CARD else card // 13
         index = 0
         while deck[index] != suit:
@@ -111,7 +111,6 @@ def play_game(  # type: ignore[no-untyped-def]
     (a call passing arrays costs more than a card): positions, standing order and the
     unseen counts are kept as the cards fall. The scratch rows come from `workspace`."""
     n, styles, need, length = spec[PLAYERS], spec[STYLE], spec[NEED], spec[LENGTH]
-    taped = tape.shape[0] > 0
     falter = spec[FALTER]
     chips[:] = spec[CHIPS]
     table, bank, steps = 0, spec[BANK], 0
@@ -137,13 +136,7 @@ def play_game(  # type: ignore[no-untyped-def]
             size = full  # what was dealt lies at the end: the whole deck, in some order
             counts[race, :] = 0
             for link in range(length):
-                if taped:
-                    z, suit = _deal(z, tape, at, deck, size)
-                else:  # the same as _deal, inlined: a call passing arrays costs as much
-                    z, index = bounded(z, size)
-                    suit = deck[index]
-                    deck[index] = deck[size - 1]
-                    deck[size - 1] = suit
+                z, suit = _deal(z, tape, at, deck, size)
                 size -= 1
                 course[link] = suit
                 counts[race, suit] += 1
@@ -236,13 +229,7 @@ def play_game(  # type: ignore[no-untyped-def]
                 able |= (run[s] == 1) & (pos[s] + in_deck[s] + hidden[s] + joker >= need)
             if not able:
                 break
-            if taped:
-                z, suit = _deal(z, tape, at, deck, size)
-            else:  # the same as _deal, inlined
-                z, index = bounded(z, size)
-                suit = deck[index]
-                deck[index] = deck[size - 1]
-                deck[size - 1] = suit
+            z, suit = _deal(z, tape, at, deck, size)
             size -= 1
             in_deck[suit] -= 1
             turned += 1

@@ -75,16 +75,17 @@ def dice(z: Word) -> tuple[Word, Word]:
     return z, DICE_SUM[pair]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def read_tape(tape: Array, at: Array) -> Word:
-    """The tape's next outcome (a kernel replaying the engine's chance steps)."""
+    """The tape's next outcome (a kernel replaying the engine's chance steps). Inlined: a call
+    that passes arrays, even one never taken, slows the loop around it (a race's rolls by half)."""
     if at[0] >= tape.shape[0]:
         raise IndexError("the tape of chance outcomes ran out")
     at[0] += 1
     return tape[at[0] - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_outcome(z: Word, tape: Array, at: Array, bound: Word) -> tuple[Word, Word]:
     """The tape's next outcome, or with no tape a uniform 0..bound-1 from the stream."""
     if tape.shape[0] == 0:
