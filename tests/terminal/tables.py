@@ -107,11 +107,15 @@ class _Enough(Exception):
 
 
 def still_table(
-    preset_name: str, steps: int, seed: int = 7, theme: str = "dark"
+    preset_name: str,
+    steps: int,
+    seed: int = 7,
+    theme: str = "dark",
+    options: dict[str, object] | None = None,
 ) -> tuple[TableApp, threading.Event]:
     """The app showing a table of bots stopped after `steps` steps, and waiting there: what a
     snapshot takes (the same screen every time); the event is set once it is there."""
-    t = Table(preset_name, seed)
+    t = Table(preset_name, seed, options=options)
     screen, game = t.screen, t.game
 
     def observe(step: Step) -> None:
@@ -126,6 +130,7 @@ def still_table(
             play(game, t.agents, SeededChance(seed), observe=observe)
         time.sleep(2 * FRAME)  # so that the last board is drawn, not put off
         display.board(screen.current())
+        screen.settle()  # the odds worked out in the background are in
         there.set()
         display.pause(math.inf)  # until the test ends the app
         return FINISHED

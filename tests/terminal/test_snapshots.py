@@ -1,7 +1,8 @@
 """What the full screen looks like: each family's table of bots stopped at a fixed step (80x24
-and 120x40, dark and light), Northwoods and a Calcutta card race, a question open and the help
-open. Update on purpose with `pytest tests/terminal --snapshot-update` and look at the pictures
-it writes before committing them."""
+and 120x40, dark and light), Northwoods and a Calcutta card race, a Derby of 20 horses drawn
+compact, a question open, the help open, and a real table's books kept (companion mode).
+Update on purpose with `pytest tests/terminal --snapshot-update` and look at the pictures it
+writes before committing them."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from horserace.terminal.tui.overlays import HelpScreen
-from tests.terminal.pilot import asking, pick_first, settled, until
+from tests.terminal.pilot import asking, enter, pick_first, settled, until
 from tests.terminal.tables import still_table, table
 
 TABLES = {"classic": 150, "basic": 60, "derby": 120}
@@ -51,6 +52,34 @@ def test_more_tables(snap_compare: Any, preset: str, size: str, theme: str) -> N
     async def settle(pilot: Pilot[Any]) -> None:
         await until(pilot, there.is_set)
         await pilot.pause(0.1)
+
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=settle)
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_a_derby_of_20_horses_at_80x24(snap_compare: Any, theme: str) -> None:
+    """Two columns of horses, each lane drawn to the columns left (mid-race, its fourth turn)."""
+    app, there = still_table("derby", 100, theme=theme, options={"players": 20})
+
+    async def settle(pilot: Pilot[Any]) -> None:
+        await until(pilot, there.is_set)
+        await pilot.pause(0.1)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=settle)
+
+
+@pytest.mark.parametrize(("size", "theme"), [("80x24", "dark"), ("120x40", "light")])
+def test_the_books_of_a_real_table(snap_compare: Any, size: str, theme: str) -> None:
+    """Companion mode: three cards typed in, the fourth asked for (Ctrl-Z in the footer)."""
+    app, game, _ = table("classic", theme=theme, companion=True)
+
+    async def settle(pilot: Pilot[Any]) -> None:
+        for card in ("deal 2", "deal 5", "deal 12"):
+            await until(pilot, lambda: asking(app))
+            await enter(pilot, app, game, card)
+        await until(pilot, lambda: asking(app))
+        app.query_one("#answer", Input).cursor_blink = False  # the same picture every time
+        await settled(pilot, app)
 
     assert snap_compare(app, terminal_size=SIZES[size], run_before=settle)
 

@@ -92,6 +92,9 @@ class Display(Protocol):
     def board(self, renderable: RenderableType) -> None:
         """Show the board as it stands."""
 
+    def redraw(self, renderable: RenderableType) -> None:
+        """Show the board now, from any thread (a figure worked out meanwhile is in)."""
+
     def log(self, lines: Sequence[RenderableType]) -> None:
         """Add lines (or anything drawn) to the game's log: it keeps the whole game."""
 
@@ -253,3 +256,6 @@ class TableScreen:
 
     def close(self) -> None:
         """Nothing to close: the full screen belongs to the app that runs the table."""
+
+    def settle(self) -> None:
+        """Wait for what the board shows to be worked out in the background (none here)."""

@@ -132,7 +132,7 @@ def win_cell(view: DerbyView, info: DerbyInfo, horse: int) -> Text:
     odds = info.odds
     if odds is None or horse not in odds.horses:
         return Text("")
-    return Text(percent(odds.win(horse)).strip(), style="bold")
+    return Text(percent(odds.win(horse), odds.rough).strip(), style="bold")
 
 
 def seat_rows(

@@ -8,6 +8,9 @@ point (95%), at most PRECISE_SAMPLES, worked out on a thread of its own. The com
 lets go of the interpreter while it runs, so a server's event loop keeps serving meanwhile;
 the newest positions are worked out first, and the next update of the table carries them.
 At most WAITING positions wait their turn: an older one is dropped (its table has moved on).
+The terminal's board asks for the same figures (`odds`): the quick estimate comes back marked
+`rough` and the board is drawn again when the precise one is in (`ready`); a board printed line
+by line waits for it (`precise`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -30,6 +34,7 @@ PRECISE_SAMPLES = 2_000_000  # at most this many races for the precise estimate
 ODDS_SEED = 0  # fixed, so the same table always shows the same numbers
 KEEP = 1024  # precise estimates kept (the most recently used)
 WAITING = 8  # positions waiting for their precise estimate, newest first
+WAKE_SECONDS = 0.1  # how often a thread waiting for a precise estimate looks for a Ctrl-C
 
 Wins = tuple[tuple[str, float], ...]
 log = logging.getLogger(__name__)
@@ -64,7 +69,9 @@ def wins(odds: PlaceOdds) -> Wins:
 
 @lru_cache(maxsize=256)
 def quick_odds(key: DerbyView) -> PlaceOdds | None:
-    return table_odds(key, samples=ODDS_SAMPLES, seed=ODDS_SEED)
+    """The quick estimate, marked `rough` (an exact answer is not)."""
+    odds = table_odds(key, samples=ODDS_SAMPLES, seed=ODDS_SEED)
+    return odds if odds is None or odds.exact else replace(odds, rough=True)
 
 
 def precise_odds(key: DerbyView) -> PlaceOdds | None:
@@ -72,40 +79,99 @@ def precise_odds(key: DerbyView) -> PlaceOdds | None:
 
 
 class LiveOdds:
-    """Each view's win chances: exact or precise when known, else the quick estimate (and the
-    precise one queued)."""
+    """Each view's odds: exact or precise when known, else the quick estimate (and the precise
+    one queued)."""
 
     def __init__(self) -> None:
         self._lock = threading.Condition()
-        self._done: OrderedDict[DerbyView, Wins] = OrderedDict()
+        self._done: OrderedDict[DerbyView, PlaceOdds] = OrderedDict()
         self._waiting: deque[DerbyView] = deque()
         self._working: DerbyView | None = None
         self._thread: threading.Thread | None = None
+        self._ready: dict[DerbyView, list[Callable[[], None]]] = {}
 
     def wins(self, view: DerbyView) -> Wins | None:
         """None where the table has no odds (horses still being picked, or a bad track)."""
+        odds = self.odds(view)
+        return None if odds is None else wins(odds)
+
+    def odds(self, view: DerbyView, ready: Callable[[], None] | None = None) -> PlaceOdds | None:
+        """Exact or precise when known, else the quick estimate (`rough`) while the precise one
+        is worked out; `ready()` is called (on the odds' thread) once it is in."""
         key = odds_key(view)
+        found = self._looked_up(key)
+        if found is None or not found.rough:
+            return found
+        with self._lock:
+            if key in self._done:  # in since it was looked up
+                return self._done[key]
+            self._queue(key)
+            if ready is not None:
+                self._ready.setdefault(key, []).append(ready)
+        return found
+
+    def _looked_up(self, key: DerbyView) -> PlaceOdds | None:
+        """Exact or precise when known, else the quick estimate (None: the table has none)."""
         try:
             quick = quick_odds(key)
         except HorseraceError:
             return None
         if quick is None or quick.exact:
-            return None if quick is None else wins(quick)
+            return quick
         with self._lock:
             if key in self._done:
                 self._done.move_to_end(key)
                 return self._done[key]
-            if key != self._working and key not in self._waiting:
-                self._waiting.appendleft(key)
-                while len(self._waiting) > WAITING:
-                    self._waiting.pop()
-                self._lock.notify_all()
-                if self._thread is None:  # a daemon: a server that stops does not wait for it
-                    self._thread = threading.Thread(
-                        target=self._work, name="derby-odds", daemon=True
-                    )
-                    self._thread.start()
-        return wins(quick)
+        return quick
+
+    def precise(self, view: DerbyView) -> PlaceOdds | None:
+        """Exact or precise, worked out now if need be, on a thread of its own while this one
+        waits in short timed waits: Ctrl-C reaches a main thread waiting here (a kernel's first
+        compile, run on it, would swallow it)."""
+        answer: list[PlaceOdds | None] = []
+        failed: list[BaseException] = []
+
+        def work() -> None:
+            try:
+                answer.append(self._precise_now(view))
+            except BaseException as error:  # handed to the waiting thread, raised there
+                failed.append(error)
+
+        helper = threading.Thread(target=work, name="derby-odds-now", daemon=True)
+        helper.start()
+        while helper.is_alive():
+            helper.join(WAKE_SECONDS)
+        if failed:
+            raise failed[0]
+        return answer[0]
+
+    def _precise_now(self, view: DerbyView) -> PlaceOdds | None:
+        key = odds_key(view)
+        found = self._looked_up(key)
+        if found is None or not found.rough:
+            return found
+        odds = precise_odds(key) or found
+        with self._lock:
+            self._keep(key, odds)
+        return odds
+
+    def _queue(self, key: DerbyView) -> None:
+        """Queue `key` for its precise estimate (the lock held)."""
+        if key == self._working or key in self._waiting:
+            return
+        self._waiting.appendleft(key)
+        while len(self._waiting) > WAITING:
+            self._ready.pop(self._waiting.pop(), None)
+        self._lock.notify_all()
+        if self._thread is None:  # a daemon: a server that stops does not wait for it
+            self._thread = threading.Thread(target=self._work, name="derby-odds", daemon=True)
+            self._thread.start()
+
+    def _keep(self, key: DerbyView, odds: PlaceOdds) -> None:
+        """Keep a precise estimate (the lock held)."""
+        self._done[key] = odds
+        while len(self._done) > KEEP:
+            self._done.popitem(last=False)
 
     def settle(self) -> None:
         """Wait until every waiting precise estimate is done."""
@@ -124,11 +190,15 @@ class LiveOdds:
                 odds = quick_odds(key)
             with self._lock:
                 if odds is not None:
-                    self._done[key] = wins(odds)
-                    while len(self._done) > KEEP:
-                        self._done.popitem(last=False)
+                    self._keep(key, odds)
                 self._working = None
+                ready = self._ready.pop(key, [])
                 self._lock.notify_all()
+            for call in ready:
+                try:
+                    call()
+                except Exception:  # a screen gone meanwhile: nothing to draw on
+                    log.debug("a board waiting for the Derby odds is gone", exc_info=True)
 
 
 LIVE = LiveOdds()

@@ -102,10 +102,13 @@ def lane(view: DerbyView, race: RaceState | None, horse: int) -> Text:
     return row
 
 
-def percent(value: float) -> str:
-    """A chance in percent to a tenth of a point (the live odds are that precise)."""
+def percent(value: float, rough: bool = False) -> str:
+    """A chance in percent to a tenth of a point (the live odds are that precise), or `rough`ly
+    (~12: a quick estimate, while the precise one is worked out)."""
     if value <= 0:
         return "     -"
+    if rough:
+        return f"~{round(100 * value)}".rjust(6)
     if value < 0.0005:
         return "  <0.1"
     return f"{100 * value:6.1f}"
@@ -116,7 +119,7 @@ def odds_cells(odds: PlaceOdds | None, horse: int, places: int) -> Text:
     if odds is None or horse not in odds.horses:
         return text
     for k in range(1, places + 1):
-        text.append(percent(odds.chance(horse, k)), style="bold" if k == 1 else "")
+        text.append(percent(odds.chance(horse, k), odds.rough), style="bold" if k == 1 else "")
     return text
 
 
@@ -275,7 +278,7 @@ def players_table(view: DerbyView, info: DerbyInfo) -> Table:
     return table
 
 
-def legend(track: DerbyTrack) -> Text:
+def legend(track: DerbyTrack, rough: bool = False) -> Text:
     zones = "/".join(str(z.moves) for z in track.zones)
     text = Text(no_wrap=True, overflow="ellipsis", style="dim")
     text.append(f"{track.name}: {track.finish} spaces, zones move {zones} · ")
@@ -283,6 +286,8 @@ def legend(track: DerbyTrack) -> Text:
     text.append(" mud · ")
     text.append(ACCEL, style=ACCEL_STYLE)
     text.append(" accelerator · ┃ finish")
+    if rough:
+        text.append(" · ~ odds being refined")
     return text
 
 
@@ -298,7 +303,7 @@ def render_table(view: DerbyView, info: DerbyInfo, *, compact: bool = False) -> 
             parts.append(dice_line(view))
         parts.append(lanes_table(view, info))
         if not compact:
-            parts.append(legend(view.track))
+            parts.append(legend(view.track, info.odds is not None and info.odds.rough))
     notable = [item for item in info.news if item.notable]
     shown = notable[-info.news_lines :] if info.news_lines > 0 else []
     if shown:

@@ -46,6 +46,7 @@ class PlaceOdds:
     chances: tuple[tuple[float, ...], ...]  # chances[i][k - 1]: horses[i] finishing k-th
     samples: int
     mean_turns: float | None = None  # the race's expected length, when simulated
+    rough: bool = False  # a quick estimate, shown in whole percents: a precise one is coming
 
     @property
     def exact(self) -> bool:

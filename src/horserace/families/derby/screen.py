@@ -4,8 +4,8 @@ keyboard, and the dice of a real table typed in."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from rich.console import RenderableType
@@ -15,10 +15,11 @@ from horserace.core.chance import TypedChance
 from horserace.core.events import seat_name
 from horserace.core.types import CHANCE
 from horserace.engine import Step
+from horserace.families.derby import live_odds
 from horserace.families.derby.compact import compact_table
 from horserace.families.derby.render import Announcer, DerbyInfo, render_table
 from horserace.families.derby.rules.model import DerbyPhase, DerbyState, DerbyView
-from horserace.families.derby.sampled_odds import LIVE_SAMPLES, PlaceOdds, table_odds
+from horserace.families.derby.sampled_odds import PlaceOdds
 from horserace.terminal.screen import Fitted, TableScreen
 
 DEFAULT_SPEED = 0.4
@@ -29,8 +30,7 @@ class DerbyScreen(TableScreen):
     """Prints the news line by line and the board when a race starts and ends, and before every
     question put to a person; animated, it redraws one board after every die."""
 
-    odds: PlaceOdds | None = None
-    odds_key: tuple[Any, ...] = ()
+    odds_view: DerbyView | None = None  # the position whose odds the board shows
     announce: Announcer | None = None
 
     def view(self, state: DerbyState | None = None) -> DerbyView:
@@ -41,19 +41,37 @@ class DerbyScreen(TableScreen):
         return view
 
     def current_odds(self, state: DerbyState) -> PlaceOdds | None:
-        """Recomputed when the table changes between turns (never mid-turn: a die at a time
-        would be six kernel runs a turn for little news)."""
+        """The odds of the position at the turn's start (not die by die: six kernel runs a turn
+        for little news): within a tenth of a point. The full screen shows the quick estimate
+        (`rough`) until they are in, then draws the board again; a printed board waits."""
         race = state.race
         mid_turn = state.phase is DerbyPhase.RACE and race is not None and bool(race.dice)
-        if mid_turn:
-            return self.odds
-        key: tuple[Any, ...] = (state.phase, state.race_number, state.horses, state.scratched)
-        if race is not None and state.phase is not DerbyPhase.SELECT:
-            key += (race.positions, race.stuck, race.blocks, race.turn)
-        if key != self.odds_key:
-            self.odds_key = key
-            self.odds = live_odds(state)
-        return self.odds
+        if not mid_turn or self.odds_view is None:
+            self.odds_view = self.view(state)
+        if self.display is None:
+            return live_odds.LIVE.precise(self.odds_view)
+        return live_odds.LIVE.odds(self.odds_view, ready=self.odds_ready)
+
+    def odds_ready(self) -> None:
+        """The precise odds are in (called on the odds' thread): the board drawn again."""
+        if self.display is not None and self.game is not None:
+            self.display.redraw(self.current())
+
+    def settle(self) -> None:
+        """Wait until the board shows the precise odds (a test's picture is then the same every
+        time), and draw it."""
+        if self.odds_view is not None and self.display is not None:
+            live_odds.LIVE.precise(self.odds_view)
+            self.display.redraw(self.current())
+
+    def start(self, game: Any) -> None:
+        """The odds' kernel compiled (or loaded from numba's cache) while the horses are picked,
+        on a thread of its own, so that the first race's board does not wait for it."""
+        if self.display is not None:
+            from horserace.families.derby.family import FAMILY
+
+            threading.Thread(target=FAMILY.prepare_odds, name="derby-kernel", daemon=True).start()
+        super().start(game)
 
     def render(self, state: DerbyState | None = None) -> RenderableType:
         state = state if state is not None else (self.game.state if self.game else None)
@@ -101,13 +119,6 @@ class DerbyScreen(TableScreen):
 
     def ends_race(self, step: Step) -> bool:
         return any(event.kind == "race-finished" for event in step.events)
-
-
-@lru_cache(maxsize=64)
-def live_odds(state: DerbyState) -> PlaceOdds | None:
-    """A table's odds, kept a while: a replay stepping back and forth asks for the same ones."""
-    race = state.race
-    return table_odds(state, samples=LIVE_SAMPLES, seed=race.turn if race else 0)
 
 
 # --- people --------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import queue
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -324,16 +325,22 @@ class AppBridge:
         self.pacer = app.pacer
         self._drawn = 0.0
         self._pending: RenderableType | None = None
+        self._lock = threading.Lock()  # the play loop's thread and the odds' thread draw
 
     def _call(self, callback: Callable[..., None], *args: object) -> None:
         self.pacer.check()
         self.app.call_from_thread(callback, *args)
 
     def board(self, renderable: RenderableType) -> None:
-        if time.monotonic() - self._drawn < FRAME:
-            self._pending = renderable
-            return
-        self._draw(renderable)
+        with self._lock:
+            if time.monotonic() - self._drawn < FRAME:
+                self._pending = renderable
+                return
+            self._draw(renderable)
+
+    def redraw(self, renderable: RenderableType) -> None:
+        with self._lock:
+            self._draw(renderable)
 
     def _draw(self, renderable: RenderableType) -> None:
         self._pending = None
@@ -341,8 +348,9 @@ class AppBridge:
         self._call(self.app.show_board, renderable)
 
     def flush(self) -> None:
-        if self._pending is not None:
-            self._draw(self._pending)
+        with self._lock:
+            if self._pending is not None:
+                self._draw(self._pending)
 
     def log(self, lines: Sequence[RenderableType]) -> None:
         self._call(self.app.add_log, list(lines))

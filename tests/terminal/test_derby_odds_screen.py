@@ -1,0 +1,112 @@
+"""The Derby's live odds on the terminal: within a tenth of a point, printed to a tenth. The
+full screen shows the quick estimate in whole percents (~12) at once and draws the board again
+when the precise figures are in, from a thread of their own; a printed board waits for them."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Any
+
+import numpy as np
+import pytest
+from rich.console import RenderableType
+
+from horserace.core.chance import SeededChance
+from horserace.engine import Step, play
+from horserace.families.derby import live_odds
+from horserace.families.derby.render import percent, to_plain
+from horserace.families.derby.rules.model import DerbyPhase, DerbyState
+from horserace.families.derby.sampled_odds import TENTH, PlaceOdds, widest_interval
+from horserace.families.derby.screen import DerbyScreen
+from tests.terminal.tables import Table
+
+
+class _There(Exception):
+    """The game is where the test looks."""
+
+
+def mid_race(seed: int) -> tuple[DerbyScreen, DerbyState]:
+    """A seeded table of bots stopped at the start of its first race's third turn."""
+    t = Table("derby", seed)
+
+    def observe(step: Step) -> None:
+        race = step.after.race
+        if step.after.phase is DerbyPhase.RACE and race.turn == 3 and not race.dice:
+            raise _There
+
+    with contextlib.suppress(_There):
+        play(t.game, t.agents, SeededChance(seed), observe=observe)
+    assert isinstance(t.screen, DerbyScreen)
+    t.screen.game = t.game
+    return t.screen, t.game.state
+
+
+class Boards:
+    """The full screen as the screen sees it: the boards drawn, and an event once one is drawn
+    again from the odds' thread."""
+
+    def __init__(self) -> None:
+        self.drawn: list[str] = []
+        self.again = threading.Event()
+
+    def board(self, renderable: RenderableType) -> None:
+        self.drawn.append(to_plain(renderable, 120))
+
+    def redraw(self, renderable: RenderableType) -> None:
+        self.board(renderable)
+        self.again.set()
+
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"the odds draw boards only, not {name}")
+
+
+def precise(odds: PlaceOdds) -> None:
+    counts = np.array([[round(p * odds.samples) for p in row] for row in odds.chances])
+    assert widest_interval(counts, odds.samples) <= TENTH
+
+
+def win_cells(board: str, odds: PlaceOdds, rough: bool) -> list[str]:
+    """The win chances the board should show, each on its horse's line, missing from it."""
+    lines = board.splitlines()
+    missing = []
+    for horse in odds.horses:
+        cell = percent(odds.win(horse), rough).strip()
+        if not any(
+            line.split()[:1] == [str(horse)] and f" {cell} " in line + " " for line in lines
+        ):
+            missing.append(f"{horse}: {cell}")
+    return missing
+
+
+def test_the_full_screen_shows_rough_odds_at_once_then_draws_the_precise_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(live_odds, "LIVE", live_odds.LiveOdds())  # nothing worked out yet
+    table, state = mid_race(21)
+    boards = Boards()
+    table.display = boards
+    view = table.view(state)
+    quick = live_odds.quick_odds(live_odds.odds_key(view))
+    assert quick is not None and quick.rough
+    first = to_plain(table.current(), 120)
+    assert win_cells(first, quick, rough=True) == []  # ~12: whole percents, marked
+    assert "~ odds being refined" in first
+    assert boards.again.wait(300)  # the board is drawn again once the precise odds are in
+    odds = live_odds.LIVE.odds(view)
+    assert odds is not None and not odds.rough
+    precise(odds)
+    again = boards.drawn[-1]
+    assert win_cells(again, odds, rough=False) == []  # 12.3: to a tenth
+    assert "~" not in again
+
+
+def test_a_printed_board_waits_for_the_precise_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live_odds, "LIVE", live_odds.LiveOdds())
+    table, state = mid_race(22)
+    board = to_plain(table.render(state), 120)
+    odds = live_odds.LIVE.odds(table.view(state))
+    assert odds is not None and not odds.rough
+    precise(odds)
+    assert win_cells(board, odds, rough=False) == []
+    assert "~" not in board
