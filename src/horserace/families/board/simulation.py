@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
-
-import typer
+from typing import TYPE_CHECKING, Any
 
 from horserace.core.words import counted
 from horserace.families.simulation import Setup, Simulation
+from horserace.terminal.options import Opt, declared
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -20,47 +19,36 @@ if TYPE_CHECKING:
     from horserace.families.board.tally import SimulationReport
 
 
-def simulate_options(
-    players: Annotated[int | None, typer.Option("--players", help="Seats (2-12).")] = None,
-    rounds: Annotated[int | None, typer.Option("--rounds", help="Rounds per game.")] = None,
-    chips: Annotated[int | None, typer.Option("--chips", help="Starting chips per seat.")] = None,
-    board: Annotated[Path | None, typer.Option("--board", help="A board file (TOML).")] = None,
-    repeat_scratch: Annotated[
+# The board's own options of `simulate` (what it offers beside every run's).
+simulate_options = declared(
+    Opt("--players", int | None, None, "Seats (2-12)."),
+    Opt("--rounds", int | None, None, "Rounds per game."),
+    Opt("--chips", int | None, None, "Starting chips per seat."),
+    Opt("--board", Path | None, None, "A board file (TOML)."),
+    Opt("--repeat-scratch", str | None, None, "A repeated scratch roll: move, reroll or chain."),
+    Opt("--ante", int | None, None, "Advanced: the ante A."),
+    Opt("--house", str | None, None, "House rules: robertson, perry, schellenberg, husted."),
+    Opt(
+        "--trade-window",
         str | None,
-        typer.Option("--repeat-scratch", help="A repeated scratch roll: move, reroll or chain."),
-    ] = None,
-    ante: Annotated[int | None, typer.Option("--ante", help="Advanced: the ante A.")] = None,
-    house: Annotated[
-        str | None,
-        typer.Option("--house", help="House rules: robertson, perry, schellenberg, husted."),
-    ] = None,
-    trade_window: Annotated[
-        str | None,
-        typer.Option(
-            "--trade-window", help="Perry: before-scratch, after-each-scratch, after-scratch."
-        ),
-    ] = None,
-    bots: Annotated[
+        None,
+        "Perry: before-scratch, after-each-scratch, after-scratch.",
+    ),
+    Opt(
+        "--bots",
         str,
-        typer.Option(
-            "--bots",
-            help="Bot kind per seat: random, heuristic, ev (e.g. ev,random); rotated each game.",
-        ),
-    ] = "random",
-    engine: Annotated[
+        "random",
+        "Bot kind per seat: random, heuristic, ev (e.g. ev,random); rotated each game.",
+    ),
+    Opt(
+        "--engine",
         str,
-        typer.Option(
-            "--engine",
-            help="auto: the compiled kernel when no seat has a decision to make, else the rules"
-            " engine; kernel; reference: always the rules engine.",
-        ),
-    ] = "auto",
-    plot: Annotated[
-        Path | None,
-        typer.Option("--plot", metavar="FILE.png", help="Draw win rates, money per seat, lengths."),
-    ] = None,
-) -> None:
-    """The board's own options of `simulate` (the signature is what it offers)."""
+        "auto",
+        "auto: the compiled kernel when no seat has a decision to make, else the rules"
+        " engine; kernel; reference: always the rules engine.",
+    ),
+    Opt("--plot FILE.png", Path | None, None, "Draw win rates, money per seat, lengths."),
+)
 
 
 class BoardSimulation(Simulation):

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
-
-import typer
+from typing import Any
 
 from horserace.components.board import load_board
 from horserace.core.chance import ChanceSource
@@ -22,63 +20,38 @@ from horserace.families.board.render import money_text, standings_table
 from horserace.families.board.rules.house import house_options, with_house_rules
 from horserace.families.board.screen import DEFAULT_SPEED, BoardScreen, CompanionChance
 from horserace.terminal.keyboard import KeyboardAgent
+from horserace.terminal.options import Opt, declared
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup, TableTerminal
 
-
-def board_options(
-    rounds: Annotated[
-        int | None, typer.Option("--rounds", metavar="N", help="Rounds to play.")
-    ] = None,
-    chips: Annotated[
-        int | None,
-        typer.Option("--chips", metavar="N", help="Starting chips (cents in northwoods)."),
-    ] = None,
-    board: Annotated[
-        Path | None,
-        typer.Option(
-            "--board", metavar="FILE", help="A board file (TOML) with other lane lengths."
-        ),
-    ] = None,
-    repeat_scratch: Annotated[
+# The dice board game's own options (what `play` offers beside every table's).
+board_options = declared(
+    Opt("--rounds N", int | None, None, "Rounds to play."),
+    Opt("--chips N", int | None, None, "Starting chips (cents in northwoods)."),
+    Opt("--board FILE", Path | None, None, "A board file (TOML) with other lane lengths."),
+    Opt(
+        "--repeat-scratch move|reroll|chain",
         str | None,
-        typer.Option(
-            "--repeat-scratch",
-            metavar="move|reroll|chain",
-            help="A scratched horse rolled again: moves lines, is rerolled, or costs the roller.",
-        ),
-    ] = None,
-    ante: Annotated[
-        int | None,
-        typer.Option("--ante", metavar="N", help="Advanced: the ante A (penalties count in A)."),
-    ] = None,
-    house: Annotated[
+        None,
+        "A scratched horse rolled again: moves lines, is rerolled, or costs the roller.",
+    ),
+    Opt("--ante N", int | None, None, "Advanced: the ante A (penalties count in A)."),
+    Opt(
+        "--house RULES",
         str | None,
-        typer.Option(
-            "--house",
-            metavar="RULES",
-            help="House rules, comma-separated: robertson, perry, schellenberg, husted.",
-        ),
-    ] = None,
-    trade_window: Annotated[
+        None,
+        "House rules, comma-separated: robertson, perry, schellenberg, husted.",
+    ),
+    Opt(
+        "--trade-window WHEN",
         str | None,
-        typer.Option(
-            "--trade-window",
-            metavar="WHEN",
-            help="Perry's trading: before-scratch, after-each-scratch or after-scratch.",
-        ),
-    ] = None,
-    fixed_dealer: Annotated[
-        bool, typer.Option("--fixed-dealer", help="Keep the same dealer every round.")
-    ] = False,
-    hidden_hands: Annotated[
-        bool, typer.Option("--hidden-hands", help="Each player sees only their own cards.")
-    ] = False,
-    open_hands: Annotated[
-        bool, typer.Option("--open-hands", help="Every hand lies face up.")
-    ] = False,
-) -> None:
-    """The dice board game's own options (the signature is what `play` offers)."""
+        None,
+        "Perry's trading: before-scratch, after-each-scratch or after-scratch.",
+    ),
+    Opt("--fixed-dealer", bool, False, "Keep the same dealer every round."),
+    Opt("--hidden-hands", bool, False, "Each player sees only their own cards."),
+    Opt("--open-hands", bool, False, "Every hand lies face up."),
+)
 
 
 def check_board_options(given: Mapping[str, Any], house: Mapping[str, Any]) -> None:

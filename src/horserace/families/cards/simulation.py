@@ -17,15 +17,14 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Any
-
-import typer
+from typing import TYPE_CHECKING, Any
 
 from horserace.core.chunks import Plan, Planned, RunReport, check_run
 from horserace.core.errors import ConfigError
 from horserace.core.stats import Proportion, RunningStats, merge_tally
 from horserace.core.words import counted
 from horserace.families.simulation import Setup, Simulation
+from horserace.terminal.options import Opt, declared
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -163,30 +162,25 @@ def plan_cards(
     return Planned(plan, CHUNK_GAMES, report)
 
 
-def simulate_options(
-    players: Annotated[
-        int | None, typer.Option("--players", metavar="N", help="Seats (3-12).")
-    ] = None,
-    bots: Annotated[
+# The card race's own options of `simulate` besides the table's.
+simulate_options = declared(
+    Opt("--players N", int | None, None, "Seats (3-12)."),
+    Opt(
+        "--bots KINDS",
         str | None,
-        typer.Option(
-            "--bots",
-            metavar="KINDS",
-            help="Bot kinds by seat, e.g. value,favourite,random; default: blind (every"
-            " seat backs a random horse; the compiled kernel plays it), value,favourite,"
-            "random at a Calcutta.",
-        ),
-    ] = None,
-    engine: Annotated[
+        None,
+        "Bot kinds by seat, e.g. value,favourite,random; default: blind (every"
+        " seat backs a random horse; the compiled kernel plays it), value,favourite,"
+        "random at a Calcutta.",
+    ),
+    Opt(
+        "--engine",
         str,
-        typer.Option(
-            "--engine",
-            help="auto: the compiled kernel when every seat bets blind (book, tote, party),"
-            " else the rules engine; kernel; reference: always the rules engine.",
-        ),
-    ] = "auto",
-) -> None:
-    """The card race's own options of `simulate` besides the table's."""
+        "auto",
+        "auto: the compiled kernel when every seat bets blind (book, tote, party),"
+        " else the rules engine; kernel; reference: always the rules engine.",
+    ),
+)
 
 
 class CardsSimulation(Simulation):

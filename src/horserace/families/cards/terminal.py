@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
@@ -19,77 +19,36 @@ from horserace.families.cards.rules.config import load_book_odds
 from horserace.families.cards.screen import CardsScreen, standings_table
 from horserace.families.presets import get_preset
 from horserace.terminal.keyboard import KeyboardAgent
+from horserace.terminal.options import Opt, declared
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup, TableTerminal
 
 DEFAULT_BOTS = "value,favourite,random"
 PLAIN_WIDTH = 100
 
-RacesOpt = Annotated[
-    int | None, typer.Option("--races", metavar="N", help="Races (default: one per seat).")
-]
-ChipsOpt = Annotated[int | None, typer.Option("--chips", metavar="N", help="Starting chips.")]
-BettingOpt = Annotated[
-    str | None, typer.Option("--betting", metavar="STYLE", help="book, tote or party.")
-]
-LimitOpt = Annotated[
-    int | None, typer.Option("--limit", metavar="N", help="Chips a seat may stake a race.")
-]
-TakeoutOpt = Annotated[
-    int | None, typer.Option("--takeout", metavar="PERCENT", help="The tote's takeout.")
-]
-FalterOpt = Annotated[
-    bool, typer.Option("--faltering", help="Face-down course: first arrival turns a link.")
-]
-StumbleOpt = Annotated[
-    bool, typer.Option("--stumbling", help="A joker lifts every horse but the leaders.")
-]
-LengthOpt = Annotated[
-    int | None, typer.Option("--course-length", metavar="N", help="Cards on the course.")
-]
-NeedOpt = Annotated[
-    int | None, typer.Option("--need", metavar="N", help="Cards of its suit a horse needs.")
-]
-RedealOpt = Annotated[
-    bool | None,
-    typer.Option("--redeal/--no-redeal", help="Redeal a course some horse cannot finish."),
-]
-RanksOpt = Annotated[
-    int | None, typer.Option("--ranks", metavar="N", help="Cards per suit besides the ace.")
-]
-BookOpt = Annotated[
-    Path | None, typer.Option("--book", metavar="FILE", help="The dealer's price list (TOML).")
-]
-AuctioneerOpt = Annotated[
-    bool, typer.Option("--auctioneer-out", help="Calcutta: the dealer does not bid.")
-]
-RebidOpt = Annotated[
-    bool,
-    typer.Option(
+# The card race's own options (what `play` and `simulate` offer beside every table's).
+cards_options = declared(
+    Opt("--races N", int | None, None, "Races (default: one per seat)."),
+    Opt("--chips N", int | None, None, "Starting chips."),
+    Opt("--betting STYLE", str | None, None, "book, tote or party."),
+    Opt("--limit N", int | None, None, "Chips a seat may stake a race."),
+    Opt("--takeout PERCENT", int | None, None, "The tote's takeout."),
+    Opt("--faltering", bool, False, "Face-down course: first arrival turns a link."),
+    Opt("--stumbling", bool, False, "A joker lifts every horse but the leaders."),
+    Opt("--course-length N", int | None, None, "Cards on the course."),
+    Opt("--need N", int | None, None, "Cards of its suit a horse needs."),
+    Opt("--redeal/--no-redeal", bool | None, None, "Redeal a course some horse cannot finish."),
+    Opt("--ranks N", int | None, None, "Cards per suit besides the ace."),
+    Opt("--book FILE", Path | None, None, "The dealer's price list (TOML).", name="book_file"),
+    Opt("--auctioneer-out", bool, False, "Calcutta: the dealer does not bid."),
+    Opt(
         "--rebid-after-pass",
-        help="Calcutta: a seat that passed may bid again once somebody bids (by default a pass"
+        bool,
+        False,
+        "Calcutta: a seat that passed may bid again once somebody bids (by default a pass"
         " leaves the bidding on that horse).",
     ),
-]
-
-
-def cards_options(
-    races: RacesOpt = None,
-    chips: ChipsOpt = None,
-    betting: BettingOpt = None,
-    limit: LimitOpt = None,
-    takeout: TakeoutOpt = None,
-    faltering: FalterOpt = False,
-    stumbling: StumbleOpt = False,
-    course_length: LengthOpt = None,
-    need: NeedOpt = None,
-    redeal: RedealOpt = None,
-    ranks: RanksOpt = None,
-    book_file: BookOpt = None,
-    auctioneer_out: AuctioneerOpt = False,
-    rebid_after_pass: RebidOpt = False,
-) -> None:
-    """The card race's own options (the signature is what `play` and `simulate` offer)."""
+)
 
 
 def check_cards_options(preset: str, given: Mapping[str, Any], defaults: Mapping[str, Any]) -> None:

@@ -4,12 +4,11 @@ family's part; the command itself is generic)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Annotated, Any
-
-import typer
+from typing import TYPE_CHECKING, Any
 
 from horserace.core.words import counted
 from horserace.families.simulation import Setup, Simulation
+from horserace.terminal.options import Opt, declared
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -18,26 +17,17 @@ if TYPE_CHECKING:
     from horserace.families.derby.tally import DerbyReport
 
 
-def simulate_options(
-    players: Annotated[int, typer.Option("--players", help="Seats (2-20).")] = 8,
-    races: Annotated[int, typer.Option("--races", help="Races per game.")] = 3,
-    money: Annotated[int, typer.Option("--money", help="Starting dollars.")] = 8,
-    scratches: Annotated[int, typer.Option("--scratches", help="Scratches per race (0-2).")] = 0,
-    all_horses: Annotated[
-        bool, typer.Option("--all-horses", help="All 20 horses run; unowned ones for the house.")
-    ] = False,
-    track: Annotated[
-        str | None, typer.Option("--track", metavar="FILE|NAME", help="Track file or name.")
-    ] = None,
-    bots: Annotated[
-        str, typer.Option("--bots", help="Bot kinds by seat, cycling, e.g. ev,random.")
-    ] = "ev,random",
-    paired: Annotated[
-        int,
-        typer.Option("--paired", help="Paired races for the mud/accelerator effect (0 = none)."),
-    ] = 20_000,
-) -> None:
-    """The Derby's own options of `simulate` (the signature is what it offers)."""
+# The Derby's own options of `simulate` (what it offers beside every run's).
+simulate_options = declared(
+    Opt("--players", int, 8, "Seats (2-20)."),
+    Opt("--races", int, 3, "Races per game."),
+    Opt("--money", int, 8, "Starting dollars."),
+    Opt("--scratches", int, 0, "Scratches per race (0-2)."),
+    Opt("--all-horses", bool, False, "All 20 horses run; unowned ones for the house."),
+    Opt("--track FILE|NAME", str | None, None, "Track file or name."),
+    Opt("--bots", str, "ev,random", "Bot kinds by seat, cycling, e.g. ev,random."),
+    Opt("--paired", int, 20_000, "Paired races for the mud/accelerator effect (0 = none)."),
+)
 
 
 class DerbySimulation(Simulation):

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
-
-import typer
+from typing import Any
 
 from horserace.core.chance import ChanceSource
 from horserace.core.errors import ConfigError
@@ -19,25 +17,18 @@ from horserace.families.derby.render import standings_table
 from horserace.families.derby.rules.track import DerbyTrack, load_track, packaged_track
 from horserace.families.derby.screen import DEFAULT_SPEED, CompanionChance, DerbyScreen
 from horserace.terminal.keyboard import KeyboardAgent
+from horserace.terminal.options import Opt, declared
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup, TableTerminal
 
-
-def derby_options(
-    races: Annotated[int, typer.Option("--races", metavar="N", help="Races to run.")] = 3,
-    money: Annotated[int, typer.Option("--money", metavar="N", help="Starting dollars.")] = 8,
-    scratches: Annotated[
-        int, typer.Option("--scratches", metavar="0|1|2", help="Horses scratched per race.")
-    ] = 0,
-    all_horses: Annotated[
-        bool, typer.Option("--all-horses", help="All 20 horses run; unowned ones for the house.")
-    ] = False,
-    track: Annotated[
-        str | None,
-        typer.Option("--track", metavar="FILE|NAME", help="A track file (TOML) or 'sprint'."),
-    ] = None,
-) -> None:
-    """Derby Challenge's own options (the signature is what `play` offers)."""
+# Derby Challenge's own options (what `play` offers beside every table's).
+derby_options = declared(
+    Opt("--races N", int, 3, "Races to run."),
+    Opt("--money N", int, 8, "Starting dollars."),
+    Opt("--scratches 0|1|2", int, 0, "Horses scratched per race."),
+    Opt("--all-horses", bool, False, "All 20 horses run; unowned ones for the house."),
+    Opt("--track FILE|NAME", str | None, None, "A track file (TOML) or 'sprint'."),
+)
 
 
 def track_option(value: str | None) -> DerbyTrack | None:
