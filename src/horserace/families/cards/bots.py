@@ -14,7 +14,7 @@ face-down course is known and its exact odds are costly, so the bots then take t
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import permutations
 from typing import Any
@@ -153,17 +153,29 @@ class CardsBot:
     def _done(self, legal: Sequence[Action]) -> Action:
         return next(a for a in legal if isinstance(a, (Done, NoBid)))
 
+    def _favourite(
+        self,
+        view: CardsView,
+        legal: Sequence[Action],
+        odds: CardOdds[float],
+        on: Callable[[int], Sequence[BookBet | ToteBet]],
+    ) -> Action:
+        """The favourite's one bet a race: the largest stake `on(best)` offers on the horse
+        likeliest to win; done once it has a bet down, or when none is offered."""
+        if view.betting.staked_by(view.seat or 0) > 0:
+            return self._done(legal)
+        mine = on(max(RACING_SUITS, key=lambda h: (odds.win[h], -h)))
+        return max(mine, key=lambda b: b.stake) if mine else self._done(legal)
+
     def _book(self, view: CardsView, legal: Sequence[Action]) -> Action:
         odds = view_odds(view, 1)
         bets = [a for a in legal if isinstance(a, BookBet)]
         if not bets:
             return self._done(legal)
         if self.kind == "favourite":
-            if view.betting.staked_by(view.seat or 0) > 0:
-                return self._done(legal)
-            best = max(RACING_SUITS, key=lambda h: (odds.win[h], -h))
-            mine = [b for b in bets if b.suit == best]
-            return max(mine, key=lambda b: b.stake) if mine else self._done(legal)
+            return self._favourite(
+                view, legal, odds, lambda best: [b for b in bets if b.suit == best]
+            )
         scored = [(_book_value(view, b, odds), b.stake, b) for b in bets]
         value, _, bet = max(scored, key=lambda item: (item[0], item[1]))
         return bet if value > 0 else self._done(legal)
@@ -174,11 +186,12 @@ class CardsBot:
         if not bets:
             return self._done(legal)
         if self.kind == "favourite":
-            if view.betting.staked_by(view.seat or 0) > 0:
-                return self._done(legal)
-            best = max(RACING_SUITS, key=lambda h: (odds.win[h], -h))
-            wins = [b for b in bets if b.kind == "win" and b.horses == (best,)]
-            return max(wins, key=lambda b: b.stake) if wins else self._done(legal)
+            return self._favourite(
+                view,
+                legal,
+                odds,
+                lambda best: [b for b in bets if b.kind == "win" and b.horses == (best,)],
+            )
         scored = [(_tote_value(view, b, odds), b) for b in bets if b.stake == 1]
         value, bet = max(scored, key=lambda item: item[0])
         return bet if value > 0 else self._done(legal)
