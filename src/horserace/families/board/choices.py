@@ -7,6 +7,7 @@ with real consequences (a trade, a penalty, a wager) has no default."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from horserace.components.cards import ALL_RANKS, JOKER, RANKS, parse_rank, rank_text
@@ -41,6 +42,7 @@ from horserace.terminal.screen import TableScreen
 
 CARD_LETTERS = ("a", "j", "q", "k")  # never letter keys beside cards: they name cards
 POWER_NAMES = {11: "jack", 12: "queen", 13: "king"}
+TOO_MANY_MOVED = Rejection(f"an offer moves at most {MAX_CARDS_MOVED} cards each way", "")
 
 
 def card_words(rank: int) -> str:
@@ -85,7 +87,6 @@ class BoardAsker:
             return self.trading(view, legal, seat, read)
         if any(isinstance(a, Buy) for a in legal):
             return self.market(view, legal, seat, read)
-        options: list[Option] = []
         field = None
         wagers = [a for a in legal if isinstance(a, Wager)]
         if wagers:
@@ -212,9 +213,7 @@ class BoardAsker:
         held = [r for r in ALL_RANKS if hand[r]]
         options = [
             Option(
-                "none",
-                "give nothing: only ask for cards",
-                then=lambda: self.take_step(view, seat, ()),
+                "none", "give nothing: only ask for cards", then=partial(self.take_step, view, seat)
             )
         ]
         for rank in held:
@@ -222,14 +221,14 @@ class BoardAsker:
                 Option(
                     card_key(rank),
                     f"give {card_words(rank)} (you hold {hand[rank]})",
-                    then=_later(self.take_step, view, seat, (rank,)),
+                    then=partial(self.take_step, view, seat, (rank,)),
                 )
             )
 
         def read(text: str) -> Choice | Rejection | None:
             give = read_cards(text)
             if len(give) > MAX_CARDS_MOVED:
-                return Rejection(f"an offer moves at most {MAX_CARDS_MOVED} cards each way", "")
+                return TOO_MANY_MOVED
             if any(give.count(r) > hand[r] for r in set(give)):
                 return Rejection(
                     "you can only offer cards you hold", f"your cards: {cards_words(_ranks(hand))}"
@@ -244,7 +243,7 @@ class BoardAsker:
             read=read,
         )
 
-    def take_step(self, view: BoardView, seat: int, give: tuple[int, ...]) -> Choice:
+    def take_step(self, view: BoardView, seat: int, give: tuple[int, ...] = ()) -> Choice:
         wanted = self._wanted(view, seat)
         options = []
         if give:
@@ -261,7 +260,7 @@ class BoardAsker:
                     Option(
                         card_key(rank),
                         f"ask for {card_words(rank)}",
-                        then=_later(self.partner_step, view, seat, give, (rank,)),
+                        then=partial(self.partner_step, view, seat, give, (rank,)),
                     )
                 )
 
@@ -272,7 +271,7 @@ class BoardAsker:
                     "an offer moves at least one card", "ask for a card, or < to give one"
                 )
             if len(take) > MAX_CARDS_MOVED:
-                return Rejection(f"an offer moves at most {MAX_CARDS_MOVED} cards each way", "")
+                return TOO_MANY_MOVED
             return self.partner_step(view, seat, give, take)
 
         return Choice(
@@ -336,7 +335,7 @@ class BoardAsker:
                 Option(
                     card_key(take),
                     f"buy {card_words(take)} from the market",
-                    then=_later(self.buy_step, seat, take, gives),
+                    then=partial(self.buy_step, seat, take, gives),
                 )
             )
         return Choice(
@@ -354,10 +353,6 @@ class BoardAsker:
         return Choice(
             seat, f"Buy {card_words(take)}: which of your cards goes to the market", tuple(options)
         )
-
-
-def _later(make: Callable[..., Choice], *args: Any) -> Callable[[], Choice]:
-    return lambda: make(*args)
 
 
 def _ranks(hand: Sequence[int]) -> list[int]:
