@@ -8,7 +8,7 @@ scores every legal action by the change it makes to that value.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from horserace.components.cards import ACE, JOKER, KING, RankCounts, count_of
 from horserace.core.actions import Action
@@ -53,10 +53,11 @@ def _own_hand(view: BoardView) -> RankCounts:
     return hand
 
 
-class EvBot:
-    """Chooses the legal action with the most expected chips for its own seat."""
+class _BoardBot:
+    """What every board bot does alike: it takes the only legal action without a thought, and
+    plays Husted's betting by its own rule (`husted`); the rest is its `decide`."""
 
-    kind = "ev"
+    husted: Callable[[BoardView, Sequence[Action]], Action]
 
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng  # kept for the Agent shape; choices are deterministic
@@ -64,9 +65,21 @@ class EvBot:
     def choose(self, view: BoardView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        first = legal[0]
         if view.config.husted and _husted.is_husted_choice(view, legal):
-            return _husted.ev_husted(view, legal)
+            return self.husted(view, legal)
+        return self.decide(view, legal, legal[0])
+
+    def decide(self, view: BoardView, legal: Sequence[Action], first: Action) -> Action:
+        raise NotImplementedError
+
+
+class EvBot(_BoardBot):
+    """Chooses the legal action with the most expected chips for its own seat."""
+
+    kind = "ev"
+    husted = staticmethod(_husted.ev_husted)
+
+    def decide(self, view: BoardView, legal: Sequence[Action], first: Action) -> Action:
         if isinstance(first, Keep):
             return self._keep(view, legal)
         if isinstance(first, Answer):
@@ -240,20 +253,13 @@ def _neighbour_cards(view: BoardView, left: bool) -> int:
     return view.hand_sizes[seat]
 
 
-class HeuristicBot:
+class HeuristicBot(_BoardBot):
     """Rules of thumb: keep powers and the likeliest horses, answer big penalties, push your own."""
 
     kind = "heuristic"
+    husted = staticmethod(_husted.heuristic_husted)
 
-    def __init__(self, rng: random.Random) -> None:
-        self._rng = rng
-
-    def choose(self, view: BoardView, legal: Sequence[Action]) -> Action:
-        if len(legal) == 1:
-            return legal[0]
-        first = legal[0]
-        if view.config.husted and _husted.is_husted_choice(view, legal):
-            return _husted.heuristic_husted(view, legal)
+    def decide(self, view: BoardView, legal: Sequence[Action], first: Action) -> Action:
         hand = _own_hand(view)
         if isinstance(first, Keep):
             order = {ACE: 0, KING: 1, 2: 2, 12: 2, 3: 3, 11: 3, 4: 4, 10: 4, JOKER: 5}
