@@ -23,6 +23,13 @@ def check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
         raise ConfigError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
 
 
+def check_flags(config: Any) -> None:
+    """Every field a config declares `bool` holds True or False (a file may say 1 or "yes")."""
+    for field in fields(config):
+        if field.type in ("bool", bool) and not isinstance(getattr(config, field.name), bool):
+            raise ConfigError(f"{field.name} must be true or false")
+
+
 def whole_text(text: str, what: str) -> int:
     """Typed text -> int; anything else is a ConfigError that shows what was typed."""
     try:

@@ -9,7 +9,13 @@ from typing import Any
 
 from horserace.components.board import DEFAULT_BOARD, Board
 from horserace.core.errors import ConfigError
-from horserace.core.options import check_choice, check_whole, known_options, plain_options
+from horserace.core.options import (
+    check_choice,
+    check_flags,
+    check_whole,
+    known_options,
+    plain_options,
+)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
 SCRATCH_LINES = 4
@@ -76,18 +82,7 @@ class BoardConfig:
         check_choice("reset", self.reset, RESETS)
         check_choice("money", self.money, ("chips", "cents"))
         check_choice("trade_window", self.trade_window, TRADE_WINDOWS)
-        for name in (
-            "draft",
-            "jockey_pot",
-            "elimination",
-            "robertson",
-            "rotate_dealer",
-            "open_hands",
-            "market",
-            "husted",
-        ):
-            if not isinstance(getattr(self, name), bool):
-                raise ConfigError(f"{name} must be true or false")
+        check_flags(self)
         values = self.scratch_values
         if len(values) != SCRATCH_LINES or not all(
             isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values

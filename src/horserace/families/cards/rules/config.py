@@ -16,7 +16,7 @@ from typing import Any
 
 from horserace.core.errors import ConfigError
 from horserace.core.files import read_toml
-from horserace.core.options import check_whole, known_options, whole_text
+from horserace.core.options import check_flags, check_whole, known_options, whole_text
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 12
 MAX_RANKS = 12  # 2..K in each suit: the aces are the horses
@@ -129,16 +129,7 @@ class CardsConfig:
                 f"need {self.need} is more than the {self.ranks} cards of a suit: no horse"
                 " could ever finish"
             )
-        for name in (
-            "redeal",
-            "faltering",
-            "stumbling",
-            "dealer_bids",
-            "pass_leaves",
-            "cut_for_deal",
-        ):
-            if not isinstance(getattr(self, name), bool):
-                raise ConfigError(f"{name} must be true or false")
+        check_flags(self)
         if self.faltering and self.redeal:
             raise ConfigError(
                 "the redeal rule needs a face-up course: with faltering the course lies face"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from horserace.core.errors import ConfigError, InvalidAction
 from horserace.core.ledger import Ledger
-from horserace.core.options import check_whole, known_options
+from horserace.core.options import check_flags, check_whole, known_options
 from horserace.core.types import is_whole_number
 from horserace.families.derby.rules.race import D20_SIDES, DERBY_HORSES, RaceState
 from horserace.families.derby.rules.silks import SILKS
@@ -46,9 +46,7 @@ class DerbyConfig:
         check_whole("starting_money", self.starting_money, 0, 10**9)
         check_whole("max_wager", self.max_wager, 0, 10**9)
         check_whole("scratches", self.scratches, 0, MAX_SCRATCHES)
-        for name in ("all_in_single_race", "all_horses"):
-            if not isinstance(getattr(self, name), bool):
-                raise ConfigError(f"{name} must be true or false")
+        check_flags(self)
         if not isinstance(self.track, DerbyTrack):
             raise ConfigError("track must be a track")
         field = len(DERBY_HORSES) if self.all_horses else self.players
