@@ -6,7 +6,7 @@ one command."""
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, NamedTuple, get_type_hints
 
 import typer
@@ -75,3 +75,9 @@ def with_options(
     command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     command.__annotations__ = hints
     return command
+
+
+def renamed(given: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """The options given (those not None) under the table options' names; `names` maps a table
+    option to the command-line option that sets it."""
+    return {name: given[key] for name, key in names.items() if given[key] is not None}

@@ -56,27 +56,10 @@ class BoardSimulation(Simulation):
         return (simulate_options,)
 
     def setup(self, preset: str, given: Mapping[str, Any], *, quiet: bool) -> Setup:
-        from horserace.components.board import load_board
-        from horserace.families.board.rules.house import house_options
         from horserace.families.board.tally import exact_horse_odds
-        from horserace.families.board.terminal import check_board_options
+        from horserace.families.board.terminal import board_table_options
 
-        options: dict[str, Any] = house_options(given["house"])  # defaults under the user's
-        check_board_options(
-            {"chips": given["chips"], "trade_window": given["trade_window"]}, options
-        )
-        for name, key in (
-            ("players", "players"),
-            ("rounds", "rounds"),
-            ("starting_chips", "chips"),
-            ("repeat_scratch", "repeat_scratch"),
-            ("ante", "ante"),
-            ("trade_window", "trade_window"),
-        ):
-            if given[key] is not None:
-                options[name] = given[key]
-        if given["board"] is not None:
-            options["board"] = load_board(given["board"])
+        options = board_table_options(given["players"], given)
         settings = {"bots": tuple(given["bots"].split(",")), "engine": given["engine"]}
         extra = {"exact": exact_horse_odds(preset, options), "plot": given["plot"]}
         return Setup(options, settings, extra)

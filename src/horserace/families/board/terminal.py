@@ -20,7 +20,7 @@ from horserace.families.board.render import money_text, standings_table
 from horserace.families.board.rules.house import house_options, with_house_rules
 from horserace.families.board.screen import DEFAULT_SPEED, BoardScreen, CompanionChance
 from horserace.terminal.keyboard import KeyboardAgent
-from horserace.terminal.options import Opt, declared
+from horserace.terminal.options import Opt, declared, renamed
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup, TableTerminal
 
@@ -63,6 +63,28 @@ def check_board_options(given: Mapping[str, Any], house: Mapping[str, Any]) -> N
         raise ConfigError("--trade-window is when Perry's trading happens: add --house perry")
 
 
+def board_table_options(players: int | None, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The table options that `play` and `simulate` alike make of the board's options: what the
+    --house rules bring, under the options given, and the board file read."""
+    options = house_options(given["house"])  # the house rules' defaults, under the user's
+    check_board_options(given, options)
+    options.update(renamed({**given, "players": players}, BOARD_NAMES))
+    if given["board"] is not None:
+        options["board"] = load_board(given["board"])
+    return options
+
+
+# table option -> the command-line option that sets it
+BOARD_NAMES = {
+    "players": "players",
+    "rounds": "rounds",
+    "starting_chips": "chips",
+    "repeat_scratch": "repeat_scratch",
+    "ante": "ante",
+    "trade_window": "trade_window",
+}
+
+
 class BoardTerminal(TableTerminal):
     default_bots = "random"
     speed = DEFAULT_SPEED
@@ -75,25 +97,13 @@ class BoardTerminal(TableTerminal):
     def table_options(
         self, preset: str, players: int | None, given: Mapping[str, Any]
     ) -> dict[str, Any]:
-        options = house_options(given["house"])  # the house rules' defaults, under the user's
-        check_board_options(given, options)
-        named = {
-            "players": players,
-            "rounds": given["rounds"],
-            "starting_chips": given["chips"],
-            "repeat_scratch": given["repeat_scratch"],
-            "ante": given["ante"],
-            "trade_window": given["trade_window"],
-        }
-        options.update({key: value for key, value in named.items() if value is not None})
+        options = board_table_options(players, given)
         if given["fixed_dealer"]:
             options["rotate_dealer"] = False
         if given["hidden_hands"] and given["open_hands"]:
             raise ConfigError("choose --hidden-hands or --open-hands, not both")
         if given["hidden_hands"] or given["open_hands"]:
             options["open_hands"] = given["open_hands"]
-        if given["board"] is not None:
-            options["board"] = load_board(given["board"])
         return options
 
     def config(

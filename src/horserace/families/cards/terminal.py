@@ -19,7 +19,7 @@ from horserace.families.cards.rules.config import load_book_odds
 from horserace.families.cards.screen import CardsScreen, standings_table
 from horserace.families.presets import get_preset
 from horserace.terminal.keyboard import KeyboardAgent
-from horserace.terminal.options import Opt, declared
+from horserace.terminal.options import Opt, declared, renamed
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.table import TableSetup, TableTerminal
 
@@ -49,6 +49,18 @@ cards_options = declared(
         " leaves the bidding on that horse).",
     ),
 )
+
+
+# table option -> the command-line option that sets it
+CARDS_NAMES = {
+    "starting_chips": "chips",
+    "betting": "betting",
+    "bet_limit": "limit",
+    "takeout": "takeout",
+    "course_length": "course_length",
+    "need": "need",
+    "ranks": "ranks",
+}
 
 
 def check_cards_options(preset: str, given: Mapping[str, Any], defaults: Mapping[str, Any]) -> None:
@@ -85,17 +97,7 @@ def table_options(preset: str, players: int | None, given: Mapping[str, Any]) ->
     seats = players if players is not None else defaults.get("players", 4)
     options["players"] = seats
     options["races"] = given["races"] if given["races"] is not None else seats
-    for name, key in (
-        ("starting_chips", "chips"),
-        ("betting", "betting"),
-        ("bet_limit", "limit"),
-        ("takeout", "takeout"),
-        ("course_length", "course_length"),
-        ("need", "need"),
-        ("ranks", "ranks"),
-    ):
-        if given[key] is not None:
-            options[name] = given[key]
+    options.update(renamed(given, CARDS_NAMES))
     length, faltering = given["course_length"], given["faltering"]
     if length is not None and given["need"] is None:
         options["need"] = length if preset == "scarne" else length + 1
