@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import string
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -27,37 +28,24 @@ def add_words(**words: Callable[[Any], str]) -> None:
             raise ValueError(f"the event word {name!r} is already taken")
 
 
-class _Sentence(string.Formatter):
-    """Fills an event's `says`: `{seat:seat}` is a seat's name, `{winners:winners}` the
-    winners with their verb, `{amount:chips}` any word of WORDS; other specs format as usual."""
-
-    def __init__(self, names: Sequence[str]) -> None:
-        self.names = names
-
-    def format_field(self, value: Any, format_spec: str) -> str:
-        if format_spec == "seat":
-            return seat_name(self.names, value)
-        if format_spec == "winners":
-            verb = "share the win" if len(value) > 1 else "wins"
-            return " and ".join(seat_name(self.names, s) for s in value) + " " + verb
-        word = WORDS.get(format_spec)
-        return format(value, format_spec) if word is None else word(value)
+@functools.cache
+def _sentence(says: str) -> tuple[tuple[str, str | None, str], ...]:
+    """An event's `says` cut once into its text and its fields (with their specs)."""
+    return tuple(
+        (text, field, spec or "") for text, field, spec, _ in string.Formatter().parse(says)
+    )
 
 
-class _Attributes(Mapping[str, Any]):
-    """An event's fields and properties by name, for its `says`."""
-
-    def __init__(self, event: Event) -> None:
-        self.event = event
-
-    def __getitem__(self, name: str) -> Any:
-        return getattr(self.event, name)
-
-    def __iter__(self) -> Any:
-        return iter(())
-
-    def __len__(self) -> int:
-        return 0
+def _word(value: Any, spec: str, names: Sequence[str]) -> str:
+    """A field of an event's sentence: `seat` is a seat's name, `winners` the winners with their
+    verb, any word of WORDS (`chips`, a family's own); other specs format as str.format does."""
+    if spec == "seat":
+        return seat_name(names, value)
+    if spec == "winners":
+        verb = "share the win" if len(value) > 1 else "wins"
+        return " and ".join(seat_name(names, s) for s in value) + " " + verb
+    word = WORDS.get(spec)
+    return format(value, spec) if word is None else word(value)
 
 
 @dataclass(frozen=True)
@@ -80,7 +68,12 @@ class Event:
         """The event in words, with `names` for the seats (the class's `says` filled in)."""
         if not self.says:
             return self.kind
-        return _Sentence(names).vformat(self.says, (), _Attributes(self))
+        parts = []
+        for text, field, spec in _sentence(self.says):
+            parts.append(text)
+            if field is not None:
+                parts.append(_word(getattr(self, field), spec, names))
+        return "".join(parts)
 
     @classmethod
     def _field_names(cls) -> tuple[str, ...]:
