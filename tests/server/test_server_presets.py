@@ -13,6 +13,8 @@ from horserace.families.presets import PRESETS, get_preset
 from horserace.server.bots import bot_family
 from tests.server.support import Player, create_table, serving
 
+FAMILIES = {"basic": "cards", "scarne": "cards", "calcutta": "cards", "derby": "derby"}
+
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_an_all_bot_table_of_every_preset_plays_to_the_end(tmp_path: Path, name: str) -> None:
@@ -25,7 +27,10 @@ def test_an_all_bot_table_of_every_preset_plays_to_the_end(tmp_path: Path, name:
         assert summary["status"] == "playing"
         with client.websocket_connect(f"/ws/tables/{table}") as ws:
             watcher = Player(ws)
-            watcher.hello()
+            welcome = watcher.hello()
+            # the page draws the board its family names, and counts its money in its words
+            assert welcome["family"] == FAMILIES.get(name, "board")
+            assert welcome["money"] == ("dollars" if name == "derby" else "chips")
             last = watcher.until(lambda m: m.get("state", {}).get("status") == "over")
         assert last["state"]["result"]["winners"]
         record = parse_record(client.get(f"/api/tables/{table}/record").text)

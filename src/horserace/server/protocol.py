@@ -249,6 +249,8 @@ class Welcome(_Strict):
     type: Literal["welcome"] = "welcome"
     table: str
     preset: str
+    family: str  # the rules family (its FAMILY's name): the page draws the board it names
+    money: str  # what the family calls its money where a view's config does not say
     title: str
     seat: int | None
     host: bool

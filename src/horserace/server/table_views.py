@@ -9,6 +9,7 @@ from typing import Any
 
 from horserace.core.types import CHANCE
 from horserace.engine import Step
+from horserace.families import family
 from horserace.server.connection import Connection, encode
 from horserace.server.messages import actor_json, events_for, state_model, table_state_data
 from horserace.server.protocol import (
@@ -76,6 +77,8 @@ class TableViews(TableBase):
         return Welcome(
             table=self.id,
             preset=self.preset.name,
+            family=self.rules.family,
+            money=family(self.rules.family).money,
             title=self.settings.title,
             seat=seat,
             host=connection.host,

@@ -274,13 +274,13 @@ const Board = (() => {
       <div class="players">${players}</div>`;
   }
 
+  // the drawing of each rules family, by the family's name (the welcome message's `family`)
+  const DRAWINGS = { board: drawDiceBoard, derby: drawDerby, cards: drawCards };
+
   function draw(root, view, info) {
     names = info.names || [];
-    let html;
-    if (view && view.board && view.lines && view.positions) html = drawDiceBoard(view, info);
-    else if (view && view.race_number !== undefined && view.config && view.config.track) html = drawDerby(view, info);
-    else if (view && view.course && view.track) html = drawCards(view, info);
-    else html = '<p class="muted">This game has no drawing yet; its view is below.</p>';
+    const drawing = view ? DRAWINGS[info.family] : undefined;
+    const html = drawing ? drawing(view, info) : '<p class="muted">This game has no drawing yet; its view is below.</p>';
     root.innerHTML = html;
     animate(root);
   }

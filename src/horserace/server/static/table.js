@@ -46,7 +46,7 @@ function act(text) {
 function nameOf(seat) { return names[seat] || "P" + (seat + 1); }
 function unit(view) {
   if (view && view.config && view.config.money) return view.config.money;
-  return welcome && welcome.preset === "derby" ? "dollars" : "chips";
+  return (welcome && welcome.money) || "chips";
 }
 
 // The log's lines: the family's own news (the words a terminal prints) when the server sends
@@ -167,7 +167,7 @@ function showState(state) {
   $("status").textContent = state.status;
   $("view").textContent = JSON.stringify(state.view, null, 1);
   try {
-    Board.draw($("board"), state.view, { names, lastDice, diceStamp, actor: state.actor, odds: state.odds, unit: unit(state.view) });
+    Board.draw($("board"), state.view, { family: welcome && welcome.family, names, lastDice, diceStamp, actor: state.actor, odds: state.odds, unit: unit(state.view) });
   } catch (error) {
     $("board").textContent = "The table could not be drawn (" + error.message + ").";
   }
