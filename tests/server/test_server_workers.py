@@ -189,6 +189,11 @@ def test_every_worker_serves_every_table(postgres_url: str, tmp_path: Path) -> N
         )
         table = made["table"]["id"]
         owner = _owners(postgres_url)[table]
+        held = connect(
+            f"ws://{_workers(postgres_url)[owner]}/ws/tables/{table}", proxy=None, legacy=True
+        )
+        held.send(json.dumps({"type": "hello"}))  # somebody is here: the table stays
+        assert json.loads(held.recv(timeout=10))["type"] == "welcome"
         for worker, address in _workers(postgres_url).items():  # the owner, and the other
             summary = _get(f"http://{address}", f"/api/tables/{table}").json()
             assert summary["id"] == table and summary["status"] == "waiting"
@@ -209,6 +214,37 @@ def test_every_worker_serves_every_table(postgres_url: str, tmp_path: Path) -> N
             pushed = json.loads(lobby.recv(timeout=10))
             assert pushed["type"] == "tables-changed"
             assert [(t["id"], t["status"]) for t in pushed["tables"]] == [(table, "playing")]
+        held.close()
+
+
+def test_a_table_moves_to_the_worker_its_player_connects_to(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """A socket reaching a worker that does not own its table takes the table there when
+    nobody is connected to it at its owner (so the player's messages cross one event loop,
+    not two); a later socket at the old owner is forwarded, and the table stays."""
+    with _cluster(postgres_url, tmp_path) as base:
+        body = {"preset": "classic", "options": {"players": 2}, "seats": ["open", "random"]}
+        table = _post(base, "/api/tables", body)["table"]["id"]
+        token = _post(base, f"/api/tables/{table}/join", {"name": "Ann"})["token"]
+        workers, owner = _workers(postgres_url), _owners(postgres_url)[table]
+        other = next(worker for worker in workers if worker != owner)
+        with connect(f"ws://{workers[other]}/ws/tables/{table}", proxy=None) as ws:
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            player = Follower(base, table, token)
+            player._socket, player.reconnects = ws, 0
+            while len(player.acked) < 3:
+                player.pump(0.05)
+            assert _owners(postgres_url)[table] == other
+            assert _get(f"http://{workers[other]}", "/healthz").json()["tables"] >= 1
+            with connect(f"ws://{workers[owner]}/ws/tables/{table}", proxy=None) as watcher:
+                watcher.send(json.dumps({"type": "hello"}))
+                welcome = json.loads(watcher.recv(timeout=10))
+                assert welcome["type"] == "welcome" and welcome["seat"] is None
+            assert _owners(postgres_url)[table] == other  # somebody plays there: it stays
+            while len(player.acked) < 6:
+                player.pump(0.05)
+        assert player.reconnects == 0 and player.seen == sorted(set(player.seen))
 
 
 def test_a_killed_workers_tables_move_on_and_nothing_is_lost(

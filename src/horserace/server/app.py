@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 import os
 import sys
@@ -44,7 +45,7 @@ from horserace.server.protocol import (
     CreateTable,
     JoinTable,
 )
-from horserace.server.routing import Router
+from horserace.server.routing import HAND_OVER, PEER, Router
 from horserace.server.seating import TableRefusal
 from horserace.server.signing import ServerKey
 from horserace.server.sql_storage import SQLStorage, open_storage
@@ -134,8 +135,12 @@ def create_app(
     app.state.addresses = AddressBook(app.state.limits)
     if peers is not None:
         app.add_middleware(
-            Router, route=lambda table: hub_of(app).route(table), secret=peers.secret
+            Router,
+            route=lambda table: hub_of(app).route(table),
+            secret=peers.secret,
+            worker=lambda: hub_of(app).worker_id(),
         )
+        _hand_over(app, peers.secret)
     app.add_middleware(BodyLimit)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -158,6 +163,21 @@ def open_key(database: str, key_file: str | None) -> ServerKey:
         return ServerKey.load_or_create(default_key_path())
     path = sqlite_path(database)
     return ServerKey.generate() if path == ":memory:" else ServerKey.load_or_create(path + ".key")
+
+
+def _hand_over(app: FastAPI, secret: str) -> None:
+    @app.post(HAND_OVER + "{table_id}", include_in_schema=False)
+    async def hand_over(table_id: str, request: Request) -> JSONResponse:
+        """Another worker asks for a table a socket of its wants (only workers know the
+        secret): given when nobody is connected to it here."""
+        peer = request.headers.get(PEER.decode(), "")
+        if not hmac.compare_digest(peer.encode(), secret.encode()):
+            raise HTTPException(403, "workers only")
+        try:
+            worker = int((await request.json())["worker"])
+        except (ValueError, KeyError, TypeError):
+            raise HTTPException(400, "worker: a worker id") from None
+        return JSONResponse({"moved": await hub_of(app).hand_over(table_id, worker)})
 
 
 def default_key_path() -> Path:

@@ -135,6 +135,18 @@ class Cluster:
         """Whether this worker owns the table now (it did, or took it from a dead owner)."""
         return self.route(table_id) is None
 
+    def give(self, table_id: str, worker: int) -> bool:
+        """Hand a table this worker owns to a live `worker` (where its people are connected);
+        whether it went."""
+        with self._transaction() as db:
+            if not _alive(db, worker):
+                return False
+            moved = db.execute(
+                "UPDATE table_owners SET worker = %s WHERE table_id = %s AND worker = %s",
+                (worker, table_id, self.worker),
+            )
+            return moved.rowcount == 1
+
     def orphans(self, limit: int = 100) -> list[str]:
         """Claim up to `limit` unfinished tables whose owner is dead (or that have none);
         their ids. Two workers looking at once share them out, never both take one."""

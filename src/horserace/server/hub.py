@@ -108,6 +108,31 @@ class Hub:
             return None
         return await asyncio.to_thread(self.cluster.route, table_id)
 
+    def worker_id(self) -> int:
+        assert self.cluster is not None
+        return self.cluster.worker
+
+    async def hand_over(self, table_id: str, worker: int) -> bool:
+        """Give a table nobody here is connected to to the worker where somebody now connects
+        to it, so their messages are not forwarded through this worker for the rest of the
+        game. Between two moves (under the table's lock); whether it went."""
+        if self.cluster is None:
+            return False
+        cluster = self.cluster
+        table = self.tables.get(table_id)
+        if table is None:  # not in memory (idle): nothing to let go of, if it is ours
+            return await asyncio.to_thread(cluster.give, table_id, worker)
+        async with table.lock:
+            if len(table.connections) or self.tables.get(table_id) is not table:
+                return False
+            if not await asyncio.to_thread(cluster.give, table_id, worker):
+                return False
+            del self.tables[table_id]
+        table.connections.close(CLOSE_MOVING)  # one that came meanwhile finds the new owner
+        await table.close()
+        event(log, "table handed over", table=table_id, worker=worker)
+        return True
+
     def lost(self, table: TableBase) -> None:
         """Another worker owns the table now (this one was cut off from the database for a
         while): it leaves memory, and its sockets reconnect to the new owner."""

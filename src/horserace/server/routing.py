@@ -1,7 +1,9 @@
 """Requests for a table that another worker owns go to that worker (cluster.py): an HTTP
 request is sent on and its answer sent back; a WebSocket is joined to one opened to the owner,
 frame for frame, and closed when either side closes. So a client connected to any worker sees
-every table, and each table still has exactly one writer.
+every table, and each table still has exactly one writer. A socket first asks the owner for
+its table: an owner where nobody is connected to it gives it (hub.hand_over), and the socket
+is then served where it arrived, one event loop instead of two.
 
 A forwarded request carries the cluster's secret and the client's address, so the owner
 counts it against the client (not against the worker that forwarded it) and never forwards
@@ -41,16 +43,20 @@ NOT_FORWARDED = HOP_BY_HOP | {
 }
 FORWARD_SECONDS = 30.0
 
+HAND_OVER = "/_workers/hand-over/"  # + table id: the owner gives the table to the asker
 Route = Callable[[str], Awaitable[str | None]]
 
 
 class Router:
     """ASGI middleware: `route(table_id)` names the owner's address, or None to serve here."""
 
-    def __init__(self, app: ASGIApp, route: Route, secret: str) -> None:
+    def __init__(
+        self, app: ASGIApp, route: Route, secret: str, worker: Callable[[], int] | None = None
+    ) -> None:
         self.app = app
         self.route = route
         self.secret = secret.encode()
+        self.worker = worker  # this worker's id: a socket's table may move here
         self._client: httpx.AsyncClient | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -71,11 +77,13 @@ class Router:
         else:
             found = TABLE_PATH.match(scope["path"])
             address = await self.route(found.group(1)) if found else None
-            if address is not None:
+            if address is not None and found is not None:
                 if scope["type"] == "http":
                     await self._http(address, scope, receive, send)
-                else:
+                elif not await self._take(found.group(1), address):
                     await self._socket(address, scope, receive, send)
+                else:
+                    await self.app(scope, receive, send)  # the table is this worker's now
                 return
         await self.app(scope, receive, send)
 
@@ -90,6 +98,27 @@ class Router:
         kept.append((CLIENT.decode(), str(client[0]) if client else "unknown"))
         return kept
 
+    def _forwarder(self) -> httpx.AsyncClient:
+        if self._client is None:
+            self._client = httpx.AsyncClient(trust_env=False, timeout=FORWARD_SECONDS)
+        return self._client
+
+    async def _take(self, table_id: str, address: str) -> bool:
+        """A socket for a table another worker owns: ask the owner for the table (it gives
+        it when nobody is connected to it there), so this socket's messages are served here
+        instead of crossing two event loops for the rest of the game."""
+        if self.worker is None:
+            return False
+        try:
+            answer = await self._forwarder().post(
+                f"http://{address}{HAND_OVER}{table_id}",
+                headers={PEER.decode(): self.secret.decode()},
+                json={"worker": self.worker()},
+            )
+            return answer.status_code == 200 and answer.json().get("moved") is True
+        except (httpx.HTTPError, ValueError):
+            return False
+
     async def _http(self, address: str, scope: Scope, receive: Receive, send: Send) -> None:
         body = b""
         while True:
@@ -99,12 +128,10 @@ class Router:
             body += message.get("body", b"")
             if not message.get("more_body", False):
                 break
-        if self._client is None:
-            self._client = httpx.AsyncClient(trust_env=False, timeout=FORWARD_SECONDS)
         query = scope.get("query_string", b"").decode("latin-1")
         url = f"http://{address}{scope['path']}" + (f"?{query}" if query else "")
         try:
-            answer = await self._client.request(
+            answer = await self._forwarder().request(
                 scope["method"], url, headers=self._headers(scope), content=body
             )
         except httpx.HTTPError as error:
