@@ -49,6 +49,13 @@ def test_health_metrics_and_no_openapi_by_default(tmp_path: Path) -> None:
         assert _metric(text, "horserace_action_latency_seconds_count") == 1
         assert _metric(text, "horserace_connections") == 0
         assert token not in text
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+
+        def gone(*args: object) -> None:
+            raise OSError("the database is away")
+
+        hub.storage.page_tables = gone
+        assert client.get("/healthz").status_code == 503
     app = create_app(f"sqlite:///{tmp_path / 'o.db'}", openapi=True)
     with TestClient(app) as client:
         assert "/api/tables" in client.get("/openapi.json").json()["paths"]

@@ -189,5 +189,16 @@ def test_only_a_worker_that_knows_the_secret_speaks_for_a_client(
         assert client.post("/api/tables", json=body, headers=forged).status_code == 201
         assert set(app.state.addresses.buckets) == {"testclient"}
         forwarded = {"x-horserace-peer": "s3cret", "x-horserace-client": "198.51.100.4"}
-        assert client.post("/api/tables", json=body, headers=forwarded).status_code == 201
+        made = client.post("/api/tables", json=body, headers=forwarded)
+        assert made.status_code == 201
         assert set(app.state.addresses.buckets) == {"testclient", "198.51.100.4"}
+        # only a worker may ask for a table: a guess at the secret moves nothing
+        table = made.json()["table"]["id"]
+        worker = {"worker": app.state.hub.cluster.worker}
+        for headers in ({}, forged):
+            asked = client.post(f"/_workers/hand-over/{table}", json=worker, headers=headers)
+            assert asked.status_code == 403
+        assert table in app.state.hub.tables
+        asked = client.post(f"/_workers/hand-over/{table}", json=worker, headers=forwarded)
+        assert asked.json() == {"moved": False}  # to itself: nothing moves
+        assert table in app.state.hub.tables

@@ -116,7 +116,7 @@ class Hub:
         """Give a table nobody here is connected to to the worker where somebody now connects
         to it, so their messages are not forwarded through this worker for the rest of the
         game. Between two moves (under the table's lock); whether it went."""
-        if self.cluster is None:
+        if self.cluster is None or worker == self.cluster.worker:
             return False
         cluster = self.cluster
         table = self.tables.get(table_id)
