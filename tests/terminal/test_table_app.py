@@ -10,7 +10,7 @@ from horserace.terminal.tui.app import FINISHED, QUIT, TableApp
 from horserace.terminal.tui.choice_panel import ChoicePanel
 from horserace.terminal.tui.overlays import HelpScreen
 from horserace.terminal.tui.panels import GameLog
-from tests.terminal.pilot import asking, holding, on_screen, run, said, until
+from tests.terminal.pilot import asking, holding, on_screen, pick_first, run, said, until
 from tests.terminal.tables import table
 
 
@@ -182,5 +182,33 @@ def test_the_footer_offers_the_pace_keys_only_while_no_answer_is_typed() -> None
             await pilot.press("d", "o", "n", "e", "enter")
             await until(pilot, lambda: not asking(app) and "+ faster  - slower" in footer(app))
             await pilot.press("ctrl+c")
+
+    run(scenario)
+
+
+def test_a_derby_race_result_stays_until_enter_and_in_the_log() -> None:
+    """A person at a Derby table: the race's result (its places and payouts) is held over the
+    board until Enter, and stays in the log after."""
+    app, game, _ = table("derby", humans=[0], options={"players": 3, "races": 2})
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            while holding(app) is None:
+                await until(pilot, lambda: asking(app) or holding(app) is not None)
+                if asking(app):
+                    await pick_first(pilot, app, game)
+            held = holding(app)
+            assert held is not None and held.heading == "The race is over"
+            steps = len(game.steps)
+            shown = on_screen(app)
+            assert "Race 1 over after" in shown, shown  # the places, over the board
+            await pilot.pause(0.4)
+            assert holding(app) is held and len(game.steps) == steps  # nobody pressed Enter
+            await pilot.press("enter")
+            await until(pilot, lambda: holding(app) is None)
+            assert any("Race 1 over after" in line for line in said(app))  # and in the log
+            await pilot.press("ctrl+c")
+            await until(pilot, lambda: not app.is_running)
+        assert app.return_value == QUIT and not game.over
 
     run(scenario)
