@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from horserace.core.chunks import Plan, Span
-from horserace.simulate.runner import aside, partial_on_interrupt, run
+from horserace.simulate.runner import aside, ctrl_c_held, partial_on_interrupt, run
 
 HORSERACE = Path(sys.executable).parent / "horserace"
 HELD = 30  # seconds a held chunk keeps its worker (far longer than the test takes)
@@ -63,6 +63,19 @@ def test_ctrl_c_in_a_chunk_that_swallows_it_ends_the_run_with_the_chunks_before(
         release.set()
         presser.join()
     assert result == list(range(10)) and not swallowed
+
+
+@pytest.mark.usefixtures("ctrl_c_raises")
+def test_ctrl_c_while_the_workers_start_takes_effect_once_they_have() -> None:
+    """Held, not lost: a press while the pool forks its workers ends the run right after."""
+    went_on = []
+    with pytest.raises(KeyboardInterrupt), ctrl_c_held():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # the handler has run by now: the press is held
+        went_on.append(True)
+    assert went_on == [True]
+    with ctrl_c_held():  # no press, nothing raised
+        pass
 
 
 def test_a_chunk_on_its_helper_thread_gives_its_result_and_its_error() -> None:

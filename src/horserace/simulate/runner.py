@@ -96,6 +96,26 @@ def waited(future: Future[T]) -> T:
             return future.result(WAKE_SECONDS)
 
 
+@contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C pressed within it takes effect as it ends. Starting a pool forks its workers, and
+    a KeyboardInterrupt raised inside the fork's own handlers (logging's) is printed and then
+    ignored, so the press would be lost and the run would go on to the end."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, _frame: pressed.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pressed and callable(previous):
+        previous(signal.SIGINT, None)
+    elif pressed and previous == signal.SIG_DFL:
+        raise KeyboardInterrupt
+
+
 def stop_at_once(pool: ProcessPoolExecutor) -> None:
     """End a pool without waiting for the chunks under way in its workers (a kernel's first
     compile there takes a quarter of a minute): the queued ones are dropped, the workers ended."""
@@ -129,7 +149,8 @@ def run(
             )
             with pool:
                 try:
-                    futures = [pool.submit(plan.play, part) for part in parts]
+                    with ctrl_c_held():  # the workers start at the first submits
+                        futures = [pool.submit(plan.play, part) for part in parts]
                     for part, future in zip(parts, futures, strict=True):
                         tally = waited(future)
                         result = tally if result is None else plan.merge(result, tally)
