@@ -27,7 +27,13 @@ from horserace.families.board.rules.config import BoardConfig
 from horserace.families.board.rules.house import house_options
 from horserace.families.board.tally import SimulationReport
 from horserace.families.presets import get_preset
-from horserace.simulate.runner import simulate_games, worker_ignores_ctrl_c
+from horserace.simulate.runner import (
+    WAKE_SECONDS,
+    ctrl_c_held,
+    simulate_games,
+    stop_at_once,
+    worker_ignores_ctrl_c,
+)
 
 
 @dataclass(frozen=True)
@@ -164,12 +170,13 @@ class Sweep:
     def _on_pool(self, points: Sequence[Point], workers: int) -> None:
         pool = ProcessPoolExecutor(max_workers=workers, initializer=worker_ignores_ctrl_c)
         with pool:
-            running: dict[Future[SimulationReport], tuple[Point, int]] = {
-                pool.submit(self.task, p): (p, 1) for p in longest_first(points)
-            }
             try:
-                while running:
-                    done, _ = wait(running, return_when=FIRST_COMPLETED)
+                with ctrl_c_held():  # the workers start at the first submits
+                    running: dict[Future[SimulationReport], tuple[Point, int]] = {
+                        pool.submit(self.task, p): (p, 1) for p in longest_first(points)
+                    }
+                while running:  # short timed waits: Ctrl-C reaches the main thread at once
+                    done, _ = wait(running, WAKE_SECONDS, return_when=FIRST_COMPLETED)
                     for future in done:
                         point, attempt = running.pop(future)
                         failure = future.exception()
@@ -182,10 +189,7 @@ class Sweep:
                             outcome = Outcome(point, None, _text(failure), attempt)
                             self._finish(outcome, len(points))
             except KeyboardInterrupt:  # the points under way are dropped, not waited for
-                workers_running = list((pool._processes or {}).values())
-                pool.shutdown(wait=False, cancel_futures=True)
-                for process in workers_running:
-                    process.terminate()
+                stop_at_once(pool)
                 raise
 
     def _in_process(self, point: Point) -> Outcome:
