@@ -8,16 +8,16 @@ figures are the same bit for bit whether one process or eight played it.
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
+from horserace.core.aside import WAKE_SECONDS, aside
 from horserace.core.chunks import Plan, Planned, Progress, Span, check_run, spans
 from horserace.core.errors import ConfigError
 from horserace.families import family_of_preset
@@ -29,6 +29,7 @@ __all__ = [
     "Plan",
     "Progress",
     "Span",
+    "aside",
     "check_run",
     "partial_on_interrupt",
     "run",
@@ -57,35 +58,6 @@ def partial_on_interrupt() -> Iterator[None]:
 def worker_ignores_ctrl_c() -> None:
     """Ctrl-C is the main process's to handle: a worker finishes its chunk quietly."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-WAKE_SECONDS = 0.1  # how often the waiting main thread looks for a Ctrl-C
-
-
-def aside(play: Callable[[Span], T], part: Span) -> T:
-    """`play(part)` on a helper thread while the main thread waits for it, so that Ctrl-C
-    reaches the main thread at once: a compiled kernel's first compile, run on the main thread,
-    swallows it (numba's compiler turns it into a broken compile, or the run goes on). The
-    chunk under way is then left unfinished; its thread ends with the process."""
-    if threading.current_thread() is not threading.main_thread():
-        return play(part)
-    done: list[T] = []
-    failed: list[BaseException] = []
-    context = contextvars.copy_context()  # the chunk sees what the caller set (ContextVars)
-
-    def work() -> None:
-        try:
-            done.append(context.run(play, part))
-        except BaseException as error:  # handed to the main thread, raised there
-            failed.append(error)
-
-    helper = threading.Thread(target=work, name="horserace-chunk", daemon=True)
-    helper.start()
-    while helper.is_alive():  # Ctrl-C raises KeyboardInterrupt here, in the main thread:
-        helper.join(WAKE_SECONDS)  # a timed wait wakes it even when another thread took the signal
-    if failed:
-        raise failed[0]
-    return done[0]
 
 
 def waited(future: Future[T]) -> T:

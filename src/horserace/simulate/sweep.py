@@ -22,13 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from horserace.components.board import load_board
+from horserace.core.aside import WAKE_SECONDS
 from horserace.core.errors import ConfigError, HorseraceError
 from horserace.families.board.rules.config import BoardConfig
 from horserace.families.board.rules.house import house_options
 from horserace.families.board.tally import SimulationReport
 from horserace.families.presets import get_preset
 from horserace.simulate.runner import (
-    WAKE_SECONDS,
     ctrl_c_held,
     simulate_games,
     stop_at_once,

@@ -23,6 +23,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from horserace.core.aside import aside
 from horserace.core.errors import HorseraceError
 from horserace.families.derby.sampled_odds import TENTH, PlaceOdds, table_odds
 
@@ -34,7 +35,6 @@ PRECISE_SAMPLES = 2_000_000  # at most this many races for the precise estimate
 ODDS_SEED = 0  # fixed, so the same table always shows the same numbers
 KEEP = 1024  # precise estimates kept (the most recently used)
 WAITING = 8  # positions waiting for their precise estimate, newest first
-WAKE_SECONDS = 0.1  # how often a thread waiting for a precise estimate looks for a Ctrl-C
 
 Wins = tuple[tuple[str, float], ...]
 log = logging.getLogger(__name__)
@@ -125,25 +125,10 @@ class LiveOdds:
         return quick
 
     def precise(self, view: DerbyView) -> PlaceOdds | None:
-        """Exact or precise, worked out now if need be, on a thread of its own while this one
-        waits in short timed waits: Ctrl-C reaches a main thread waiting here (a kernel's first
-        compile, run on it, would swallow it)."""
-        answer: list[PlaceOdds | None] = []
-        failed: list[BaseException] = []
-
-        def work() -> None:
-            try:
-                answer.append(self._precise_now(view))
-            except BaseException as error:  # handed to the waiting thread, raised there
-                failed.append(error)
-
-        helper = threading.Thread(target=work, name="derby-odds-now", daemon=True)
-        helper.start()
-        while helper.is_alive():
-            helper.join(WAKE_SECONDS)
-        if failed:
-            raise failed[0]
-        return answer[0]
+        """Exact or precise, worked out now if need be, on a thread of its own while the main
+        thread waits in short timed waits: Ctrl-C reaches it (a kernel's first compile, run on
+        it, would swallow it)."""
+        return aside(self._precise_now, view)
 
     def _precise_now(self, view: DerbyView) -> PlaceOdds | None:
         key = odds_key(view)
