@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from horserace.bots import make_bot
 from horserace.core.chance import SeededChance
+from horserace.drivers.bots import make_bot
+from horserace.drivers.simulate.runner import simulate_games
 from horserace.engine import Game, play
 from horserace.families.presets import get_preset
-from horserace.simulate.runner import simulate_games
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 from benchmarks.null_rules import actors_of_games, play_shadow

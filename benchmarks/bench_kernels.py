@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from horserace.components.board import DEFAULT_BOARD
+from horserace.drivers.simulate.race_sim import race_start
 from horserace.families.derby.rules.race import start_race
 from horserace.families.derby.rules.track import DEFAULT_TRACK
 from horserace.families.presets import get_preset
@@ -24,7 +25,6 @@ from horserace.kernels.card_race import card_spec
 from horserace.kernels.card_race import run_games as run_card_games
 from horserace.kernels.derby_fast import run_races as run_derby_races
 from horserace.kernels.derby_race import race_start as derby_start
-from horserace.simulate.race_sim import race_start
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 from benchmarks.plain_classic import play_classic

@@ -28,7 +28,7 @@ COMMANDS = {
 HEAVY = ("numpy", "numba", "fastapi", "psycopg", "uvicorn", "matplotlib", "dask", "textual")
 PROBE = """
 import json, re, sys
-from horserace.cli.app import app
+from horserace.drivers.cli.app import app
 try:
     app(sys.argv[1:])
 except SystemExit:

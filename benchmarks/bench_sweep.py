@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
-from horserace.simulate.runner import simulate_games
-from horserace.simulate.sweep import Point, Sweep, expand, parse_grid
+from horserace.drivers.simulate.runner import simulate_games
+from horserace.drivers.simulate.sweep import Point, Sweep, expand, parse_grid
 
 GRID = ["players=2,3,4,5,6,7,8,9,10,11", "rounds=1,2,3,4,5,6,7,8,9,10"]
 

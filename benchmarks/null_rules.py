@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from horserace.bots import make_bot
 from horserace.components.dice import ALL_ROLLS
 from horserace.core.actions import Action
 from horserace.core.chance import SeededChance, lookup_table
@@ -20,6 +19,7 @@ from horserace.core.events import Event
 from horserace.core.ledger import Ledger
 from horserace.core.rules import Result, Rules
 from horserace.core.types import TERMINAL, Actor, parse_actor
+from horserace.drivers.bots import make_bot
 from horserace.engine import Game, play
 from horserace.families.board.rules.actions import ROLL
 from horserace.families.presets import get_preset

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from horserace.bots import make_bot
 from horserace.components.board import HORSES
 from horserace.core.chance import ScriptedChance, SeededChance
 from horserace.core.events import Event
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.core.types import CHANCE
+from horserace.drivers.bots import make_bot
 from horserace.engine import Agent, Game, Step, play
 from horserace.families.presets import get_preset
 

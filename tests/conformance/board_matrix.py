@@ -14,9 +14,9 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from horserace.bots import make_bot
 from horserace.core.chance import SeededChance
 from horserace.core.rng import BOT_STREAM, derive_seed
+from horserace.drivers.bots import make_bot
 from horserace.engine import Game, play
 from horserace.families.presets import get_preset
 

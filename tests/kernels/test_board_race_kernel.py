@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from horserace.cli.app import app
 from horserace.components.board import DEFAULT_BOARD, HORSES, Board
+from horserace.drivers.cli.app import app
+from horserace.drivers.simulate.race_sim import CHUNK_RACES, race_start, simulate_races
 from horserace.families.board.odds.race import race_odds
 from horserace.kernels.board_race import race_table, run_races
-from horserace.simulate.race_sim import CHUNK_RACES, race_start, simulate_races
 
 CHI2_P001 = {6: 22.458, 8: 26.124, 10: 29.588}  # 0.999 quantiles by df
 STARTS = [

@@ -175,7 +175,7 @@ def test_winners_by_course_count_follow_the_exact_odds(options: dict[str, Any]) 
 
 
 def test_simulate_cards_runs_blind_bettors_on_the_kernel_whatever_the_workers() -> None:
-    from horserace.simulate.runner import simulate_games as simulate_cards
+    from horserace.drivers.simulate.runner import simulate_games as simulate_cards
 
     one = simulate_cards("basic", {"betting": "tote"}, 12_000, 4, bots=("blind",))
     two = simulate_cards("basic", {"betting": "tote"}, 12_000, 4, bots=("blind",), workers=2)
@@ -192,7 +192,7 @@ def test_simulate_command_names_the_engine_and_refuses_a_kernel_it_cannot_use() 
 
     from typer.testing import CliRunner
 
-    from horserace.cli.app import app
+    from horserace.drivers.cli.app import app
 
     runner = CliRunner()
     result = runner.invoke(app, ["simulate", "scarne", "-n", "300", "--seed", "2", "--json"])

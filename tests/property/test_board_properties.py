@@ -8,9 +8,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from horserace.bots import make_bot
 from horserace.core.chance import SeededChance
 from horserace.core.rng import BOT_STREAM, derive_seed
+from horserace.drivers.bots import make_bot
 from horserace.engine import Game, Step, play, replay
 from horserace.families import family
 from horserace.families.presets import get_preset

@@ -12,13 +12,13 @@ from typing import Any
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from horserace.bots import make_bot
 from horserace.components.french_deck import parse_card
 from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError
 from horserace.core.events import redact
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.core.types import CHANCE, TERMINAL
+from horserace.drivers.bots import make_bot
 from horserace.engine import Game, Step, play, replay
 from horserace.families.cards.odds.race import card_odds, position_from_cards
 from horserace.families.cards.rules import events as ev

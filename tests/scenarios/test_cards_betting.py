@@ -11,12 +11,12 @@ from horserace.components.french_deck import parse_card
 from horserace.core.errors import IllegalAction
 from horserace.core.record import parse_record
 from horserace.core.types import CHANCE
+from horserace.drivers.server.jsonable import to_jsonable
 from horserace.engine import replay
 from horserace.families.cards.rules import events as ev
 from horserace.families.cards.rules.calcutta import LeftTheBidding, pool_shares
 from horserace.families.cards.rules.state import CardsPhase
 from horserace.families.presets import get_preset
-from horserace.server.jsonable import to_jsonable
 from tests.unit.test_cards_support import CUT, chips, events, new_table, of_suit, run, scripted
 
 C, D, H, S = range(4)

@@ -33,6 +33,6 @@ def postgres_url(postgres_server: str) -> str:
 def live_odds_ready() -> None:
     """A fresh checkout has no compiled kernels yet: compile the live odds' kernel once, before
     any server test times its answers (a server started cold does it on a thread meanwhile)."""
-    from horserace.server.messages import prepare_live_odds
+    from horserace.drivers.server.messages import prepare_live_odds
 
     prepare_live_odds()

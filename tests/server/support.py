@@ -20,9 +20,9 @@ with warnings.catch_warnings():  # starlette's notice about httpx's successor, n
     from fastapi.testclient import TestClient
     from starlette.testclient import WebSocketTestSession
 
-from horserace.server import protocol
-from horserace.server.app import create_app
-from horserace.server.limits import Limits
+from horserace.drivers.server import protocol
+from horserace.drivers.server.app import create_app
+from horserace.drivers.server.limits import Limits
 
 __all__ = [
     "Message",

@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from horserace.server.limits import Limits
-from horserace.server.records import check_published
-from horserace.server.signing import ServerKey
+from horserace.drivers.server.limits import Limits
+from horserace.drivers.server.records import check_published
+from horserace.drivers.server.signing import ServerKey
 from tests.server.support import Message, Player, TestClient, create_table, join, serving
 
 SEED = 4_242_424_242

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from horserace.core.chance import SeededChance
+from horserace.drivers.server.jsonable import to_jsonable
+from horserace.drivers.server.tokens import hash_token, new_table_id, new_token, token_matches
 from horserace.families.board.rules.view import BoardView
-from horserace.server.jsonable import to_jsonable
-from horserace.server.tokens import hash_token, new_table_id, new_token, token_matches
 from tests.helpers import new_game
 
 

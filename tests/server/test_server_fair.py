@@ -14,10 +14,10 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from horserace.cli.app import app
-from horserace.server.fair import FairChance, fair_key, seed_hash, seed_matches
-from horserace.server.records import check_published
-from horserace.server.signing import ServerKey
+from horserace.drivers.cli.app import app
+from horserace.drivers.server.fair import FairChance, fair_key, seed_hash, seed_matches
+from horserace.drivers.server.records import check_published
+from horserace.drivers.server.signing import ServerKey
 from tests.server.support import (
     Player,
     TestClient,

@@ -18,9 +18,9 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from horserace.server.app import create_app
-from horserace.server.limits import MAX_FRAME
-from horserace.server.workers import uvicorn_options
+from horserace.drivers.server.app import create_app
+from horserace.drivers.server.limits import MAX_FRAME
+from horserace.drivers.server.workers import uvicorn_options
 
 HOST = "127.0.0.1"
 MESSAGE_TOO_BIG = 1009

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from horserace.core.record import parse_record
+from horserace.drivers.server.limits import Limits
 from horserace.engine import Step, replay
 from horserace.families.presets import get_preset
-from horserace.server.limits import Limits
 from tests.server.support import Player, WebSocketTestSession, create_table, join, receive, serving
 
 MESSAGES = 1_000  # per table

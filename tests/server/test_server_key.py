@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from horserace.core.files import state_directory
-from horserace.server.app import default_key_path, open_key
+from horserace.drivers.server.app import default_key_path, open_key
 
 POSTGRES = "postgresql://horserace@127.0.0.1:5432/horserace"
 

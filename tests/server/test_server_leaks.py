@@ -19,14 +19,14 @@ import pytest
 from horserace.core.events import Event, PublicEvent
 from horserace.core.record import parse_record
 from horserace.core.types import CHANCE
+from horserace.drivers.server.jsonable import to_jsonable
+from horserace.drivers.server.messages import events_for
+from horserace.drivers.server.tokens import hash_token
 from horserace.engine import Step, replay
 from horserace.families import family
 from horserace.families.board.rules import events as board_events
 from horserace.families.board.rules import house_events
 from horserace.families.presets import get_preset
-from horserace.server.jsonable import to_jsonable
-from horserace.server.messages import events_for
-from horserace.server.tokens import hash_token
 from tests.server.support import Message, Player, create_table, join, serving
 
 SEED = 987_654_321_123

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from horserace.cli.app import app as cli_app
-from horserace.server.connection import MAX_BACKLOG, Connection, encode
-from horserace.server.limits import (
+from horserace.drivers.cli.app import app as cli_app
+from horserace.drivers.server.connection import MAX_BACKLOG, Connection, encode
+from horserace.drivers.server.limits import (
     CLOSE_TOO_FAST,
     CLOSE_TOO_MANY,
     CLOSE_TOO_SLOW,

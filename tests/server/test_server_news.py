@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 
 from horserace.core.chance import SeededChance
+from horserace.drivers.server.bots import bot_family
+from horserace.drivers.server.table_base import viewers_news
 from horserace.engine import Game, Step, play
 from horserace.families import family
 from horserace.families.presets import PRESETS, get_preset
-from horserace.server.bots import bot_family
-from horserace.server.table_base import viewers_news
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

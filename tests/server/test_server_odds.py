@@ -17,6 +17,7 @@ from horserace.components.board import HORSES
 from horserace.components.french_deck import SUIT_LETTERS, is_joker, suit_of
 from horserace.core.chance import SeededChance
 from horserace.core.types import TERMINAL
+from horserace.drivers.server.messages import live_odds, table_state
 from horserace.families.board.odds.race import race_odds, scratch_phase_odds
 from horserace.families.board.rules.state import Phase
 from horserace.families.cards.family import ODDS_BUDGET as CARDS_BUDGET
@@ -33,7 +34,6 @@ from horserace.families.derby.live_odds import PRECISE_SAMPLES as DERBY_PRECISE
 from horserace.families.derby.rules.model import DerbyPhase
 from horserace.families.derby.sampled_odds import TENTH, table_odds, widest_interval
 from horserace.families.presets import get_preset
-from horserace.server.messages import live_odds, table_state
 from tests.helpers import bots_for, new_game
 
 

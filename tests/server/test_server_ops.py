@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from horserace.server.app import create_app
-from horserace.server.ops import COLLECTOR_THRESHOLDS, JsonLogFormatter, event
+from horserace.drivers.server.app import create_app
+from horserace.drivers.server.ops import COLLECTOR_THRESHOLDS, JsonLogFormatter, event
 from tests.server.support import Player, TestClient, create_table, join, serving
 
 
@@ -82,7 +82,7 @@ import gc, sys, warnings
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
-from horserace.server.app import create_app
+from horserace.drivers.server.app import create_app
 before = (gc.get_threshold(), gc.get_freeze_count())
 with TestClient(create_app(f"sqlite:///{sys.argv[1]}", long_lived=sys.argv[2] == "1")):
     print(before, (gc.get_threshold(), gc.get_freeze_count() > 0))

@@ -15,11 +15,11 @@ import psycopg
 import pytest
 
 from horserace.core.errors import ConfigError
-from horserace.server.app import Peers, create_app
-from horserace.server.cluster import Cluster
-from horserace.server.database_url import postgres_conninfo
-from horserace.server.sql_storage import PostgresStorage, TableMoved
-from horserace.server.storage import OPEN, OVER, PLAYING, SeatRow, StoredStep, TableRow
+from horserace.drivers.server.app import Peers, create_app
+from horserace.drivers.server.cluster import Cluster
+from horserace.drivers.server.database_url import postgres_conninfo
+from horserace.drivers.server.sql_storage import PostgresStorage, TableMoved
+from horserace.drivers.server.storage import OPEN, OVER, PLAYING, SeatRow, StoredStep, TableRow
 from tests.server.support import Player, TestClient, create_table, game_of, serving
 
 HORSERACE = str(Path(sys.executable).parent / "horserace")

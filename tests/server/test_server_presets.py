@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from horserace.core.record import parse_record
+from horserace.drivers.server.bots import bot_family
 from horserace.engine import replay
 from horserace.families.presets import PRESETS, get_preset
-from horserace.server.bots import bot_family
 from tests.server.support import Player, create_table, serving
 
 FAMILIES = {"basic": "cards", "scarne": "cards", "calcutta": "cards", "derby": "derby"}

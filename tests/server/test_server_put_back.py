@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from horserace.server.storage import Storage
+from horserace.drivers.server.storage import Storage
 from tests.server.support import Player, TestClient, create_table, game_of, join, serving
 
 

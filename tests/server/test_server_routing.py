@@ -6,8 +6,8 @@ import asyncio
 
 import httpx
 
-from horserace.server.limits import Message, Receive, Scope, Send
-from horserace.server.routing import Router
+from horserace.drivers.server.limits import Message, Receive, Scope, Send
+from horserace.drivers.server.routing import Router
 
 
 async def _lifespan_app(scope: Scope, receive: Receive, send: Send) -> None:

@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from horserace.server.hub import Hub
-from horserace.server.limits import Limits
-from horserace.server.table_views import MAX_MISSED
+from horserace.drivers.server.hub import Hub
+from horserace.drivers.server.limits import Limits
+from horserace.drivers.server.table_views import MAX_MISSED
 from tests.server.support import (
     Player,
     TestClient,

@@ -11,9 +11,9 @@ import psycopg
 import pytest
 
 from horserace.core.errors import ConfigError
-from horserace.server.database_url import sqlite_path
-from horserace.server.sql_storage import PostgresStorage, SQLiteStorage
-from horserace.server.storage import (
+from horserace.drivers.server.database_url import sqlite_path
+from horserace.drivers.server.sql_storage import PostgresStorage, SQLiteStorage
+from horserace.drivers.server.storage import (
     BOT,
     HUMAN,
     OPEN,

@@ -26,7 +26,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from horserace.server.records import check_published
+from horserace.drivers.server.records import check_published
 from tests.server.support import stop_process
 
 HOST = "127.0.0.1"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from horserace.server.sql_storage import SQLiteStorage
-from horserace.server.storage import OVER, PLAYING, StoredStep, TableRow
-from horserace.server.writer import GroupWriter
+from horserace.drivers.server.sql_storage import SQLiteStorage
+from horserace.drivers.server.storage import OVER, PLAYING, StoredStep, TableRow
+from horserace.drivers.server.writer import GroupWriter
 
 
 def _tables(store: SQLiteStorage, count: int) -> list[str]:

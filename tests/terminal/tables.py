@@ -14,10 +14,10 @@ from typing import Any
 
 from rich.console import Console
 
-from horserace.bots import bot_kinds_of
-from horserace.cli.table import seat_agents
 from horserace.core.chance import ChanceSource, SeededChance
 from horserace.core.rules import Result
+from horserace.drivers.bots import bot_kinds_of
+from horserace.drivers.cli.table import seat_agents
 from horserace.engine import Agent, Game, Step, play
 from horserace.engine import replay as engine_replay
 from horserace.families import family_of_preset

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from horserace.cli.resume import Resumable, catch_up
 from horserace.core.record import read_record
+from horserace.drivers.cli.resume import Resumable, catch_up
 from horserace.engine import UNDO, Game
 from horserace.terminal.tui.app import QUIT, TableApp
 from horserace.terminal.tui.run import table_app

@@ -9,7 +9,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 from typer.testing import CliRunner
 
-from horserace.cli.app import app as cli
+from horserace.drivers.cli.app import app as cli
 from horserace.terminal.tui.app import FINISHED, TableApp
 from horserace.terminal.tui.overlays import ResultScreen
 from tests.terminal.pilot import asking, holding, run, said, until

@@ -8,16 +8,16 @@ from typing import Any
 
 import pytest
 
-from horserace.bots import make_bot, parse_bots
 from horserace.components.cards import ACE, JOKER, KING
 from horserace.core.actions import Action
 from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError
 from horserace.core.rng import BOT_STREAM, derive_seed
+from horserace.drivers.bots import make_bot, parse_bots
+from horserace.drivers.simulate.runner import simulate_games
 from horserace.engine import Agent, Game, play
 from horserace.families import family
 from horserace.families.board.rules.actions import PlayJoker
-from horserace.simulate.runner import simulate_games
 from tests.helpers import dice_for, new_game
 from tests.scenarios.test_advanced_scenarios import act, race_state
 

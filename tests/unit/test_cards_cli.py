@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from horserace.cli.app import app
 from horserace.components.french_deck import parse_cards
 from horserace.core.events import redact
+from horserace.drivers.cli.app import app
 from horserace.families.cards.news import step_news
 from horserace.families.cards.odds.race import card_odds, exact_card_odds, position_from_cards
 from horserace.families.cards.render import BoardInfo, render_board, to_plain

@@ -10,9 +10,9 @@ from typing import Any
 
 from rich.console import Console
 
-from horserace.bots import make_bot
 from horserace.core.actions import Action
 from horserace.core.chance import SeededChance
+from horserace.drivers.bots import make_bot
 from horserace.engine import Game, play
 from horserace.families.cards.choices import CardsAsker
 from horserace.families.cards.rules.actions import NO_BID, Bid, BookBet

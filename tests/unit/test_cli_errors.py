@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from horserace.cli.app import app
+from horserace.drivers.cli.app import app
 
 runner = CliRunner()
 NO_COLOUR = {"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "COLUMNS": None, "LINES": None}
@@ -115,7 +115,7 @@ def test_each_mistake_is_one_line_and_exit_code_2(
 def test_ctrl_c_in_any_command_is_one_line_and_exit_code_130(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from horserace.cli import rules_cmd
+    from horserace.drivers.cli import rules_cmd
 
     def stopped(preset: str) -> str:
         raise KeyboardInterrupt

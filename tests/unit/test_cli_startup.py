@@ -12,12 +12,12 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from horserace.cli.app import COMMANDS, app
+from horserace.drivers.cli.app import COMMANDS, app
 
 HEAVY = ("numpy", "numba", "fastapi", "psycopg", "uvicorn", "matplotlib", "dask", "textual")
 PROBE = """
 import json, sys
-from horserace.cli.app import app
+from horserace.drivers.cli.app import app
 try:
     app(sys.argv[1:])
 except SystemExit:
@@ -41,7 +41,9 @@ def test_help_and_rules_import_no_engine_server_or_numpy(arguments: tuple[str, .
     assert not {
         name
         for name in loaded
-        if name.startswith(("horserace.engine", "horserace.server", "horserace.bots"))
+        if name.startswith(
+            ("horserace.engine", "horserace.drivers.server", "horserace.drivers.bots")
+        )
         or name == "horserace.families.presets"
         or re.match(r"horserace\.families\.\w+\.(rules|odds|sampled_odds)\b", name)
     }

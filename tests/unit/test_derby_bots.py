@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 
 from horserace.core.errors import ConfigError
+from horserace.drivers.simulate.runner import simulate_games
 from horserace.families.derby.bots import DerbyEVBot, make_derby_bot, wager_value
 from horserace.families.derby.rules.model import DerbyView, Wager
 from horserace.families.derby.rules.rules import DerbyRules
@@ -16,7 +17,6 @@ from horserace.families.derby.rules.track import DEFAULT_TRACK
 from horserace.families.derby.rules.transcript import play_texts
 from horserace.families.derby.tally import paired_races
 from horserace.families.random_bot import RandomBot
-from horserace.simulate.runner import simulate_games
 
 RULES = DerbyRules()
 

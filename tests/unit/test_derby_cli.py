@@ -12,10 +12,10 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from horserace.cli.app import app
 from horserace.core.actions import Action
 from horserace.core.record import read_record
 from horserace.core.rng import BOT_STREAM, derive_seed
+from horserace.drivers.cli.app import app
 from horserace.engine import Game, play, replay
 from horserace.families.derby.bots import make_derby_bot
 from horserace.families.derby.choices import number_ranges

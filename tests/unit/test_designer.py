@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from horserace.cli.app import app
 from horserace.components.board import DEFAULT_BOARD, HORSES, Board, load_board
+from horserace.drivers.cli.app import app
 from horserace.families.board.design_command import board_toml
 from horserace.families.board.odds.designer import Evaluator, design, is_local_optimum, neighbours
 from horserace.families.board.odds.race import round_odds

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from horserace.bots import make_bot
 from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError
 from horserace.core.types import CHANCE, TERMINAL
+from horserace.drivers.bots import make_bot
 from horserace.engine import Game
 from horserace.families import FAMILY_PACKAGES, check_bot_kind, families, family
 from horserace.families.presets import PRESETS
@@ -65,7 +65,7 @@ def test_each_bot_of_the_family_chooses_a_legal_action(preset: str) -> None:
 def test_play_plays_every_preset_to_the_end_and_its_record_replays(
     preset: str, tmp_path: Path
 ) -> None:
-    from horserace.cli.app import app
+    from horserace.drivers.cli.app import app
 
     runner = CliRunner()
     record = tmp_path / f"{preset}.jsonl"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from horserace.cli.app import app
 from horserace.components.board import DEFAULT_BOARD, HORSES
+from horserace.drivers.cli.app import app
 from horserace.families.board.odds.race import exact_race_odds, race_odds
 
 runner = CliRunner()

@@ -11,8 +11,8 @@ from benchmarks.plain_classic import PlainGame, play_classic
 
 from horserace.components.board import HORSES
 from horserace.core.stats import RunningStats
+from horserace.drivers.simulate.runner import simulate_games
 from horserace.families.board.tally import exact_horse_odds
-from horserace.simulate.runner import simulate_games
 
 SIGMAS = 4.5  # about 19 comparisons: a false alarm about once in 10,000 runs
 OPTIONS = {"players": 6, "rounds": 8}

@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 import horserace
-from horserace.cli.app import app
 from horserace.components.board import DEFAULT_BOARD, HORSES
 from horserace.core.record import read_record
 from horserace.core.rules import rank_standings
+from horserace.drivers.cli.app import app
 from horserace.engine import Step, replay
 from horserace.families.board.odds.race import race_odds, scratch_phase_odds
 from horserace.families.board.odds.view import scratch_rolls_done

@@ -18,9 +18,9 @@ import pytest
 from typer.testing import CliRunner
 
 import horserace
-from horserace.cli.app import app
 from horserace.core.actions import Action
 from horserace.core.record import GameRecord, read_record
+from horserace.drivers.cli.app import app
 from horserace.engine import UNDO, replay, standing_steps
 from horserace.families.presets import get_preset
 

@@ -3,8 +3,8 @@ table to ask for them does not wait for a kernel to compile on the event loop.""
 
 from __future__ import annotations
 
+from horserace.drivers.server.messages import prepare_live_odds
 from horserace.families import families
-from horserace.server.messages import prepare_live_odds
 
 
 def test_preparing_the_odds_compiles_the_derby_kernel() -> None:

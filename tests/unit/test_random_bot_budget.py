@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from horserace.bots import make_bot
 from horserace.core.actions import Action
 from horserace.core.chance import SeededChance
 from horserace.core.rng import BOT_STREAM, derive_seed
+from horserace.drivers.bots import make_bot
 from horserace.engine import Game, Step, play
 from horserace.families.board.rules.actions import Buy, Meet, Wager
 from horserace.families.board.rules.phases.market import price

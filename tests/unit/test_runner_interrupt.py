@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from horserace.core.chunks import Plan, Span
-from horserace.simulate.runner import aside, ctrl_c_held, partial_on_interrupt, run
+from horserace.drivers.simulate.runner import aside, ctrl_c_held, partial_on_interrupt, run
 
 HORSERACE = Path(sys.executable).parent / "horserace"
 HELD = 30  # seconds a held chunk keeps its worker (far longer than the test takes)

@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from horserace.cli.app import app
 from horserace.components.board import DEFAULT_BOARD, HORSES
 from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError
 from horserace.core.rng import GAME_STREAM, derive_seed
 from horserace.core.stats import Z95, Proportion, RunningStats
+from horserace.drivers.cli.app import app
+from horserace.drivers.simulate.runner import simulate_games
 from horserace.engine import play
 from horserace.families.board.odds.race import scratch_phase_odds
 from horserace.families.board.rules.config import SCRATCH_LINES
@@ -27,7 +28,6 @@ from horserace.families.board.tally import (
     SimulationReport,
     exact_horse_odds,
 )
-from horserace.simulate.runner import simulate_games
 from tests.helpers import bots_for, new_game
 
 SHORT_BOARD = Path(__file__).parents[2] / "src" / "horserace" / "data" / "short-board.toml"

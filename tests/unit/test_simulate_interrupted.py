@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from horserace.cli.app import app
+from horserace.drivers.cli.app import app
+from horserace.drivers.simulate import runner
 from horserace.families.board import tally as board_sim
-from horserace.simulate import runner
 
 HORSERACE = Path(sys.executable).parent / "horserace"
 

@@ -11,11 +11,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from horserace.cli.app import app
 from horserace.components.board import HORSES
 from horserace.core.errors import ConfigError
-from horserace.families.board.tally import SimulationReport
-from horserace.simulate.sweep import (
+from horserace.drivers.cli.app import app
+from horserace.drivers.simulate.sweep import (
     Point,
     Sweep,
     expand,
@@ -24,6 +23,7 @@ from horserace.simulate.sweep import (
     play_point,
     rows,
 )
+from horserace.families.board.tally import SimulationReport
 
 GRID = ["players=2,5", "rounds=2,3", "repeat_scratch=move,reroll"]
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pexpect  # type: ignore[import-untyped]
 import pytest
 
+from horserace.drivers.simulate.sweep import Point, Sweep, expand, parse_grid, play_point
 from horserace.families.board.tally import SimulationReport
-from horserace.simulate.sweep import Point, Sweep, expand, parse_grid, play_point
 
 HORSERACE = str(Path(sys.executable).with_name("horserace"))
 

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
-from horserace.server.records import check_published
+from horserace.drivers.server.records import check_published
 from tests.server.test_server_crash import _player, _post, _ws
 from tests.web.support import CHROMIUM, CHROMIUM_ARGS, serve
 

@@ -1,6 +1,7 @@
 """What a simulation is made of, below every driver: a run is fixed chunks of consecutive game
 indices (`Span`s), each played into a tally, and the tallies fold together in index order
-(`Plan`). A family describes its own simulation with these; `simulate/runner.py` runs them."""
+(`Plan`). A family describes its own simulation with these; `drivers/simulate/runner.py`
+runs them."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """What a family gives `horserace simulate PRESET`: its own options, how a run of its games is
 planned (chunks played into its tally, merged in index order) and how its figures are shown.
-The drivers (`simulate/`, `cli/`) run every family's simulation the same way and never name one.
+The drivers (`drivers/simulate/`, `drivers/cli/`) run every family's simulation the same way
+and never name one.
 """
 
 from __future__ import annotations

@@ -1,0 +1,62 @@
+"""Pictures of the analysis commands, drawn headless (matplotlib's Agg backend) into PNG files.
+
+matplotlib is imported inside each function, so only a command asked for a plot pays for it.
+Every plot of win chances shows the simulated rate with its 95% interval and the exact odds
+beside it, so a reader sees at a glance whether the two agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from horserace.core.errors import ConfigError
+from horserace.families.board.plots import draw_counts, draw_means, draw_wins
+from horserace.terminal.pictures import figure as new_figure
+from horserace.terminal.pictures import save
+
+if TYPE_CHECKING:
+    from horserace.drivers.simulate.race_sim import RaceReport
+    from horserace.drivers.simulate.sweep import Outcome
+
+
+def plot_races(report: RaceReport, path: Path) -> None:
+    """Win chances beside the exact odds, the rolls each scratch line cost, race lengths."""
+    figure, (left, right, lengths) = new_figure(3)
+    draw_wins(left, report.wins, report.exact_win)
+    left.set_title(f"{report.races:,} races, {report.board.name} board")
+    labels = ["all rolls"] + [f"line {k + 1}: {h}" for k, h in enumerate(report.scratched)]
+    draw_means(right, labels, [report.length, *report.lines], "rolls per race")
+    right.plot(
+        labels, [report.exact_length, *report.exact_lines], "o", color="#c0392b", label="exact"
+    )
+    right.legend(fontsize="small")
+    right.set_title("race length and rolls per scratch line")
+    draw_counts(lengths, report.length_counts, "rolls in the race")
+    lengths.set_title("race length")
+    save(figure, path)
+
+
+def plot_sweep(outcomes: Sequence[Outcome], path: Path) -> None:
+    """Per grid point: race length and chips paid per round with intervals, and each horse's
+    win rate across the points."""
+    done = [o for o in outcomes if o.report is not None]
+    if not done:
+        raise ConfigError("no point of the sweep finished, so there is nothing to draw")
+    reports = [o.report for o in done if o.report is not None]
+    labels = [o.point.name for o in done]
+    figure, (length, paid, wins) = new_figure(3, width=max(5.0, 0.6 * len(labels)))
+    draw_means(length, labels, [r.race_length for r in reports], "rolls per race")
+    length.set_title("race length")
+    draw_means(paid, labels, [r.paid_per_round for r in reports], "chips per round")
+    paid.set_title("paid into the pot per round")
+    for horse in reports[0].horse_wins:
+        rates = [100 * r.horse_wins[horse].rate for r in reports]
+        wins.plot(labels, rates, marker="o", label=str(horse))
+    wins.set_ylabel("wins (%)")
+    wins.set_title("win rate per horse")
+    wins.legend(fontsize="x-small", ncol=2, title="horse")
+    for axes in (length, paid, wins):
+        axes.tick_params(axis="x", labelrotation=60, labelsize="small")
+    save(figure, path)

@@ -1,0 +1,186 @@
+"""`horserace serve` (the browser table) and `horserace verify` (the fair-dice check of a record
+the server published once its game ended)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from horserace.core.errors import ConfigError, RecordError
+from horserace.core.files import read_text
+from horserace.drivers.server.limits import Limits
+from horserace.terminal.errors import fail, user_errors
+
+NOT_VERIFIED = 1
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve)
+    app.command("verify")(verify)
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="Port to listen on.")
+    ] = 8000,
+    db: Annotated[
+        str, typer.Option("--db", help="Where tables are kept: sqlite:///FILE or postgresql://...")
+    ] = "sqlite:///horserace.db",
+    bot_delay: Annotated[
+        float,
+        typer.Option("--bot-delay", min=0.0, help="Seconds a bot waits before it moves."),
+    ] = 0.8,
+    log_level: Annotated[
+        str, typer.Option("--log-level", help="debug, info, warning or error.")
+    ] = "info",
+    key_file: Annotated[
+        str | None,
+        typer.Option(
+            "--key-file",
+            help="The key that signs published records (made if missing, mode 0600; default:"
+            " beside the SQLite file, or $XDG_STATE_HOME/horserace/drivers/server.key, else"
+            " ~/.local/state/horserace/drivers/server.key).",
+        ),
+    ] = None,
+    openapi: Annotated[
+        bool, typer.Option("--openapi", help="Serve the API description at /docs.")
+    ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            max=64,
+            help="Server processes sharing the port (more than one needs a postgresql:// --db;"
+            " each table is played by one of them, and moves on if it dies).",
+        ),
+    ] = 1,
+    sockets_per_address: Annotated[
+        int,
+        typer.Option(
+            "--sockets-per-address", min=1, help="WebSockets one client address may hold."
+        ),
+    ] = Limits.sockets_per_address,
+    requests_per_second: Annotated[
+        float,
+        typer.Option(
+            "--requests-per-second",
+            min=0.1,
+            help="Lobby requests that change something, per address (bursts of twice this).",
+        ),
+    ] = Limits.requests_per_second,
+) -> None:
+    """Serve the lobby and the tables: open http://HOST:PORT/ in a browser.
+
+    Every action is written to the database before anyone is told of it; on start the server
+    resumes every unfinished table. /healthz answers whether it and its database are up,
+    /metrics gives Prometheus metrics; the server's own logs are JSON lines on stderr.
+    """
+    import uvicorn
+
+    from horserace.drivers.server.app import create_app
+    from horserace.drivers.server.database_url import (
+        is_postgres_url,
+        postgres_conninfo,
+        sqlite_path,
+    )
+    from horserace.drivers.server.ops import configure_logging
+    from horserace.drivers.server.workers import WorkerSettings, serve_workers, uvicorn_options
+
+    levels = ("debug", "info", "warning", "error")
+    with user_errors():
+        if log_level not in levels:
+            raise ConfigError(f"--log-level is one of {', '.join(levels)}")
+        if is_postgres_url(db):
+            postgres_conninfo(db)
+        elif workers > 1:
+            raise ConfigError(
+                "--workers above 1 shares one PostgreSQL database: --db postgresql://..."
+            )
+        else:
+            sqlite_path(db)
+    configure_logging(log_level)
+    if workers > 1:
+        settings = WorkerSettings(
+            db, bot_delay, key_file, log_level, openapi, sockets_per_address, requests_per_second
+        )
+        serve_workers(workers, host, port, settings)
+        return
+    uvicorn.run(
+        create_app(
+            db,
+            bot_delay=bot_delay,
+            key_file=key_file,
+            openapi=openapi,
+            limits=Limits(
+                sockets_per_address=sockets_per_address,
+                requests_per_second=requests_per_second,
+                request_burst=2 * requests_per_second,
+            ),
+            long_lived=True,
+        ),
+        host=host,
+        port=port,
+        **uvicorn_options(log_level),
+    )
+
+
+def verify(
+    record_file: Annotated[Path, typer.Argument(help="A record the server published.")],
+    seed_hash_given: Annotated[
+        str | None,
+        typer.Option("--seed-hash", help="The SHA-256 the lobby showed before play."),
+    ] = None,
+    key: Annotated[
+        str | None,
+        typer.Option("--key", help="The server's public key (GET /api/server-key), in hex."),
+    ] = None,
+    table: Annotated[
+        str | None, typer.Option("--table", help="The id of the table the record must be of.")
+    ] = None,
+) -> None:
+    """Check a record the server published: its signature, its hash chain, the table and seed
+    it names, its options, every action and event, every roll of the dice and the standings.
+
+    A record that was changed, cut short, spliced from two, signed by another key or made at
+    another table is rejected. Give `--key` (the server's published key), or the check can
+    only say that the record is signed by the key it names.
+
+    Exit code 0: verified; 1: not verified (the first problem is named); 2: the file cannot be
+    read.
+    """
+    from horserace.drivers.server.records import check_published
+
+    console = Console(highlight=False)
+    with user_errors():
+        text = _read_text(record_file)
+    checked = check_published(text, server_key=key, table=table, published_hash=seed_hash_given)
+    if not checked.readable:
+        fail(f"{record_file}: {checked.problems[0]}")
+    if not checked.verified:
+        console.print(f"[bold red]not verified[/] after {checked.steps} steps:")
+        for problem in checked.problems:
+            console.print(f"  {problem}", markup=False)
+        raise typer.Exit(NOT_VERIFIED)
+    console.print(
+        f"[green]verified[/]: table {checked.table}, signed by {checked.server_key};"
+        f" the chain is whole and all {checked.draws} rolls and cards of {checked.steps}"
+        " steps are the ones the seeds draw; the standings follow",
+        markup=True,
+    )
+    if key is None:
+        console.print("(compare the signing key with the one the server publishes: --key)")
+
+
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+
+
+def _read_text(path: Path) -> str:
+    """The record's text, or a RecordError for a file that cannot be one."""
+    if path.is_file() and path.stat().st_size > MAX_RECORD_BYTES:
+        raise RecordError(f"{path} is larger than any record ({MAX_RECORD_BYTES} bytes)")
+    return read_text(path, "record", RecordError)

@@ -1,0 +1,134 @@
+"""`horserace sweep`: a grid of presets and options, one simulation per point, one table."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from horserace.core.errors import ConfigError
+from horserace.core.rng import fresh_seed
+from horserace.drivers.simulate.sweep import Outcome, Point, Sweep, expand, parse_grid, rows
+from horserace.terminal.errors import INTERRUPTED, fail, user_errors
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("sweep")
+    def sweep(
+        preset: str = typer.Argument(
+            ..., help="A dice board preset: classic, advanced, northwoods."
+        ),
+        grid: list[str] = typer.Option(
+            [],
+            "--grid",
+            "-g",
+            metavar="OPTION=V1,V2",
+            help="Values to try for one option (repeat for more): players=2,4,6;"
+            " rounds=4,8; starting_chips=50,100; repeat_scratch=move,reroll; board=a.toml,b.toml;"
+            " house=none,robertson,perry+robertson; bots=random,ev+random; engine=kernel.",
+        ),
+        games: int = typer.Option(1000, "--games", "-n", help="Games at each point."),
+        seed: int | None = typer.Option(None, "--seed", help="One seed for every point."),
+        workers: int = typer.Option(1, "--workers", "-w", help="Local processes."),
+        scheduler: str | None = typer.Option(
+            None, "--scheduler", metavar="ADDRESS", help="A Dask scheduler, e.g. tcp://host:8786."
+        ),
+        retries: int = typer.Option(2, "--retries", help="Tries again for a failed point."),
+        out: Path | None = typer.Option(
+            None, "--out", metavar="FILE.csv", help="Write the table as CSV (and FILE.json)."
+        ),
+        plot: Path | None = typer.Option(None, "--plot", metavar="FILE.png", help="Draw it."),
+        as_json: bool = typer.Option(False, "--json", help="Print the table as JSON."),
+    ) -> None:
+        """Simulate every point of a grid of table options and gather one table (CSV and JSON),
+        on local processes or a Dask cluster. A failed point is retried, then reported. Ctrl-C
+        ends the sweep with the table of the points finished so far (exit code 130)."""
+        with user_errors():
+            if games < 1 or workers < 1 or retries < 0:
+                raise ConfigError("--games and --workers must be at least 1, --retries 0 or more")
+            if out is not None and not out.parent.is_dir():
+                raise ConfigError(f"--out {out}: no such directory {out.parent}")
+            table_seed = fresh_seed() if seed is None else seed
+            points = expand(preset, parse_grid(grid), games, table_seed)
+            outcomes, interrupted = _run(points, workers, scheduler, retries, show=not as_json)
+            if interrupted and not outcomes:
+                Console(stderr=True, highlight=False).print("interrupted before any point was done")
+                raise typer.Exit(INTERRUPTED)
+            table = list(rows(outcomes))
+            if out is not None:
+                _write(table, out)
+            if plot is not None:
+                from horserace.drivers.cli.plots import plot_sweep
+
+                plot_sweep(outcomes, plot)
+        if as_json:
+            found = {"preset": preset, "seed": table_seed, "points": table}
+            typer.echo(json.dumps({**found, "interrupted": True} if interrupted else found))
+        else:
+            _print(Console(highlight=False), outcomes, table_seed)
+        if interrupted:
+            Console(stderr=True, highlight=False, soft_wrap=True).print(
+                f"interrupted: the table holds the {len(outcomes)} of {len(points)} points"
+                " finished before Ctrl-C",
+                markup=False,
+            )
+            raise typer.Exit(INTERRUPTED)
+        failed = [o for o in outcomes if o.error]
+        if failed:
+            names = "; ".join(f"{o.point.name}: {o.error}" for o in failed)
+            fail(f"{len(failed)} point(s) failed after {retries + 1} tries: {names}")
+
+
+def _run(
+    points: list[Point], workers: int, scheduler: str | None, retries: int, *, show: bool
+) -> tuple[list[Outcome], bool]:
+    """The outcomes of the points finished, and whether Ctrl-C ended the sweep early."""
+    console = Console(stderr=True)
+    columns = (TextColumn("sweeping"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    drawn = show and console.is_terminal
+    with Progress(*columns, console=console, transient=True, disable=not drawn) as bar:
+        task = bar.add_task("points", total=len(points))
+        runner = Sweep(retries=retries, progress=lambda done, _: bar.update(task, completed=done))
+        if scheduler is not None:
+            outcomes = runner.run_dask(points, scheduler)
+        else:
+            outcomes = runner.run_local(points, workers)
+        return outcomes, runner.interrupted
+
+
+def _write(table: list[dict[str, object]], path: Path) -> None:
+    columns: list[str] = []
+    for row in table:
+        columns += [key for key in row if key not in columns]
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(table)
+    path.with_suffix(".json").write_text(json.dumps(table, indent=1), encoding="utf-8")
+
+
+def _print(console: Console, outcomes: list[Outcome], seed: int) -> None:
+    table = Table(title=f"Sweep, seed {seed}", title_justify="left")
+    for name in ("point", "engine", "games", "race length", "paid/round", "pot left", "favourite"):
+        table.add_column(name, justify="left" if name == "point" else "right")
+    for outcome in outcomes:
+        report = outcome.report
+        if report is None:
+            table.add_row(outcome.point.name, f"failed: {outcome.error}", *[""] * 5)
+            continue
+        best = max(report.horse_wins.items(), key=lambda item: item[1].rate)
+        table.add_row(
+            outcome.point.name,
+            report.engine,
+            f"{report.games:,}",
+            f"{report.race_length.mean:.2f}",
+            f"{report.paid_per_round.mean:.2f}",
+            f"{report.pot_left.mean:.2f}",
+            f"{best[0]} ({100 * best[1].rate:.1f}%)",
+        )
+    console.print(table)

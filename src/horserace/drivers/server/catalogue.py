@@ -1,0 +1,63 @@
+"""What the lobby's form offers for each preset: its seats, rounds and money as fields with
+their bounds, its bot kinds, and the house rules it takes (only the combinations the rules
+accept), so the form never offers a table the server would refuse."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from horserace.core.errors import HorseraceError
+from horserace.drivers.server.bots import bot_family
+from horserace.families import family
+from horserace.families.presets import PRESETS, Preset
+
+MOST_SEATS = 20
+ROUND_KEYS = ("rounds", "races")
+MONEY_KEYS = ("starting_chips", "starting_money")
+
+
+def _accepts(preset: Preset, options: dict[str, Any]) -> bool:
+    try:
+        preset.config(options)
+    except HorseraceError:
+        return False
+    return True
+
+
+def _field(key: str, value: int, low: int, high: int) -> dict[str, Any]:
+    return {"key": key, "value": value, "min": low, "max": high}
+
+
+def describe(preset: Preset) -> dict[str, Any]:
+    rules = preset.rules
+    options = rules.config_to_dict(preset.config({}))
+    seats = [n for n in range(1, MOST_SEATS + 1) if _accepts(preset, {"players": n})]
+    fields = {"players": _field("players", options["players"], min(seats), max(seats))}
+    for key in ROUND_KEYS:
+        if key in options:
+            fields["rounds"] = _field(key, options[key], 1, 100)
+    for key in MONEY_KEYS:
+        if key in options:
+            fields["money"] = _field(key, options[key], 1, 100_000)
+    fam = family(rules.family)
+    house = fam.house_rules(preset.defaults, preset.config)
+    bots = bot_family(rules.family)
+    return {
+        "name": preset.name,
+        "summary": preset.summary,
+        "family": rules.family,
+        "players": rules.players(preset.config({})),
+        "bots": list(bots.kinds),
+        "options": options,
+        "fields": fields,
+        "money": options.get("money", fam.money),
+        "house_rules": list(house.rules),
+        "house_combinations": [list(chosen) for chosen in house.combinations],
+    }
+
+
+@cache
+def catalogue() -> list[dict[str, Any]]:
+    """Every preset, by name (worked out once: the presets never change while serving)."""
+    return [describe(preset) for _, preset in sorted(PRESETS.items())]

@@ -1,0 +1,160 @@
+"""What one client may cost the server: request bodies, message rates, sockets and tables per
+address. Every limit is checked before any work is done for the request it limits."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from horserace.drivers.server.fair import REVEAL_SECONDS
+
+MAX_BODY = 64 * 1024  # bytes of an HTTP request body
+MAX_FRAME = 64 * 1024  # bytes of a WebSocket frame (uvicorn refuses larger ones with 1009)
+
+# WebSocket close codes (4000-4999 are the application's own)
+CLOSE_TOO_FAST = 4008  # more messages than the rate allows
+CLOSE_TOO_SLOW = 4009  # the client did not read what it was sent
+CLOSE_TOO_MANY = 4029  # this address holds too many sockets already
+CLOSE_NO_TABLE = 4404
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class BodyLimit:
+    """ASGI middleware: a body longer than `limit` bytes is answered 413 before it is read
+    (by its Content-Length) or as soon as the bytes received pass the limit."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            too_long = not value.isdigit() or len(value) > 12 or int(value) > self.limit
+            if name == b"content-length" and too_long:
+                await _too_large(send, self.limit)
+                return
+        received = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise _BodyTooLarge
+            return message
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, watched_send)
+        except _BodyTooLarge:
+            if not started:
+                await _too_large(send, self.limit)
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    body = b'{"detail":"request body over %d bytes"}' % limit
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"application/json"), (b"connection", b"close")],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+@dataclass
+class TokenBucket:
+    """`rate` messages a second on average, bursts of up to `burst`."""
+
+    rate: float
+    burst: float
+    tokens: float = -1.0
+    stamp: float = field(default_factory=time.monotonic)
+
+    def allow(self, cost: float = 1.0) -> bool:
+        now = time.monotonic()
+        if self.tokens < 0:
+            self.tokens = self.burst
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < cost:
+            return False
+        self.tokens -= cost
+        return True
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's limits; tests and benchmarks lower or raise them."""
+
+    messages_per_second: float = 20.0  # per WebSocket
+    message_burst: float = 60.0
+    requests_per_second: float = 20.0  # HTTP lobby requests that change something, per address
+    request_burst: float = 40.0
+    sockets_per_address: int = 64
+    tables_per_address: int = 20  # tables an address created that are still waiting
+    tables_total: int = 20_000  # tables held in memory at once
+    idle_seconds: float = 600.0  # a table nobody watches and nothing moves leaves memory
+    over_seconds: float = 60.0  # a finished table nobody watches leaves memory
+    sweep_seconds: float = 10.0  # how often housekeeping looks
+    claim_seconds: float = 1.0  # how often a worker looks for the tables of dead workers
+    reveal_seconds: float = REVEAL_SECONDS  # how long the players' committed seeds are awaited
+
+
+class AddressBook:
+    """Per-address counters: live sockets and a request bucket for each client address."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.sockets: dict[str, int] = {}
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def open_socket(self, address: str) -> bool:
+        held = self.sockets.get(address, 0)
+        if held >= self.limits.sockets_per_address:
+            return False
+        self.sockets[address] = held + 1
+        return True
+
+    def close_socket(self, address: str) -> None:
+        left = self.sockets.get(address, 0) - 1
+        if left > 0:
+            self.sockets[address] = left
+        else:
+            self.sockets.pop(address, None)
+
+    def request_allowed(self, address: str) -> bool:
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            if len(self.buckets) > 100_000:  # forget the quiet ones rather than grow forever
+                self.buckets.clear()
+            limits = self.limits
+            bucket = TokenBucket(limits.requests_per_second, limits.request_burst)
+            self.buckets[address] = bucket
+        return bucket.allow()
+
+
+def client_address(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"

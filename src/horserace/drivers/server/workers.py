@@ -1,0 +1,153 @@
+"""`horserace serve --workers N`: N server processes over one PostgreSQL database, sharing one
+listening socket (the kernel hands each new connection to one of them).
+
+The supervisor (this module's `serve_workers`) binds the socket, makes the signing key once,
+starts the workers and starts another when one dies; its tables meanwhile move to a live
+worker (cluster.py). Each worker also listens on a private loopback port, where the others
+forward the requests of the tables it owns (routing.py). A worker whose supervisor is gone
+stops by itself.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import asdict, dataclass
+from types import FrameType
+from typing import Any
+
+from horserace.drivers.server.limits import MAX_FRAME
+from horserace.drivers.server.ops import event
+
+log = logging.getLogger("horserace.drivers.server")
+ENVIRONMENT = "HORSERACE_WORKER"  # a worker's settings, as JSON
+RESTART_SECONDS = 0.5
+STOP_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class WorkerSettings:
+    database: str
+    bot_delay: float
+    key_file: str | None
+    log_level: str
+    openapi: bool
+    sockets_per_address: int
+    requests_per_second: float
+    secret: str = ""
+    listener: int = -1  # the shared socket's file descriptor
+
+
+def uvicorn_options(log_level: str) -> dict[str, Any]:
+    """How every server process runs uvicorn (one process or many)."""
+    return {
+        "log_level": log_level,
+        "ws_max_size": MAX_FRAME,  # a larger frame closes the socket with 1009
+        "ws_per_message_deflate": False,  # compressing every frame costs more CPU than it saves
+    }
+
+
+def serve_workers(count: int, host: str, port: int, settings: WorkerSettings) -> None:
+    """Run `count` workers until SIGTERM or SIGINT; a worker that dies is started again."""
+    from horserace.drivers.server.app import open_key
+
+    open_key(settings.database, settings.key_file)  # made once, before workers race to
+    listener = socket.create_server((host, port), backlog=4096)
+    listener.set_inheritable(True)
+    shared = WorkerSettings(
+        **{**asdict(settings), "secret": secrets.token_hex(16), "listener": listener.fileno()}
+    )
+    stopping = threading.Event()
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    workers: list[subprocess.Popen[bytes] | None] = [None] * count
+    event(log, "workers starting", count=count, host=host, port=port)
+    try:
+        while not stopping.is_set():
+            for index, worker in enumerate(workers):
+                if worker is not None and worker.poll() is None:
+                    continue
+                if worker is not None:
+                    event(log, "worker died; starting another", pid=worker.pid, code=worker.poll())
+                workers[index] = _start(shared)
+            stopping.wait(RESTART_SECONDS)
+    finally:
+        running = [worker for worker in workers if worker is not None]
+        for worker in running:
+            if worker.poll() is None:
+                worker.send_signal(signal.SIGTERM)
+        for worker in running:
+            try:
+                worker.wait(STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait(STOP_SECONDS)
+        listener.close()
+
+
+def _start(settings: WorkerSettings) -> subprocess.Popen[bytes]:
+    environment = {**os.environ, ENVIRONMENT: json.dumps(asdict(settings))}
+    return subprocess.Popen(
+        [sys.executable, "-m", "horserace.drivers.server.workers"],
+        pass_fds=(settings.listener,),
+        env=environment,
+    )
+
+
+def run_worker(settings: WorkerSettings) -> None:
+    """One worker: the shared socket and a private one, the app as one of several."""
+    import uvicorn
+
+    from horserace.drivers.server.app import Peers, create_app
+    from horserace.drivers.server.limits import Limits
+    from horserace.drivers.server.ops import configure_logging
+
+    shared = socket.socket(fileno=settings.listener)
+    private = socket.create_server(("127.0.0.1", 0))
+    address = f"127.0.0.1:{private.getsockname()[1]}"
+    configure_logging(settings.log_level)
+    app = create_app(
+        settings.database,
+        bot_delay=settings.bot_delay,
+        key_file=settings.key_file,
+        openapi=settings.openapi,
+        limits=Limits(
+            sockets_per_address=settings.sockets_per_address,
+            requests_per_second=settings.requests_per_second,
+            request_burst=2 * settings.requests_per_second,
+        ),
+        peers=Peers(address, settings.secret),
+        long_lived=True,
+    )
+    server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(settings.log_level)))
+    parent = os.getppid()
+
+    def watch_parent() -> None:
+        while not server.should_exit:
+            if os.getppid() != parent:  # the supervisor is gone: so is this worker
+                server.should_exit = True
+                return
+            time.sleep(1.0)
+
+    threading.Thread(target=watch_parent, daemon=True).start()
+    server.run(sockets=[shared, private])
+
+
+def main() -> None:
+    run_worker(WorkerSettings(**json.loads(os.environ[ENVIRONMENT])))
+
+
+if __name__ == "__main__":
+    main()
