@@ -13,16 +13,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from horserace.drivers.cli.plots import plot_races, plot_sweep
 from horserace.components.board import DEFAULT_BOARD, HORSES
+from horserace.drivers.cli.plots import plot_races, plot_sweep
+from horserace.drivers.simulate.race_sim import simulate_races
+from horserace.drivers.simulate.runner import simulate_games
+from horserace.drivers.simulate.sweep import Sweep, expand, parse_grid
 from horserace.families.board.odds.designer import Evaluator, design
 from horserace.families.board.pictures import plot_boards
 from horserace.families.board.plots import plot_simulation
 from horserace.families.board.rules.house import house_options
 from horserace.families.board.tally import SimulationReport, exact_horse_odds
-from horserace.drivers.simulate.race_sim import simulate_races
-from horserace.drivers.simulate.runner import simulate_games
-from horserace.drivers.simulate.sweep import Sweep, expand, parse_grid
 
 SEED = 2026
 ROOT = Path(__file__).resolve().parents[1]
