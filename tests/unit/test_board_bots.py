@@ -22,7 +22,7 @@ from tests.helpers import dice_for, new_game
 from tests.scenarios.test_advanced_scenarios import act, race_state
 
 
-class Checked:
+class LegalOnly:
     """Wraps a bot and fails the test the moment it picks an action not on offer."""
 
     def __init__(self, bot: Agent) -> None:
@@ -52,7 +52,7 @@ def test_bots_choose_only_legal_actions(preset: str, options: dict[str, Any], ki
         game = new_game(options, preset=preset, seed=seed)
         players = game.rules.players(game.config)
         bots = {
-            s: Checked(make_bot(kind, derive_seed(seed, BOT_STREAM, s), "board"))
+            s: LegalOnly(make_bot(kind, derive_seed(seed, BOT_STREAM, s), "board"))
             for s in range(players)
         }
         play(game, dict(bots), SeededChance(seed))

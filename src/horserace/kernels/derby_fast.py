@@ -32,10 +32,10 @@ from horserace.kernels.derby_race import (
     scratch_runners,
     workspace,
 )
-from horserace.kernels.derby_state import SIDES, RaceSample, RaceStart, TrackNumbers
+from horserace.kernels.derby_state import FIELD, RaceSample, RaceStart, TrackNumbers
 from horserace.kernels.rng import bounded, game_state
 
-TURN_CODES = SIDES**TURN_DICE  # the six d20s of a turn as one number
+TURN_CODES = FIELD**TURN_DICE  # the six d20s of a turn as one number
 OUT = 0  # the state of a horse that no longer moves
 NEEDS_DICE = -1
 
@@ -87,8 +87,8 @@ def run_fast(  # type: ignore[no-untyped-def]
     w, moves = workspace(pending, finish)
     pos, stuck, runner = w[rows.POS], w[rows.STUCK], w[rows.RUNNER]
     rank, settled, ids, base_row = w[rows.RANK], w[rows.SETTLED], w[rows.IDS], w[rows.BASE]
-    s = np.zeros(SIDES + 1, dtype=np.int64)
-    near = np.zeros(SIDES, dtype=np.int64)  # the horses on or past the line, not yet placed
+    s = np.zeros(FIELD + 1, dtype=np.int64)
+    near = np.zeros(FIELD, dtype=np.int64)  # the horses on or past the line, not yet placed
     line, top = 2 * (finish + 1), 2 * (safe + 1)  # states from the finish; the table's safe end
     mid_turn = pending[0] > 0
 
@@ -132,12 +132,12 @@ def run_fast(  # type: ignore[no-untyped-def]
             )
         else:  # the horses' rows, then a uniform choice of the runners scratched, as `race`
             runners = 0
-            w[: rows.SETTLED + 1, : SIDES + 1] = horses[: rows.SETTLED + 1]
-            for h in range(1, SIDES + 1):
+            w[: rows.SETTLED + 1, : FIELD + 1] = horses[: rows.SETTLED + 1]
+            for h in range(1, FIELD + 1):
                 runners += runner[h]
             z = scratch_runners(z, runner, runners, scratches)
         field, ranked, tied = 0, 0, False
-        for h in range(1, SIDES + 1):
+        for h in range(1, FIELD + 1):
             s[h] = OUT
             if runner[h]:
                 ids[field] = h
@@ -159,8 +159,8 @@ def run_fast(  # type: ignore[no-untyped-def]
                     break
                 checking = False
             z_d20, code = bounded(z_d20, TURN_CODES)
-            a, b, c = code % SIDES + 1, code // SIDES % SIDES + 1, code // 400 % SIDES + 1
-            d, e, f = code // 8000 % SIDES + 1, code // 160_000 % SIDES + 1, code // 3_200_000 + 1
+            a, b, c = code % FIELD + 1, code // FIELD % FIELD + 1, code // 400 % FIELD + 1
+            d, e, f = code // 8000 % FIELD + 1, code // 160_000 % FIELD + 1, code // 3_200_000 + 1
             # a double is one movement of 2; zone dice by the zone at the turn's start, added
             # up on one horse (0 spaces for a die seen earlier in the turn)
             zc = (1 + (c == d) + (c == e) + (c == f)) * zone_of[s[c]]
@@ -204,10 +204,10 @@ def run_fast(  # type: ignore[no-untyped-def]
                 tied = tied or level > 1
             checking = tied
         if beyond:  # a long tie: on the reference from here
-            for h in range(1, SIDES + 1):
+            for h in range(1, FIELD + 1):
                 if s[h] != OUT:
                     pos[h], stuck[h] = s[h] // 2 - 1, s[h] % 2
-            start = w[: rows.SETTLED + 1, : SIDES + 1].copy()
+            start = w[: rows.SETTLED + 1, : FIELD + 1].copy()
             _, more, _, _ = race(
                 start, np.zeros(rows.QUEUE, dtype=np.int64), 0, track, z_d20, z, NO_TAPE, at, w,
                 moves, MAX_TURNS - played,

@@ -28,6 +28,7 @@ from horserace.kernels.derby_state import (
     DICE_DOWN,
     DICE_ROW,
     EVENT,
+    FIELD,
     IDS,
     MUD_ATTEMPT,
     MUD_HORSE,
@@ -39,7 +40,6 @@ from horserace.kernels.derby_state import (
     ROWS,
     RUNNER,
     SETTLED,
-    SIDES,
     STUCK,
     RaceSample,
     RaceStart,
@@ -59,7 +59,7 @@ def workspace(pending: Array, finish: Word) -> tuple[Array, Array]:
     """Scratch space for `race`: the horses' rows, the runners' numbers and the dice; the
     turn's movements."""
     return (
-        np.zeros((ROWS, max(SIDES, finish) + 1), dtype=np.int64),
+        np.zeros((ROWS, max(FIELD, finish) + 1), dtype=np.int64),
         np.zeros((TURN_DICE + 2 + pending[QUEUED], 3), dtype=np.int64),
     )
 
@@ -113,7 +113,7 @@ def scratch_runners(z: Word, runner: Array, runners: Word, scratches: Word) -> W
     by one; returns the stream's state."""
     for out in range(scratches):
         z, pick = bounded(z, runners - out)
-        for h in range(1, SIDES + 1):
+        for h in range(1, FIELD + 1):
             if runner[h]:
                 if pick == 0:
                     runner[h] = 0
@@ -144,15 +144,15 @@ def race(  # type: ignore[no-untyped-def]
     for spot in range(finish + 1):
         event[spot] = spot == finish or mud[spot] or accel[spot]
     moves[:, 2] = 1
-    w[:5, : SIDES + 1] = horses[:5]
+    w[:5, : FIELD + 1] = horses[:5]
     pos, stuck, runner, rank, settled = w[POS], w[STUCK], w[RUNNER], w[RANK], w[SETTLED]
     active, ids, dice = w[ACTIVE], w[IDS], w[DICE_ROW]
     runners = 0
-    for h in range(1, SIDES + 1):
+    for h in range(1, FIELD + 1):
         runners += runner[h]
     z = scratch_runners(z, runner, runners, scratches)
     count = 0
-    for h in range(1, SIDES + 1):
+    for h in range(1, FIELD + 1):
         active[h] = runner[h] and not settled[h]
         if runner[h]:
             ids[count] = h
@@ -174,7 +174,7 @@ def race(  # type: ignore[no-untyped-def]
             moves[count, 1], moves[count, 2] = pending[QUEUE + 2 * index + 1], 1
             count += 1
     tied = False
-    for h in range(1, SIDES + 1):
+    for h in range(1, FIELD + 1):
         tied = tied or (rank[h] > 0 and settled[h] == 0)
     resolving = down == TURN_DICE
     if resolving:
@@ -189,16 +189,16 @@ def race(  # type: ignore[no-untyped-def]
                     if taped:
                         dice[j] = read_tape(tape, at)
                     else:
-                        z_d20, face = bounded(z_d20, SIDES)
+                        z_d20, face = bounded(z_d20, FIELD)
                         dice[j] = face + 1
                 down = 0
                 a, b, c, d, e, f = dice[0], dice[1], dice[2], dice[3], dice[4], dice[5]
             else:  # one uniform draw of the 20**6 equally likely turns
-                z_d20, code = bounded(z_d20, SIDES**TURN_DICE)
-                a, b, c = code % SIDES + 1, code // SIDES % SIDES + 1, code // 400 % SIDES + 1
+                z_d20, code = bounded(z_d20, FIELD**TURN_DICE)
+                a, b, c = code % FIELD + 1, code // FIELD % FIELD + 1, code // 400 % FIELD + 1
                 d, e, f = (
-                    code // 8000 % SIDES + 1,
-                    code // 160_000 % SIDES + 1,
+                    code // 8000 % FIELD + 1,
+                    code // 160_000 % FIELD + 1,
                     code // 3_200_000 + 1,
                 )
             # a double is one movement of 2; a zone die moves its horse at its first showing,
@@ -328,4 +328,4 @@ def replay_tape(
     while code:
         podium.append(int(code % 32))
         code //= 32
-    return podium, int(turns) + start.turn, w[POS, 1 : SIDES + 1].copy(), int(at[0])
+    return podium, int(turns) + start.turn, w[POS, 1 : FIELD + 1].copy(), int(at[0])

@@ -17,7 +17,9 @@ from horserace.kernels import Array
 
 __all__ = ["RaceSample", "RaceStart", "TrackNumbers", "race_start"]
 
-SIDES = len(DERBY_HORSES)  # horses 1..20; arrays are indexed by horse (0 unused)
+FIELD = len(
+    DERBY_HORSES
+)  # horses 1..20, one a face of the d20; arrays are indexed by horse (0 unused)
 # rows of the start array (the first five) and of the work space: then the finish check's
 # base place, the horses a die moves (running, place not settled), the runners' numbers, the
 # dice, and per space whether a landing there needs a look (mud, accelerator, the finish)
@@ -77,7 +79,7 @@ class RaceStart:
 
 def race_start(race: RaceState) -> RaceStart:
     """The kernel's form of a race state (from the start line or in the middle of a turn)."""
-    horses = np.zeros((6, SIDES + 1), dtype=np.int64)
+    horses = np.zeros((6, FIELD + 1), dtype=np.int64)
     for horse in race.runners:
         horses[POS, horse] = race.position(horse)
         horses[STUCK, horse] = horse in race.stuck

@@ -70,7 +70,7 @@ NAME = Annotated[str, Field(min_length=1, max_length=MAX_NAME * 4), AfterValidat
 TITLE = Annotated[str, Field(max_length=80), AfterValidator(_title)]
 REQUEST_ID = Annotated[str, Field(min_length=1, max_length=64, pattern=PRINTABLE_ASCII)]
 MAX_VERSION = 2**53  # a whole number every JavaScript client holds exactly
-TOKEN = Annotated[str, Field(min_length=1, max_length=128)]
+AUTH_TOKEN = Annotated[str, Field(min_length=1, max_length=128)]
 CHAT_LENGTH = 200
 Pace = Literal["instant", "quick", "natural"]
 
@@ -92,8 +92,8 @@ class Hello(_Inbound):
     the client saw, so it is sent what it missed."""
 
     type: Literal["hello"]
-    token: TOKEN | None = None
-    host_token: TOKEN | None = None
+    token: AUTH_TOKEN | None = None
+    host_token: AUTH_TOKEN | None = None
     since: int | None = Field(default=None, ge=0, le=MAX_VERSION)
 
 

@@ -63,7 +63,7 @@ def published_lines(
 
 
 @dataclass(frozen=True)
-class Checked:
+class RecordCheck:
     """What checking a published record found; `problems` is empty when all of it holds."""
 
     problems: tuple[str, ...]
@@ -88,11 +88,11 @@ def check_published(
     server_key: str | None = None,
     table: str | None = None,
     published_hash: str | None = None,
-) -> Checked:
+) -> RecordCheck:
     """Check a record's text. `server_key` (hex), `table` and `published_hash` (the seed hash
     the lobby showed before play), when given, must be the record's own."""
     if len(text) > MAX_RECORD_CHARS:
-        return Checked(("the file is larger than any record",), readable=False)
+        return RecordCheck(("the file is larger than any record",), readable=False)
     rows: list[dict[str, Any]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -100,12 +100,12 @@ def check_published(
         try:
             row = json.loads(line)
         except (ValueError, RecursionError):
-            return Checked((f"line {number}: not a JSON line of a record",), readable=False)
+            return RecordCheck((f"line {number}: not a JSON line of a record",), readable=False)
         if not isinstance(row, dict):
-            return Checked((f"line {number}: not a JSON object",), readable=False)
+            return RecordCheck((f"line {number}: not a JSON object",), readable=False)
         rows.append(row)
     if not rows:
-        return Checked(("the record is empty",), readable=False)
+        return RecordCheck(("the record is empty",), readable=False)
     header = rows[0]
     if header.get("chance") != FAIR or CHAIN not in header:
         return _unsigned(text, header, published_hash)
@@ -113,45 +113,47 @@ def check_published(
     for number, row in enumerate(rows, start=1):
         previous = link(previous, row)
         if row.get(CHAIN) != previous:
-            return Checked(
+            return RecordCheck(
                 (f"line {number}: the hash chain breaks (a line was changed, added or removed)",)
             )
     last = rows[-1]
     if "result" not in last or not isinstance(last.get(SIGNATURE), str):
-        return Checked(("the record is cut short: its last line is not the signed result",))
+        return RecordCheck(("the record is cut short: its last line is not the signed result",))
     key = header.get("server_key")
     found_table = header.get("table")
     if not isinstance(key, str) or not isinstance(found_table, str):
-        return Checked(("the header names no server key or table",))
+        return RecordCheck(("the header names no server key or table",))
     if server_key is not None and key.lower() != server_key.strip().lower():
-        return Checked(("the record is signed with another server's key",), table=found_table)
+        return RecordCheck(("the record is signed with another server's key",), table=found_table)
     if not signature_valid(key, previous, len(rows), last[SIGNATURE]):
-        return Checked(("the signature does not match the record",), table=found_table)
+        return RecordCheck(("the signature does not match the record",), table=found_table)
     if table is not None and found_table != table:
-        return Checked((f"the record is of table {found_table}, not {table}",), table=found_table)
+        return RecordCheck(
+            (f"the record is of table {found_table}, not {table}",), table=found_table
+        )
     seed = header.get("seed")
     hashed = header.get("seed_hash")
     if type(seed) is not int or seed < 0 or not isinstance(hashed, str):
-        return Checked(("the header lacks the seed or its hash",), table=found_table)
+        return RecordCheck(("the header lacks the seed or its hash",), table=found_table)
     if not seed_matches(seed, hashed):
-        return Checked(("the seed does not hash to the seed hash in the header",))
+        return RecordCheck(("the seed does not hash to the seed hash in the header",))
     if published_hash is not None and not seed_matches(seed, published_hash):
-        return Checked(("the seed does not hash to the published SHA-256",), table=found_table)
+        return RecordCheck(("the seed does not hash to the published SHA-256",), table=found_table)
     seeds = _by_seat(header.get("player_seeds"))
     commitments = _by_seat(header.get("commitments", {}))
     if seeds is None or commitments is None:
-        return Checked(("the header's player seeds are not seat -> text",), table=found_table)
+        return RecordCheck(("the header's player seeds are not seat -> text",), table=found_table)
     unfair = commitment_problems(seeds, commitments)
     if unfair:
-        return Checked(tuple(unfair), table=found_table)
+        return RecordCheck(tuple(unfair), table=found_table)
     try:
         record = parse_record(text)
         preset = get_preset(record.preset)
         config = preset.rules.stored_config(record.config)
     except HorseraceError as error:
-        return Checked((str(error),), table=found_table)
+        return RecordCheck((str(error),), table=found_table)
     if preset.rules.config_to_dict(config) != record.config:
-        return Checked(("the options are not the table's (not as the server writes them)",))
+        return RecordCheck(("the options are not the table's (not as the server writes them)",))
     chance = FairChance(fair_key(seed, seeds))
     rules = preset.rules
 
@@ -164,8 +166,8 @@ def check_published(
     try:
         report = replay(record, get_preset, observe=redraw)
     except _Mismatch as mismatch:
-        return Checked((str(mismatch),), table=found_table, server_key=key)
-    return Checked(
+        return RecordCheck((str(mismatch),), table=found_table, server_key=key)
+    return RecordCheck(
         report.problems,
         steps=report.steps_checked,
         draws=chance.draws,
@@ -183,18 +185,18 @@ def _by_seat(found: object) -> dict[int, str] | None:
     return {int(k): v for k, v in found.items()}
 
 
-def _unsigned(text: str, header: dict[str, Any], published_hash: str | None) -> Checked:
+def _unsigned(text: str, header: dict[str, Any], published_hash: str | None) -> RecordCheck:
     """A record from before signed records (Mersenne Twister dice drawn from the seed): only
     the dice can be checked, and the report says it is not signed."""
     if header.get("chance") != "seeded":
         chance = header.get("chance")
-        return Checked((f"this record's chance was {chance}, not drawn from a seed",))
+        return RecordCheck((f"this record's chance was {chance}, not drawn from a seed",))
     try:
         record = parse_record(text)
     except HorseraceError as error:
-        return Checked((str(error),))
+        return RecordCheck((str(error),))
     verdict = verify_record(record, published_hash)
     unsigned = "the record is not signed (an older server's): its dice follow from the seed"
     if verdict.verified:
         unsigned += ", but nothing shows that it is whole or which table it is"
-    return Checked((*verdict.problems, unsigned), steps=verdict.steps, draws=verdict.draws)
+    return RecordCheck((*verdict.problems, unsigned), steps=verdict.steps, draws=verdict.draws)

@@ -32,7 +32,7 @@ from horserace.drivers.server.fair import (
 )
 from horserace.drivers.server.messages import seat_info, seat_names
 from horserace.drivers.server.ops import Metrics
-from horserace.drivers.server.records import Checked, check_published, published_lines
+from horserace.drivers.server.records import RecordCheck, check_published, published_lines
 from horserace.drivers.server.seating import (
     CHAT,
     ChatRoom,
@@ -141,7 +141,7 @@ class TableBase:
         self.metrics: Metrics | None = None  # the app's, once a hub holds the table
         self.writer: GroupWriter | None = None  # the hub's group writer
         self._published: str | None = None
-        self._checked: Checked | None = None
+        self._checked: RecordCheck | None = None
         self.away: set[int] = set()
         self.lock = asyncio.Lock()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -244,7 +244,7 @@ class TableBase:
             self._published = "".join(line + "\n" for line in lines)
         return self._published
 
-    async def checked(self, key: ServerKey) -> Checked:
+    async def checked(self, key: ServerKey) -> RecordCheck:
         """The published record checked as anyone would check it (once; it cannot change)."""
         if self._checked is None:
             text = self.published(key)

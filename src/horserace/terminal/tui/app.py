@@ -28,7 +28,7 @@ from horserace.core.chance import UNDO_WORD
 from horserace.terminal.choices import Choice
 from horserace.terminal.screen import Display, Fitted
 from horserace.terminal.tui.choice_panel import AnswerField, ChoicePanel
-from horserace.terminal.tui.layout import plan
+from horserace.terminal.tui.layout import lay_out
 from horserace.terminal.tui.overlays import HelpScreen, ResultScreen
 from horserace.terminal.tui.pacer import Pacer, Stopped
 from horserace.terminal.tui.panels import GameLog
@@ -158,7 +158,7 @@ class TableApp(App[str]):
 
     def fit(self, width: int | None = None, height: int | None = None) -> None:
         """Beside each other on a wide screen, else the board above the log; the lines shared
-        out so that the whole board and the question show (`layout.plan`)."""
+        out so that the whole board and the question show (`layout.lay_out`)."""
         width = self.size.width if width is None else width
         height = self.size.height if height is None else height
         wide = width >= WIDE or (width >= 120 and height < SHORT)
@@ -167,7 +167,7 @@ class TableApp(App[str]):
         board = self._board
         full, compact = (board.full, board.compact) if isinstance(board, Fitted) else (board, board)
         panel = self.query_one(ChoicePanel)
-        fitted = plan(
+        fitted = lay_out(
             height - 1,  # the footer's line
             lambda: self._lines(full, columns),
             lambda: self._lines(compact, columns),

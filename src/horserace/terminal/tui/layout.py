@@ -15,7 +15,7 @@ FEWEST_OPTIONS = 3  # options listed at once on the shortest screen
 
 
 @dataclass(frozen=True)
-class Plan:
+class Layout:
     """The board drawn `compact` or in full, in at most `board` lines (it scrolls past them),
     at most `options` options listed at once, and whether the log is shown."""
 
@@ -25,14 +25,14 @@ class Plan:
     log: bool
 
 
-def plan(
+def lay_out(
     room: int,
     full: Callable[[], int],
     compact: Callable[[], int],
     panel: Callable[[int], int],
     *,
     beside: bool,
-) -> Plan:
+) -> Layout:
     """Share `room` lines (the screen less its footer) between a board of `full()` lines (or
     `compact()` ones, measured only if the full one does not fit) and the choice panel,
     `panel(n)` lines with `n` options listed; the log takes what is left, below the board, or
@@ -40,13 +40,13 @@ def plan(
     log = 0 if beside else LOG_LINES
     asked = panel(OPTIONS)
     if full() + asked + log <= room:
-        return Plan(False, room - asked - log, OPTIONS, True)
+        return Layout(False, room - asked - log, OPTIONS, True)
     lines = compact()
     if lines + asked + log <= room:
-        return Plan(True, room - asked - log, OPTIONS, True)
+        return Layout(True, room - asked - log, OPTIONS, True)
     for options in range(OPTIONS, FEWEST_OPTIONS - 1, -1):
         asked = panel(options)
         if lines + asked <= room:
             log = beside or room - lines - asked >= LOG_FEWEST
-            return Plan(True, lines if log and not beside else room - asked, options, log)
-    return Plan(True, max(3, room - panel(FEWEST_OPTIONS)), FEWEST_OPTIONS, beside)
+            return Layout(True, lines if log and not beside else room - asked, options, log)
+    return Layout(True, max(3, room - panel(FEWEST_OPTIONS)), FEWEST_OPTIONS, beside)
