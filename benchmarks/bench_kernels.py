@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from horserace.components.board import DEFAULT_BOARD
-from horserace.drivers.simulate.race_sim import race_start
+from horserace.families.board.race_tally import race_start
 from horserace.families.derby.rules.race import start_race
 from horserace.families.derby.rules.track import DEFAULT_TRACK
 from horserace.families.presets import get_preset

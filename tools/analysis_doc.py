@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from horserace.components.board import DEFAULT_BOARD, HORSES
-from horserace.drivers.cli.plots import plot_races, plot_sweep
-from horserace.drivers.simulate.race_sim import simulate_races
-from horserace.drivers.simulate.runner import simulate_games
+from horserace.drivers.cli.plots import plot_sweep
+from horserace.drivers.simulate.runner import run_simulation, simulate_games
 from horserace.drivers.simulate.sweep import Sweep, expand, parse_grid
 from horserace.families.board.odds.designer import Evaluator, design
 from horserace.families.board.pictures import plot_boards
-from horserace.families.board.plots import plot_simulation
+from horserace.families.board.plots import plot_races, plot_simulation
+from horserace.families.board.race_simulation import RACES_ALONE
 from horserace.families.board.rules.house import house_options
 from horserace.families.board.tally import SimulationReport, exact_horse_odds
 
@@ -116,7 +116,8 @@ def exact_length() -> float:
 
 def race_section(races: int) -> str:
     report = _timed(
-        "races alone", lambda: simulate_races(races, SEED, scratched=[3, 5, 7, 9], workers=2)
+        "races alone",
+        lambda: run_simulation(RACES_ALONE, "race", {}, races, SEED, 2, scratched=[3, 5, 7, 9]),
     )
     plot_races(report, PICTURES / "races.png")
     lines = "\n".join(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -13,8 +14,10 @@ from typer.testing import CliRunner
 
 from horserace.components.board import DEFAULT_BOARD, HORSES, Board
 from horserace.drivers.cli.app import app
-from horserace.drivers.simulate.race_sim import CHUNK_RACES, race_start, simulate_races
+from horserace.drivers.simulate.runner import run_simulation
 from horserace.families.board.odds.race import race_odds
+from horserace.families.board.race_simulation import RACES_ALONE
+from horserace.families.board.race_tally import CHUNK_RACES, RaceReport, race_start
 from horserace.kernels.board_race import race_table, run_races
 
 CHI2_P001 = {6: 22.458, 8: 26.124, 10: 29.588}  # 0.999 quantiles by df
@@ -50,6 +53,12 @@ def test_races_follow_the_exact_odds(method: str, case: int) -> None:
         chance = (6 - abs(horse - 7)) / 36  # Wald: rolls naming it = its chance x the rolls
         close(outcomes.line_rolls[:, line].astype(float), chance * exact.expected_rolls)
     assert not outcomes.line_rolls[:, len(scratched) :].any()
+
+
+def simulate_races(races: int, seed: int, workers: int = 1, **settings: Any) -> RaceReport:
+    """`horserace simulate race` without the command line."""
+    report: RaceReport = run_simulation(RACES_ALONE, "race", {}, races, seed, workers, **settings)
+    return report
 
 
 def test_the_report_does_not_depend_on_the_workers() -> None:

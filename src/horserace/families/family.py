@@ -111,6 +111,14 @@ class Family(ABC):
         found: Simulation | None = None if module is None else module.SIMULATION
         return found
 
+    def other_simulations(self) -> Mapping[str, Simulation]:
+        """Simulations of something other than a preset's games, by the name `horserace
+        simulate NAME` gives them (the board's `race`: races alone): the `OTHER_SIMULATIONS`
+        of its module `simulation`; none when it lists none."""
+        module = self._part("simulation")
+        found: Mapping[str, Simulation] = getattr(module, "OTHER_SIMULATIONS", {})
+        return found
+
     def _part(self, name: str) -> ModuleType | None:
         """The family package's module `name`, imported when first asked for; None if the
         family has no such module. By this convention a family registers its parts."""

@@ -29,8 +29,10 @@ class Setup:
 
 
 class Simulation(ABC):
-    """A family's Monte Carlo: many seeded games between bots, tallied chunk by chunk."""
+    """A family's Monte Carlo: many seeded games between bots (or whatever `counts` names),
+    tallied chunk by chunk."""
 
+    counts = "games"  # what a run is made of: the `--games` option, the figures' word
     games_default: int | None = None  # None: `--games` must be given
 
     def help(self, preset: str, summary: str) -> str:
@@ -62,6 +64,11 @@ class Simulation(ABC):
         **settings: Any,
     ) -> Planned[Any]:
         return self.planner()(preset, options, games, seed, workers, **settings)
+
+    def done(self, report: Any) -> int:
+        """How many games the report's figures are made of (fewer after Ctrl-C)."""
+        games: int = report.games
+        return games
 
     def to_json(self, report: Any, setup: Setup) -> dict[str, Any]:
         data: dict[str, Any] = report.to_json()

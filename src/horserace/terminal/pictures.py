@@ -1,10 +1,13 @@
-"""Pictures drawn headless (matplotlib's Agg backend) into PNG, SVG or PDF files.
+"""Pictures drawn headless (matplotlib's Agg backend) into PNG, SVG or PDF files, and the
+panels every family's analysis draws: win rates beside the exact odds, means with their
+intervals, histograms.
 
 matplotlib is imported inside each function, so only a command asked for a picture pays for it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,6 +16,8 @@ from horserace.core.errors import ConfigError
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+
+    from horserace.core.stats import Proportion, RunningStats
 
 
 def figure(panels: int, width: float = 5.0) -> tuple[Figure, list[Axes]]:
@@ -37,3 +42,36 @@ def save(figure: Figure, path: Path) -> None:
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     pyplot.close(figure)
+
+
+def draw_wins(axes: Axes, wins: Mapping[int, Proportion], exact: Mapping[int, float]) -> None:
+    """Bars of the simulated win rate with 95% intervals, exact odds as dots beside them."""
+    horses = list(wins)
+    rates = [100 * wins[h].rate for h in horses]
+    lows = [max(0.0, 100 * (wins[h].rate - wins[h].wilson95()[0])) for h in horses]
+    highs = [max(0.0, 100 * (wins[h].wilson95()[1] - wins[h].rate)) for h in horses]
+    axes.bar(horses, rates, color="#7aa6c2", label="simulated (95% interval)")
+    axes.errorbar(horses, rates, yerr=[lows, highs], fmt="none", ecolor="black", capsize=3)
+    axes.plot(
+        horses, [100 * exact.get(h, 0.0) for h in horses], "o", color="#c0392b", label="exact"
+    )
+    axes.set_xticks(horses)
+    axes.set_xlabel("horse")
+    axes.set_ylabel("wins (%)")
+    axes.legend(fontsize="small")
+
+
+def draw_means(axes: Axes, labels: Sequence[str], stats: Sequence[RunningStats], unit: str) -> None:
+    """Mean per label with its 95% interval."""
+    means = [s.mean for s in stats]
+    halves = [(s.ci95() or (s.mean, s.mean))[1] - s.mean for s in stats]
+    axes.bar(labels, means, yerr=halves, capsize=3, color="#9bc48f")
+    axes.set_ylabel(unit)
+
+
+def draw_counts(axes: Axes, counts: Sequence[int], label: str) -> None:
+    """A histogram from counts per value 0, 1, 2, ... (trailing empty bins left out)."""
+    last = max((i for i, c in enumerate(counts) if c), default=0)
+    axes.bar(range(last + 1), counts[: last + 1], width=1.0, color="#b9a3d1")
+    axes.set_xlabel(label)
+    axes.set_ylabel("count")

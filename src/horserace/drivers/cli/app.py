@@ -51,7 +51,6 @@ def _group(
 
 def _simulations(group: typer.Typer) -> None:
     _module("simulate_cmd").register(group)
-    _module("race_cmd").register(group)
 
 
 def _odds(group: typer.Typer) -> None:

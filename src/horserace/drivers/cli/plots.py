@@ -12,30 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from horserace.core.errors import ConfigError
-from horserace.families.board.plots import draw_counts, draw_means, draw_wins
+from horserace.terminal.pictures import draw_means, save
 from horserace.terminal.pictures import figure as new_figure
-from horserace.terminal.pictures import save
 
 if TYPE_CHECKING:
-    from horserace.drivers.simulate.race_sim import RaceReport
     from horserace.drivers.simulate.sweep import Outcome
-
-
-def plot_races(report: RaceReport, path: Path) -> None:
-    """Win chances beside the exact odds, the rolls each scratch line cost, race lengths."""
-    figure, (left, right, lengths) = new_figure(3)
-    draw_wins(left, report.wins, report.exact_win)
-    left.set_title(f"{report.races:,} races, {report.board.name} board")
-    labels = ["all rolls"] + [f"line {k + 1}: {h}" for k, h in enumerate(report.scratched)]
-    draw_means(right, labels, [report.length, *report.lines], "rolls per race")
-    right.plot(
-        labels, [report.exact_length, *report.exact_lines], "o", color="#c0392b", label="exact"
-    )
-    right.legend(fontsize="small")
-    right.set_title("race length and rolls per scratch line")
-    draw_counts(lengths, report.length_counts, "rolls in the race")
-    lengths.set_title("race length")
-    save(figure, path)
 
 
 def plot_sweep(outcomes: Sequence[Outcome], path: Path) -> None:

@@ -20,51 +20,55 @@ from horserace.terminal.options import REQUIRED, Opt, declared, with_options
 
 
 def register(simulate_app: typer.Typer) -> None:
-    """One command per preset of every family that simulates."""
+    """One command per preset of every family that simulates, and one per other simulation a
+    family offers (`simulate race`)."""
     for fam in families():
         simulation = fam.simulation()
-        if simulation is None:
-            continue
-        for spec in fam.presets:
-            help_line = simulation.help(spec.name, spec.summary)
-            command = _command(spec.name, simulation)
+        named = [] if simulation is None else [(s.name, s.summary, simulation) for s in fam.presets]
+        named += [(name, "", other) for name, other in fam.other_simulations().items()]
+        for name, summary, each in named:
+            help_line = each.help(name, summary)
+            command = _command(name, each)
             command.__doc__ = help_line
-            simulate_app.command(spec.name, help=help_line)(command)
+            simulate_app.command(name, help=help_line)(command)
 
 
-def _run_options(default_games: int | None) -> Callable[..., None]:
-    """The options of every run; --games is required unless the family has a default."""
-    games = REQUIRED if default_games is None else default_games
+def _run_options(counts: str, default: int | None) -> Callable[..., None]:
+    """The options of every run; --games (or --races) is required unless there is a default."""
+    count = REQUIRED if default is None else default
     return declared(
-        Opt("--games -n", int, games, "How many games to play."),
+        Opt(f"--{counts} -n", int, count, f"How many {counts} to run."),
         Opt("--seed N", int | None, None, "Table seed (drawn if omitted)."),
-        Opt("--workers -w", int, 1, "Processes to play games in."),
+        Opt("--workers -w", int, 1, "Processes to run them in."),
         Opt("--json", bool, False, "Print one JSON object.", name="as_json"),
     )
 
 
-def _command(preset: str, simulation: Simulation) -> Callable[..., None]:
+def _command(name: str, simulation: Simulation) -> Callable[..., None]:
+    counts = simulation.counts
+
     def simulate(run: dict[str, Any], *parts: dict[str, Any]) -> None:
         given = {name: value for part in parts for name, value in part.items()}
-        games, seed, workers, as_json = run["games"], run["seed"], run["workers"], run["as_json"]
+        games, seed, workers, as_json = run[counts], run["seed"], run["workers"], run["as_json"]
         with user_errors():
             if games < 1:
-                fail(f"--games must be at least 1, not {games}")
+                fail(f"--{counts} must be at least 1, not {games}")
             if workers < 1:
                 fail(f"--workers must be at least 1, not {workers}")
-            setup = simulation.setup(preset, given, quiet=as_json)
+            setup = simulation.setup(name, given, quiet=as_json)
             table_seed = fresh_seed() if seed is None else seed
 
             def work(progress: Callable[[int], None] | None) -> Any:
-                from horserace.drivers.simulate.runner import simulate_games
+                from horserace.drivers.simulate.runner import run_simulation
 
-                return simulate_games(
-                    preset,
+                return run_simulation(
+                    simulation,
+                    name,
                     setup.options,
                     games,
                     table_seed,
-                    workers=workers,
-                    progress=progress,
+                    workers,
+                    progress,
                     **setup.settings,
                 )
 
@@ -75,6 +79,7 @@ def _command(preset: str, simulation: Simulation) -> Callable[..., None]:
             typer.echo(json.dumps(simulation.to_json(report, setup)))
         else:
             simulation.show(Console(highlight=False), report, setup, seed_given=seed is not None)
-        end_if_stopped(report.games, games, "games")
+        end_if_stopped(simulation.done(report), games, counts)
 
-    return with_options(simulate, _run_options(simulation.games_default), *simulation.options())
+    run_options = _run_options(counts, simulation.games_default)
+    return with_options(simulate, run_options, *simulation.options())

@@ -161,8 +161,25 @@ def simulate_games(
     """Play `games` seeded games of any preset between bots and return its family's report.
     `settings` are the family's own (bot kinds, engine, ...); bad options raise ConfigError
     before any game is played. Game i is the same whatever the number of `workers`."""
-    planned = simulation_of(preset).plan(preset, options, games, seed, workers, **settings)
-    return run_planned(planned, games, workers=workers, progress=progress)
+    return run_simulation(
+        simulation_of(preset), preset, options, games, seed, workers, progress, **settings
+    )
+
+
+def run_simulation(
+    simulation: Simulation,
+    name: str,
+    options: Mapping[str, Any],
+    count: int,
+    seed: int,
+    workers: int = 1,
+    progress: Progress | None = None,
+    **settings: Any,
+) -> Any:
+    """Any family's simulation `name` (a preset, or one of its other simulations) of `count`
+    games or races, planned, run and turned into its report."""
+    planned = simulation.plan(name, options, count, seed, workers, **settings)
+    return run_planned(planned, count, workers=workers, progress=progress)
 
 
 def simulation_of(preset: str) -> Simulation:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from horserace.core.words import counted
+from horserace.families.board.race_simulation import RACES_ALONE
 from horserace.families.simulation import Setup, Simulation
 from horserace.terminal.options import Opt, declared
 
@@ -86,6 +87,7 @@ class BoardSimulation(Simulation):
 
 
 SIMULATION = BoardSimulation()
+OTHER_SIMULATIONS = {"race": RACES_ALONE}  # `horserace simulate race`
 
 
 def _percent(value: float) -> str:

@@ -1,5 +1,5 @@
-"""Monte Carlo over races of the dice board alone: win chances, race length and the rolls (and
-chips) each scratch line costs, with 95% intervals, beside the exact figures.
+"""Races of the dice board alone, planned for the one runner: win chances, race length and the
+rolls (and chips) each scratch line costs, with 95% intervals, beside the exact figures.
 
 Race i of a run with seed S draws from stream i of `derive_seed(S, RACE_STREAM)`, so the report
 is the same whatever the number of workers. The table kernel is used unless `method="rolls"`.
@@ -8,6 +8,7 @@ is the same whatever the number of workers. The table kernel is used unless `met
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -15,10 +16,10 @@ from typing import Any
 import numpy as np
 
 from horserace.components.board import DEFAULT_BOARD, HORSES, Board
+from horserace.core.chunks import Plan, Planned, Span, check_run
 from horserace.core.errors import ConfigError
 from horserace.core.rng import derive_seed
 from horserace.core.stats import Proportion, RunningStats, merge_tally
-from horserace.drivers.simulate import runner
 from horserace.families.board.odds.race import race_odds
 from horserace.kernels.board_race import LINES, METHODS, RaceStart, race_table, run_races
 
@@ -38,7 +39,7 @@ class _Tally:
     length_counts: Any = field(default_factory=lambda: np.zeros(LONGEST + 1, dtype=np.int64))
 
 
-def _play(start: RaceStart, base: int, method: str, span: runner.Span) -> _Tally:
+def _play(start: RaceStart, base: int, method: str, span: Span) -> _Tally:
     outcomes = run_races(start, base, span.start, span.stop, method)
     chips = outcomes.line_rolls @ np.array(LINE_VALUES, dtype=np.int64)
     return _Tally(
@@ -111,29 +112,44 @@ def race_start(board: Board, scratched: list[int], positions: dict[int, int]) ->
     )
 
 
-def simulate_races(
+def plan_races(
+    name: str,
+    options: Mapping[str, Any],
     races: int,
     seed: int,
+    workers: int,
     *,
     board: Board = DEFAULT_BOARD,
-    scratched: list[int] | None = None,
-    positions: dict[int, int] | None = None,
-    workers: int = 1,
+    scratched: Sequence[int] = (),
+    positions: Mapping[int, int] | None = None,
     method: str = "table",
-    progress: runner.Progress | None = None,
-) -> RaceReport:
-    """Run `races` races from the given start and summarise them."""
-    runner.check_run(races, seed, workers, "races")
+) -> Planned[_Tally]:
+    """`races` races from the given start (`name` and `options` are those of every simulation;
+    races alone have no table options), checked before any is run."""
+    check_run(races, seed, workers, "races")
     if method not in METHODS:
         raise ConfigError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
-    out = list(scratched or [])
+    out = list(scratched)
     advanced = dict(positions or {})
     start = race_start(board, out, advanced)
     used = method if method == "rolls" or race_table(start) is not None else "rolls"
+    plan = Plan(partial(_play, start, derive_seed(seed, RACE_STREAM), used), merge_tally)
+    report = partial(_report, board, out, advanced, seed, used, start)
+    return Planned(plan, CHUNK_RACES, report)
+
+
+def _report(
+    board: Board,
+    out: list[int],
+    advanced: dict[int, int],
+    seed: int,
+    method: str,
+    start: RaceStart,
+    tally: _Tally,
+    workers: int,
+    started: float,
+) -> RaceReport:
     exact = race_odds({h: k for h, k in zip(HORSES, start.to_go, strict=True) if k})
-    started = time.perf_counter()
-    plan = runner.Plan(partial(_play, start, derive_seed(seed, RACE_STREAM), used), merge_tally)
-    tally = runner.run(plan, races, CHUNK_RACES, workers=workers, progress=progress)
     dice = {h: (6 - abs(h - 7)) / 36 for h in HORSES}
     return RaceReport(
         board=board,
@@ -141,7 +157,7 @@ def simulate_races(
         positions=advanced,
         seed=seed,
         races=tally.races,
-        method=used,
+        method=method,
         wins={h: Proportion(w, tally.races) for h, w in zip(HORSES, tally.wins, strict=True)},
         exact_win=exact.win,
         length=tally.length,
