@@ -9,6 +9,11 @@ moves at a human pace instead of as fast as it can), and
 prints the actions applied per second across the server (from the tables' versions) and the
 latency of the person's actions (sending `act` -> receiving its `ack`), end to end. The server
 is stopped at the end, also on Ctrl-C. It only prints: timings depend on the machine.
+
+The clients run in a process of their own at a lower priority (`nice` 10): on one machine
+they share the cores with the server, and a measurement of the server should not be starved
+by its own load. Each row gives the share of a core the server got and what the whole machine
+was busy with meanwhile (from /proc/stat), so a slow row can be read against what else ran.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import signal
@@ -39,6 +45,7 @@ HORSERACE = Path(sys.executable).parent / "horserace"
 STARTUP_POLLS = 300  # x 0.1 s
 MAX_MESSAGES = 2_000_000  # per person: a bound on every receive loop
 GRACE_SECONDS = 30.0  # for setting up and winding down, beyond the play window
+NICE = 10  # the clients' priority: they yield the cores to the server they measure
 Counter = Callable[[], Awaitable[tuple[int, int, int]]]
 
 
@@ -65,6 +72,7 @@ class Figures:
     latencies: list[float]
     server_cpu: float | None  # share of one core, over the play window
     client_cpu: float
+    machine_cpu: float | None  # cores busy across the machine (everything, the server included)
     server_latency: dict[float, float]  # the server's own histogram over the window: le -> count
     load: tuple[float, float]  # the machine's 1-minute load average at the start and the end
 
@@ -85,6 +93,46 @@ def _cpu_seconds(pid: int) -> float | None:
         return None
     own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return own + sum(_cpu_seconds(int(child)) or 0.0 for child in children)
+
+
+def _machine_busy() -> float | None:
+    """Seconds of CPU the whole machine has spent busy since boot, all cores (Linux's
+    /proc/stat: everything but idle and waiting for the disk; None elsewhere)."""
+    try:
+        ticks = [int(value) for value in Path("/proc/stat").read_text().split()[1:8]]
+    except (OSError, ValueError):
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq = ticks
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
+
+
+def aside(work: Callable[[], Figures], nice: int = NICE) -> Figures:
+    """`work()` in a forked process of its own at a lower priority; its figures come back
+    through a pipe (an error in it is raised here)."""
+    context = multiprocessing.get_context("fork")
+    reader, writer = context.Pipe(duplex=False)
+
+    def child() -> None:
+        os.nice(nice)
+        try:
+            writer.send((True, work()))
+        except BaseException as error:
+            writer.send((False, f"{type(error).__name__}: {error}"))
+            raise
+
+    process = context.Process(target=child, name="bench-clients")
+    process.start()
+    writer.close()
+    try:
+        done, value = reader.recv()
+    except EOFError:
+        raise RuntimeError(f"the clients' process ended ({process.exitcode})") from None
+    finally:
+        process.join()
+    if not done:
+        raise RuntimeError(f"the clients failed: {value}")
+    assert isinstance(value, Figures)
+    return value
 
 
 def start_server(
@@ -308,6 +356,7 @@ async def run_load(
             histogram_before = await server_histogram(client, base)
             load_before = os.getloadavg()[0]
             cpu_before = _cpu_seconds(server_pid)
+            machine_before = _machine_busy()
             client_before = time.process_time()
             started = time.perf_counter()
             deadline = started + seconds
@@ -322,6 +371,7 @@ async def run_load(
                 await asyncio.wait_for(asyncio.shield(playing), seconds)
             ended = time.perf_counter()
             cpu_after = _cpu_seconds(server_pid)
+            machine_after = _machine_busy()
             client_cpu = time.process_time() - client_before
             after, held, over = await count_now()
             histogram = await server_histogram(client, base)
@@ -336,6 +386,9 @@ async def run_load(
     server_cpu = None
     if cpu_before is not None and cpu_after is not None:
         server_cpu = (cpu_after - cpu_before) / elapsed
+    machine_cpu = None
+    if machine_before is not None and machine_after is not None:
+        machine_cpu = (machine_after - machine_before) / elapsed
     latencies = [lat for person in people for lat in person.latencies]
     return Figures(
         tables=count,
@@ -348,6 +401,7 @@ async def run_load(
         latencies=latencies,
         server_cpu=server_cpu,
         client_cpu=client_cpu / elapsed,
+        machine_cpu=machine_cpu,
         server_latency={le: histogram[le] - histogram_before.get(le, 0) for le in histogram},
         load=(load_before, load_after),
     )
@@ -365,17 +419,19 @@ def measure(args: argparse.Namespace, count: int, options: dict[str, Any]) -> Fi
         database, log = Path(folder) / "tables.db", Path(folder) / "server.log"
         process, base = start_server(f"sqlite:///{database}", log, args.pace)
         try:
-            return asyncio.run(
-                run_load(
-                    base,
-                    count,
-                    args.seconds,
-                    args.preset,
-                    options,
-                    args.bot,
-                    process.pid,
-                    args.pace,
-                    spread=not args.lockstep,
+            return aside(
+                lambda: asyncio.run(
+                    run_load(
+                        base,
+                        count,
+                        args.seconds,
+                        args.preset,
+                        options,
+                        args.bot,
+                        process.pid,
+                        args.pace,
+                        spread=not args.lockstep,
+                    )
                 )
             )
         finally:
@@ -385,7 +441,7 @@ def measure(args: argparse.Namespace, count: int, options: dict[str, Any]) -> Fi
 HEADER = (
     "| tables | held | window | actions/s (server) | person actions"
     " | person latency p50 / p95 / p99 (ms) | server's own p50 / p99 (ms) | errors"
-    " | server CPU | CPU per action | client CPU | load average |"
+    " | server CPU | CPU per action | client CPU | machine busy | load average |"
 )
 RULE = "|---" * HEADER.count(" | ") + "|---|"
 
@@ -395,6 +451,9 @@ def row(figures: Figures) -> str:
     own = [1000 * histogram_percentile(figures.server_latency, q) for q in (0.50, 0.99)]
     cpu = "n/a" if figures.server_cpu is None else f"{100 * figures.server_cpu:.0f}%"
     rate = figures.actions / figures.seconds
+    busy = (
+        "n/a" if figures.machine_cpu is None else f"{figures.machine_cpu:.2f} of {os.cpu_count()}"
+    )
     each = (
         "n/a"
         if figures.server_cpu is None or not rate
@@ -404,7 +463,7 @@ def row(figures: Figures) -> str:
         f"| {figures.tables} | {figures.held} ({figures.over} over) | {figures.seconds:.1f} s"
         f" | {figures.actions / figures.seconds:,.0f} | {figures.person_actions}"
         f" | {ms[0]:.1f} / {ms[1]:.1f} / {ms[2]:.1f} | <= {own[0]:g} / <= {own[1]:g}"
-        f" | {figures.errors} | {cpu} | {each} | {100 * figures.client_cpu:.0f}%"
+        f" | {figures.errors} | {cpu} | {each} | {100 * figures.client_cpu:.0f}% | {busy}"
         f" | {figures.load[0]:.1f}-{figures.load[1]:.1f} |"
     )
 

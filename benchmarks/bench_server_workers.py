@@ -28,6 +28,7 @@ from benchmarks.bench_server import (
     RULE,
     Counter,
     Figures,
+    aside,
     row,
     run_load,
     start_server,
@@ -63,16 +64,18 @@ def measure(server: str, name: str, workers: int, args: argparse.Namespace) -> F
         log = Path(folder) / "server.log"
         process, base = start_server(url, log, 0.0, workers)
         try:
-            return asyncio.run(
-                run_load(
-                    base,
-                    args.tables,
-                    args.seconds,
-                    "classic",
-                    {"players": 4},
-                    "random",
-                    process.pid,
-                    counter=database_counter(url),
+            return aside(
+                lambda: asyncio.run(
+                    run_load(
+                        base,
+                        args.tables,
+                        args.seconds,
+                        "classic",
+                        {"players": 4},
+                        "random",
+                        process.pid,
+                        counter=database_counter(url),
+                    )
                 )
             )
         finally:

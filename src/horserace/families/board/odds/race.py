@@ -160,34 +160,43 @@ def _win_terms(
     if table.shape[1] > 1:
         table[:, 1:] = np.cumprod((q * scale)[:, None] / np.arange(1, table.shape[1]), axis=1)
     polys = [table[i, :count] for i, count in enumerate(counts)]
-    prefix = [np.ones(1)]
-    for poly in polys:
-        prefix.append(np.convolve(prefix[-1], poly))
-    suffix = [np.ones(1)]
-    for poly in reversed(polys):
-        suffix.append(np.convolve(suffix[-1], poly))
-    suffix.reverse()  # suffix[i] = product of polys[i:]
+    loo, full = _products(polys, degree + 1)
     # log(m! / s^m) for m = 0..degree; steps[t - 1] = log(t / s).
     steps = np.log(np.arange(1, degree + 1) / scale)
     log_rise = np.concatenate(([0.0], np.cumsum(steps)))
-    log_q = np.log(q)
-    terms: dict[int, FloatArray] = {}
+    # rise[i, m] = log Π_{t=1..m} (r_i - 1 + t) / s, summed from t = 1 so nothing cancels, for
+    # every horse at once (past the end of a horse's row the index is clipped: zeros follow).
+    rise = np.zeros(loo.shape)
+    if degree:
+        at = np.minimum((r - 1)[:, None] + np.arange(degree), degree - 1)
+        rise[:, 1:] = np.cumsum(steps[at], axis=1)
     with np.errstate(divide="ignore", under="ignore"):
-        for i, horse in enumerate(horses):
-            loo = np.convolve(prefix[i], suffix[i + 1])
-            k = counts[i]
-            log_w = k * log_q[i] + _rise(log_rise, steps, k - 1, len(loo))
-            terms[horse] = np.exp(log_w + np.log(loo))
-        full = prefix[-1]
-        expected = float(np.exp(log_rise[: len(full)] + np.log(full)).sum()) / total
-    return terms, expected
+        rows = np.exp((r * np.log(q))[:, None] + rise + np.log(loo))
+        expected = float(np.exp(log_rise + np.log(full)).sum()) / total
+    sizes = degree + 2 - r  # the length of each horse's row: its terms
+    return {horse: rows[i, : sizes[i]] for i, horse in enumerate(horses)}, expected
 
 
-def _rise(log_rise: FloatArray, steps: FloatArray, start: int, length: int) -> FloatArray:
-    """log Π_{t=1..m} (start + t) / s for m < length, summed from t = 1 so nothing cancels."""
-    if start == 0:
-        return log_rise[:length]
-    return np.concatenate(([0.0], np.cumsum(steps[start : start + length - 1])))
+def _products(polys: list[FloatArray], length: int) -> tuple[FloatArray, FloatArray]:
+    """loo[i]: the product of every poly but polys[i] (zeros past its degree), from prefix and
+    suffix products (3n convolutions instead of n²), and the product of them all. A product
+    with the constant 1 is the other factor bit for bit, so none is computed."""
+    prefix = [polys[0]]  # prefix[i] = the product of polys[: i + 1]
+    for poly in polys[1:]:
+        prefix.append(np.convolve(prefix[-1], poly))
+    loo = np.zeros((len(polys), length))
+    if len(polys) == 1:
+        loo[0, 0] = 1.0
+        return loo, prefix[0]
+    last = len(polys) - 1
+    loo[last, : len(prefix[last - 1])] = prefix[last - 1]
+    suffix = polys[last]  # the product of polys[i + 1 :]
+    for i in range(last - 1, 0, -1):
+        part = np.convolve(prefix[i - 1], suffix)
+        loo[i, : len(part)] = part
+        suffix = np.convolve(suffix, polys[i])
+    loo[0, : len(suffix)] = suffix
+    return loo, prefix[-1]
 
 
 # --- exact version ------------------------------------------------------------------------------
