@@ -200,8 +200,7 @@ def test_a_derby_race_result_stays_until_enter_and_in_the_log() -> None:
             held = holding(app)
             assert held is not None and held.heading == "The race is over"
             steps = len(game.steps)
-            shown = on_screen(app)
-            assert "Race 1 over after" in shown, shown  # the places, over the board
+            await until(pilot, lambda: "Race 1 over after" in on_screen(app))  # over the board
             await pilot.pause(0.4)
             assert holding(app) is held and len(game.steps) == steps  # nobody pressed Enter
             await pilot.press("enter")

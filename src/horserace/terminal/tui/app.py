@@ -1,5 +1,5 @@
 """The full-screen table: the board, the log and the choice panel, with the play loop in a
-worker thread. The thread reaches the screen through `AppBridge` (every call made with
+thread of its own. The thread reaches the screen through `AppBridge` (every call made with
 `call_from_thread`), and blocks there while a person answers or reads a result."""
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from textual.containers import Container, VerticalScroll
 from textual.events import Resize
 from textual.filter import LineFilter
 from textual.widgets import Footer, Static
-from textual.worker import Worker, WorkerState
 
 from horserace.core.actions import Action
 from horserace.core.chance import UNDO_WORD
@@ -60,7 +59,7 @@ class TableHelp:
 
 
 class TableApp(App[str]):
-    """One table on the full screen; `work` plays the game on the worker thread and returns
+    """One table on the full screen; `work` plays the game on the play loop's thread and returns
     FINISHED (a quit raises `Stopped` in it, and the app returns QUIT)."""
 
     ENABLE_COMMAND_PALETTE = False
@@ -113,7 +112,7 @@ class TableApp(App[str]):
         self._result: ResultScreen | None = None
         self._contrast = Contrast()
         self._here: Callable[[str], Text | None] | None = None
-        self._board: RenderableType = Text("")  # as the worker drew it (full and compact)
+        self._board: RenderableType = Text("")  # as the play loop drew it (full and compact)
         self._shown: RenderableType = self._board  # the drawing of it on the screen
         self._compact = False  # whether the last layout drew the board compact
         self._measured = -math.inf  # when the last layout was made
@@ -127,24 +126,27 @@ class TableApp(App[str]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.run_worker(self._play, name="table", thread=True, exit_on_error=False)
+        """The play loop on a daemon thread of its own, not a Textual worker: the app waits for
+        its workers' threads as it ends, and a quit must not wait for work under way on the
+        play loop's thread (a kernel's first compile takes seconds); the daemon ends with the
+        process, and the game it played stands as it was when the person quit."""
+        threading.Thread(target=self._play, name="horserace-table", daemon=True).start()
 
     def on_unmount(self) -> None:
-        """However the app ends, the worker thread must not wait on a screen that is gone."""
-        self.action_quit_table()
+        """However the app ends, the play loop must not wait on a screen that is gone."""
+        self._stop_play()
 
-    def _play(self) -> str:
+    def _play(self) -> None:
         try:
-            return self.work(AppBridge(self))
+            outcome = self.work(AppBridge(self))
         except Stopped:
-            return QUIT
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state is WorkerState.SUCCESS:
-            self.exit(event.worker.result)
-        elif event.state is WorkerState.ERROR:
-            self.error = event.worker.error
-            self.exit(QUIT)
+            return  # the person quit: the app is ending already
+        except BaseException as error:  # raised again on the main thread by `play_on_screen`
+            if self.pacer.stopped:  # the screen went away under a call to it
+                return
+            self.error, outcome = error, QUIT
+        if not self.pacer.stopped:
+            self.call_from_thread(self.exit, outcome)
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """The boards' colours are fixed (a silk is navy whatever the background): each is
@@ -198,7 +200,7 @@ class TableApp(App[str]):
         console = self.console
         return len(console.render_lines(renderable, console.options.update_width(width), pad=False))
 
-    # --- what the worker asks for (always through call_from_thread) -------------------------------
+    # --- what the play loop asks for (always through call_from_thread) ---------------------------
     def show_board(self, renderable: RenderableType) -> None:
         """Laid out anew, unless the last layout is fresh: the bots' frames keep it a while
         (measuring a board costs as much as drawing it)."""
@@ -312,6 +314,11 @@ class TableApp(App[str]):
         self.notify("paused (space goes on)" if paused else "going on", timeout=1)
 
     def action_quit_table(self) -> None:
+        """Leave at once, whatever the play loop's thread is doing (it stops at its next wait)."""
+        self._stop_play()
+        self.exit(QUIT)
+
+    def _stop_play(self) -> None:
         self.pacer.stop()
         self.answers.put(None)
 

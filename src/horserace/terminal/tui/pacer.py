@@ -1,4 +1,4 @@
-"""The pace of a watched game: the worker thread waits here between bots' moves, and the keys
+"""The pace of a watched game: the play loop's thread waits here between bots' moves, and the keys
 make it faster, slower, pause it or skip to the next decision without the play loop knowing."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ SLOWEST = 16.0
 
 
 class Stopped(Exception):
-    """The person quit: the waiting worker leaves the play loop."""
+    """The person quit: the waiting play loop leaves the play loop."""
 
 
 class Pacer:

@@ -111,7 +111,7 @@ class ReplayApp(TableApp):
         races = len(self.playback.starts)
         if not text.strip().isdigit() or not 1 <= int(text) <= races:
             return Text(f"not a race here: {text!r}; type a number from 1 to {races}", "red")
-        if self.pacer.paused:  # before the worker may pause again at the race asked for
+        if self.pacer.paused:  # before the play loop may pause again at the race asked for
             self.pacer.toggle_pause()
         self.playback.wanted = int(text)
         self.pacer.release()  # out of a pause or a held result, to the race asked for

@@ -1,4 +1,4 @@
-"""A game played on the full screen: the engine's play loop on the app's worker thread, the final
+"""A game played on the full screen: the engine's play loop on a thread of its own, the final
 standings held until Enter, and whether the game was played to its end."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def table_app(
     help: TableHelp,
     theme: str = "auto",
 ) -> TableApp:
-    """The app that plays `game` on its worker thread (run it, or drive it in a test)."""
+    """The app that plays `game` on a thread of its own (run it, or drive it in a test)."""
 
     def work(display: Display) -> str:
         screen.display = display
