@@ -26,7 +26,6 @@ from horserace.kernels.board_numbers import (
     ELIM,
     FINISH,
     GATHER,
-    LEFTOVERS,
     PLAYERS,
     REPEAT,
     ROTATE,
@@ -68,13 +67,6 @@ def _pay(chips: Array, seat: Word, owed: Word) -> Word:
 
 
 @njit(cache=True)
-def _full_deck(deck: Array, decks: Word) -> None:
-    deck[:] = 0
-    for rank in range(2, RANKS):
-        deck[rank] = 4 * decks
-
-
-@njit(cache=True)
 def _race(z, tape, at, to_go, cost, owed, active):  # type: ignore[no-untyped-def]
     """Roll until a horse finishes; returns (stream, winner, rolls). owed[k] is what the k-th
     roller (round the seats still in) owes for the scratched horses it rolled: no chips come
@@ -102,9 +94,20 @@ def _race(z, tape, at, to_go, cost, owed, active):  # type: ignore[no-untyped-de
 
 @njit(cache=True)
 def workspace(spec: Array) -> Array:
-    """Scratch space for play_game: hands, cards given up, deck, discards, lines, seats."""
+    """Scratch space for play_game: hands, cards given up, the deck as cards, lines, seats."""
     n = spec[PLAYERS]
-    return np.zeros((2 * n + 9, max(RANKS + n, 44 * spec[DECKS])), dtype=np.int64)
+    return np.zeros((2 * n + 8, max(RANKS + 2 * n, 48 * spec[DECKS])), dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _fill_deck(cards: Array, decks: Word) -> Word:
+    """The full deck as cards (2..12, 4 x decks of each); returns its size."""
+    size = 0
+    for rank in range(2, RANKS):
+        for _ in range(4 * decks):
+            cards[size] = rank
+            size += 1
+    return size
 
 
 @njit(cache=True)
@@ -125,52 +128,58 @@ def play_game(
     n, rounds = spec[PLAYERS], spec[ROUNDS]
     taped = tape.shape[0] > 0
     decks, repeat, values = spec[DECKS], spec[REPEAT], spec[VALUES : VALUES + 4]
+    copies = 4 * decks
     hands = work[:n, :RANKS]
     given_up = work[n : 2 * n, :RANKS]
-    deck, discards = work[2 * n, :RANKS], work[2 * n + 1, :RANKS]
-    line_of = work[2 * n + 2, :RANKS]  # the scratch line a horse stands on, 0 = runs
-    to_go = work[2 * n + 3, :RANKS]  # advances a running horse still needs
-    cost = work[2 * n + 4, :RANKS]  # what rolling a scratched horse costs
-    nxt, out = work[2 * n + 5, :n], work[2 * n + 6, :n]
-    cards = work[2 * n + 8]
-    work[:, :RANKS] = 0  # the cards row is filled before it is read
-    hand_of = work[2 * n + 7, RANKS : RANKS + n]  # the hand row a seat holds (hands pass left)
-    owed = work[2 * n + 7, :n]  # what each roller of a race owes
+    line_of = work[2 * n, :RANKS]  # the scratch line a horse stands on, 0 = runs
+    to_go = work[2 * n + 1, :RANKS]  # advances a running horse still needs
+    cost = work[2 * n + 2, :RANKS]  # what rolling a scratched horse costs
+    nxt, out = work[2 * n + 3, :n], work[2 * n + 4, :n]
+    order = work[2 * n + 3, n : 2 * n]  # the hand rows in dealing order
+    cards = work[2 * n + 5]  # the deck, card by card: cards[:size]
+    work[: 2 * n + 5, :RANKS] = 0
+    hand_of = work[2 * n + 6, :n]  # the hand row a seat holds (hands pass left)
+    owed = work[2 * n + 6, n : 2 * n]  # what each roller of a race owes
     for seat in range(n):
         hand_of[seat] = seat
+        out[seat] = 0
     chips[:] = spec[CHIPS]
     out_round[:] = 0
-    _full_deck(deck, decks)
+    size = _fill_deck(cards, decks)
     _seat_after(out, nxt)
+    active = n
     pot = 0
     dealer = spec[DEALER]
     for round_number in range(1, rounds + 1):
-        # The deal: whole turns round the seats still in, one card at a time.
-        active = 0
-        for seat in range(n):
-            active += not out[seat]
-        size = 0
-        for kind in range(2, RANKS):
-            for _ in range(deck[kind]):
-                cards[size] = kind
-                size += 1
-        to_deal = size // active * active
+        # The deal: whole turns round the seats still in, one card at a time (the first
+        # to_deal cards of a partial shuffle); the cards left over stay in the deck.
         seat = nxt[dealer]
-        for index in range(to_deal):  # the first to_deal cards of a partial shuffle, dealt
+        for k in range(active):
+            order[k] = hand_of[seat]
+            seat = nxt[seat]
+        to_deal = size // active * active
+        k = 0
+        for index in range(to_deal):
             if taped:
                 rank = read_tape(tape, at)
+                pick = index
+                while cards[pick] != rank:
+                    pick += 1
+                    if pick >= size:
+                        raise ValueError("the tape deals a card the deck does not hold")
             else:
                 z, pick = bounded(z, size - index)
                 pick += index
                 rank = cards[pick]
-                cards[pick] = cards[index]
-            hands[hand_of[seat], rank] += 1
-            deck[rank] -= 1
-            seat = nxt[seat]
-        discards[:] = 0
-        if spec[LEFTOVERS]:
-            discards += deck
-            deck[:] = 0
+            cards[pick] = cards[index]
+            hands[order[k], rank] += 1
+            k += 1
+            if k == active:
+                k = 0
+        left = size - to_deal  # (Northwoods discards them, and the discards join the deck)
+        for index in range(left):
+            cards[index] = cards[to_deal + index]
+        size = left
         # The scratch phase.
         line_of[:] = 0
         scratch_rolls, scratched, paid_round = 0, 0, 0
@@ -187,22 +196,27 @@ def play_game(
             if earlier and repeat == 0:  # move: the horse moves down, its holders pay again
                 line = scratch_rolls + 1
                 line_of[horse] = line
+                value = values[line - 1]
                 for seat in range(n):
-                    if not out[seat] and given_up[seat, horse]:
-                        paid_round += _pay(chips, seat, values[line - 1] * given_up[seat, horse])
+                    given = given_up[seat, horse] * (1 - out[seat])
+                    paid_round += _pay(chips, seat, value * given)
             elif earlier:  # chain: only the roller pays the horse's position
                 paid_round += _pay(chips, roller, values[earlier - 1])
             else:
                 line = scratch_rolls + 1 if repeat == 0 else scratched + 1
                 line_of[horse] = line
                 scratched += 1
+                value = values[line - 1]
+                for index in range(copies):  # the cards given up go back to the deck
+                    cards[size + index] = horse
                 for seat in range(n):
-                    held = hands[hand_of[seat], horse]
+                    hand = hand_of[seat]
+                    held = hands[hand, horse]
                     given_up[seat, horse] = held  # read again only if the horse moves lines
-                    if not out[seat] and held:
-                        hands[hand_of[seat], horse] = 0
-                        discards[horse] += held
-                        paid_round += _pay(chips, seat, values[line - 1] * held)
+                    given = held * (1 - out[seat])
+                    hands[hand, horse] = held - given
+                    size += given
+                    paid_round += _pay(chips, seat, value * given)
             scratch_rolls += 1
             last = roller
             roller = nxt[roller]
@@ -213,27 +227,26 @@ def play_game(
         elif spec[START] == 2:
             roller = nxt[dealer]
         # The race: each roll's cost is its scratch line's value, or the horse advances.
-        for horse in range(RANKS):
-            scratched_horse = line_of[horse] > 0
-            to_go[horse] = NEVER if scratched_horse or horse < 2 else spec[FINISH + horse]
-            cost[horse] = values[line_of[horse] - 1] if scratched_horse else 0
+        for horse in range(2, RANKS):
+            line = line_of[horse]
+            to_go[horse] = NEVER if line else spec[FINISH + horse]
+            cost[horse] = values[line - 1] if line else 0
         z, horse, race_rolls = _race(z, tape, at, to_go, cost, owed, active)
         for k in range(min(race_rolls, active)):  # a seat short of chips pays what it has
             paid_round += _pay(chips, roller, owed[k])
             roller = nxt[roller]
         pot += paid_round
         # The payout to the holders of the winning rank.
-        held = 0
+        portion = pot // copies
+        if spec[SPLIT]:
+            held = 0
+            for seat in range(n):
+                held += hands[hand_of[seat], horse] * (1 - out[seat])
+            portion = pot // held if held else 0
         for seat in range(n):
-            if not out[seat]:
-                held += hands[hand_of[seat], horse]
-        share = pot // (4 * decks)
-        portion = (pot // held if held else 0) if spec[SPLIT] else share
-        for seat in range(n):
-            cards_held = hands[hand_of[seat], horse]
-            if not out[seat] and cards_held:
-                chips[seat] += cards_held * portion
-                pot -= cards_held * portion
+            won = hands[hand_of[seat], horse] * (1 - out[seat]) * portion
+            chips[seat] += won
+            pot -= won
         race = round_number - 1
         winner[race], rolls[race], paid[race] = horse, race_rolls, paid_round
         # The round's end: Northwoods puts out whoever holds nothing.
@@ -253,13 +266,12 @@ def play_game(
         # Reset for the next round.
         if spec[GATHER]:
             hands[:] = 0
-            _full_deck(deck, decks)
+            size = _fill_deck(cards, decks)
         else:
             carried = hand_of[n - 1]
             for seat in range(n - 1, 0, -1):
                 hand_of[seat] = hand_of[seat - 1]
             hand_of[0] = carried
-            deck += discards
         if spec[ROTATE]:
             dealer = nxt[dealer]
         if out[dealer]:
