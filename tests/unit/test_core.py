@@ -139,7 +139,9 @@ def test_a_board_file_loads(tmp_path: Path) -> None:
 def test_the_packaged_short_board_loads() -> None:
     import horserace
 
-    board = load_board(Path(horserace.__file__).parent / "data" / "short-board.toml")
+    board = load_board(
+        Path(horserace.__file__).parent / "families" / "board" / "boards" / "short-board.toml"
+    )
     assert board.name == "short" and len(board.slots) == 11
 
 

@@ -30,3 +30,15 @@ def test_the_architecture_document_draws_the_checked_layers() -> None:
     assert block is not None
     drawn = [" | ".join(part.strip() for part in line.split("|")) for line in block[1].splitlines()]
     assert drawn == _contract("layers")["layers"]
+
+
+def test_every_family_is_in_the_contracts_that_list_the_families() -> None:
+    from horserace.families import FAMILY_PACKAGES
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    for contract in config["tool"]["importlinter"]["contracts"]:
+        for key in ("containers", "modules", "forbidden_modules"):
+            listed = set(contract.get(key, ()))
+            if any(package in listed for package in FAMILY_PACKAGES.values()):
+                missing = set(FAMILY_PACKAGES.values()) - listed
+                assert not missing, f"add {sorted(missing)} to {key} of contract {contract['id']}"

@@ -33,7 +33,7 @@ from horserace.families.presets import get_preset
 from tests.helpers import deal_script, fill_hands, random_game, rolls, scripted_game
 
 runner = CliRunner()
-SHORT_BOARD = Path(horserace.__file__).parent / "data" / "short-board.toml"
+SHORT_BOARD = Path(horserace.__file__).parent / "families" / "board" / "boards" / "short-board.toml"
 STANDING = re.compile(r"^\s*(=?\d+)\s+(\S+)\s+(\d+)\s*$")
 NO_COLOUR = {"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "COLUMNS": None, "LINES": None}
 

@@ -25,7 +25,7 @@ from horserace.engine import UNDO, replay, standing_steps
 from horserace.families.presets import get_preset
 
 runner = CliRunner()
-SHORT_BOARD = Path(horserace.__file__).parent / "data" / "short-board.toml"
+SHORT_BOARD = Path(horserace.__file__).parent / "families" / "board" / "boards" / "short-board.toml"
 ROOT = Path(__file__).resolve().parents[2]
 HORSERACE = Path(sys.executable).parent / "horserace"
 BASIC = ("basic", "--seed", "5", "--players", "3", "--races", "4", "--human", "2")

@@ -30,7 +30,7 @@ from horserace.families.board.tally import (
 )
 from tests.helpers import bots_for, new_game
 
-SHORT_BOARD = Path(__file__).parents[2] / "src" / "horserace" / "data" / "short-board.toml"
+SHORT_BOARD = Path(__file__).parents[2] / "src/horserace/families/board/boards/short-board.toml"
 
 
 # --- running mean and variance ---------------------------------------------------------------

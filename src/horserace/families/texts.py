@@ -1,12 +1,13 @@
-"""The rules of each preset as written for players (Markdown shipped with the package): what
-`horserace rules` prints and the table page's rules panel shows."""
+"""The rules of each preset as written for players (Markdown shipped in its family's package,
+`families/NAME/texts/PRESET.md`): what `horserace rules` prints and the table page's rules
+panel shows."""
 
 from __future__ import annotations
 
 from importlib import resources
 
 from horserace.core.errors import ConfigError
-from horserace.families import preset_specs
+from horserace.families import FAMILY_PACKAGES, preset_specs
 
 
 def rules_markdown(preset: str) -> str:
@@ -14,4 +15,5 @@ def rules_markdown(preset: str) -> str:
     known = preset_specs()
     if preset not in known:
         raise ConfigError(f"unknown preset {preset!r}; known: {', '.join(sorted(known))}")
-    return resources.files("horserace").joinpath("data", "rules", f"{preset}.md").read_text("utf-8")
+    package = FAMILY_PACKAGES[known[preset][0].name]
+    return resources.files(package).joinpath("texts", f"{preset}.md").read_text("utf-8")

@@ -83,7 +83,7 @@ def load_book_odds(path: str | Path) -> BookOdds:
 
 
 def _traditional() -> BookOdds:
-    text = resources.files("horserace").joinpath("data", "book-odds.toml").read_text("utf-8")
+    text = resources.files("horserace.families.cards").joinpath("book-odds.toml").read_text("utf-8")
     return BookOdds.from_mapping(tomllib.loads(text), source="traditional odds")
 
 

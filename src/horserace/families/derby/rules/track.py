@@ -1,8 +1,8 @@
 """The Derby track as data: spaces, zones with their movement values, mud, accelerators, finish.
 
 The seed's pictures of the mat are lost, so the layout is a TOML file (see
-`data/tracks/derby.toml` for the documented default reconstruction). Every problem in a file
-becomes one ConfigError that names the file and the field.
+`families/derby/tracks/derby.toml` for the documented default reconstruction). Every problem in
+a file becomes one ConfigError that names the file and the field.
 """
 
 from __future__ import annotations
@@ -283,8 +283,8 @@ def load_track(path: str | Path) -> DerbyTrack:
 
 
 def packaged_track(name: str) -> DerbyTrack:
-    """A track shipped in `horserace/data/tracks/NAME.toml` ('derby', 'sprint')."""
-    folder = resources.files("horserace").joinpath("data", "tracks")
+    """A track shipped with the family, `families/derby/tracks/NAME.toml` ('derby', 'sprint')."""
+    folder = resources.files("horserace.families.derby").joinpath("tracks")
     file = folder.joinpath(f"{name}.toml")
     if not file.is_file():
         known = sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
