@@ -13,7 +13,7 @@ from horserace.core.types import CHANCE
 from horserace.families.board.rules import events as ev
 from horserace.families.board.rules import house_events as hev
 from horserace.families.board.rules.actions import Buy
-from horserace.families.board.rules.records import NextRound, Payout
+from horserace.families.board.rules.records import MARKET, NextRound, Payout
 from horserace.families.board.rules.state import Phase
 from tests.board_positions import arrange
 from tests.helpers import dice_for, new_game
@@ -28,7 +28,7 @@ def test_the_market_is_dealt_last_in_each_turn_round_the_table() -> None:
     while game.state.phase is Phase.DEAL:
         order.append(game.state.phase_record.deal_to)
         game.apply(chance.choose(game.rules, game.state))
-    assert order[:8] == [1, 2, 0, 3, 1, 2, 0, 3]  # the market (3) after the dealer (0)
+    assert order[:8] == [1, 2, 0, MARKET, 1, 2, 0, MARKET]  # the market after the dealer (0)
     assert [total(h) for h in game.state.hands] == [11, 11, 11] and total(game.state.market) == 11
 
 

@@ -26,6 +26,7 @@ from horserace.families.board.render import (
     step_news,
 )
 from horserace.families.board.rules import events as ev
+from horserace.families.board.rules.records import MARKET
 from horserace.families.board.rules.state import BoardState, Phase
 from horserace.families.board.rules.view import BoardView
 from horserace.terminal.screen import Fitted, TableScreen
@@ -163,7 +164,7 @@ class CompanionChance:
             self.screen.before_prompt(view if dealt == 0 or not self._dealing else None)
             self._dealing = True
             seat = view.deal_to
-            who = seat_name(names, seat) if seat is not None and seat < len(names) else "the market"
+            who = "the market" if seat is None or seat is MARKET else seat_name(names, seat)
             self._context = f"card {dealt + 1}/{dealt + view.to_deal} to {who}"
         else:
             self._dealing = False

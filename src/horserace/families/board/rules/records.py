@@ -23,6 +23,15 @@ class Phase(Enum):
     OVER = "over"
 
 
+class Market(Enum):
+    """The market's hand (Schellenberg), dealt to in turn like a seat's: last in each round."""
+
+    MARKET = "market"
+
+
+MARKET = Market.MARKET
+
+
 @dataclass(frozen=True, slots=True)
 class Penalty:
     """Chips a seat owes the Main Pot, waiting while the debtor may answer with an Ace or King."""
@@ -67,7 +76,7 @@ class PhaseRecord:
 class Dealing(PhaseRecord):
     phase: ClassVar[Phase] = Phase.DEAL
     to_deal: int
-    deal_to: int  # a seat, or the player count for the market
+    deal_to: int | Market  # a seat, or the market's hand
 
 
 @dataclass(frozen=True, slots=True)

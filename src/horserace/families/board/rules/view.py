@@ -13,6 +13,7 @@ from horserace.families.board.rules.records import (
     Betting,
     Dealing,
     Interrupt,
+    Market,
     Offer,
     Pairing,
     Penalty,
@@ -60,7 +61,7 @@ class BoardView:
     out_rounds: tuple[int | None, ...]  # the round each seat went out in, None while still in
     winner: int | None  # the winning horse once the race is decided
     to_deal: int  # cards still to be dealt in this deal (0 outside the deal)
-    deal_to: int | None  # who gets the next card while dealing (the player count: the market)
+    deal_to: int | Market | None  # who gets the next card while dealing: a seat or the market
     config: BoardConfig
 
 

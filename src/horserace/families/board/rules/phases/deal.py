@@ -18,7 +18,7 @@ from horserace.components.cards import (
 from horserace.families.board.rules import events as ev
 from horserace.families.board.rules import house_events as hev
 from horserace.families.board.rules.config import ADVANCED_DECKS, BoardConfig
-from horserace.families.board.rules.records import Dealing
+from horserace.families.board.rules.records import MARKET, Dealing, Market
 from horserace.families.board.rules.seats import active_count, next_seat
 from horserace.families.board.rules.state import Cards
 from horserace.families.board.rules.tx import Tx
@@ -55,7 +55,7 @@ def deal(tx: Tx, record: Dealing, rank: int) -> Dealing | None:
     config, cards, seat = tx.config, tx.cards, record.deal_to
     deck = with_count(cards.deck, rank, -1)
     hands, discards, packets, market = cards.hands, cards.discards, cards.packets, cards.market
-    if seat == config.players:
+    if seat is MARKET:
         tx.emit(hev.MarketDealt(rank))
         market = with_count(market, rank, 1)
     elif config.draft:
@@ -77,9 +77,8 @@ def finish(tx: Tx) -> None:
         tx.cards = tx.cards._replace(discards=leftover, deck=NO_CARDS)
 
 
-def _next_to_deal(tx: Tx, seat: int) -> int:
+def _next_to_deal(tx: Tx, seat: int | Market) -> int | Market:
     """Round the table from the dealer's left; the market, when there is one, comes last."""
-    market = tx.config.players
     if tx.config.market and seat == tx.dealer:
-        return market
-    return next_seat(tx.seats.out, tx.dealer if seat == market else seat)
+        return MARKET
+    return next_seat(tx.seats.out, tx.dealer if seat is MARKET else seat)
