@@ -170,30 +170,44 @@ class CardsBot:
     def _book(self, view: CardsView, legal: Sequence[Action]) -> Action:
         odds = view_odds(view, 1)
         bets = [a for a in legal if isinstance(a, BookBet)]
-        if not bets:
-            return self._done(legal)
-        if self.kind == "favourite":
-            return self._favourite(
-                view, legal, odds, lambda best: [b for b in bets if b.suit == best]
-            )
-        scored = [(_book_value(view, b, odds), b.stake, b) for b in bets]
-        value, _, bet = max(scored, key=lambda item: (item[0], item[1]))
-        return bet if value > 0 else self._done(legal)
+        return self._bet(
+            view,
+            legal,
+            odds,
+            bets,
+            on=lambda best: [b for b in bets if b.suit == best],
+            scored=lambda: [(_book_value(view, b, odds), b) for b in bets],
+        )
 
     def _tote(self, view: CardsView, legal: Sequence[Action]) -> Action:
         odds = view_odds(view, 4)
         bets = [a for a in legal if isinstance(a, ToteBet)]
+        return self._bet(
+            view,
+            legal,
+            odds,
+            bets,
+            on=lambda best: [b for b in bets if b.kind == "win" and b.horses == (best,)],
+            scored=lambda: [(_tote_value(view, b, odds), b) for b in bets if b.stake == 1],
+        )
+
+    def _bet(
+        self,
+        view: CardsView,
+        legal: Sequence[Action],
+        odds: CardOdds[float],
+        bets: Sequence[BookBet | ToteBet],
+        on: Callable[[int], Sequence[BookBet | ToteBet]],
+        scored: Callable[[], Sequence[tuple[float, BookBet | ToteBet]]],
+    ) -> Action:
+        """The book's and the tote's way alike: done when no bet is offered; the favourite's bet
+        on the likeliest horse (`on(horse)`: the bets that back it to win); else the best of the
+        `scored` bets (the larger stake among equals), if it is worth anything."""
         if not bets:
             return self._done(legal)
         if self.kind == "favourite":
-            return self._favourite(
-                view,
-                legal,
-                odds,
-                lambda best: [b for b in bets if b.kind == "win" and b.horses == (best,)],
-            )
-        scored = [(_tote_value(view, b, odds), b) for b in bets if b.stake == 1]
-        value, bet = max(scored, key=lambda item: item[0])
+            return self._favourite(view, legal, odds, on)
+        value, bet = max(scored(), key=lambda item: (item[0], item[1].stake))
         return bet if value > 0 else self._done(legal)
 
     def _party(self, view: CardsView, legal: Sequence[Action]) -> Action:
