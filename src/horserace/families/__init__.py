@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -69,14 +69,17 @@ def make_bot(kind: str, seed: int, family_name: str) -> Agent:
     return fam.new_bot(check_bot_kind(fam, kind), random.Random(seed))
 
 
-def parse_bots(text: str, players: int, family_name: str) -> list[str]:
-    """'ev,random' -> one kind per seat; a shorter list is repeated round the table."""
+def checked_bot_kinds(kinds: Sequence[str], family_name: str) -> tuple[str, ...]:
+    """The bot kinds named (at least one), each checked against the family's bots."""
     fam = family(family_name)
-    kinds = [word.strip().lower() for word in text.split(",") if word.strip()]
     if not kinds:
         raise ConfigError("--bots needs at least one bot kind, e.g. --bots random")
-    for kind in kinds:
-        check_bot_kind(fam, kind)
+    return tuple(check_bot_kind(fam, kind) for kind in kinds)
+
+
+def parse_bots(text: str, players: int, family_name: str) -> list[str]:
+    """'ev,random' -> one kind per seat; a shorter list is repeated round the table."""
+    kinds = checked_bot_kinds(_words(text.lower()), family_name)
     if len(kinds) > players:
         raise ConfigError(f"{len(kinds)} bots for {players} seats: name at most one per seat")
     return [kinds[seat % len(kinds)] for seat in range(players)]
@@ -84,11 +87,11 @@ def parse_bots(text: str, players: int, family_name: str) -> list[str]:
 
 def bot_kinds_of(text: str, family_name: str) -> tuple[str, ...]:
     """'value,random' -> the kinds named, each checked against the family's bots."""
-    fam = family(family_name)
-    kinds = tuple(word.strip() for word in text.split(",") if word.strip())
-    if not kinds:
-        raise ConfigError("--bots needs at least one bot kind, e.g. --bots random")
-    return tuple(check_bot_kind(fam, kind) for kind in kinds)
+    return checked_bot_kinds(_words(text), family_name)
+
+
+def _words(text: str) -> list[str]:
+    return [word.strip() for word in text.split(",") if word.strip()]
 
 
 __all__ = [
@@ -97,6 +100,7 @@ __all__ = [
     "PresetSpec",
     "bot_kinds_of",
     "check_bot_kind",
+    "checked_bot_kinds",
     "families",
     "family",
     "family_of_preset",

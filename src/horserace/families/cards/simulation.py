@@ -99,7 +99,7 @@ def plan_cards(
     in turn (P1 the first, and round again). `engine`: "auto" (the compiled kernel when every
     seat bets blind and the table is one it plays: book, tote or party), "kernel" or
     "reference". Bad options raise ConfigError before any game."""
-    from horserace.families.cards.bots import CARDS_BOT_KINDS
+    from horserace.families import checked_bot_kinds
     from horserace.families.cards.odds.book import win_by_count
     from horserace.families.cards.rules.rules import CardsRules
     from horserace.families.cards.tally import engine_span
@@ -113,12 +113,8 @@ def plan_cards(
     check_run(games, seed, workers)
     if engine not in ENGINES:
         raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
-    if not bots:
-        raise ConfigError("name at least one bot kind")
-    for kind in bots:
-        if kind not in CARDS_BOT_KINDS:
-            raise ConfigError(f"unknown bot kind {kind!r}; known: {', '.join(CARDS_BOT_KINDS)}")
-    kinds = tuple(bots[seat % len(bots)] for seat in range(config.players))
+    named = checked_bot_kinds(bots, "cards")
+    kinds = tuple(named[seat % len(named)] for seat in range(config.players))
     kernel = engine != "reference" and set(kinds) == {KERNEL_BOT} and _kernel_plays(config)
     if engine == "kernel" and not kernel:
         raise ConfigError(

@@ -27,7 +27,8 @@ from horserace.core.errors import ConfigError
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
 from horserace.core.stats import Proportion, RunningStats, merge_tally
 from horserace.engine import Agent, Game, Step, play
-from horserace.families.derby.bots import DERBY_BOT_KINDS, make_derby_bot
+from horserace.families import checked_bot_kinds
+from horserace.families.derby.bots import make_derby_bot
 from horserace.families.derby.rules import events as ev
 from horserace.families.derby.rules.model import DerbyConfig
 from horserace.families.derby.rules.race import DERBY_HORSES, PODIUM, start_race
@@ -218,11 +219,7 @@ def plan_derby(
     check_run(games, seed, workers)
     if isinstance(paired, bool) or not isinstance(paired, int) or paired < 0:
         raise ConfigError(f"paired must be a whole number >= 0, not {paired!r}")
-    if not bots:
-        raise ConfigError("name at least one bot kind")
-    for kind in bots:
-        if kind not in DERBY_BOT_KINDS:
-            raise ConfigError(f"unknown bot kind {kind!r}; known: {', '.join(DERBY_BOT_KINDS)}")
+    checked_bot_kinds(bots, "derby")
 
     def report(total: _Tally, workers: int, started: float) -> DerbyReport:
         field_size = len(DERBY_HORSES) if config.all_horses else config.players
