@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from horserace.core.words import counted
+from horserace.families.board.options import GAME_OPTIONS
 from horserace.families.board.race_simulation import RACES_ALONE
 from horserace.families.simulation import Setup, Simulation
 from horserace.terminal.options import Opt, declared
@@ -22,19 +23,8 @@ if TYPE_CHECKING:
 
 # The board's own options of `simulate` (what it offers beside every run's).
 simulate_options = declared(
-    Opt("--players", int | None, None, "Seats (2-12)."),
-    Opt("--rounds", int | None, None, "Rounds per game."),
-    Opt("--chips", int | None, None, "Starting chips per seat."),
-    Opt("--board", Path | None, None, "A board file (TOML)."),
-    Opt("--repeat-scratch", str | None, None, "A repeated scratch roll: move, reroll or chain."),
-    Opt("--ante", int | None, None, "Advanced: the ante A."),
-    Opt("--house", str | None, None, "House rules: robertson, perry, schellenberg, husted."),
-    Opt(
-        "--trade-window",
-        str | None,
-        None,
-        "Perry: before-scratch, after-each-scratch, after-scratch.",
-    ),
+    Opt("--players N", int | None, None, "Seats (2-12)."),
+    *GAME_OPTIONS,
     Opt(
         "--bots",
         str,
@@ -57,8 +47,8 @@ class BoardSimulation(Simulation):
         return (simulate_options,)
 
     def setup(self, preset: str, given: Mapping[str, Any], *, quiet: bool) -> Setup:
+        from horserace.families.board.options import board_table_options
         from horserace.families.board.tally import exact_horse_odds
-        from horserace.families.board.terminal import board_table_options
 
         options = board_table_options(given["players"], given)
         settings = {"bots": tuple(given["bots"].split(",")), "engine": given["engine"]}
