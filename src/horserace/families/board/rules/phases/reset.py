@@ -3,11 +3,11 @@ the other modes gather every card. The dealer moves left; the race starts afresh
 
 from __future__ import annotations
 
-from horserace.components.cards import NO_CARDS, add_counts
+from horserace.components.cards import add_counts
 from horserace.families.board.rules import events as ev
 from horserace.families.board.rules.phases.deal import deck_for
 from horserace.families.board.rules.seats import next_seat
-from horserace.families.board.rules.state import FRESH_RACE
+from horserace.families.board.rules.state import FRESH_RACE, fresh_cards
 from horserace.families.board.rules.tx import Tx
 
 
@@ -17,21 +17,12 @@ def gather(tx: Tx) -> None:
     config, cards = tx.config, tx.cards
     n = config.players
     if config.reset == "pass-left":
-        hands = tuple(cards.hands[(seat - 1) % n] for seat in range(n))
         deck = add_counts(add_counts(cards.deck, cards.discards), cards.market)
+        passed = tuple(cards.hands[(seat - 1) % n] for seat in range(n))
+        tx.cards = fresh_cards(n, deck)._replace(hands=passed)
         tx.emit(ev.HandsPassed())
     else:
-        hands = (NO_CARDS,) * n
-        deck = deck_for(config)
-    empty = (NO_CARDS,) * n
-    tx.cards = cards._replace(
-        hands=hands,
-        deck=deck,
-        discards=NO_CARDS,
-        packets=empty,
-        market=NO_CARDS,
-        given_up=empty,
-    )
+        tx.cards = fresh_cards(n, deck_for(config))
     out = tx.seats.out
     dealer = next_seat(out, tx.dealer) if config.rotate_dealer else tx.dealer
     if out[dealer] is not None:
