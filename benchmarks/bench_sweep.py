@@ -4,7 +4,8 @@ Run: `.venv/bin/python benchmarks/bench_sweep.py [--games N] [--repeats R]`. It 
 The target is wall time: two workers should take at most 0.6 of one worker's time. Wall time
 depends on how much of the second core is free, so the run alternates one and two workers
 (1, 2, 2, 1, ... to spread a passing load over both) and also prints the CPU time the workers
-used and the machine's load average, which say how far a slow figure came from other work.
+used (and how much of a core that was while the run lasted) and the machine's load average,
+which say how far a slow figure came from other work.
 """
 
 from __future__ import annotations
@@ -51,9 +52,17 @@ def main() -> None:
     cpu = {w: statistics.mean(run[1] for run in runs[w]) for w in runs}
     print(f"Sweep of {len(points)} points x {args.games:,} kernel games, {args.repeats} runs each")
     for workers in (1, 2):
-        print(f"  {workers} worker(s): {wall[workers]:6.2f} s wall, {cpu[workers]:6.2f} s CPU")
+        share = cpu[workers] / wall[workers]
+        print(
+            f"  {workers} worker(s): {wall[workers]:6.2f} s wall, {cpu[workers]:6.2f} s CPU"
+            f" ({share:.2f} of a core while it ran)"
+        )
     print(f"  wall, two workers / one: {wall[2] / wall[1]:.2f} (target at most 0.6)")
     print(f"  CPU, two workers / one:  {cpu[2] / cpu[1]:.2f} (the work the split adds)")
+    print(
+        f"  CPU per worker, two / one: {cpu[2] / 2 / cpu[1]:.2f} (the wall ratio if each"
+        " worker had a core to itself and the points split evenly)"
+    )
     print(f"  load average (1 min) during the run: {min(load):.1f}-{max(load):.1f} on 2 cores")
 
 

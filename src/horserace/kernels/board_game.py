@@ -128,6 +128,7 @@ def play_game(
     n, rounds = spec[PLAYERS], spec[ROUNDS]
     taped = tape.shape[0] > 0
     decks, repeat, values = spec[DECKS], spec[REPEAT], spec[VALUES : VALUES + 4]
+    line_value = work[2 * n + 6, 2 * n : 2 * n + 5]  # what a roll costs by line, 0 = runs
     copies = 4 * decks
     hands = work[:n, :RANKS]
     given_up = work[n : 2 * n, :RANKS]
@@ -143,6 +144,8 @@ def play_game(
     for seat in range(n):
         hand_of[seat] = seat
         out[seat] = 0
+    line_value[0] = 0
+    line_value[1:] = values
     chips[:] = spec[CHIPS]
     out_round[:] = 0
     size = _fill_deck(cards, decks)
@@ -226,11 +229,12 @@ def play_game(
             roller = last
         elif spec[START] == 2:
             roller = nxt[dealer]
-        # The race: each roll's cost is its scratch line's value, or the horse advances.
+        # The race: each roll's cost is its scratch line's value, or the horse advances (no
+        # branch on the line: which horses are scratched is the dice's choice).
         for horse in range(2, RANKS):
             line = line_of[horse]
-            to_go[horse] = NEVER if line else spec[FINISH + horse]
-            cost[horse] = values[line - 1] if line else 0
+            to_go[horse] = spec[FINISH + horse] + (line > 0) * NEVER
+            cost[horse] = line_value[line]
         z, horse, race_rolls = _race(z, tape, at, to_go, cost, owed, active)
         for k in range(min(race_rolls, active)):  # a seat short of chips pays what it has
             paid_round += _pay(chips, roller, owed[k])
