@@ -83,7 +83,7 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _cpu_seconds(pid: int) -> float | None:
+def cpu_seconds(pid: int) -> float | None:
     """user + system time of a process and its live children, such as the workers of
     `serve --workers N` (Linux's /proc; None elsewhere)."""
     try:
@@ -92,10 +92,10 @@ def _cpu_seconds(pid: int) -> float | None:
     except OSError:
         return None
     own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return own + sum(_cpu_seconds(int(child)) or 0.0 for child in children)
+    return own + sum(cpu_seconds(int(child)) or 0.0 for child in children)
 
 
-def _machine_busy() -> float | None:
+def machine_busy() -> float | None:
     """Seconds of CPU the whole machine has spent busy since boot, all cores (Linux's
     /proc/stat: everything but idle and waiting for the disk; None elsewhere)."""
     try:
@@ -158,6 +158,8 @@ def start_server(
         "--sockets-per-address",
         "100000",  # every benchmark client comes from 127.0.0.1
         "--requests-per-second",
+        "100000",
+        "--messages-per-address",
         "100000",
     ]
     with log.open("ab") as out:
@@ -355,8 +357,8 @@ async def run_load(
             before, _, _ = await count_now()
             histogram_before = await server_histogram(client, base)
             load_before = os.getloadavg()[0]
-            cpu_before = _cpu_seconds(server_pid)
-            machine_before = _machine_busy()
+            cpu_before = cpu_seconds(server_pid)
+            machine_before = machine_busy()
             client_before = time.process_time()
             started = time.perf_counter()
             deadline = started + seconds
@@ -370,8 +372,8 @@ async def run_load(
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(playing), seconds)
             ended = time.perf_counter()
-            cpu_after = _cpu_seconds(server_pid)
-            machine_after = _machine_busy()
+            cpu_after = cpu_seconds(server_pid)
+            machine_after = machine_busy()
             client_cpu = time.process_time() - client_before
             after, held, over = await count_now()
             histogram = await server_histogram(client, base)

@@ -8,7 +8,9 @@ Run: `.venv/bin/python benchmarks/bench_server_scale.py [--clients 500] [--audie
    to the finished table at once; the server's resident memory is sampled throughout. The
    burst's clients run in a process of their own at a lower priority (`nice`), as clients on
    other machines would: on one machine they would otherwise take the server's core and
-   delay the probe's own reads.
+   delay the probe's own reads. It also prints the share of a core the server got during
+   the bursts and how many of the machine's cores were busy meanwhile (everything on it),
+   so a slow run can be told from a starved one.
 2. Audience: one table with N watchers connected; then 100 more watchers join and leave one
    by one, and the messages the server queued meanwhile (its `horserace_messages_sent`
    metric) are divided by the 200 joins and leaves.
@@ -32,7 +34,14 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
-from benchmarks.bench_server import percentile, read_metrics, start_server, stop_server
+from benchmarks.bench_server import (
+    cpu_seconds,
+    machine_busy,
+    percentile,
+    read_metrics,
+    start_server,
+    stop_server,
+)
 
 CHURN = 100
 NICE = 10  # the burst's process yields the cores to the server and the probe
@@ -164,6 +173,7 @@ async def burst(base: str, pid: int, clients: int, steps: int, bursts: int, prob
         before_rss = rss[0]
         took: list[float] = []
         sizes: list[int] = []
+        busy = [(time.perf_counter(), cpu_seconds(pid), machine_busy(), os.getloadavg()[0])]
         for _ in range(bursts):
             gathering = asyncio.ensure_future(burst_elsewhere(ws_url + finished, clients))
             while not gathering.done():
@@ -172,6 +182,7 @@ async def burst(base: str, pid: int, clients: int, steps: int, bursts: int, prob
             seconds, size = await gathering
             took.append(seconds)
             sizes.append(size)
+        busy.append((time.perf_counter(), cpu_seconds(pid), machine_busy(), os.getloadavg()[0]))
         during = [lat for found, mark in zip(latencies, marks, strict=True) for lat in found[mark:]]
         stop.set()
         for task in tasks:
@@ -183,6 +194,17 @@ async def burst(base: str, pid: int, clients: int, steps: int, bursts: int, prob
     spans = ", ".join(f"{t:.2f}" for t in took)
     print(f"all {clients} welcomes received in {spans} s; each {sizes[0] / 1000:.1f} kB")
     print(f"server memory: {before_rss:.0f} MB before, {max(rss):.0f} MB at most during")
+    (start, cpu_start, machine_start, load_start), (end, cpu_end, machine_end, load_end) = busy
+    if None not in (cpu_start, cpu_end, machine_start, machine_end):
+        assert cpu_start is not None and cpu_end is not None
+        assert machine_start is not None and machine_end is not None
+        seconds = end - start
+        print(
+            f"during the bursts ({seconds:.1f} s): the server got"
+            f" {100 * (cpu_end - cpu_start) / seconds:.0f}% of a core, the machine was busy"
+            f" {(machine_end - machine_start) / seconds:.2f} of {os.cpu_count()} cores,"
+            f" load average {load_start:.1f}-{load_end:.1f}"
+        )
     for name, values in (("alone (5 s)", alone), ("during the bursts", during)):
         ms = [1000 * percentile(values, q) for q in (0.5, 0.99)]
         print(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,12 @@ from horserace.drivers.server.signing import ServerKey
 from tests.server.support import Message, Player, TestClient, create_table, join, serving
 
 SEED = 4_242_424_242
-FAST = Limits(messages_per_second=10_000, message_burst=10_000)  # pings to follow the game
+FAST = Limits(  # pings to follow the game
+    messages_per_second=10_000,
+    message_burst=10_000,
+    address_messages_per_second=10_000,
+    address_message_burst=10_000,
+)
 ANN, BO = "ann's lucky 7", "bo-1f3a"
 
 
@@ -126,7 +132,7 @@ def test_a_player_who_does_not_reveal_in_time_is_left_out(tmp_path: Path) -> Non
     """Both commit; only Ann reveals. After `reveal_seconds` play starts with the server's
     seed and Ann's; the record lists Bo's commitment with no seed, and verifies."""
     records = []
-    limits = Limits(messages_per_second=10_000, message_burst=10_000, reveal_seconds=0.3)
+    limits = replace(FAST, reveal_seconds=0.3)
     with serving(tmp_path / "t.db", seed=SEED, limits=limits) as client:
         for reveal_bo in (False, True):
             table, _, _ = create_table(client, "classic", ["open", "open"], {"rounds": 1})

@@ -1,6 +1,8 @@
-"""A WebSocket frame over the limit closes the socket with 1009 (message too big) before the
-server reads it; one just under the limit is read and answered. Checked on a real uvicorn
-server set up as `serve` sets it up, since the test client has no frame limit of its own."""
+"""What only a real uvicorn server set up as `serve` sets it up can show (the test client has
+no frame limit and never holds back what a socket is sent): a WebSocket frame over the limit
+closes the socket with 1009 (message too big) before the server reads it, and one just under
+the limit is read and answered; a client that stops reading is closed with 4009 while its
+table plays on to the end."""
 
 from __future__ import annotations
 
@@ -18,8 +20,9 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from horserace.drivers.server import connection
 from horserace.drivers.server.app import create_app
-from horserace.drivers.server.limits import MAX_FRAME
+from horserace.drivers.server.limits import CLOSE_TOO_SLOW, MAX_FRAME
 from horserace.drivers.server.workers import uvicorn_options
 
 HOST = "127.0.0.1"
@@ -69,6 +72,47 @@ def test_a_frame_over_the_limit_closes_with_1009_and_one_under_it_is_answered(
             assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
             ws.send(json.dumps({"type": "ping", "pad": "x" * MAX_FRAME}))
             assert _close_code(ws) == MESSAGE_TOO_BIG
+
+
+def test_a_client_that_stops_reading_is_closed_with_4009_and_the_table_plays_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The watcher's socket takes in a few kilobytes and then nothing (a small receive
+    buffer, a short queue in the client): the server's writes to it wait, its messages queue
+    up to the backlog (lowered to 30 here), and the connection is closed (4009). Its table
+    never waits for it: a game of bots plays to its end meanwhile."""
+    monkeypatch.setattr(connection, "MAX_BACKLOG", 30)
+    with _uvicorn(tmp_path / "t.db") as base:
+        http = base.replace("ws:", "http:")
+        body = {
+            "preset": "classic",
+            "options": {"players": 2, "rounds": 3},
+            "seats": ["open", "random"],
+            "pace": "instant",
+        }
+        created = httpx.post(f"{http}/api/tables", json=body, timeout=10).json()
+        table, host = created["table"]["id"], created["host_token"]
+        port = int(base.rsplit(":", 1)[1])
+        small = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        small.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        small.connect((HOST, port))
+        url = f"{base}/ws/tables/{table}"
+        with connect(url, sock=small, max_size=None, max_queue=2, open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+            started = httpx.post(
+                f"{http}/api/tables/{table}/start",
+                headers={"Authorization": f"Bearer {host}"},
+                timeout=10,
+            )
+            assert started.status_code == 200, started.text
+            deadline = time.monotonic() + 120
+            while httpx.get(f"{http}/api/tables/{table}", timeout=10).json()["status"] != "over":
+                assert time.monotonic() < deadline, "the table waited for a client not reading"
+                time.sleep(0.2)
+            version = httpx.get(f"{http}/api/tables/{table}", timeout=10).json()["version"]
+            assert version > 300  # far more steps than the socket could take in
+            assert _close_code(ws) == CLOSE_TOO_SLOW
 
 
 def _close_code(ws: ClientConnection) -> int:

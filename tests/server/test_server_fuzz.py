@@ -115,7 +115,12 @@ def test_random_and_mutated_messages_are_all_answered_and_change_nothing_wrong(
     tmp_path: Path, preset: str, seats: list[str], options: dict[str, Any]
 ) -> None:
     rng = random.Random(f"fuzz-{preset}")
-    limits = Limits(messages_per_second=1e6, message_burst=1e6)
+    limits = Limits(
+        messages_per_second=1e6,
+        message_burst=1e6,
+        address_messages_per_second=1e6,
+        address_message_burst=1e6,
+    )
     with serving(tmp_path / "t.db", limits=limits) as client:
         table, _, _ = create_table(client, preset, seats, options)
         _, token = join(client, table, "Ann")

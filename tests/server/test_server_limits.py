@@ -19,7 +19,7 @@ from horserace.drivers.server.limits import (
     MAX_BODY,
     Limits,
 )
-from tests.server.support import Player, close_code, create_table, join, serving
+from tests.server.support import Player, close_code, create_table, join, receive, serving
 
 FAMILIES = [
     ("classic", ["open", "random"], {"rounds": 1}),
@@ -150,6 +150,42 @@ def test_flooding_socket_is_closed_and_the_table_plays_on(tmp_path: Path) -> Non
             state = ann.settled(people=[0])
             ann.send_act(state["state"]["legal"][0], state["version"])
             assert ann.reply()["type"] == "ack"
+
+
+def test_more_sockets_do_not_multiply_what_one_address_may_send(tmp_path: Path) -> None:
+    """Each socket alone stays far under its own rate, but the address's shared budget (10
+    messages here, refilled slowly) ends with the socket that sends the 11th: it is told
+    and closed (4008), whichever socket it is (the lobby's count too)."""
+    limits = Limits(
+        message_burst=100,
+        address_message_burst=10,
+        address_messages_per_second=0.01,
+        sockets_per_address=10,
+    )
+    with serving(tmp_path / "t.db", limits=limits) as client:
+        table, _, _ = create_table(client, "classic", ["open", "random"], {"rounds": 1})
+        with (
+            client.websocket_connect(f"/ws/tables/{table}") as first,
+            client.websocket_connect(f"/ws/tables/{table}") as second,
+            client.websocket_connect("/ws/lobby") as lobby,
+        ):
+            assert receive(lobby)["type"] == "tables"
+            first.send_json({"type": "hello"})
+            assert receive(first)["type"] == "welcome"
+            for ws in (first, second, lobby):
+                for _ in range(3):
+                    ws.send_json({"type": "ping"})
+                    assert receive(ws)["type"] in ("pong", "error")  # answered, still open
+            second.send_json({"type": "ping"})  # the 11th from this address
+            assert receive(second) == {
+                "type": "error",
+                "code": "rate-limited",
+                "message": "too many messages; slow down",
+                "version": None,
+                "request_id": None,
+            }
+            assert close_code(second) == CLOSE_TOO_FAST
+        assert client.get(f"/api/tables/{table}").json()["status"] == "waiting"  # untouched
 
 
 def test_tables_per_address_and_lobby_requests_are_limited(tmp_path: Path) -> None:

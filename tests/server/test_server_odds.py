@@ -17,8 +17,10 @@ from horserace.components.board import HORSES
 from horserace.components.french_deck import SUIT_LETTERS, is_joker, suit_of
 from horserace.core.chance import SeededChance
 from horserace.core.types import TERMINAL
-from horserace.drivers.server.messages import live_odds, table_state
+from horserace.drivers.server.messages import live_odds, prepare_live_odds, table_state
+from horserace.families.board.family import _view_odds as board_views_odds
 from horserace.families.board.odds.race import race_odds, scratch_phase_odds
+from horserace.families.board.odds.view import _cached_odds as board_positions_odds
 from horserace.families.board.rules.state import Phase
 from horserace.families.cards.family import ODDS_BUDGET as CARDS_BUDGET
 from horserace.families.cards.odds.race import (
@@ -45,6 +47,21 @@ def test_a_board_table_before_the_scratches_carries_the_exact_pre_race_odds() ->
     board = state.config.board
     exact = scratch_phase_odds({h: board.advances_to_finish(h) for h in HORSES}, set(), 4)
     assert message.odds == {str(h): p for h, p in exact.items()}
+
+
+def test_the_odds_every_round_starts_with_are_ready_before_the_first_table() -> None:
+    """Before the scratch rolls every set of scratched horses is raced: the dearest odds of
+    the game, asked for by every table at every round's start, are worked out by the
+    server's preparation, so no table waits for them on the event loop."""
+    board_views_odds.cache_clear()
+    board_positions_odds.cache_clear()
+    prepare_live_odds()
+    for name in ("classic", "northwoods"):
+        preset = get_preset(name)
+        state = preset.rules.initial_state(preset.config({}))
+        worked_out = board_positions_odds.cache_info().misses
+        assert table_state(preset.rules, state, None, "playing", 7, moves=False).odds
+        assert board_positions_odds.cache_info().misses == worked_out, name
 
 
 def test_mid_race_odds_follow_the_positions_and_scratches() -> None:

@@ -56,6 +56,9 @@ def test_a_catch_up_sends_a_snapshot_and_a_bounded_tail(tmp_path: Path) -> None:
             ws.send_json({"type": "sync", "since": version + 3})  # it saw what is no more
             ahead = watcher.until(lambda m: m["type"] == "welcome")
             assert ahead["resync"] and len(ahead["missed"]) == MAX_MISSED
+            ws.send_json({"type": "sync", "since": 0})  # a sync from the start: bounded too
+            again = watcher.until(lambda m: m["type"] == "welcome")
+            assert again["resync"] and again["missed"] == whole["missed"]
 
 
 def test_watchers_coming_and_going_send_nobody_the_seat_list(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from horserace.core.errors import ConfigError, RecordError
 from horserace.core.files import read_text
-from horserace.drivers.server.limits import Limits
+from horserace.drivers.server.limits import Limits, serving_limits
 from horserace.terminal.errors import fail, user_errors
 
 NOT_VERIFIED = 1
@@ -73,6 +73,15 @@ def serve(
             help="Lobby requests that change something, per address (bursts of twice this).",
         ),
     ] = Limits.requests_per_second,
+    messages_per_address: Annotated[
+        float,
+        typer.Option(
+            "--messages-per-address",
+            min=0.1,
+            help="WebSocket messages a second one client address may send over all its sockets"
+            " (bursts of twice this); each socket alone may send 20.",
+        ),
+    ] = Limits.address_messages_per_second,
 ) -> None:
     """Serve the lobby and the tables: open http://HOST:PORT/ in a browser.
 
@@ -106,7 +115,14 @@ def serve(
     configure_logging(log_level)
     if workers > 1:
         settings = WorkerSettings(
-            db, bot_delay, key_file, log_level, openapi, sockets_per_address, requests_per_second
+            db,
+            bot_delay,
+            key_file,
+            log_level,
+            openapi,
+            sockets_per_address,
+            requests_per_second,
+            messages_per_address,
         )
         serve_workers(workers, host, port, settings)
         return
@@ -116,11 +132,7 @@ def serve(
             bot_delay=bot_delay,
             key_file=key_file,
             openapi=openapi,
-            limits=Limits(
-                sockets_per_address=sockets_per_address,
-                requests_per_second=requests_per_second,
-                request_burst=2 * requests_per_second,
-            ),
+            limits=serving_limits(sockets_per_address, requests_per_second, messages_per_address),
             long_lived=True,
         ),
         host=host,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -34,12 +34,12 @@ def encode(message: dict[str, Any]) -> str:
 
 
 class Connection:
-    def __init__(self, bucket: TokenBucket | None = None, address: str = "") -> None:
+    def __init__(self, buckets: Sequence[TokenBucket] = (), address: str = "") -> None:
         self.seat: int | None = None
         self.host = False
         self.greeted = False
         self.address = address
-        self.bucket = bucket
+        self.buckets = buckets  # each message takes one from every bucket (socket, address)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.close_code = 1000
@@ -68,12 +68,13 @@ class Connection:
         self, websocket: WebSocket, too_fast: dict[str, Any] | None = None
     ) -> AsyncIterator[Mapping[str, Any]]:
         """The socket's frames until it disconnects, this connection closes, or it sends faster
-        than its bucket allows: then it is sent `too_fast` (if any) and closed (code 4008)."""
+        than one of its buckets allows (its own, its address's): then it is sent `too_fast`
+        (if any) and closed (code 4008)."""
         while not self.closed:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 return
-            if self.bucket is not None and not self.bucket.allow():
+            if not all(bucket.allow() for bucket in self.buckets):
                 if too_fast is not None:
                     self.send(too_fast)
                 self.close(CLOSE_TOO_FAST)

@@ -12,6 +12,7 @@ from horserace.drivers.server.fair import REVEAL_SECONDS
 
 MAX_BODY = 64 * 1024  # bytes of an HTTP request body
 MAX_FRAME = 64 * 1024  # bytes of a WebSocket frame (uvicorn refuses larger ones with 1009)
+MAX_ADDRESSES = 100_000  # addresses whose buckets are kept
 
 # WebSocket close codes (4000-4999 are the application's own)
 CLOSE_TOO_FAST = 4008  # more messages than the rate allows
@@ -110,6 +111,8 @@ class Limits:
 
     messages_per_second: float = 20.0  # per WebSocket
     message_burst: float = 60.0
+    address_messages_per_second: float = 200.0  # per address, over all its WebSockets
+    address_message_burst: float = 400.0
     requests_per_second: float = 20.0  # HTTP lobby requests that change something, per address
     request_burst: float = 40.0
     sockets_per_address: int = 64
@@ -122,13 +125,28 @@ class Limits:
     reveal_seconds: float = REVEAL_SECONDS  # how long the players' committed seeds are awaited
 
 
+def serving_limits(
+    sockets_per_address: int, requests_per_second: float, messages_per_address: float
+) -> Limits:
+    """The limits `serve` sets from its options (bursts of twice each rate)."""
+    return Limits(
+        sockets_per_address=sockets_per_address,
+        requests_per_second=requests_per_second,
+        request_burst=2 * requests_per_second,
+        address_messages_per_second=messages_per_address,
+        address_message_burst=2 * messages_per_address,
+    )
+
+
 class AddressBook:
-    """Per-address counters: live sockets and a request bucket for each client address."""
+    """Per-address counters: live sockets, a bucket of lobby requests and one of WebSocket
+    messages for each client address."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.sockets: dict[str, int] = {}
         self.buckets: dict[str, TokenBucket] = {}
+        self.message_buckets: dict[str, TokenBucket] = {}
 
     def open_socket(self, address: str) -> bool:
         held = self.sockets.get(address, 0)
@@ -145,14 +163,29 @@ class AddressBook:
             self.sockets.pop(address, None)
 
     def request_allowed(self, address: str) -> bool:
-        bucket = self.buckets.get(address)
-        if bucket is None:
-            if len(self.buckets) > 100_000:  # forget the quiet ones rather than grow forever
-                self.buckets.clear()
-            limits = self.limits
-            bucket = TokenBucket(limits.requests_per_second, limits.request_burst)
-            self.buckets[address] = bucket
+        limits = self.limits
+        bucket = _bucket(self.buckets, address, limits.requests_per_second, limits.request_burst)
         return bucket.allow()
+
+    def message_buckets_for(self, address: str) -> tuple[TokenBucket, TokenBucket]:
+        """A new socket's message budgets: its own, and its address's, shared by every
+        socket from there (a client that opens more sockets may not send more)."""
+        limits = self.limits
+        own = TokenBucket(limits.messages_per_second, limits.message_burst)
+        rate, burst = limits.address_messages_per_second, limits.address_message_burst
+        return own, _bucket(self.message_buckets, address, rate, burst)
+
+
+def _bucket(
+    buckets: dict[str, TokenBucket], address: str, rate: float, burst: float
+) -> TokenBucket:
+    """The address's bucket (full when first asked for)."""
+    bucket = buckets.get(address)
+    if bucket is None:
+        if len(buckets) > MAX_ADDRESSES:  # forget them all rather than grow forever
+            buckets.clear()
+        bucket = buckets[address] = TokenBucket(rate, burst)
+    return bucket
 
 
 def client_address(scope: Scope) -> str:

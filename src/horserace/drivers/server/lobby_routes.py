@@ -11,7 +11,7 @@ from fastapi import FastAPI, HTTPException, Query, Response, WebSocket, WebSocke
 from horserace.core.errors import ConfigError
 from horserace.drivers.server.connection import Connection, encode
 from horserace.drivers.server.hub import Hub
-from horserace.drivers.server.limits import CLOSE_TOO_MANY, TokenBucket, client_address
+from horserace.drivers.server.limits import CLOSE_TOO_MANY, client_address
 from horserace.drivers.server.lobby import PAGE_DEFAULT, cursor_after, lobby_page
 from horserace.drivers.server.storage import Page
 
@@ -58,12 +58,12 @@ def add_lobby_routes(app: FastAPI) -> None:
             await websocket.close(code=CLOSE_TOO_MANY)
             return
         try:
-            await _serve_lobby(app, websocket)
+            await _serve_lobby(app, websocket, address)
         finally:
             book.close_socket(address)
 
 
-async def _serve_lobby(app: FastAPI, websocket: WebSocket) -> None:
+async def _serve_lobby(app: FastAPI, websocket: WebSocket, address: str) -> None:
     query = websocket.query_params
     try:
         limit = int(query.get("limit", PAGE_DEFAULT))
@@ -75,8 +75,7 @@ async def _serve_lobby(app: FastAPI, websocket: WebSocket) -> None:
         await websocket.close(code=1008)
         return
     hub = hub_of(app)
-    limits = app.state.limits
-    connection = Connection(TokenBucket(limits.messages_per_second, limits.message_burst))
+    connection = Connection(app.state.addresses.message_buckets_for(address), address)
     found = hub.page(page)
     first = {"type": "tables", "tables": found, "next": cursor_after(found, page)}
     await websocket.send_text(encode(first))

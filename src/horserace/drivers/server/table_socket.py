@@ -19,8 +19,6 @@ from horserace.drivers.server.limits import (
     CLOSE_NO_TABLE,
     CLOSE_TOO_MANY,
     AddressBook,
-    Limits,
-    TokenBucket,
     client_address,
 )
 from horserace.drivers.server.lobby_routes import hub_of
@@ -79,8 +77,7 @@ async def _serve_socket(app: FastAPI, websocket: WebSocket, table_id: str, addre
         await websocket.send_json(_error("bad-message", "no such table"))
         await websocket.close(code=CLOSE_NO_TABLE)
         return
-    limits: Limits = app.state.limits
-    connection = Connection(TokenBucket(limits.messages_per_second, limits.message_burst), address)
+    connection = Connection(app.state.addresses.message_buckets_for(address), address)
     writer = spawn_writer(websocket, connection)
     metrics: Metrics = app.state.metrics
     try:

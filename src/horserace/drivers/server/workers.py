@@ -42,6 +42,7 @@ class WorkerSettings:
     openapi: bool
     sockets_per_address: int
     requests_per_second: float
+    messages_per_address: float
     secret: str = ""
     listener: int = -1  # the shared socket's file descriptor
 
@@ -111,7 +112,7 @@ def run_worker(settings: WorkerSettings) -> None:
     import uvicorn
 
     from horserace.drivers.server.app import Peers, create_app
-    from horserace.drivers.server.limits import Limits
+    from horserace.drivers.server.limits import serving_limits
     from horserace.drivers.server.ops import configure_logging
 
     shared = socket.socket(fileno=settings.listener)
@@ -123,10 +124,10 @@ def run_worker(settings: WorkerSettings) -> None:
         bot_delay=settings.bot_delay,
         key_file=settings.key_file,
         openapi=settings.openapi,
-        limits=Limits(
-            sockets_per_address=settings.sockets_per_address,
-            requests_per_second=settings.requests_per_second,
-            request_burst=2 * settings.requests_per_second,
+        limits=serving_limits(
+            settings.sockets_per_address,
+            settings.requests_per_second,
+            settings.messages_per_address,
         ),
         peers=Peers(address, settings.secret),
         long_lived=True,

@@ -34,6 +34,11 @@ class BoardFamily(Family):
     bot_kinds = ("random", "heuristic", "ev")
     standin_bot = "heuristic"
 
+    def prepare_odds(self) -> None:
+        from horserace.families.board.odds.view import prepare_gate_odds
+
+        prepare_gate_odds()
+
     def rules(self) -> Rules[Any, Any]:
         from horserace.families.board.rules.rules import BoardRules
 

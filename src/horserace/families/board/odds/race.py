@@ -342,6 +342,7 @@ def scratch_phase_odds(
     used up, or with `reroll_repeats` rolled again until it names a new horse.
     """
     dice = _dice(probabilities)
+    given = None if probabilities is None else tuple(sorted(probabilities.items()))
     return _scratch_phase(
         remaining_all,
         scratched,
@@ -349,8 +350,18 @@ def scratch_phase_odds(
         reroll_repeats,
         dice.floats,
         float(dice.unnamed),
-        lambda rem: race_odds(rem, probabilities).win,
+        lambda rem: _race_win(tuple(sorted(rem.items())), given),
     )
+
+
+@lru_cache(maxsize=4_096)
+def _race_win(
+    remaining: tuple[tuple[int, int], ...], probabilities: tuple[tuple[int, Fraction], ...] | None
+) -> dict[int, float]:
+    """race_odds' wins, kept for the scratch phase: before and during it every table on the
+    same lanes races the same sets of scratched horses (at most 330, four of eleven), whatever
+    was scratched so far, so once they are in, a scratch roll's odds cost sums, not races."""
+    return race_odds(dict(remaining), None if probabilities is None else dict(probabilities)).win
 
 
 def scratch_set_chances(rolls_left: int, *, reroll_repeats: bool) -> dict[frozenset[int], float]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from horserace.components.board import HORSES
+from horserace.components.board import DEFAULT_BOARD, HORSES
 from horserace.families.board.odds.race import race_odds, scratch_phase_odds
 from horserace.families.board.rules.config import SCRATCH_LINES
 from horserace.families.board.rules.state import Phase
@@ -40,6 +40,15 @@ def _cached_odds(
     else:
         win = race_odds(remaining).win
     return tuple(sorted(win.items()))
+
+
+def prepare_gate_odds() -> None:
+    """The odds before the scratch rolls on the standard lanes, under each repeat rule: the
+    dearest to work out (every set of scratched horses is raced) and asked for by every table
+    at every round's start, so a server works them out before its first table."""
+    gate = (0,) * len(HORSES)
+    for reroll_repeats in (False, True):
+        _cached_odds(DEFAULT_BOARD.slots, gate, (), SCRATCH_LINES, reroll_repeats)
 
 
 def view_odds(view: BoardView, positions: tuple[int, ...] | None = None) -> dict[int, float]:
