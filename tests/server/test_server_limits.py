@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -156,12 +157,8 @@ def test_more_sockets_do_not_multiply_what_one_address_may_send(tmp_path: Path) 
     """Each socket alone stays far under its own rate, but the address's shared budget (10
     messages here, refilled slowly) ends with the socket that sends the 11th: it is told
     and closed (4008), whichever socket it is (the lobby's count too)."""
-    limits = Limits(
-        message_burst=100,
-        address_message_burst=10,
-        address_messages_per_second=0.01,
-        sockets_per_address=10,
-    )
+    per_socket = Limits(message_burst=100, sockets_per_address=10)
+    limits = replace(per_socket, address_message_burst=10, address_messages_per_second=0.01)
     with serving(tmp_path / "t.db", limits=limits) as client:
         table, _, _ = create_table(client, "classic", ["open", "random"], {"rounds": 1})
         with (
