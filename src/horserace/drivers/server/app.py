@@ -31,6 +31,7 @@ from horserace.drivers.server.database_url import is_postgres_url, sqlite_path
 from horserace.drivers.server.fair import server_seed
 from horserace.drivers.server.hub import Hub, TableElsewhere
 from horserace.drivers.server.limits import (
+    ADMITTING,
     AddressBook,
     BodyLimit,
     Limits,
@@ -133,6 +134,7 @@ def create_app(
     app.state.metrics = Metrics()
     app.state.limits = limits or Limits()
     app.state.addresses = AddressBook(app.state.limits)
+    app.state.admission = asyncio.Semaphore(ADMITTING)
     if peers is not None:
         app.add_middleware(
             Router,

@@ -12,6 +12,10 @@ from horserace.drivers.server.fair import REVEAL_SECONDS
 
 MAX_BODY = 64 * 1024  # bytes of an HTTP request body
 MAX_FRAME = 64 * 1024  # bytes of a WebSocket frame (uvicorn refuses larger ones with 1009)
+# New sockets in their handshake at once: 500 clients connecting together are let in 32 at a
+# time, so each of the loop's turns holds a group's handshakes, not all of them, and the other
+# tables' messages are read between groups.
+ADMITTING = 32
 MAX_ADDRESSES = 100_000  # addresses whose buckets are kept
 
 # WebSocket close codes (4000-4999 are the application's own)

@@ -51,7 +51,8 @@ def add_lobby_routes(app: FastAPI) -> None:
     async def lobby_socket(websocket: WebSocket) -> None:
         """The first page at once (filtered by the same query as `/api/tables`), then a
         `tables-changed` message at most once a second with the tables that changed."""
-        await websocket.accept()
+        async with app.state.admission:  # a burst's handshakes a group at a time
+            await websocket.accept()
         address = client_address(websocket.scope)
         book = app.state.addresses
         if not book.open_socket(address):

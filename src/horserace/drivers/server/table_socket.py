@@ -49,7 +49,8 @@ def add_table_socket(app: FastAPI) -> None:
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
+        async with app.state.admission:  # a burst's handshakes a group at a time
+            await websocket.accept()
         address = client_address(websocket.scope)
         book = app.state.addresses
         assert isinstance(book, AddressBook)
