@@ -14,36 +14,25 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.text import Text
 
 from horserace.core.events import seat_name
+from horserace.families.derby.lanes import HOUSE_STYLE, LEAST_LANE, horse_style, lane, track_header
 from horserace.families.derby.render import (
-    ACCEL,
-    ACCEL_STYLE,
-    HOUSE_STYLE,
-    MUD,
-    MUD_STYLE,
-    TOKEN,
-    ZONE_STYLES,
     DerbyInfo,
     dice_line,
-    horse_style,
-    lane,
     percent,
     render_table,
     shown_horses,
     shown_race,
     status_line,
-    status_text,
-    track_header,
+    where,
 )
 from horserace.families.derby.rules.model import DerbyPhase, DerbyView
 from horserace.families.derby.rules.race import RaceState
 from horserace.families.derby.rules.silks import silk
-from horserace.families.derby.rules.track import DerbyTrack
 
 ONE_COLUMN = 12  # horses or seats drawn one to a line; more go in two columns
 GAP = " │ "  # between the two columns
 NAME_WIDTH = 9  # a name is cut to this (with an ellipsis): "P20 (you)"
 SILK_WIDTH = 10  # a silk's name likewise
-LEAST_LANE = 6  # cells of a lane, however narrow the screen
 
 Justify = str  # "left" or "right"
 CUT = {"rider": NAME_WIDTH, "player": NAME_WIDTH, "silk": SILK_WIDTH}  # columns cut to a width
@@ -91,7 +80,7 @@ def horse_rows(
     columns += [("W%", "right")]
     header += [Text("W%")]
     rows: list[Row] = []
-    lanes: list[Lane] = [partial(scaled_header, view.track)]
+    lanes: list[Lane] = [partial(track_header, view.track)]
     for horse in shown_horses(view, race):
         owner = view.owner(horse)
         style = horse_style(view, horse)
@@ -110,20 +99,10 @@ def horse_rows(
         row.append(Text(money))
         if race is not None:
             row.append(where(view, race, horse))
-            lanes.append(partial(scaled_lane, view, race, horse))
+            lanes.append(partial(lane, view, race, horse))
         row.append(win_cell(view, info, horse))
         rows.append(row)
     return columns, header, rows, lanes if race is not None else None
-
-
-def where(view: DerbyView, race: RaceState, horse: int) -> Text:
-    """Its place, tie, +n or out when the lane's own column says so, else the space it is on
-    (on mud's colour while it is stuck there)."""
-    status = status_text(view, race, horse)
-    if status.plain and status.plain != "mud":
-        return status
-    stuck = horse in race.stuck
-    return Text(str(race.position(horse)), style=f"on {MUD_STYLE}" if stuck else "")
 
 
 def win_cell(view: DerbyView, info: DerbyInfo, horse: int) -> Text:
@@ -158,57 +137,6 @@ def seat_rows(
             ]
         )
     return columns, header, rows, None
-
-
-# --- lanes drawn to a width --------------------------------------------------------------------
-
-
-def span(track: DerbyTrack, cells: int, cell: int) -> range:
-    """The spaces of the track one cell stands for, when `cells` cells (the finish's last)
-    draw the whole lane."""
-    finish = track.finish
-    return range(cell * finish // (cells - 1), (cell + 1) * finish // (cells - 1))
-
-
-def scaled_header(track: DerbyTrack, cells: int) -> Text:
-    """Zone numbers over the cells, F over the finish: track_header when every space fits."""
-    if cells > track.finish:
-        return track_header(track)
-    line = Text(no_wrap=True, overflow="crop")
-    for cell in range(cells - 1):
-        zone = track.zones.index(track.zone_at(span(track, cells, cell).start))
-        line.append(str(zone + 1)[-1], style=ZONE_STYLES[zone % len(ZONE_STYLES)])
-    return line.append("F", style="bold")
-
-
-def scaled_lane(view: DerbyView, race: RaceState, horse: int, cells: int) -> Text:
-    """The horse's lane in `cells` cells (the finish the last): `lane` when every space fits,
-    else each cell a few spaces (marked mud or accelerator if one of them is), its token in the
-    cell of its space."""
-    track = view.track
-    if cells > track.finish:
-        return lane(view, race, horse)
-    position = race.position(horse)
-    at = cells - 1 if position >= track.finish else position * (cells - 1) // track.finish
-    stuck = f" on {MUD_STYLE}" if horse in race.stuck else ""
-    row = Text(no_wrap=True, overflow="crop")
-    for cell in range(cells):
-        if cell == at and horse not in view.scratched:
-            row.append(TOKEN, style=f"bold {horse_style(view, horse)}{stuck}")
-        elif cell == cells - 1:
-            row.append("┃", style="bold white")
-        else:
-            row.append(*cell_glyph(track, span(track, cells, cell)))
-    return row
-
-
-def cell_glyph(track: DerbyTrack, spaces: range) -> tuple[str, str]:
-    if any(track.is_mud(space) for space in spaces):
-        return MUD, MUD_STYLE
-    if any(track.is_accelerator(space) for space in spaces):
-        return ACCEL, ACCEL_STYLE
-    zone = track.zones.index(track.zone_at(spaces.start))
-    return "·", ZONE_STYLES[zone % len(ZONE_STYLES)]
 
 
 # --- two columns -------------------------------------------------------------------------------

@@ -10,12 +10,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
 from horserace.core.events import seat_name
 from horserace.core.rules import Result
+from horserace.families.derby.lanes import (
+    ACCEL,
+    ACCEL_STYLE,
+    HOUSE_STYLE,
+    LEAST_LANE,
+    MUD,
+    MUD_STYLE,
+    full_width,
+    horse_style,
+    lane,
+    track_header,
+)
 from horserace.families.derby.news import Announcer, News
 from horserace.families.derby.rules.events import ordinal
 from horserace.families.derby.rules.model import DerbyPhase, DerbyView
@@ -36,12 +49,6 @@ __all__ = [
     "to_plain",
 ]
 
-TOKEN = "●"
-ZONE_STYLES = ("grey62", "grey46", "grey30", "grey54")
-MUD, MUD_STYLE = "≈", "orange4"
-ACCEL, ACCEL_STYLE = "»", "bold yellow"
-HOUSE_STYLE = "grey70"
-
 
 @dataclass(frozen=True)
 class DerbyInfo:
@@ -54,52 +61,7 @@ class DerbyInfo:
     news_lines: int = 4
 
 
-# --- pieces --------------------------------------------------------------------------------------
-
-
-def horse_style(view: DerbyView, horse: int) -> str:
-    owner = view.owner(horse)
-    chosen = None if owner is None else view.silks[owner]
-    return HOUSE_STYLE if chosen is None else silk(chosen).colour
-
-
-def _cell(track: DerbyTrack, space: int) -> tuple[str, str]:
-    if space == track.finish:
-        return "┃", "bold white"
-    if track.is_mud(space):
-        return MUD, MUD_STYLE
-    if track.is_accelerator(space):
-        return ACCEL, ACCEL_STYLE
-    zone = track.zones.index(track.zone_at(space))
-    return "·", ZONE_STYLES[zone % len(ZONE_STYLES)]
-
-
-def track_header(track: DerbyTrack) -> Text:
-    """Zone numbers over their spaces, F over the finish."""
-    line = Text(no_wrap=True, overflow="crop")
-    for space in range(track.finish):
-        zone = track.zones.index(track.zone_at(space))
-        line.append(str(zone + 1)[-1], style=ZONE_STYLES[zone % len(ZONE_STYLES)])
-    line.append("F", style="bold")
-    return line
-
-
-def lane(view: DerbyView, race: RaceState | None, horse: int) -> Text:
-    """The horse's track: its token on its space (past the line: on the finish, with +n)."""
-    track = view.track
-    position = race.position(horse) if race is not None else 0
-    stuck = race is not None and horse in race.stuck
-    colour = horse_style(view, horse)
-    scratched = horse in view.scratched
-    row = Text(no_wrap=True, overflow="crop")
-    shown = min(position, track.finish)
-    for space in range(track.finish + 1):
-        glyph, style = _cell(track, space)
-        if space == shown and not scratched:
-            row.append(TOKEN, style=f"bold {colour}" + (f" on {MUD_STYLE}" if stuck else ""))
-        else:
-            row.append(glyph, style="dim" if scratched else style)
-    return row
+# --- pieces ---------------------------------------------------------------------------------------
 
 
 def percent(value: float, rough: bool = False) -> str:
@@ -207,18 +169,58 @@ def shown_horses(view: DerbyView, race: RaceState | None) -> list[int]:
     )
 
 
-def lanes_table(view: DerbyView, info: DerbyInfo) -> Table:
-    """One row per horse in the field: owner, odds die, wager, money, lane, place odds."""
+@dataclass(frozen=True)
+class Lanes:
+    """The lanes table drawn to the width it is given: a cell a space where the lanes fit (one
+    column between the columns where two do not), else every lane scaled to the cells the other
+    columns leave (the space each horse is on then written beside it): the odds are never cut."""
+
+    view: DerbyView
+    info: DerbyInfo
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        full = full_width(self.view.track)
+        for tight in (False, True):
+            beside = self.beside(console, options, tight)
+            if beside + full <= options.max_width:
+                yield lanes_table(self.view, self.info, tight=tight)
+                return
+        cells = max(LEAST_LANE, options.max_width - beside)
+        yield lanes_table(self.view, self.info, cells, tight=True)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        least = self.beside(console, options, tight=True) + LEAST_LANE
+        return Measurement(least, self.beside(console, options) + full_width(self.view.track))
+
+    def beside(self, console: Console, options: ConsoleOptions, tight: bool = False) -> int:
+        """The columns beside the lanes: the table's width with lanes of LEAST_LANE cells, less
+        those."""
+        narrowest = lanes_table(self.view, self.info, LEAST_LANE, tight=tight)
+        return Measurement.get(console, options, narrowest).maximum - LEAST_LANE
+
+
+def lanes_table(
+    view: DerbyView, info: DerbyInfo, cells: int | None = None, *, tight: bool = False
+) -> Table:
+    """One row per horse in the field: owner, odds die, wager, money, lane (in `cells` cells,
+    None: a cell a space), place odds; one column between two columns when `tight`, else two."""
     race = shown_race(view)
     places = min(3, max(1, len(view.field) - view.config.scratches))
-    table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold", padding=(0, 1))
+    table = Table(
+        box=None,
+        pad_edge=False,
+        show_edge=False,
+        header_style="bold",
+        padding=(0, 1),
+        collapse_padding=tight,
+    )
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("rider", no_wrap=True, max_width=8, overflow="ellipsis")
     table.add_column("odds", justify="right", no_wrap=True)
     table.add_column("bet", justify="right", no_wrap=True)
     table.add_column("$", justify="right", no_wrap=True)
-    table.add_column(track_header(view.track), no_wrap=True)
-    table.add_column("", no_wrap=True, min_width=3)
+    table.add_column(track_header(view.track, cells), no_wrap=True)
+    table.add_column("" if cells is None else "at", no_wrap=True, min_width=3)
     table.add_column("    W%    P%    S%"[: 6 * places], no_wrap=True)
     for horse in shown_horses(view, race):
         owner = view.owner(horse)
@@ -237,11 +239,21 @@ def lanes_table(view: DerbyView, info: DerbyInfo) -> Table:
             odds,
             bet,
             money,
-            lane(view, race, horse),
-            status_text(view, race, horse),
+            lane(view, race, horse, cells),
+            status_text(view, race, horse) if cells is None else where(view, race, horse),
             odds_cells(info.odds, horse, places),
         )
     return table
+
+
+def where(view: DerbyView, race: RaceState | None, horse: int) -> Text:
+    """Beside a scaled lane: its place, tie, +n or out where the status says so, else the space
+    it is on (on mud's colour while it is stuck there)."""
+    status = status_text(view, race, horse)
+    if race is None or (status.plain and status.plain != "mud"):
+        return status
+    stuck = horse in race.stuck
+    return Text(str(race.position(horse)), style=f"on {MUD_STYLE}" if stuck else "")
 
 
 def players_table(view: DerbyView, info: DerbyInfo) -> Table:
@@ -301,7 +313,7 @@ def render_table(view: DerbyView, info: DerbyInfo, *, compact: bool = False) -> 
     else:
         if race is not None:
             parts.append(dice_line(view))
-        parts.append(lanes_table(view, info))
+        parts.append(Lanes(view, info))
         if not compact:
             parts.append(legend(view.track, info.odds is not None and info.odds.rough))
     notable = [item for item in info.news if item.notable]
