@@ -15,6 +15,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.text import Text
 
 from horserace.core.actions import Action
+from horserace.core.chance import TypedChance
 from horserace.core.events import Event
 from horserace.core.rules import Rules
 from horserace.engine import Game, Step
@@ -259,3 +260,27 @@ class TableScreen:
 
     def settle(self) -> None:
         """Wait for what the board shows to be worked out in the background (none here)."""
+
+
+class TypedOutcomes:
+    """Chance read off a real table, for every family: each outcome asked for on the screen by
+    what it decides (a family's `choose` names it), the board shown first where the family
+    says; `TypedChance` reads the answer, and a refused one is said in red."""
+
+    def __init__(self, screen: TableScreen) -> None:
+        self.screen = screen
+        self._context = ""
+        self._typed = TypedChance(self._ask, lambda text: screen.say(text, "red"))
+
+    def _ask(self, question: str) -> str:
+        return self.screen.prompt(f"{self._context}: {question}")
+
+    def typed(self, rules: Rules[Any, Any], state: Any, context: str, seen: Any) -> Action:
+        """The outcome of `state`'s chance step as typed in, asked for as `context`, with the
+        board of `seen` shown first (None: the board stays as it is)."""
+        self._context = context
+        self.screen.before_prompt(seen)
+        try:
+            return self._typed.choose(rules, state)
+        finally:
+            self.screen.after_prompt()

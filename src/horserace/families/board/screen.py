@@ -10,7 +10,7 @@ from rich.console import RenderableType
 
 from horserace.components.cards import total
 from horserace.core.actions import Action
-from horserace.core.chance import TypedChance, UndoRequested
+from horserace.core.chance import UndoRequested
 from horserace.core.events import redact, seat_name
 from horserace.core.rules import Rules
 from horserace.core.types import CHANCE
@@ -29,7 +29,7 @@ from horserace.families.board.rules import events as ev
 from horserace.families.board.rules.records import MARKET
 from horserace.families.board.rules.state import BoardState, Phase
 from horserace.families.board.rules.view import BoardView
-from horserace.terminal.screen import Fitted, TableScreen
+from horserace.terminal.screen import Fitted, TableScreen, TypedOutcomes
 
 DEFAULT_SPEED = 0.35
 DEFAULT_NEWS_LINES = 5
@@ -137,19 +137,14 @@ def _race_won(step: Step) -> bool:
 # --- dice typed in from a real board ----------------------------------------------------------
 
 
-class CompanionChance:
+class CompanionChance(TypedOutcomes):
     """Chance read off a real board: before each roll the board is shown and the dice asked for;
     each dealt card is asked for with the seat it goes to, numbered within its deal (also when
     the game was resumed, or an entry undone, in the middle of one)."""
 
     def __init__(self, screen: TableScreen) -> None:
-        self.screen = screen
-        self._context = ""
+        super().__init__(screen)
         self._dealing = False  # whether the last question was a card of the deal under way
-        self._typed = TypedChance(self._ask, lambda text: screen.say(text, "red"))
-
-    def _ask(self, question: str) -> str:
-        return self.screen.prompt(f"{self._context}: {question}")
 
     def choose(self, rules: Rules[Any, Any], state: Any) -> Action:
         forced = rules.forced_chance(state)
@@ -158,25 +153,21 @@ class CompanionChance:
             return forced
         names = self.screen.names
         view: BoardView = rules.view(state, self.screen.viewer)
-        if view.phase is Phase.DEAL:
-            dealt = cards_dealt(state)
-            # the table shown once a deal: as it begins, or as the typing takes it up again
-            self.screen.before_prompt(view if dealt == 0 or not self._dealing else None)
-            self._dealing = True
-            seat = view.deal_to
-            who = "the market" if seat is None or seat is MARKET else seat_name(names, seat)
-            self._context = f"card {dealt + 1}/{dealt + view.to_deal} to {who}"
-        else:
+        if view.phase is not Phase.DEAL:
             self._dealing = False
-            self._context = f"{seat_name(names, view.roller)} rolls"
-            self.screen.before_prompt(view)
+            return self.typed(rules, state, f"{seat_name(names, view.roller)} rolls", view)
+        dealt = cards_dealt(state)
+        # the table shown once a deal: as it begins, or as the typing takes it up again
+        seen = view if dealt == 0 or not self._dealing else None
+        self._dealing = True
+        seat = view.deal_to
+        who = "the market" if seat is None or seat is MARKET else seat_name(names, seat)
+        context = f"card {dealt + 1}/{dealt + view.to_deal} to {who}"
         try:
-            return self._typed.choose(rules, state)
+            return self.typed(rules, state, context, seen)
         except UndoRequested:
             self._dealing = False
             raise
-        finally:
-            self.screen.after_prompt()
 
 
 def cards_dealt(state: BoardState) -> int:

@@ -11,7 +11,6 @@ from typing import Any
 from rich.console import RenderableType
 
 from horserace.core.actions import Action
-from horserace.core.chance import TypedChance
 from horserace.core.events import seat_name
 from horserace.core.types import CHANCE
 from horserace.engine import Step
@@ -20,7 +19,7 @@ from horserace.families.derby.compact import compact_table
 from horserace.families.derby.render import Announcer, DerbyInfo, render_table
 from horserace.families.derby.rules.model import DerbyPhase, DerbyState, DerbyView
 from horserace.families.derby.sampled_odds import PlaceOdds
-from horserace.terminal.screen import Fitted, TableScreen
+from horserace.terminal.screen import Fitted, TableScreen, TypedOutcomes
 
 DEFAULT_SPEED = 0.4
 
@@ -124,17 +123,9 @@ class DerbyScreen(TableScreen):
 # --- people --------------------------------------------------------------------------------------
 
 
-class CompanionChance:
+class CompanionChance(TypedOutcomes):
     """The dice of a real table, typed in: each die asked for by name, the board shown before
     each turn's first die."""
-
-    def __init__(self, screen: TableScreen) -> None:
-        self.screen = screen
-        self._context = ""
-        self._typed = TypedChance(self._ask, lambda text: screen.say(text, "red"))
-
-    def _ask(self, question: str) -> str:
-        return self.screen.prompt(f"{self._context}: {question}")
 
     def choose(self, rules: Any, state: Any) -> Action:
         assert isinstance(state, DerbyState)
@@ -143,27 +134,21 @@ class CompanionChance:
         show = True
         if state.phase is DerbyPhase.ODDS:
             seat = state.seat_to_act
-            self._context = f"odds die of {seat_name(names, seat)} (horse {state.horses[seat]})"
+            context = f"odds die of {seat_name(names, seat)} (horse {state.horses[seat]})"
         elif state.phase is DerbyPhase.SCRATCH:
-            self._context = f"scratch roll ({state.scratches_left} to go), d20"
+            context = f"scratch roll ({state.scratches_left} to go), d20"
         else:
             assert race is not None
             waiting = race.waiting_for
             if waiting == "mud":
                 trying = race.mud_try
                 assert trying is not None
-                self._context = (
-                    f"mud die of horse {trying.horse}, try {trying.attempt}/{trying.spaces}"
-                )
+                context = f"mud die of horse {trying.horse}, try {trying.attempt}/{trying.spaces}"
             elif waiting == "accel":
-                self._context = f"accelerator die of horse {race.accelerating}"
+                context = f"accelerator die of horse {race.accelerating}"
             else:
                 die = len(race.dice) + 1
                 kind = f"single die {die}" if die <= 2 else f"zone die {die - 2}"
-                self._context = f"turn {race.turn}, {kind} (d20)"
+                context = f"turn {race.turn}, {kind} (d20)"
                 show = die == 1
-        self.screen.before_prompt(state if show else None)
-        try:
-            return self._typed.choose(rules, state)
-        finally:
-            self.screen.after_prompt()
+        return self.typed(rules, state, context, state if show else None)
