@@ -44,7 +44,7 @@ class CardsScreen(TableScreen):
         items = self.keep(table_news(step, self.names, self.viewer))
         race_over = self.ends_race(step)
         if not self.animated:
-            self.print_news([item for item in items if item.kind != "course"])
+            self.print_news(items)  # the course's cards too: the log the full screen keeps
         if race_over:
             self.result(self.render(self._race_end(step)), items, "The race is over")
             return

@@ -1,0 +1,63 @@
+"""The full screen's log keeps the whole game, and `--plain` prints the same lines in the same
+order for the same game: every line of news (the course's cards too), each race's result and
+the final standings; only the board is not a line of the log (the full screen draws it above)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from rich.console import Console
+from rich.text import Text
+
+from horserace.core.chance import SeededChance
+from horserace.terminal.session import in_lines
+from tests.terminal.pilot import holding, run, said, until
+from tests.terminal.tables import Table, table
+
+GAMES: dict[str, dict[str, object]] = {
+    "classic": {"rounds": 1},
+    "basic": {"races": 1},
+    "calcutta": {"races": 1},
+    "derby": {"races": 1},
+}
+
+
+def printed(preset: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The game of bots as `--plain` prints it, each board printed as nothing."""
+    t = Table(preset, options=GAMES[preset])
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, force_terminal=False)
+    screen = t.terminal.screen(t.setup, console, True, False)
+
+    def no_board(*_: Any, **__: Any) -> Text:
+        return Text("")
+
+    monkeypatch.setattr(screen, "render", no_board)
+    monkeypatch.setattr(screen, "prompt_board", no_board)
+    game = t.new_game()
+    assert in_lines(game, t.agents, SeededChance(t.setup.seed), screen)
+    t.terminal.finish(screen, game.rules.result(game.state))
+    return lines(out.getvalue().splitlines())
+
+
+def lines(texts: list[str]) -> list[str]:
+    return [text.rstrip() for text in texts if text.strip()]
+
+
+@pytest.mark.parametrize("preset", sorted(GAMES))
+def test_the_log_and_plain_say_the_same_lines(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    app, game, _ = table(preset, options=GAMES[preset])
+    logged: list[str] = []
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: game.over and holding(app) is not None)
+            logged.extend(said(app))
+            await pilot.press("enter")
+
+    run(scenario)
+    plain = printed(preset, monkeypatch)
+    assert any("Final standings" in line for line in plain)
+    assert lines(logged) == plain
