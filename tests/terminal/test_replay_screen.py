@@ -3,12 +3,14 @@ race; piped, the game's log lines."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from textual.pilot import Pilot
 from textual.widgets import Static
 from typer.testing import CliRunner
 
+from horserace.core.record import read_record
 from horserace.drivers.cli.app import app as cli
 from horserace.terminal.tui.app import FINISHED, TableApp
 from horserace.terminal.tui.overlays import ResultScreen
@@ -85,3 +87,7 @@ def test_a_piped_replay_prints_the_log_lines_then_the_check(tmp_path: Path) -> N
     assert any(line.startswith("verified: ") for line in lines)
     checked = runner.invoke(cli, ["replay", str(record), "--check"])
     assert checked.output.startswith("verified: ")
+    first = tmp_path / "first.jsonl"
+    replace(read_record(record), steps=read_record(record).steps[:1], result=None).write(first)
+    checked = runner.invoke(cli, ["replay", str(first), "--check"])
+    assert checked.output.startswith("verified: 1 step of classic, every event matches")

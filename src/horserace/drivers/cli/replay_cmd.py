@@ -14,6 +14,7 @@ from rich.table import Table
 
 from horserace.core.errors import HorseraceError
 from horserace.core.record import GameRecord, read_record
+from horserace.core.words import counted
 from horserace.drivers.cli.common import check_screen, seat_names
 from horserace.engine import Game, Step, replay
 from horserace.families import family_of_preset
@@ -84,7 +85,7 @@ def register(app: typer.Typer) -> None:
             show_game(record, steps, names, plain, speed, theme)
         seeded = record.chance == "seeded" and record.seed is not None
         console.print(
-            f"[green]verified[/]: {report.steps_checked} steps of {record.preset},"
+            f"[green]verified[/]: {counted(report.steps_checked, 'step')} of {record.preset},"
             " every event matches" + ("; every chance outcome matches the seed" if seeded else "")
         )
         if not game.over:
