@@ -120,6 +120,21 @@ def test_help_shows_the_keys_odds_and_rules_and_closes() -> None:
     run(scenario)
 
 
+def test_h_opens_the_help_while_the_bots_play() -> None:
+    app, _, screen = table("classic", options={"rounds": 1})
+    screen.speed = 5.0
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("h")
+            await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, HelpScreen))
+            await pilot.press("ctrl+c")
+
+    run(scenario)
+
+
 def test_pace_keys_and_pause() -> None:
     app, _, screen = table("classic", options={"rounds": 1})
     screen.speed = 5.0
