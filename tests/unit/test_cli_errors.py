@@ -24,6 +24,7 @@ CASES = [
     (("play", "derby", "--money", "0"), "--money must be at least 1, not 0"),
     (("play", "classic", "--speed", "-1"), "--speed must be 0 or more"),
     (("play", "classic", "--seed", "-3"), "--seed must be 0 or more"),
+    (("play", "classic", "--theme", "pink"), "--theme must be auto, light or dark, not 'pink'"),
     (("play", "classic", "--players", "13"), "players must be between 2 and 12"),
     (("play", "classic", "--rounds", "0"), "rounds must be between 1 and 10000"),
     (("play", "classic", "--human", "7"), "--human 7: seats are numbered 1 to 6"),
