@@ -1,6 +1,6 @@
 """The dice-board game's questions: a card typed by its name at the draft, Perry's trade asked
 in steps with no list of a hundred offers, a trade answered only by a key, a free-typed offer
-the rules take, and a refused action that says the rule."""
+the rules take, a refused action that says the rule, and Schellenberg's buy in two steps."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from horserace.components.cards import counts
 from horserace.core.actions import Action
 from horserace.core.chance import SeededChance
 from horserace.engine import Game, play
-from horserace.families.board.choices import BoardAsker
-from horserace.families.board.rules.actions import ACCEPT, DECLINE, Keep, Offer, Pass
+from horserace.families.board.choices import BoardAsker, card_key, card_words
+from horserace.families.board.rules.actions import ACCEPT, DECLINE, Buy, Keep, Offer, Pass
 from horserace.families.board.rules.state import Phase
 from horserace.terminal.choices import Choice, Rejection, resolve
 from horserace.terminal.screen import TableScreen
@@ -131,3 +131,21 @@ def test_a_stray_enter_does_not_accept_a_trade() -> None:
     accept = next(o for o in choice.options if o.action == ACCEPT)
     assert accept.key == "y" and accept.words == "accept P1's trade: you give 7, you get 6"
     assert resolve(choice, "n") == DECLINE
+
+
+def test_a_schellenberg_buy_is_asked_in_two_steps_the_market_card_then_its_replacement() -> None:
+    game = new_game({"players": 4, "market": True})
+    view, legal = reach(game, lambda legal: any(isinstance(a, Buy) for a in legal))
+    buys = [a for a in legal if isinstance(a, Buy)]
+    choice = asker_for(game).choice(view, legal, 0)
+    assert choice.default is None and resolve(choice, "p") == Pass()
+    take = buys[0].take
+    assert next(o for o in choice.options if o.key == card_key(take)).words == (
+        f"buy {card_words(take)} from the market"
+    )
+    step = resolve(choice, card_key(take))
+    assert isinstance(step, Choice) and f"Buy {card_words(take)}: which of" in step.question
+    gives = [b for b in buys if b.take == take]
+    assert [o.key for o in step.options] == [card_key(b.give) for b in gives]
+    assert resolve(step, card_key(gives[-1].give)) == gives[-1]
+    assert resolve(choice, gives[0].text) == gives[0]  # a whole buy typed out
