@@ -15,6 +15,7 @@ from horserace.core.chance import SeededChance
 from horserace.terminal.session import in_lines
 from tests.terminal.pilot import holding, run, said, until
 from tests.terminal.tables import Table, table
+from tests.terminal.test_replay_screen import over
 
 GAMES: dict[str, dict[str, object]] = {
     "classic": {"rounds": 1},
@@ -48,12 +49,12 @@ def lines(texts: list[str]) -> list[str]:
 
 @pytest.mark.parametrize("preset", sorted(GAMES))
 def test_the_log_and_plain_say_the_same_lines(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    app, game, _ = table(preset, options=GAMES[preset])
+    app, _, _ = table(preset, options=GAMES[preset])
     logged: list[str] = []
 
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: game.over and holding(app) is not None)
+            await until(pilot, lambda: over(holding(app)))  # the standings in the log too
             logged.extend(said(app))
             await pilot.press("enter")
 
