@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.text import Text
 
 from horserace.core.actions import Action
@@ -22,6 +24,7 @@ from horserace.engine import Game, Step
 from horserace.terminal.choices import Choice, Presenter
 
 NEWS_KEPT = 40
+DOT = " · "  # between two parts of a status line
 RESULT_PAUSE = 8  # times --speed: a race's result shown to a table of bots only
 
 
@@ -46,15 +49,35 @@ class News:
         return Text(self.text, style=self.STYLES.get(self.kind, ""), overflow="fold")
 
 
-def status_parts(parts: list[tuple[str, str]]) -> Text:
-    """One status line of (text, style) parts on one row: the first two side by side, the rest
-    after a dot; cut with an ellipsis rather than wrapped."""
-    line = Text(no_wrap=True, overflow="ellipsis")
-    for index, (text, style) in enumerate(parts):
-        if index > 1:
-            line.append(" · ", style="dim")
-        line.append(text, style=style)
-    return line
+def status_parts(parts: list[tuple[str, str]]) -> StatusLine:
+    """One status line of (text, style) parts: the first two side by side, the rest after a dot
+    (on the next line where the width runs out, never cut in the middle of a part)."""
+    return StatusLine(tuple(parts))
+
+
+@dataclass(frozen=True)
+class StatusLine:
+    """A status drawn to the width it is given: on one line where it fits, else going on on the
+    next line between two parts, so that nothing on it is cut (a pot, the market, a debt); a
+    single part wider than the screen is cut with an ellipsis."""
+
+    parts: tuple[tuple[str, str], ...]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        lines = [Text(no_wrap=True, overflow="ellipsis")]
+        for index, (text, style) in enumerate(self.parts):
+            line = lines[-1]
+            if index > 1 and line.cell_len + len(DOT) + cell_len(text) > options.max_width:
+                lines.append(Text(no_wrap=True, overflow="ellipsis"))
+            elif index > 1:
+                line.append(DOT, style="dim")
+            lines[-1].append(text, style=style)
+        yield from lines
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widths = [cell_len(text) for text, _ in self.parts]
+        whole = sum(widths) + len(DOT) * max(0, len(widths) - 2)
+        return Measurement(max([sum(widths[:2]), *widths[2:]]), whole)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from horserace.families.board.rules import events as ev
 from horserace.families.board.rules.config import SCRATCH_LINES
 from horserace.families.board.rules.state import Phase
 from horserace.families.board.rules.view import BoardView
-from horserace.terminal.screen import status_parts, to_plain
+from horserace.terminal.screen import StatusLine, status_parts, to_plain
 from horserace.terminal.standings import standings_table as standings
 
 __all__ = ["News", "money_text", "step_news", "to_plain"]
@@ -173,8 +173,8 @@ def money(view: BoardView, amount: int) -> str:
     return money_text(view.config.money, amount)
 
 
-def status_line(view: BoardView, info: BoardInfo) -> Text:
-    """Round, phase, pot, dealer, who rolls next and the last dice, on one line."""
+def status_line(view: BoardView, info: BoardInfo) -> StatusLine:
+    """Round, phase, pot, dealer, who rolls next and the last dice, on a line (or two)."""
     names = info.names
     parts: list[tuple[str, str]] = [
         (f"{info.title} ", "bold"),
@@ -318,12 +318,10 @@ def own_hand(view: BoardView, info: BoardInfo) -> Text | None:
 
 
 def render_compact(view: BoardView, info: BoardInfo) -> RenderableType:
-    """The board on a short screen: the status (wrapped, not cut), a line per lane, the seats
+    """The board on a short screen: the status, a line per lane, the seats
     on a line or two, the seat's own hand."""
-    status = status_line(view, info)
-    status.no_wrap, status.overflow = False, "fold"  # on two lines rather than cut
     parts: list[RenderableType] = [
-        status,
+        status_line(view, info),
         board_lanes(view, info.odds, header=False),
         seats_strip(view, info),
     ]

@@ -18,6 +18,7 @@ from horserace.families.cards.news import News
 from horserace.families.cards.odds.race import RacePosition, TooManyStates, card_odds, position_of
 from horserace.families.cards.rules.state import CardsPhase, CardsView
 from horserace.families.cards.rules.track import RACING_SUITS
+from horserace.terminal.screen import StatusLine, status_parts
 from horserace.terminal.screen import to_plain as terminal_plain
 
 PLAIN_WIDTH = 100
@@ -129,10 +130,10 @@ def course_lanes(view: CardsView, info: BoardInfo) -> Table:
     return table
 
 
-def status_line(view: CardsView, info: BoardInfo) -> Text:
+def status_line(view: CardsView, info: BoardInfo) -> StatusLine:
     names = info.names
     parts = [
-        (info.title, "bold"),
+        (f"{info.title} ", "bold"),
         (f"race {view.race}/{view.config.races}", "bold"),
     ]
     if view.phase is CardsPhase.CUT:
@@ -161,14 +162,7 @@ def status_line(view: CardsView, info: BoardInfo) -> Text:
     if view.config.betting in ("party", "tote") and view.bank:
         parts.append((f"bank {view.bank}", "yellow"))
     parts.append((f"deck {view.deck_left}", "dim"))
-    line = Text(no_wrap=True, overflow="ellipsis")
-    for index, (text, style) in enumerate(parts):
-        if index > 1:
-            line.append(" · ", style="dim")
-        elif index == 1:
-            line.append(" ")
-        line.append(text, style=style)
-    return line
+    return status_parts(parts)
 
 
 def turned_line(view: CardsView) -> Text:
@@ -206,12 +200,8 @@ def render_board(
     view: CardsView, info: BoardInfo, news_lines: int = 5, *, compact: bool = False
 ) -> RenderableType:
     """Status, the course and its lanes, the cards turned, the seats with their money, the news;
-    `compact` (a short screen) leaves out the cards turned (the log has each one) and wraps the
-    status rather than cutting it."""
-    status = status_line(view, info)
-    if compact:  # on two lines rather than cut
-        status.no_wrap, status.overflow = False, "fold"
-    parts: list[RenderableType] = [status, course_lanes(view, info)]
+    `compact` (a short screen) leaves out the cards turned (the log has each one)."""
+    parts: list[RenderableType] = [status_line(view, info), course_lanes(view, info)]
     if not compact:
         parts.append(turned_line(view))
     parts.append(players_line(view, info))

@@ -36,7 +36,7 @@ from horserace.families.derby.rules.race import SINGLE_DICE, RaceState
 from horserace.families.derby.rules.silks import SILKS, silk
 from horserace.families.derby.rules.track import DerbyTrack
 from horserace.families.derby.sampled_odds import PlaceOdds
-from horserace.terminal.screen import status_parts, to_plain
+from horserace.terminal.screen import StatusLine, status_parts, to_plain
 from horserace.terminal.standings import standings_table as standings
 
 __all__ = [
@@ -131,7 +131,7 @@ def dice_line(view: DerbyView) -> Text:
     return line
 
 
-def status_line(view: DerbyView, info: DerbyInfo) -> Text:
+def status_line(view: DerbyView, info: DerbyInfo) -> StatusLine:
     parts: list[tuple[str, str]] = [
         ("derby ", "bold"),
         (f"race {view.race_number}/{view.config.races}", "bold"),
