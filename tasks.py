@@ -99,7 +99,12 @@ def analysis(extra: list[str]) -> None:
     run(BIN / "python", "tools/analysis_doc.py", *extra)
 
 
-TASKS = {"play": play, "test": test, "analysis": analysis}
+def layers(extra: list[str]) -> None:
+    """Redraw docs/architecture/layers.png (and its arrows as text) from the code's imports."""
+    run(BIN / "python", "tools/layers_picture.py", *extra)
+
+
+TASKS = {"play": play, "test": test, "analysis": analysis, "layers": layers}
 
 
 def main() -> None:

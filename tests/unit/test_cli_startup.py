@@ -57,3 +57,9 @@ def test_the_top_level_help_lists_every_command_with_its_own_help_line() -> None
         command = build()
         own = " ".join((command.help or "").split())
         assert own.startswith(line.rstrip(".")), name
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_no_command_offers_shell_completion_the_program_does_not_install(name: str) -> None:
+    result = CliRunner().invoke(app, [name, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0 and "completion" not in result.output

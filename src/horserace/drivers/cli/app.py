@@ -25,7 +25,7 @@ ODDS_HELP = "Exact odds: of the dice board when no subcommand is given; `odds ca
 
 def _registered(register: Callable[[typer.Typer], None], name: str) -> click.Command:
     """The command `name` that `register(app)` adds to an app."""
-    holder = typer.Typer()
+    holder = typer.Typer(add_completion=False)
     register(holder)
     command = typer.main.get_command(holder)
     if isinstance(command, TyperGroup):
