@@ -1,6 +1,7 @@
 """The full screen's log keeps the whole game, and `--plain` prints the same lines in the same
 order for the same game: every line of news (the course's cards too), each race's result and
-the final standings; only the board is not a line of the log (the full screen draws it above)."""
+the final standings; only the board is not a line of the log (the full screen draws it above).
+The web table tells each step in the same words."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from rich.console import Console
 from rich.text import Text
 
 from horserace.core.chance import SeededChance
+from horserace.engine import Step, play
+from horserace.families import family_of_preset
 from horserace.terminal.session import in_lines
 from tests.terminal.pilot import holding, run, said, until
 from tests.terminal.tables import Table, table
@@ -62,3 +65,23 @@ def test_the_log_and_plain_say_the_same_lines(preset: str, monkeypatch: pytest.M
     plain = printed(preset, monkeypatch)
     assert any("Final standings" in line for line in plain)
     assert lines(logged) == plain
+
+
+@pytest.mark.parametrize("preset", sorted(GAMES))
+def test_the_web_table_tells_each_step_in_the_terminals_words(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The web table's log is `Family.news` of each step (what the server sends); every one of
+    its lines stands in the terminal's log of the same game, in the same order."""
+    on_the_terminal = printed(preset, monkeypatch)
+    t = Table(preset, options=GAMES[preset])
+    news = family_of_preset(preset).news
+    told: list[str] = []
+
+    def tell(step: Step) -> None:
+        told.extend(news(step, t.setup.names, t.setup.viewer))
+
+    play(t.new_game(), t.agents, SeededChance(t.setup.seed), observe=tell)
+    remaining = iter(on_the_terminal)
+    missing = [line for line in told if line not in remaining]
+    assert len(told) > 10 and not missing, missing[:1]

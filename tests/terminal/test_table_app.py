@@ -226,3 +226,27 @@ def test_a_derby_race_result_stays_until_enter_and_in_the_log() -> None:
         assert app.return_value == QUIT and not game.over
 
     run(scenario)
+
+
+def test_a_card_race_result_stays_until_enter_when_a_person_plays() -> None:
+    """A person at a card race: the race's result is held over the table until Enter."""
+    app, game, _ = table("basic", humans=[0], options={"races": 2})
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            while holding(app) is None:
+                await until(pilot, lambda: asking(app) or holding(app) is not None)
+                if asking(app):
+                    await pick_first(pilot, app, game)
+            held = holding(app)
+            assert held is not None and held.heading == "The race is over"
+            steps = len(game.steps)
+            await pilot.pause(0.4)
+            assert holding(app) is held and len(game.steps) == steps  # nobody pressed Enter
+            await pilot.press("enter")
+            await until(pilot, lambda: len(game.steps) > steps)
+            await pilot.press("ctrl+c")
+            await until(pilot, lambda: not app.is_running)
+        assert app.return_value == QUIT and not game.over
+
+    run(scenario)
