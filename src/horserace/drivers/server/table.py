@@ -274,7 +274,7 @@ class TableMaster(TableSeeds):
         if self.status == OVER:
             self.status = PLAYING
             self.storage.set_status(self.id, PLAYING)
-        self._timer_version = -1
+        self._timer_version = None
         for connection in self.connections:
             state = self._state_for(connection)
             connection.send(Undone(version=self.version, state=state).model_dump(mode="json"))

@@ -147,7 +147,7 @@ class TableBase:
         self.tasks: set[asyncio.Task[None]] = set()
         self._driver: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
-        self._timer_version = -1
+        self._timer_version: int | None = None  # the version the turn timer was armed at
         self._jitter = secrets.SystemRandom()  # timing only: never the game's chance
 
     # --- building and resuming ---

@@ -44,7 +44,7 @@ class WorkerSettings:
     requests_per_second: float
     messages_per_address: float
     secret: str = ""
-    listener: int = -1  # the shared socket's file descriptor
+    listener: int | None = None  # the shared socket's file descriptor, once it is open
 
 
 def uvicorn_options(log_level: str) -> dict[str, Any]:
@@ -100,6 +100,7 @@ def serve_workers(count: int, host: str, port: int, settings: WorkerSettings) ->
 
 def _start(settings: WorkerSettings) -> subprocess.Popen[bytes]:
     environment = {**os.environ, ENVIRONMENT: json.dumps(asdict(settings))}
+    assert settings.listener is not None, "the shared socket opens before the workers start"
     return subprocess.Popen(
         [sys.executable, "-m", "horserace.drivers.server.workers"],
         pass_fds=(settings.listener,),
@@ -115,6 +116,7 @@ def run_worker(settings: WorkerSettings) -> None:
     from horserace.drivers.server.limits import serving_limits
     from horserace.drivers.server.ops import configure_logging
 
+    assert settings.listener is not None, "a worker is started with the shared socket"
     shared = socket.socket(fileno=settings.listener)
     private = socket.create_server(("127.0.0.1", 0))
     address = f"127.0.0.1:{private.getsockname()[1]}"

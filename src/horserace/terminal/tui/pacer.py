@@ -12,7 +12,7 @@ SLOWEST = 16.0
 
 
 class Stopped(Exception):
-    """The person quit: the waiting play loop leaves the play loop."""
+    """The person quit: the play loop, waiting here, leaves the game."""
 
 
 class Pacer:
