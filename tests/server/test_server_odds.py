@@ -18,7 +18,6 @@ from horserace.components.french_deck import SUIT_LETTERS, is_joker, suit_of
 from horserace.core.chance import SeededChance
 from horserace.core.types import TERMINAL
 from horserace.drivers.server.messages import live_odds, prepare_live_odds, table_state
-from horserace.families.board.family import _view_odds as board_views_odds
 from horserace.families.board.odds.race import race_odds, scratch_phase_odds
 from horserace.families.board.odds.view import _cached_odds as board_positions_odds
 from horserace.families.board.rules.state import Phase
@@ -53,7 +52,6 @@ def test_the_odds_every_round_starts_with_are_ready_before_the_first_table() -> 
     """Before the scratch rolls every set of scratched horses is raced: the dearest odds of
     the game, asked for by every table at every round's start, are worked out by the
     server's preparation, so no table waits for them on the event loop."""
-    board_views_odds.cache_clear()
     board_positions_odds.cache_clear()
     prepare_live_odds()
     for name in ("classic", "northwoods"):

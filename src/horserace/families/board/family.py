@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from horserace.core.errors import HorseraceError
@@ -13,7 +12,6 @@ from horserace.families.family import Family, HouseRules, PresetSpec
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
     from horserace.engine import Agent
-    from horserace.families.board.rules.view import BoardView
 
 
 class BoardFamily(Family):
@@ -88,19 +86,15 @@ class BoardFamily(Family):
         return EvBot(rng) if kind == "ev" else RandomBot(rng, BOARD_OUTLAYS)
 
     def live_odds(self, view: Any) -> Mapping[str, float] | None:
+        """The race's odds are cached by what decides them (lanes, positions, scratched
+        horses, scratch rolls left; `odds.view`), so a step that moves no horse (a card dealt,
+        a chip paid) costs a lookup, not a race; the whole view is never hashed."""
+        from horserace.families.board.odds.view import view_odds
+
         try:
-            return dict(_view_odds(view))
+            return {str(horse): chance for horse, chance in view_odds(view).items()}
         except HorseraceError:
             return None
-
-
-@lru_cache(maxsize=16_384)
-def _view_odds(view: BoardView) -> tuple[tuple[str, float], ...]:
-    """Cached per view, enough entries for every seat of thousands of tables: a step that
-    moves no horse (a card dealt, a chip paid) costs a lookup, not a race."""
-    from horserace.families.board.odds.view import view_odds
-
-    return tuple((str(horse), chance) for horse, chance in view_odds(view).items())
 
 
 FAMILY = BoardFamily()
