@@ -76,6 +76,15 @@ async def answer_all(pilot: Pilot[str], app: TableApp, text: str = "") -> None:
             await pilot.press(*text, "enter")
 
 
+async def pick_all(pilot: Pilot[str], app: TableApp, game: Game) -> None:
+    """Answer every question with its first option (a choice that matters has no default)
+    until a result shows."""
+    while holding(app) is None:
+        await until(pilot, lambda: asking(app) or holding(app) is not None)
+        if asking(app):
+            await pick_first(pilot, app, game)
+
+
 async def settled(pilot: Pilot[str], app: TableApp) -> str:
     """The screen once it stays the same from one tick to the next."""
     last = ""

@@ -4,13 +4,14 @@ layout at 80x24 and 120x40."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input, Static
 
 from horserace.terminal.tui.app import FINISHED, QUIT, TableApp
 from horserace.terminal.tui.choice_panel import ChoicePanel
 from horserace.terminal.tui.overlays import HelpScreen
 from horserace.terminal.tui.panels import GameLog
-from tests.terminal.pilot import asking, holding, on_screen, pick_first, run, said, until
+from tests.terminal.pilot import asking, holding, on_screen, pick_all, run, said, until
 from tests.terminal.tables import table
 
 
@@ -34,19 +35,23 @@ def test_a_table_of_bots_plays_to_the_end_and_the_standings_wait_for_enter() -> 
     run(scenario)
 
 
-def test_a_race_result_waits_for_enter_when_a_person_plays() -> None:
-    app, game, _ = table("classic", humans=[0], options={"rounds": 2})
+@pytest.mark.parametrize(
+    ("preset", "options", "heading"),
+    [("classic", {"rounds": 2}, "The race is run"), ("basic", {"races": 2}, "The race is over")],
+)
+def test_a_race_result_waits_for_enter_when_a_person_plays(
+    preset: str, options: dict[str, object], heading: str
+) -> None:
+    app, game, _ = table(preset, humans=[0], options=options)
 
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            while holding(app) is None:
-                await until(pilot, lambda: asking(app) or holding(app) is not None)
-                if asking(app):
-                    await pilot.press("enter")
+            await pick_all(pilot, app, game)
+            held = holding(app)
+            assert held is not None and held.heading == heading
             steps = len(game.steps)
-            assert holding(app).heading == "The race is run"  # type: ignore[union-attr]
             await pilot.pause(0.4)
-            assert holding(app) is not None and len(game.steps) == steps
+            assert holding(app) is held and len(game.steps) == steps  # nobody pressed Enter
             await pilot.press("enter")
             await until(pilot, lambda: len(game.steps) > steps)
             await pilot.press("ctrl+c")
@@ -208,10 +213,7 @@ def test_a_derby_race_result_stays_until_enter_and_in_the_log() -> None:
 
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            while holding(app) is None:
-                await until(pilot, lambda: asking(app) or holding(app) is not None)
-                if asking(app):
-                    await pick_first(pilot, app, game)
+            await pick_all(pilot, app, game)
             held = holding(app)
             assert held is not None and held.heading == "The race is over"
             steps = len(game.steps)
@@ -221,30 +223,6 @@ def test_a_derby_race_result_stays_until_enter_and_in_the_log() -> None:
             await pilot.press("enter")
             await until(pilot, lambda: holding(app) is None)
             assert any("Race 1 over after" in line for line in said(app))  # and in the log
-            await pilot.press("ctrl+c")
-            await until(pilot, lambda: not app.is_running)
-        assert app.return_value == QUIT and not game.over
-
-    run(scenario)
-
-
-def test_a_card_race_result_stays_until_enter_when_a_person_plays() -> None:
-    """A person at a card race: the race's result is held over the table until Enter."""
-    app, game, _ = table("basic", humans=[0], options={"races": 2})
-
-    async def scenario() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            while holding(app) is None:
-                await until(pilot, lambda: asking(app) or holding(app) is not None)
-                if asking(app):
-                    await pick_first(pilot, app, game)
-            held = holding(app)
-            assert held is not None and held.heading == "The race is over"
-            steps = len(game.steps)
-            await pilot.pause(0.4)
-            assert holding(app) is held and len(game.steps) == steps  # nobody pressed Enter
-            await pilot.press("enter")
-            await until(pilot, lambda: len(game.steps) > steps)
             await pilot.press("ctrl+c")
             await until(pilot, lambda: not app.is_running)
         assert app.return_value == QUIT and not game.over
