@@ -88,13 +88,22 @@ def ctrl_c_held() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
+MANAGER_SECONDS = 2.0  # the most an ended pool's manager thread is waited for
+
+
 def stop_at_once(pool: ProcessPoolExecutor) -> None:
     """End a pool without waiting for the chunks under way in its workers (a kernel's first
-    compile there takes a quarter of a minute): the queued ones are dropped, the workers ended."""
+    compile there takes a quarter of a minute): the queued ones are dropped, the workers ended.
+    The pool's manager thread, which ends as soon as its workers are gone, is waited for: left
+    to end while the program exits, it could close its wake-up pipe while the exit hook of
+    concurrent.futures writes to it, a traceback after the command's last line."""
     workers = list((pool._processes or {}).values())  # no public way to end them
+    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         worker.terminate()
+    if manager is not None:
+        manager.join(MANAGER_SECONDS)
 
 
 def run(
