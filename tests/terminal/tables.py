@@ -45,7 +45,7 @@ class Table:
         fam = family_of_preset(preset_name)
         self.terminal: TableTerminal = fam.terminal()
         preset = get_preset(preset_name)
-        config = self.terminal.config(preset_name, preset.defaults, preset.rules, options or {})
+        config = preset.table_config(options or {})
         seats = preset.rules.players(config)
         kinds = bot_kinds_of(self.terminal.default_bots, fam.name)
         self.setup = TableSetup(

@@ -9,7 +9,7 @@ from typing import Any
 
 from horserace.core.errors import ConfigError
 from horserace.core.rules import Rules
-from horserace.families import families
+from horserace.families import families, family
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,11 @@ class Preset:
     def config(self, options: Mapping[str, Any]) -> Any:
         """Preset defaults under the user's options, validated by the family."""
         return self.rules.make_config({**self.defaults, **options})
+
+    def table_config(self, options: Mapping[str, Any]) -> Any:
+        """A table's config: the preset's defaults, what the house rules the options switch on
+        bring in (a ConfigError names an option one of them refuses), the options themselves."""
+        return self.config(family(self.rules.family).table_options(self.defaults, options))
 
 
 def _presets() -> dict[str, Preset]:

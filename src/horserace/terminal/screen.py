@@ -177,9 +177,18 @@ class TableScreen:
     collected: list[RenderableType] | None = None  # the final standings, gathered to be held
 
     # --- what a family's screen supplies ------------------------------------------------------
+    def render(self, view: Any) -> RenderableType:
+        """The board drawn from `view`."""
+        raise NotImplementedError
+
+    def current_view(self) -> Any:
+        """The game as it stands, as the screen's viewer may see it."""
+        assert self.game is not None
+        return self.rules.view(self.game.state, self.viewer)
+
     def current(self) -> RenderableType:
         """The board as it stands now (what a live screen opens with)."""
-        raise NotImplementedError
+        return self.render(self.current_view())
 
     def observe(self, step: Step) -> None:
         raise NotImplementedError

@@ -61,16 +61,6 @@ class TableTerminal(ABC):
     ) -> dict[str, Any]:
         """The table options over the preset's defaults (a ConfigError names a bad one)."""
 
-    def config(
-        self,
-        preset: str,
-        defaults: Mapping[str, Any],
-        rules: Rules[Any, Any],
-        options: Mapping[str, Any],
-    ) -> Any:
-        """The validated config: the preset's defaults under the user's options."""
-        return rules.make_config({**defaults, **options})
-
     @abstractmethod
     def header(self, setup: TableSetup) -> str:
         """The first line printed: what is being played."""

@@ -92,7 +92,7 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
             config, seed, companion = resumed.config, resumed.seed, resumed.companion
         else:
             options = terminal.table_options(preset_name, common["players"], own)
-            config = terminal.config(preset_name, preset.defaults, preset.rules, options)
+            config = preset.table_config(options)
             seed = fresh_seed() if common["seed"] is None else common["seed"]
             companion = common["companion"]
         seats = preset.rules.players(config)

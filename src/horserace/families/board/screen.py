@@ -65,17 +65,9 @@ class BoardScreen(TableScreen):
         spare = self.console.size.height - 2 - 12 - (players + 1) - 2
         return max(2, min(DEFAULT_NEWS_LINES, spare))
 
-    def current_view(self) -> BoardView:
-        assert self.game is not None
-        view: BoardView = self.rules.view(self.game.state, self.viewer)
-        return view
-
-    def current(self) -> RenderableType:
-        return self.render(self.current_view())
-
     def start(self, game: Game) -> None:
         self.game = game
-        view = self.current_view()
+        view: BoardView = self.current_view()
         self.unit = view.config.money
         if game.steps:  # a resumed game: its first deal is long past, nothing to announce
             if self.animated:

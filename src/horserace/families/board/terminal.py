@@ -8,7 +8,7 @@ from typing import Any
 
 from horserace.core.chance import ChanceSource
 from horserace.core.errors import ConfigError
-from horserace.core.rules import Result, Rules
+from horserace.core.rules import Result
 from horserace.core.words import counted
 from horserace.engine import Agent
 from horserace.families.board.choices import BoardAsker
@@ -16,7 +16,6 @@ from horserace.families.board.design_command import design_board
 from horserace.families.board.odds_command import odds_board
 from horserace.families.board.options import GAME_OPTIONS, board_table_options
 from horserace.families.board.render import money_text, standings_table
-from horserace.families.board.rules.house import with_house_rules
 from horserace.families.board.screen import DEFAULT_SPEED, BoardScreen, CompanionChance
 from horserace.terminal.keyboard import KeyboardAgent
 from horserace.terminal.options import Opt, declared
@@ -52,15 +51,6 @@ class BoardTerminal(TableTerminal):
         if given["hidden_hands"] or given["open_hands"]:
             options["open_hands"] = given["open_hands"]
         return options
-
-    def config(
-        self,
-        preset: str,
-        defaults: Mapping[str, Any],
-        rules: Rules[Any, Any],
-        options: Mapping[str, Any],
-    ) -> Any:
-        return rules.make_config(with_house_rules(defaults, dict(options)))
 
     def header(self, setup: TableSetup) -> str:
         config = setup.config

@@ -32,14 +32,6 @@ class CardsScreen(TableScreen):
             return render_board(view, info)
         return Fitted(render_board(view, info), render_board(view, info, compact=True))
 
-    def current_view(self) -> CardsView:
-        assert self.game is not None
-        view: CardsView = self.rules.view(self.game.state, self.viewer)
-        return view
-
-    def current(self) -> RenderableType:
-        return self.render(self.current_view())
-
     def observe(self, step: Step) -> None:
         items = self.keep(table_news(step, self.names, self.viewer))
         race_over = self.ends_race(step)
