@@ -226,18 +226,58 @@ async def total_version(client: httpx.AsyncClient, base: str) -> tuple[int, int,
     return int(actions), int(held), int(metrics.get('horserace_tables{status="over"}', 0))
 
 
-async def server_histogram(client: httpx.AsyncClient, base: str) -> dict[float, float]:
-    """The server's own latency histogram of people's actions (from taking the table's lock
-    to queuing the ack; the time in the socket and in the loop's queue before is not in it):
-    upper bound in seconds -> actions at most that slow, so far."""
+async def server_histogram(
+    client: httpx.AsyncClient, base: str, name: str = "horserace_action_latency_seconds"
+) -> dict[float, float]:
+    """One of the server's histograms, by default its latency of people's actions (from
+    taking the table's lock to queuing the ack; the time in the socket and in the loop's
+    queue before is not in it): upper bound in seconds -> how many at most that long, so
+    far."""
     metrics = await read_metrics(client, base)
-    prefix = "horserace_action_latency_seconds_bucket{"
+    prefix = name + "_bucket{"
     found = {}
     for name, value in metrics.items():
         if name.startswith(prefix):
             bound = name.split('le="', 1)[1].split('"', 1)[0]
             found[float(bound)] = value
     return found
+
+
+Turns = tuple[dict[float, float], dict[float, float]]
+
+
+async def loop_turns(client: httpx.AsyncClient, base: str) -> Turns:
+    """The server's event loop turns so far (the time between two looks at its sockets), by
+    the clock and in the loop's CPU time, as `server_histogram` gives them."""
+    return (
+        await server_histogram(client, base, "horserace_loop_turn_seconds"),
+        await server_histogram(client, base, "horserace_loop_turn_cpu_seconds"),
+    )
+
+
+def turns_between(before: Turns, after: Turns) -> str:
+    """The loop's turns between two readings of `loop_turns`, in words, by the clock and in
+    CPU time."""
+    if not after[0]:
+        return "loop turns: not measured (the server's loop does not time them)"
+    clock = _turns_between(before[0], after[0])
+    cpu = _turns_between(before[1], after[1])
+    return f"loop turns by the clock: {clock}\n  in the loop's CPU time: {cpu}"
+
+
+def _turns_between(before: dict[float, float], after: dict[float, float]) -> str:
+    """How many turns, how many took over 5, 10 and 20 ms, and the bucket of the longest."""
+    bounds = sorted(after)
+    new = {bound: after[bound] - before.get(bound, 0.0) for bound in bounds}
+    total = new[bounds[-1]]
+    longest_at = next((b for b in bounds if new[b] >= total), bounds[-1])
+    lower = max((b for b in bounds if b < longest_at), default=0.0)
+    over = {ms: int(total - new[max(b for b in bounds if b <= ms / 1000)]) for ms in (5, 10, 20)}
+    upper = "over 1000" if longest_at == float("inf") else f"{1000 * longest_at:g}"
+    return (
+        f"{int(total)}, the longest {1000 * lower:g}-{upper} ms;"
+        f" over 5 ms: {over[5]}, over 10 ms: {over[10]}, over 20 ms: {over[20]}"
+    )
 
 
 def histogram_percentile(buckets: dict[float, float], share: float) -> float:

@@ -36,11 +36,13 @@ from websockets.asyncio.client import ClientConnection, connect
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 from benchmarks.bench_server import (
     cpu_seconds,
+    loop_turns,
     machine_busy,
     percentile,
     read_metrics,
     start_server,
     stop_server,
+    turns_between,
 )
 
 CHURN = 100
@@ -166,7 +168,9 @@ async def burst(base: str, pid: int, clients: int, steps: int, bursts: int, prob
         for ws, (_, token), found in zip(sockets, people, latencies, strict=True):
             await ws.send(json.dumps({"type": "hello", "token": token}))
             tasks.append(asyncio.create_task(probe(ws, stop, found)))
+        turns = [await loop_turns(client, base)]
         await asyncio.sleep(5)
+        turns.append(await loop_turns(client, base))
         alone = [lat for found in latencies for lat in found]
         marks = [len(found) for found in latencies]
         rss = [rss_mb(pid)]
@@ -183,6 +187,7 @@ async def burst(base: str, pid: int, clients: int, steps: int, bursts: int, prob
             took.append(seconds)
             sizes.append(size)
         busy.append((time.perf_counter(), cpu_seconds(pid), machine_busy(), os.getloadavg()[0]))
+        turns.append(await loop_turns(client, base))
         during = [lat for found, mark in zip(latencies, marks, strict=True) for lat in found[mark:]]
         stop.set()
         for task in tasks:
@@ -205,11 +210,13 @@ async def burst(base: str, pid: int, clients: int, steps: int, bursts: int, prob
             f" {(machine_end - machine_start) / seconds:.2f} of {os.cpu_count()} cores,"
             f" load average {load_start:.1f}-{load_end:.1f}"
         )
-    for name, values in (("alone (5 s)", alone), ("during the bursts", during)):
+    windows = (("alone (5 s)", alone, turns[0:2]), ("during the bursts", during, turns[1:3]))
+    for name, values, (first, last) in windows:
         ms = [1000 * percentile(values, q) for q in (0.5, 0.99)]
         print(
             f"other tables, {name}: {len(values)} actions, p50 {ms[0]:.1f} ms, p99 {ms[1]:.1f} ms"
         )
+        print("  " + turns_between(first, last))
 
 
 async def audience(base: str, sizes: list[int]) -> None:

@@ -28,6 +28,7 @@ from horserace.core.files import state_directory
 from horserace.drivers.server.catalogue import catalogue
 from horserace.drivers.server.cluster import Cluster
 from horserace.drivers.server.database_url import is_postgres_url, sqlite_path
+from horserace.drivers.server.event_loop import turn_times
 from horserace.drivers.server.fair import server_seed
 from horserace.drivers.server.hub import Hub, TableElsewhere
 from horserace.drivers.server.limits import (
@@ -110,6 +111,7 @@ def create_app(
         if long_lived:
             tune_collector()
         loop = asyncio.get_running_loop()
+        app.state.metrics.turns = turn_times()
         # a family's odds may need compiling first (seconds): done on a thread, not the loop
         loop.run_in_executor(None, prepare_live_odds)
         chores = [loop.create_task(hub.housekeeping())]

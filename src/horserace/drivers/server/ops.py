@@ -8,10 +8,15 @@ import gc
 import json
 import logging
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST as METRICS_CONTENT_TYPE
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+from horserace.drivers.server.event_loop import TURN_BUCKETS, TurnTimes
 
 __all__ = ["METRICS_CONTENT_TYPE", "JsonLogFormatter", "Metrics", "configure_logging"]
 
@@ -52,12 +57,48 @@ class Metrics:
             ["code"],
             registry=registry,
         )
+        # the event loop's turns by the clock and in CPU time, once it runs (event_loop.py)
+        self.turns: tuple[TurnTimes, TurnTimes] | None = None
+        registry.register(_TurnCollector(self))
 
     def exposition(self, table_counts: dict[str, int], messages: int) -> bytes:
         self.messages.set(messages)
         for status in ("waiting", "playing", "over"):
             self.tables.labels(status).set(table_counts.get(status, 0))
         return generate_latest(self.registry)
+
+
+class _TurnCollector(Collector):
+    """The event loop's turns (the time between two looks at its sockets): a histogram, and
+    the longest since the start. A long turn is a pause every connection waited through."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+
+    def collect(self) -> Iterator[Metric]:
+        if self.metrics.turns is None:
+            return
+        clock, cpu = self.metrics.turns
+        for name, turns, what in (
+            ("horserace_loop_turn_seconds", clock, "by the clock"),
+            ("horserace_loop_turn_cpu_seconds", cpu, "in the loop's own CPU time"),
+        ):
+            bounds = [repr(bound) for bound in TURN_BUCKETS] + ["+Inf"]
+            cumulative, running = [], 0
+            for bound, count in zip(bounds, turns.counts, strict=True):
+                running += count
+                cumulative.append((bound, float(running)))
+            yield HistogramMetricFamily(
+                name,
+                f"Turns of the event loop (the time between two looks at its sockets), {what}",
+                buckets=cumulative,
+                sum_value=turns.seconds,
+            )
+            yield GaugeMetricFamily(
+                name.replace("_seconds", "_longest_seconds"),
+                f"The event loop's longest turn since the start, {what}",
+                value=turns.longest,
+            )
 
 
 class JsonLogFormatter(logging.Formatter):

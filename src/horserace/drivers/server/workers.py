@@ -53,6 +53,7 @@ def uvicorn_options(log_level: str) -> dict[str, Any]:
         "log_level": log_level,
         "ws_max_size": MAX_FRAME,  # a larger frame closes the socket with 1009
         "ws_per_message_deflate": False,  # compressing every frame costs more CPU than it saves
+        "loop": "horserace.drivers.server.event_loop:BoundedLoop",  # a burst served in slices
     }
 
 
