@@ -3,14 +3,16 @@
 `derby_race.race` is the reference: it reads a tape of the engine's outcomes as readily as its
 own streams, so every branch of its turn asks which. This loop serves the streams alone. A
 horse is one number, its state (2 x (space + 1) + 1 if stuck; 0 for a horse that no longer
-moves: not running, or its place decided), and a table built once per track gives the state a
-movement of k spaces leads to, mud and all, or -1 when the movement needs dice (a horse in the
-mud, a landing on an accelerator). A turn is then six look-ups and six stores; the spaces of
-the horses on or past the line are written out only on a turn that someone finished, and only
-they are ranked. The whole run is one function: a call that passes arrays costs about as much
-as a turn. Dice come from both streams in exactly `race`'s order, so race i of a run is the
-same race on either kernel (tested race by race). A race that starts in the middle of a turn
-finishes that turn on `race`, and so does a tie that runs on past the table's last space.
+moves: not running, or its place decided), kept as the start of its row in a table built once
+per track: the row gives the state (row) a movement of k spaces leads to, mud and all, or -1
+when the movement needs dice (a horse in the mud, a landing on an accelerator), and the zone's
+value. A turn is then six look-ups and six stores. The turns' dice are decoded ahead, 32 words
+of the d20 stream at a time, in a loop without branches that the compiler vectorises. The
+spaces of the horses on or past the line are written out only on a turn that someone finished,
+and only they are ranked. The whole run is one function: a call that passes arrays costs about
+as much as a turn. Dice come from both streams in exactly `race`'s order, so race i of a run is
+the same race on either kernel (tested race by race). A race that starts in the middle of a
+turn finishes that turn on `race`, and so does a tie that runs on past the table's last space.
 """
 
 from __future__ import annotations
@@ -33,9 +35,16 @@ from horserace.kernels.derby_race import (
     workspace,
 )
 from horserace.kernels.derby_state import FIELD, RaceSample, RaceStart, TrackNumbers
-from horserace.kernels.rng import bounded, game_state
+from horserace.kernels.rng import bounded, game_state, mix64
 
 TURN_CODES = FIELD**TURN_DICE  # the six d20s of a turn as one number
+_GOLDEN, _LOW32 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xFFFFFFFF)  # as in rng.py
+_FLOOR = np.uint64((1 << 32) % TURN_CODES)  # `bounded` rejects a word whose low part is below
+BLOCK = 32  # turns decoded at a time
+# rows of the decoded turns: the dice, each die's movement (zone dice: the count before the
+# zone's value), whether the word is a turn
+A, B, C, D, E, F, MA, MB, MC, MD, ME, MF, OK = range(13)
+TURN_ROWS = 13
 OUT = 0  # the state of a horse that no longer moves
 NEEDS_DICE = -1
 
@@ -75,13 +84,30 @@ class MoveTable:
                         nxt[state, spaces] = 2 * (land + 1) + numbers.mud[min(land, finish)]
         return cls(nxt.ravel(), zone, most, last, safe)
 
+    @property
+    def stride(self) -> int:
+        """The row length of `rows`: a power of two with room for every movement and the zone."""
+        return 1 << (self.most + 1).bit_length()
+
+    def rows(self) -> Array:
+        """The table as the fast loop reads it: a state's row starts at state x stride and holds
+        the row of the state each movement leads to (NEEDS_DICE as is), its last entry the
+        state's zone value; a horse is the start of its row."""
+        stride, width = self.stride, self.most + 1
+        states = self.zone.shape[0]
+        nxt = self.nxt.reshape(states, width)
+        rows = np.zeros((states, stride), dtype=np.int64)
+        rows[:, :width] = np.where(nxt == NEEDS_DICE, NEEDS_DICE, nxt * stride)
+        rows[:, stride - 1] = self.zone
+        return rows.ravel()
+
 
 @njit(cache=True, nogil=True)  # other threads (a server's event loop) run meanwhile
 def run_fast(  # type: ignore[no-untyped-def]
-    horses, pending, scratches, track, nxt, zone_of, width, safe, base, first, podium, turns
+    horses, pending, scratches, track, table, shift, safe, base, first, podium, turns
 ):
     """Races first.. of the run seeded `base`, into podium (races x 3) and turns: the same
-    races as `derby_race._run`."""
+    races as `derby_race._run`. `table` is `MoveTable.rows()`, its stride 1 << shift."""
     finish, _, mud, accel, faces, shoe, blank = track
     at = np.zeros(1, dtype=np.int64)
     w, moves = workspace(pending, finish)
@@ -89,16 +115,21 @@ def run_fast(  # type: ignore[no-untyped-def]
     rank, settled, ids, base_row = w[rows.RANK], w[rows.SETTLED], w[rows.IDS], w[rows.BASE]
     s = np.zeros(FIELD + 1, dtype=np.int64)
     near = np.zeros(FIELD, dtype=np.int64)  # the horses on or past the line, not yet placed
-    line, top = 2 * (finish + 1), 2 * (safe + 1)  # states from the finish; the table's safe end
+    zone_at = (1 << shift) - 1
+    line, top = (2 * (finish + 1)) << shift, (2 * (safe + 1)) << shift
     mid_turn = pending[0] > 0
+
+    def at_row(state: Word) -> Word:
+        return state << shift
 
     def move(h: Word, spaces: Word, z: Word, crossed: bool) -> tuple[Word, bool]:
         """One of the turn's six movements (0 spaces: none); returns (the second stream,
         whether a horse is on or past the line). A closure: numba inlines it, arrays and all,
         where a call of a function that passes arrays would cost about a turn."""
-        state = s[h]
-        then = nxt[state * width + spaces]
+        now = s[np.uint64(h)]
+        then = table[np.uint64(now + spaces)]
         if then == NEEDS_DICE:  # a horse in the mud, or a landing on an accelerator
+            state = now >> shift
             space: Word = state // 2 - 1
             in_mud: Word = state % 2
             if in_mud:  # one try per space called; a horseshoe on try i moves the rest
@@ -117,9 +148,41 @@ def run_fast(  # type: ignore[no-untyped-def]
                     z, face = bounded(z, faces.shape[0])
                     space += faces[face]
                     in_mud = mud[min(space, finish)]
-            then = 2 * (space + 1) + in_mud
-        s[h] = then
-        return z, crossed | ((then >= line) & (spaces > 0))
+            then = at_row(2 * (space + 1) + in_mud)
+        s[np.uint64(h)] = then
+        return z, crossed | ((then >= line) & (then != now))
+
+    turn = np.zeros((TURN_ROWS, BLOCK), dtype=np.int64)
+
+    def fill(before: Word) -> None:
+        """The turns of the next BLOCK words of the d20 stream, whose state is `before`: each
+        word's six dice and movements, and whether the word is a turn at all (a bounded draw
+        rejects a few words). One loop with no branch, which the compiler vectorises; the
+        digits are `bounded`'s code in base 20, read from the top by multiplying the word."""
+        for t in range(BLOCK):
+            x = mix64(before + _GOLDEN * np.uint64(t + 1)) >> np.uint64(32)
+            turn[OK, t] = ((x * np.uint64(TURN_CODES)) & _LOW32) >= _FLOOR
+            x *= np.uint64(FIELD)
+            die_f = np.int64(x >> np.uint64(32)) + 1
+            x = (x & _LOW32) * np.uint64(FIELD)
+            die_e = np.int64(x >> np.uint64(32)) + 1
+            x = (x & _LOW32) * np.uint64(FIELD)
+            die_d = np.int64(x >> np.uint64(32)) + 1
+            x = (x & _LOW32) * np.uint64(FIELD)
+            die_c = np.int64(x >> np.uint64(32)) + 1
+            x = (x & _LOW32) * np.uint64(FIELD)
+            die_b = np.int64(x >> np.uint64(32)) + 1
+            x = (x & _LOW32) * np.uint64(FIELD)
+            die_a = np.int64(x >> np.uint64(32)) + 1
+            turn[A, t], turn[B, t], turn[C, t] = die_a, die_b, die_c
+            turn[D, t], turn[E, t], turn[F, t] = die_d, die_e, die_f
+            # a double is one movement of 2; a zone die counts the dice showing its horse at
+            # its first showing (0 afterwards), times the zone at the turn's start
+            turn[MA, t], turn[MB, t] = 1 + (die_a == die_b), die_a != die_b
+            turn[MC, t] = 1 + (die_c == die_d) + (die_c == die_e) + (die_c == die_f)
+            turn[MD, t] = (die_d != die_c) * (1 + (die_d == die_e) + (die_d == die_f))
+            turn[ME, t] = (die_e != die_c) * (die_e != die_d) * (1 + (die_e == die_f))
+            turn[MF, t] = (die_f != die_c) * (die_f != die_d) * (die_f != die_e)
 
     for row in range(turns.shape[0]):
         index = first + row
@@ -144,13 +207,14 @@ def run_fast(  # type: ignore[no-untyped-def]
                 field += 1
                 ranked += rank[h] > 0
                 if not settled[h]:
-                    s[h] = 2 * (pos[h] + 1) + stuck[h]
+                    s[h] = at_row(2 * (pos[h] + 1) + stuck[h])
                     tied = tied or rank[h] > 0
         needed = min(PODIUM, field)
         placed = 0
         for i in range(field):
             placed += settled[ids[i]] and 0 < rank[ids[i]] <= needed
         checking, beyond = True, False  # at the start and while a tie runs on
+        block, word = z_d20 - _GOLDEN * np.uint64(BLOCK), BLOCK  # the stream: block + word words on
         while placed < needed and played < MAX_TURNS:
             if checking:
                 for i in range(field):
@@ -158,22 +222,33 @@ def run_fast(  # type: ignore[no-untyped-def]
                 if beyond:
                     break
                 checking = False
-            z_d20, code = bounded(z_d20, TURN_CODES)
-            a, b, c = code % FIELD + 1, code // FIELD % FIELD + 1, code // 400 % FIELD + 1
-            d, e, f = code // 8000 % FIELD + 1, code // 160_000 % FIELD + 1, code // 3_200_000 + 1
-            # a double is one movement of 2; zone dice by the zone at the turn's start, added
-            # up on one horse (0 spaces for a die seen earlier in the turn)
-            zc = (1 + (c == d) + (c == e) + (c == f)) * zone_of[s[c]]
-            zd = (d != c) * (1 + (d == e) + (d == f)) * zone_of[s[d]]
-            ze = (e != c) * (e != d) * (1 + (e == f)) * zone_of[s[e]]
-            zf = (f != c) * (f != d) * (f != e) * zone_of[s[f]]
+            if word == BLOCK:  # the next block of turns
+                block += _GOLDEN * np.uint64(BLOCK)
+                fill(block)
+                word = 0
+            if not turn[OK, word]:  # a draw rejected: the stream's next word (rare)
+                word += 1
+                continue
+            a, b, c, d, e, f = (
+                turn[A, word],
+                turn[B, word],
+                turn[C, word],
+                turn[D, word],
+                turn[E, word],
+                turn[F, word],
+            )
+            zc = turn[MC, word] * table[np.uint64(s[c] + zone_at)]
+            zd = turn[MD, word] * table[np.uint64(s[d] + zone_at)]
+            ze = turn[ME, word] * table[np.uint64(s[e] + zone_at)]
+            zf = turn[MF, word] * table[np.uint64(s[f] + zone_at)]
             crossed = tied  # a tie running on is ranked again after every turn
-            z, crossed = move(a, 1 + (a == b), z, crossed)
-            z, crossed = move(b, np.int64(a != b), z, crossed)
+            z, crossed = move(a, turn[MA, word], z, crossed)
+            z, crossed = move(b, turn[MB, word], z, crossed)
             z, crossed = move(c, zc, z, crossed)
             z, crossed = move(d, zd, z, crossed)
             z, crossed = move(e, ze, z, crossed)
             z, crossed = move(f, zf, z, crossed)
+            word += 1
             played += 1
             if not crossed:
                 continue
@@ -184,7 +259,8 @@ def run_fast(  # type: ignore[no-untyped-def]
                 if s[h] >= line:
                     near[count] = h
                     count += 1
-                    pos[h], stuck[h] = s[h] // 2 - 1, s[h] % 2
+                    state = s[h] >> shift
+                    pos[h], stuck[h] = state // 2 - 1, state % 2
                     base_row[h] = rank[h] if rank[h] else ranked + 1
                     fresh += rank[h] == 0
             ranked += fresh
@@ -203,10 +279,12 @@ def run_fast(  # type: ignore[no-untyped-def]
                     placed += rank[h] <= needed
                 tied = tied or level > 1
             checking = tied
+        z_d20 = block + _GOLDEN * np.uint64(word)
         if beyond:  # a long tie: on the reference from here
             for h in range(1, FIELD + 1):
                 if s[h] != OUT:
-                    pos[h], stuck[h] = s[h] // 2 - 1, s[h] % 2
+                    state = s[h] >> shift
+                    pos[h], stuck[h] = state // 2 - 1, state % 2
             start = w[: rows.SETTLED + 1, : FIELD + 1].copy()
             _, more, _, _ = race(
                 start, np.zeros(rows.QUEUE, dtype=np.int64), 0, track, z_d20, z, NO_TAPE, at, w,
@@ -240,8 +318,8 @@ def run_races(
     podium = np.zeros((count, PODIUM), dtype=np.int64)
     turns = np.zeros(count, dtype=np.int64)
     run_fast(
-        start.horses, start.pending, np.int64(scratches), numbers.arrays(), table.nxt, table.zone,
-        np.int64(table.most + 1), np.int64(table.safe), np.uint64(base), np.int64(first), podium,
-        turns,
+        start.horses, start.pending, np.int64(scratches), numbers.arrays(), table.rows(),
+        np.int64(table.stride.bit_length() - 1), np.int64(table.safe), np.uint64(base),
+        np.int64(first), podium, turns,
     )  # fmt: skip
     return RaceSample(podium, turns + start.turn, start.runners)
