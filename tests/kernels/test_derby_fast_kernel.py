@@ -72,3 +72,35 @@ def test_the_table_agrees_with_a_plain_movement() -> None:
                 assert table.nxt[(2 * (space + 1) + 1) * width + spaces] == (
                     -1 if spaces else 2 * (space + 1) + 1
                 )
+
+
+def test_the_loops_rows_mark_accelerator_landings_and_their_ends() -> None:
+    """The rows the loop reads: every movement's row as in the table, a landing on an
+    accelerator marked with its space, the zone's value last; and each bonus ends where the
+    plain rule puts it (mud stops the horse there)."""
+    pick = random.Random(5)
+    for _ in range(30):
+        track = random_track(pick)
+        numbers = TrackNumbers.of(track)
+        table = MoveTable.of(numbers)
+        stride, width = table.stride, table.most + 1
+        rows = table.rows(numbers).reshape(-1, stride)
+        nxt = table.nxt.reshape(-1, width)
+        assert not rows[0].any()  # a horse that no longer moves stays put, in no zone
+        for state in range(2, rows.shape[0]):
+            assert rows[state, stride - 1] == table.zone[state]
+            space = state // 2 - 1
+            for spaces in range(width):
+                land = space + spaces
+                if state % 2 == 0 and spaces and land <= table.last and land in track.accelerators:
+                    assert rows[state, spaces] == -2 - land
+                elif nxt[state, spaces] == -1:
+                    assert rows[state, spaces] == -1
+                else:
+                    assert rows[state, spaces] == nxt[state, spaces] * stride
+        ends = table.boosts(numbers).reshape(track.finish + 1, -1)
+        for spot in track.accelerators:
+            for index, face in enumerate(track.accelerator_faces):
+                end = spot + face
+                stuck = end in track.mud
+                assert ends[spot, index] == (2 * (end + 1) + stuck) * stride

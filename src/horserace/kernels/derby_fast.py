@@ -5,14 +5,16 @@ own streams, so every branch of its turn asks which. This loop serves the stream
 horse is one number, its state (2 x (space + 1) + 1 if stuck; 0 for a horse that no longer
 moves: not running, or its place decided), kept as the start of its row in a table built once
 per track: the row gives the state (row) a movement of k spaces leads to, mud and all, or -1
-when the movement needs dice (a horse in the mud, a landing on an accelerator), and the zone's
-value. A turn is then six look-ups and six stores. The turns' dice are decoded ahead, 32 words
-of the d20 stream at a time, in a loop without branches that the compiler vectorises. The
-spaces of the horses on or past the line are written out only on a turn that someone finished,
-and only they are ranked. The whole run is one function: a call that passes arrays costs about
-as much as a turn. Dice come from both streams in exactly `race`'s order, so race i of a run is
-the same race on either kernel (tested race by race). A race that starts in the middle of a
-turn finishes that turn on `race`, and so does a tie that runs on past the table's last space.
+when a horse in the mud tries to leave it, or the accelerator's space (as -2 - space) that the
+movement lands on; and the zone's value. A second table gives the row each accelerator's bonus
+ends on. A turn is then six look-ups and six stores, and dice only for mud and accelerators.
+The turns' dice are decoded ahead, 32 words of the d20 stream at a time, in a loop without
+branches that the compiler vectorises. The spaces of the horses on or past the line are
+written out only on a turn that someone finished, and only they are ranked. The whole run is
+one function: a call that passes arrays costs about as much as a turn. Dice come from both
+streams in exactly `race`'s order, so race i of a run is the same race on either kernel (tested
+race by race). A race that starts in the middle of a turn finishes that turn on `race`, and so
+does a tie that runs on past the table's last space.
 """
 
 from __future__ import annotations
@@ -89,26 +91,43 @@ class MoveTable:
         """The row length of `rows`: a power of two with room for every movement and the zone."""
         return 1 << (self.most + 1).bit_length()
 
-    def rows(self) -> Array:
+    def rows(self, numbers: TrackNumbers) -> Array:
         """The table as the fast loop reads it: a state's row starts at state x stride and holds
-        the row of the state each movement leads to (NEEDS_DICE as is), its last entry the
-        state's zone value; a horse is the start of its row."""
+        the row of the state each movement leads to, or NEEDS_DICE, or for a landing on an
+        accelerator -2 - its space; its last entry is the state's zone value. A horse is the
+        start of its row."""
         stride, width = self.stride, self.most + 1
         states = self.zone.shape[0]
         nxt = self.nxt.reshape(states, width)
         rows = np.zeros((states, stride), dtype=np.int64)
         rows[:, :width] = np.where(nxt == NEEDS_DICE, NEEDS_DICE, nxt * stride)
+        for space in range(self.last + 1):
+            for spaces in range(1, width):
+                land = space + spaces
+                if land <= self.last and numbers.accel[min(land, numbers.finish)]:
+                    rows[2 * (space + 1), spaces] = NEEDS_DICE - 1 - land
         rows[:, stride - 1] = self.zone
         return rows.ravel()
+
+    def boosts(self, numbers: TrackNumbers) -> Array:
+        """Per space and accelerator face (index), the row a landing there ends on."""
+        faces = numbers.faces
+        ends = np.zeros((numbers.finish + 1, faces.shape[0]), dtype=np.int64)
+        for space in range(numbers.finish + 1):
+            for index, face in enumerate(faces):
+                end = space + int(face)
+                ends[space, index] = 2 * (end + 1) + numbers.mud[min(end, numbers.finish)]
+        return ends.ravel() * self.stride
 
 
 @njit(cache=True, nogil=True)  # other threads (a server's event loop) run meanwhile
 def run_fast(  # type: ignore[no-untyped-def]
-    horses, pending, scratches, track, table, shift, safe, base, first, podium, turns
+    horses, pending, scratches, track, table, ends, shift, safe, base, first, podium, turns
 ):
     """Races first.. of the run seeded `base`, into podium (races x 3) and turns: the same
-    races as `derby_race._run`. `table` is `MoveTable.rows()`, its stride 1 << shift."""
-    finish, _, mud, accel, faces, shoe, blank = track
+    races as `derby_race._run`. `table` is `MoveTable.rows()`, its stride 1 << shift; `ends`
+    is `MoveTable.boosts()`."""
+    finish, _, _, _, faces, shoe, blank = track
     at = np.zeros(1, dtype=np.int64)
     w, moves = workspace(pending, finish)
     pos, stuck, runner = w[rows.POS], w[rows.STUCK], w[rows.RUNNER]
@@ -128,27 +147,29 @@ def run_fast(  # type: ignore[no-untyped-def]
         where a call of a function that passes arrays would cost about a turn."""
         now = s[np.uint64(h)]
         then = table[np.uint64(now + spaces)]
-        if then == NEEDS_DICE:  # a horse in the mud, or a landing on an accelerator
-            state = now >> shift
-            space: Word = state // 2 - 1
-            in_mud: Word = state % 2
-            if in_mud:  # one try per space called; a horseshoe on try i moves the rest
-                called, spaces = spaces, 0
-                for attempt in range(1, called + 1):
-                    z, face = bounded(z, shoe + blank)
-                    if face < shoe:
-                        in_mud = 0
-                        spaces = called - attempt + 1
-                        break
-            if spaces > 0:
-                space += spaces
-                if mud[min(space, finish)]:
-                    in_mud = 1
-                elif accel[min(space, finish)]:  # the bonus never chains; mud stops it
-                    z, face = bounded(z, faces.shape[0])
-                    space += faces[face]
-                    in_mud = mud[min(space, finish)]
-            then = at_row(2 * (space + 1) + in_mud)
+        if then < 0:  # a horse in the mud, or a landing on an accelerator
+            boost = NEEDS_DICE - 1 - then  # the accelerator's space, or -1
+            if then == NEEDS_DICE:
+                state = now >> shift
+                space: Word = state // 2 - 1
+                in_mud: Word = state % 2
+                if in_mud:  # one try per space called; a horseshoe on try i moves the rest
+                    called, spaces = spaces, 0
+                    for attempt in range(1, called + 1):
+                        z, face = bounded(z, shoe + blank)
+                        if face < shoe:
+                            in_mud = 0
+                            spaces = called - attempt + 1
+                            break
+                then = at_row(2 * (space + 1) + in_mud)
+                if spaces > 0:
+                    then = table[np.uint64(then + spaces)]
+                    boost = NEEDS_DICE - 1 - then
+                    if then == NEEDS_DICE:  # past the table's last space: no mud there
+                        boost, then = -1, at_row(2 * (space + spaces + 1))
+            if boost >= 0:  # the bonus never chains; mud stops it
+                z, face = bounded(z, faces.shape[0])
+                then = ends[boost * faces.shape[0] + face]
         s[np.uint64(h)] = then
         return z, crossed | ((then >= line) & (then != now))
 
@@ -214,7 +235,10 @@ def run_fast(  # type: ignore[no-untyped-def]
         for i in range(field):
             placed += settled[ids[i]] and 0 < rank[ids[i]] <= needed
         checking, beyond = True, False  # at the start and while a tie runs on
-        block, word = z_d20 - _GOLDEN * np.uint64(BLOCK), BLOCK  # the stream: block + word words on
+        block, word = (
+            z_d20 - _GOLDEN * np.uint64(BLOCK),
+            np.uint64(BLOCK),
+        )  # the stream: block + word
         while placed < needed and played < MAX_TURNS:
             if checking:
                 for i in range(field):
@@ -222,12 +246,12 @@ def run_fast(  # type: ignore[no-untyped-def]
                 if beyond:
                     break
                 checking = False
-            if word == BLOCK:  # the next block of turns
+            if word == np.uint64(BLOCK):  # the next block of turns
                 block += _GOLDEN * np.uint64(BLOCK)
                 fill(block)
-                word = 0
+                word = np.uint64(0)
             if not turn[OK, word]:  # a draw rejected: the stream's next word (rare)
-                word += 1
+                word += np.uint64(1)
                 continue
             a, b, c, d, e, f = (
                 turn[A, word],
@@ -237,10 +261,10 @@ def run_fast(  # type: ignore[no-untyped-def]
                 turn[E, word],
                 turn[F, word],
             )
-            zc = turn[MC, word] * table[np.uint64(s[c] + zone_at)]
-            zd = turn[MD, word] * table[np.uint64(s[d] + zone_at)]
-            ze = turn[ME, word] * table[np.uint64(s[e] + zone_at)]
-            zf = turn[MF, word] * table[np.uint64(s[f] + zone_at)]
+            zc = turn[MC, word] * table[np.uint64(s[np.uint64(c)] + zone_at)]
+            zd = turn[MD, word] * table[np.uint64(s[np.uint64(d)] + zone_at)]
+            ze = turn[ME, word] * table[np.uint64(s[np.uint64(e)] + zone_at)]
+            zf = turn[MF, word] * table[np.uint64(s[np.uint64(f)] + zone_at)]
             crossed = tied  # a tie running on is ranked again after every turn
             z, crossed = move(a, turn[MA, word], z, crossed)
             z, crossed = move(b, turn[MB, word], z, crossed)
@@ -248,7 +272,7 @@ def run_fast(  # type: ignore[no-untyped-def]
             z, crossed = move(d, zd, z, crossed)
             z, crossed = move(e, ze, z, crossed)
             z, crossed = move(f, zf, z, crossed)
-            word += 1
+            word += np.uint64(1)
             played += 1
             if not crossed:
                 continue
@@ -279,7 +303,7 @@ def run_fast(  # type: ignore[no-untyped-def]
                     placed += rank[h] <= needed
                 tied = tied or level > 1
             checking = tied
-        z_d20 = block + _GOLDEN * np.uint64(word)
+        z_d20 = block + _GOLDEN * word
         if beyond:  # a long tie: on the reference from here
             for h in range(1, FIELD + 1):
                 if s[h] != OUT:
@@ -318,8 +342,8 @@ def run_races(
     podium = np.zeros((count, PODIUM), dtype=np.int64)
     turns = np.zeros(count, dtype=np.int64)
     run_fast(
-        start.horses, start.pending, np.int64(scratches), numbers.arrays(), table.rows(),
-        np.int64(table.stride.bit_length() - 1), np.int64(table.safe), np.uint64(base),
-        np.int64(first), podium, turns,
+        start.horses, start.pending, np.int64(scratches), numbers.arrays(), table.rows(numbers),
+        table.boosts(numbers), np.int64(table.stride.bit_length() - 1), np.int64(table.safe),
+        np.uint64(base), np.int64(first), podium, turns,
     )  # fmt: skip
     return RaceSample(podium, turns + start.turn, start.runners)
