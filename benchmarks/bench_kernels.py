@@ -8,10 +8,12 @@ is asserted. The first call of each kernel compiles it (or loads numba's cache) 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from horserace.components.board import DEFAULT_BOARD
@@ -33,16 +35,21 @@ from benchmarks.plain_races import plain_card_race, plain_derby_race
 PLAYERS, ROUNDS = 6, 8
 
 
-def rate(work: Callable[[int], None], size: int, seconds: float) -> float:
-    """Items per CPU second (process time, so other programs on the machine count less):
-    `work(size)` repeated for about `seconds`, best of the repeats."""
+def rate(
+    work: Callable[[int], None],
+    size: int,
+    seconds: float,
+    clock: Callable[[], float] = time.process_time,
+) -> float:
+    """Items per CPU second (process time, so other programs on the machine count less; or
+    per second of `clock`): `work(size)` repeated for about `seconds`, best of the repeats."""
     best = float("inf")
-    deadline = time.process_time() + seconds
+    deadline = clock() + seconds
     while True:
-        started = time.process_time()
+        started = clock()
         work(size)
-        best = min(best, time.process_time() - started)
-        if time.process_time() > deadline:
+        best = min(best, clock() - started)
+        if clock() > deadline:
             return size / best
 
 
@@ -58,16 +65,31 @@ def bench_classic(seconds: float) -> None:
         for _ in range(games):
             play_classic(rng, PLAYERS, ROUNDS)
 
-    def kernel(games: int) -> None:
-        run_games(spec, 7, 0, games)
+    def kernel(games: int, threads: int = 1) -> None:
+        run_games(spec, 7, 0, games, threads=threads)
 
+    cores = len(os.sched_getaffinity(0))
+    run_games(spec, 1, 0, 10, threads=cores)
+    print(f"Classic whole games, {PLAYERS} players x {ROUNDS} rounds (load average {_load()}):")
     baseline = rate(plain, 200, seconds)
     fast = rate(kernel, 100_000, seconds)
     print(
-        f"Classic whole games, {PLAYERS} players x {ROUNDS} rounds, one process:"
-        f" plain Python loop {baseline:,.0f} games/s, kernel {fast:,.0f} games/s,"
-        f" ratio {fast / baseline:,.0f}x"
+        f"  per core (CPU time, one thread): plain Python loop {baseline:,.0f} games/s,"
+        f" kernel {fast:,.0f} games/s, ratio {fast / baseline:,.0f}x"
     )
+    wall = time.perf_counter  # what a run in one process gives when it may use every core
+    baseline = rate(plain, 200, seconds, wall)  # the plain loop has no second core to use
+    alone = rate(kernel, 100_000, seconds, wall)
+    fast = rate(partial(kernel, threads=cores), 200_000, seconds, wall)
+    print(
+        f"  one process (wall time): plain Python loop {baseline:,.0f} games/s, kernel on one"
+        f" thread {alone:,.0f} games/s ({alone / baseline:,.0f}x), on {cores} threads"
+        f" {fast:,.0f} games/s, ratio {fast / baseline:,.0f}x (load average {_load()})"
+    )
+
+
+def _load() -> str:
+    return ", ".join(f"{load:.1f}" for load in os.getloadavg())
 
 
 def plain_race(rng: random.Random, to_go: list[int]) -> tuple[int, int]:

@@ -12,7 +12,7 @@ import pytest
 from horserace.components.board import DEFAULT_BOARD, HORSES
 from horserace.families.board.odds.race import race_odds, round_odds
 from horserace.families.presets import get_preset
-from horserace.kernels.board_game import BoardGameSpec, replay_tape, run_games
+from horserace.kernels.board_game import BLOCK_GAMES, BoardGameSpec, replay_tape, run_games
 from tests.kernels.engine_tape import EngineGame, engine_game
 
 BATCHES, SEEDS_PER_BATCH = 10, 100  # 1000 Classic games against the engine
@@ -112,6 +112,20 @@ def test_a_game_depends_on_its_index_only_not_on_the_chunk() -> None:
         joined = np.concatenate([getattr(first, name), getattr(second, name)])
         assert np.array_equal(getattr(whole, name), joined), name
     assert not np.array_equal(run_games(spec, 100, 0, 300).chips, whole.chips)
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [("classic", {"players": 6, "rounds": 8}), ("northwoods", {"players": 5, "rounds": 12})],
+)
+def test_threads_play_the_same_games_row_for_row(preset: str, options: dict[str, Any]) -> None:
+    spec = _spec(preset, options)
+    stop = 17 + 2 * BLOCK_GAMES + 500  # two whole blocks of games and a short one
+    alone = run_games(spec, 41, 17, stop, threads=1)
+    for threads in (2, 3):
+        split = run_games(spec, 41, 17, stop, threads=threads)
+        for name in ("chips", "out_round", "pot_left", "races", "winner", "rolls", "paid"):
+            assert np.array_equal(getattr(split, name), getattr(alone, name)), (threads, name)
 
 
 def test_chips_are_conserved_and_every_round_is_raced() -> None:

@@ -307,6 +307,29 @@ def test_kernel_reports_do_not_depend_on_the_workers() -> None:
     assert sum(one.length_counts) == one.races == 2 * games
 
 
+def test_kernel_reports_do_not_depend_on_the_threads() -> None:
+    games = KERNEL_CHUNK_GAMES + 7
+    one = simulate_games("northwoods", {"players": 4}, games, 3)
+    assert simulate_games("northwoods", {"players": 4}, games, 3, threads=3) == one
+    with pytest.raises(ConfigError, match="--threads or --workers"):
+        simulate_games("classic", {}, 10, 3, threads=2, workers=2)
+    with pytest.raises(ConfigError, match="threads"):
+        simulate_games("classic", {}, 10, 3, threads=0)
+
+
+def test_simulate_threads_on_the_command_line() -> None:
+    args = ["simulate", "classic", "-n", "9000", "--seed", "4", "--json"]
+    one, two = (CliRunner().invoke(app, [*args, "--threads", n]) for n in ("1", "2"))
+    assert one.exit_code == two.exit_code == 0, two.output
+    figures = [json.loads(result.stdout) for result in (one, two)]
+    for report in figures:
+        del report["elapsed_seconds"]
+    assert figures[0] == figures[1] and figures[0]["engine"] == "kernel"
+    for wrong in (["--threads", "0"], ["--threads", "2", "--workers", "2"]):
+        result = CliRunner().invoke(app, [*args, *wrong])
+        assert result.exit_code == 2 and result.stderr.startswith("error: --threads"), wrong
+
+
 def test_northwoods_wins_and_outs_follow_the_tables_ranking() -> None:
     for engine in ("reference", "kernel"):
         report = simulate_games("northwoods", {"players": 3, "rounds": 12}, 40, 5, engine=engine)

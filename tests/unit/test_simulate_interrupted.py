@@ -4,6 +4,7 @@ are, and the command ends with exit code 130; without asking for it, a run still
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -72,19 +73,16 @@ def test_simulate_prints_the_figures_so_far(monkeypatch: pytest.MonkeyPatch) -> 
     assert "Traceback" not in result.stderr
 
 
-def test_ctrl_c_to_a_running_simulation(tmp_path: Path) -> None:
-    command: list[str | Path] = [
-        HORSERACE,
-        "simulate",
-        "advanced",
-        "-n",
-        "100000",
-        "--seed",
-        "3",
-        "--json",
-    ]
+@pytest.mark.parametrize(
+    ("preset", "games", "more"),
+    [("advanced", "100000", []), ("classic", "2000000000", ["--threads", "2"])],
+    ids=["engine", "kernel-on-threads"],
+)
+def test_ctrl_c_to_a_running_simulation(preset: str, games: str, more: list[str]) -> None:
+    command: list[str | Path] = [HORSERACE, "simulate", preset, "-n", games, "--seed", "3"]
+    command += ["--json", *more]
     simulation = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(8)  # start-up, then chunks of 16 games
+    time.sleep(8)  # start-up, then chunks (16 games on the engine, 2,000 a thread on the kernel)
     simulation.send_signal(signal.SIGINT)
     out, err = simulation.communicate(timeout=120)
     assert simulation.returncode == 130, err
@@ -94,5 +92,5 @@ def test_ctrl_c_to_a_running_simulation(tmp_path: Path) -> None:
         assert out == b""
         return
     assert last.startswith("interrupted: the figures are those of the first ")
-    assert last.endswith(" of 100000 games")
-    assert b'"games": ' in out
+    assert last.endswith(f" of {games} games")
+    assert json.loads(out)["preset"] == preset

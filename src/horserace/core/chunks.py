@@ -5,7 +5,9 @@ runs them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -53,6 +55,25 @@ def check_run(count: int, seed: int, workers: int, what: str = "games") -> None:
             raise ConfigError(f"{name} must be a whole number, not {value!r}")
         if value < low:
             raise ConfigError(f"{name} must be at least {low}, not {value}")
+
+
+_KERNEL_THREADS: ContextVar[int] = ContextVar("kernel_threads", default=1)
+
+
+def kernel_threads() -> int:
+    """The threads a compiled kernel may use for a chunk (1 unless the run asked for more)."""
+    return _KERNEL_THREADS.get()
+
+
+@contextmanager
+def threads_for_kernels(threads: int) -> Iterator[None]:
+    """Within it, the kernels that can split a chunk over threads use `threads` of them (a run
+    in one process; worker processes keep one thread each, so the cores are not oversubscribed)."""
+    token = _KERNEL_THREADS.set(threads)
+    try:
+        yield
+    finally:
+        _KERNEL_THREADS.reset(token)
 
 
 @dataclass

@@ -40,6 +40,13 @@ def _run_options(counts: str, default: int | None) -> Callable[..., None]:
         Opt(f"--{counts} -n", int, count, f"How many {counts} to run."),
         Opt("--seed N", int | None, None, "Table seed (drawn if omitted)."),
         Opt("--workers -w", int, 1, "Processes to run them in."),
+        Opt(
+            "--threads N",
+            int,
+            1,
+            "Threads of one process for the compiled whole-game kernel of the dice board"
+            " (Classic, Northwoods); not with --workers. The same figures for any number.",
+        ),
         Opt("--json", bool, False, "Print one JSON object.", name="as_json"),
     )
 
@@ -50,11 +57,16 @@ def _command(name: str, simulation: Simulation) -> Callable[..., None]:
     def simulate(run: dict[str, Any], *parts: dict[str, Any]) -> None:
         given = {name: value for part in parts for name, value in part.items()}
         games, seed, workers, as_json = run[counts], run["seed"], run["workers"], run["as_json"]
+        threads = run["threads"]
         with user_errors():
             if games < 1:
                 fail(f"--{counts} must be at least 1, not {games}")
             if workers < 1:
                 fail(f"--workers must be at least 1, not {workers}")
+            if threads < 1:
+                fail(f"--threads must be at least 1, not {threads}")
+            if threads > 1 and workers > 1:
+                fail("--threads splits a run in one process: use --threads or --workers")
             setup = simulation.setup(name, given, quiet=as_json)
             table_seed = fresh_seed() if seed is None else seed
 
@@ -69,6 +81,7 @@ def _command(name: str, simulation: Simulation) -> Callable[..., None]:
                     table_seed,
                     workers,
                     progress,
+                    threads,
                     **setup.settings,
                 )
 

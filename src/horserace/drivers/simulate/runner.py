@@ -18,7 +18,15 @@ from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from horserace.core.aside import WAKE_SECONDS, aside
-from horserace.core.chunks import Plan, Planned, Progress, Span, check_run, spans
+from horserace.core.chunks import (
+    Plan,
+    Planned,
+    Progress,
+    Span,
+    check_run,
+    spans,
+    threads_for_kernels,
+)
 from horserace.core.errors import ConfigError
 from horserace.families import family_of_preset
 from horserace.families.simulation import Simulation
@@ -112,15 +120,19 @@ def run(
     chunk: int,
     *,
     workers: int = 1,
+    threads: int = 1,
     progress: Progress | None = None,
 ) -> T:
-    """Play `total` indices in chunks of `chunk`; `progress(done)` after each chunk."""
+    """Play `total` indices in chunks of `chunk`; `progress(done)` after each chunk. With one
+    worker, `threads` lets a kernel split each chunk over that many threads of this process."""
+    check_threads(threads, workers)
     parts = spans(total, chunk)
     result: T | None = None
     try:
         if workers == 1 or len(parts) == 1:
             for part in parts:
-                tally = aside(plan.play, part)
+                with threads_for_kernels(threads):
+                    tally = aside(plan.play, part)
                 result = tally if result is None else plan.merge(result, tally)
                 if progress is not None:
                     progress(part.stop)
@@ -148,12 +160,28 @@ def run(
     return result
 
 
+def check_threads(threads: int, workers: int) -> None:
+    """Threads share one process; workers are processes: a run uses one or the other, so it
+    never asks for more threads than the cores (a worker keeps to one thread)."""
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ConfigError(f"threads must be a whole number of at least 1, not {threads!r}")
+    if threads > 1 and workers > 1:
+        raise ConfigError("threads are for a run in one process: use --threads or --workers")
+
+
 def run_planned(
-    planned: Planned[T], games: int, *, workers: int = 1, progress: Progress | None = None
+    planned: Planned[T],
+    games: int,
+    *,
+    workers: int = 1,
+    threads: int = 1,
+    progress: Progress | None = None,
 ) -> Any:
     """A family's planned simulation of `games` games, run and turned into its report."""
     started = time.perf_counter()
-    total = run(planned.plan, games, planned.chunk, workers=workers, progress=progress)
+    total = run(
+        planned.plan, games, planned.chunk, workers=workers, threads=threads, progress=progress
+    )
     return planned.report(total, workers, started)
 
 
@@ -164,14 +192,16 @@ def simulate_games(
     seed: int,
     *,
     workers: int = 1,
+    threads: int = 1,
     progress: Progress | None = None,
     **settings: Any,
 ) -> Any:
     """Play `games` seeded games of any preset between bots and return its family's report.
     `settings` are the family's own (bot kinds, engine, ...); bad options raise ConfigError
-    before any game is played. Game i is the same whatever the number of `workers`."""
+    before any game is played. Game i is the same whatever the number of `workers` or
+    `threads` (which only the kernels that split a chunk use: the dice board's whole games)."""
     return run_simulation(
-        simulation_of(preset), preset, options, games, seed, workers, progress, **settings
+        simulation_of(preset), preset, options, games, seed, workers, progress, threads, **settings
     )
 
 
@@ -183,12 +213,14 @@ def run_simulation(
     seed: int,
     workers: int = 1,
     progress: Progress | None = None,
+    threads: int = 1,
     **settings: Any,
 ) -> Any:
     """Any family's simulation `name` (a preset, or one of its other simulations) of `count`
     games or races, planned, run and turned into its report."""
+    check_threads(threads, workers)
     planned = simulation.plan(name, options, count, seed, workers, **settings)
-    return run_planned(planned, count, workers=workers, progress=progress)
+    return run_planned(planned, count, workers=workers, threads=threads, progress=progress)
 
 
 def simulation_of(preset: str) -> Simulation:
