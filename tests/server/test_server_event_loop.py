@@ -1,6 +1,7 @@
 """The server's event loop serves a burst a slice at a time: a turn takes at most
-READY_PER_TURN ready sockets and accepts at most ACCEPTS_PER_TURN connections, every ready
-socket is served within a few turns, and the turns are timed for the metrics."""
+READY_PER_TURN ready sockets, those of established connections first, and accepts at most
+ACCEPTS_PER_TURN connections (one while ready sockets are left over); every ready socket is
+served within a few turns, and the turns are timed for the metrics."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import uvicorn
 from horserace.drivers.server.event_loop import (
     ACCEPTS_PER_TURN,
     READY_PER_TURN,
+    YOUNG_AT_LEAST,
     BoundedEpollSelector,
     BoundedLoop,
     turn_times,
@@ -39,6 +41,83 @@ def test_a_select_reports_a_bounded_slice_and_every_ready_socket_in_turn() -> No
         assert sorted(fd for found in slices for fd in found) == sorted(
             mine.fileno() for mine, _ in pairs
         )
+    finally:
+        selector.close()
+        for mine, theirs in pairs:
+            mine.close()
+            theirs.close()
+
+
+def test_established_sockets_are_served_before_a_burst_of_young_ones() -> None:
+    """A message from a table's player is not queued behind a burst of new connections: the
+    sockets registered a while ago are served first, the young ones get the rest of the
+    turn, and at least YOUNG_AT_LEAST of it when the established ones fill it."""
+    now = [0.0]
+    selector = BoundedEpollSelector(young_seconds=1.0, clock=lambda: now[0])
+    pairs: list[tuple[socket.socket, socket.socket]] = []
+
+    def ready_pairs(count: int) -> set[int]:
+        made = [socket.socketpair() for _ in range(count)]
+        pairs.extend(made)
+        for mine, theirs in made:
+            selector.register(mine, selectors.EVENT_READ)
+            theirs.send(b"x")  # never read: each stays ready
+        return {mine.fileno() for mine, _ in made}
+
+    try:
+        now[0] = 100.0
+        few_old = ready_pairs(3)
+        now[0] = 110.0
+        for fd in few_old:  # as asyncio does when uvicorn stops and resumes reading
+            selector.unregister(fd)
+            selector.register(fd, selectors.EVENT_READ)
+        burst = ready_pairs(5 * READY_PER_TURN)  # registered just now: young
+        for _ in range(4):
+            served = {key.fd for key, _ in selector.select(0)}
+            assert len(served) == READY_PER_TURN and few_old <= served
+        many_old = ready_pairs(READY_PER_TURN)
+        now[0] = 120.0  # the burst is established too; then another one comes
+        second_burst = ready_pairs(5 * READY_PER_TURN)
+        served = {key.fd for key, _ in selector.select(0)}
+        assert len(served & second_burst) == YOUNG_AT_LEAST
+        assert served - second_burst <= few_old | burst | many_old
+    finally:
+        selector.close()
+        for mine, theirs in pairs:
+            mine.close()
+            theirs.close()
+
+
+def test_a_new_socket_on_a_closed_ones_file_descriptor_is_young() -> None:
+    """Registered last behind 11 established sockets, it is served at once (as one of the
+    turn's young ones), not after the others as an old one would be."""
+    now = [0.0]
+    selector = BoundedEpollSelector(young_seconds=1.0, clock=lambda: now[0])
+    old, old_peer = socket.socketpair()
+    fd = old.fileno()
+    selector.register(old, selectors.EVENT_READ)
+    selector.unregister(old)
+    old.close()
+    old_peer.close()
+    now[0] = 10.0
+    pairs = [socket.socketpair() for _ in range(READY_PER_TURN + 4)]
+    try:
+        reused = next(mine for pair in pairs for mine in pair if mine.fileno() == fd)
+        peer = next(
+            other for pair in pairs for other in pair if reused in pair and other is not reused
+        )
+        elders = [pair for pair in pairs if reused not in pair]
+        now[0] = 20.0
+        for mine, theirs in elders:
+            selector.register(mine, selectors.EVENT_READ)
+            theirs.send(b"x")
+        now[0] = 30.0
+        selector.register(reused, selectors.EVENT_READ)
+        peer.send(b"x")
+        now[0] = 30.5  # the elders are 10.5 s old, the reused descriptor's socket 0.5 s
+        served = {key.fd for key, _ in selector.select(0)}
+        assert fd in served  # a young socket: one of the YOUNG_AT_LEAST of this turn
+        assert len(served - {fd}) == READY_PER_TURN - 1
     finally:
         selector.close()
         for mine, theirs in pairs:
@@ -91,6 +170,50 @@ def test_a_burst_of_connections_is_accepted_and_read_a_slice_per_turn() -> None:
     assert max(accepted.values()) <= ACCEPTS_PER_TURN
     assert max(read.values()) <= READY_PER_TURN
     assert len(accepted) >= clients // ACCEPTS_PER_TURN
+
+
+def test_new_connections_come_in_one_a_turn_while_the_open_sockets_are_behind() -> None:
+    """Sockets that stay ready (never read) keep the loop behind: meanwhile 12 clients that
+    connect at once are accepted one a turn, and all of them are."""
+    clients = 12
+    accepted: Counter[int] = Counter()
+    behind_then: list[bool] = []
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        assert isinstance(loop, BoundedLoop) and loop.bounded is not None
+        selector = loop.bounded
+
+        class Count(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                accepted[selector.turns.total] += 1
+                behind_then.append(selector.behind)
+
+        busy = [socket.socketpair() for _ in range(3 * READY_PER_TURN)]
+        for mine, theirs in busy:
+            theirs.send(b"x")
+            loop.add_reader(mine, lambda: None)  # ready in every turn: never read
+        server = await loop.create_server(Count, "127.0.0.1", 0, backlog=1024)
+        port = server.sockets[0].getsockname()[1]
+        blocking = [socket.create_connection(("127.0.0.1", port)) for _ in range(clients)]
+        while sum(accepted.values()) < clients:
+            await asyncio.sleep(0)
+        for mine, theirs in busy:
+            loop.remove_reader(mine)
+            mine.close()
+            theirs.close()
+        for client in blocking:
+            client.close()
+        server.close()
+        await server.wait_closed()
+
+    loop = BoundedLoop()
+    try:
+        loop.run_until_complete(main())
+    finally:
+        loop.close()
+    assert sum(accepted.values()) == clients and all(behind_then)
+    assert max(accepted.values()) == 1
 
 
 def test_serve_runs_on_the_bounded_loop_and_its_metrics_give_the_turns() -> None:

@@ -1,14 +1,19 @@
 """The server's event loop: asyncio's own, taking a bounded number of ready sockets per turn,
-and timing its turns.
+the sockets of established connections first, and timing its turns.
 
 asyncio runs every callback that is ready before it looks at its sockets again. When 500
 browsers connect at once, one look found hundreds of them ready: their HTTP upgrades and
 WebSocket handshakes, then the tasks those woke, each ran as one turn of 50-200 ms that every
-other table's messages waited behind. Here a turn takes at most `READY_PER_TURN` ready
-sockets (epoll reports the others at the next turns, taking them in turn, so none starves)
-and accepts at most `ACCEPTS_PER_TURN` new connections: a burst is served a slice at a time
-with the other tables' messages read between slices. Nothing is refused or dropped: a socket
-left for the next turn is still ready then.
+other table's messages waited behind. Here a turn serves at most `READY_PER_TURN` ready
+sockets. Bounding the turn alone is not enough: epoll hands out ready sockets first come,
+first served, so a player's message that arrives behind 500 handshakes still waits for all of
+them, a slice a turn. So a look takes up to `LOOK_AT_ONCE` ready sockets and serves those of
+connections older than `YOUNG_SECONDS` first; the young ones (a burst's handshakes and
+hellos) get the rest of the turn, and at least `YOUNG_AT_LEAST` of it. A turn accepts at most
+`ACCEPTS_PER_TURN` new connections, and one while ready sockets are left over. Nothing is
+refused or dropped: a socket left for a later turn is still ready then (epoll reports it
+again, taking the ready ones in turn, so none starves), and a connection not yet accepted
+waits in the listening socket's queue.
 
 A turn is the time between two looks at the sockets (every callback that ran between them,
 and any garbage collection they caused); `TurnTimes` keeps how long they took, for the
@@ -20,13 +25,18 @@ from __future__ import annotations
 import asyncio
 import bisect
 import math
+import os
 import select
 import selectors
 import socket
 import time
+from collections.abc import Callable
 from typing import Any
 
 READY_PER_TURN = 8  # ready sockets (reads and writes) one turn of the loop serves
+LOOK_AT_ONCE = 512  # ready sockets one look takes, to serve the established ones first
+YOUNG_SECONDS = 5.0  # a connection this new is served after the established ones
+YOUNG_AT_LEAST = 2  # ready young sockets a turn serves however busy the established ones are
 ACCEPTS_PER_TURN = 8  # new connections one turn of the loop accepts
 # seconds: the upper bounds of the turn histogram's buckets
 TURN_BUCKETS = tuple(ms / 1000 for ms in (1, 2, 3, 5, 7.5, 10, 15, 20, 30, 50, 100, 200, 500, 1000))
@@ -50,20 +60,45 @@ class TurnTimes:
             self.longest = seconds
 
 
-class BoundedEpollSelector(selectors.EpollSelector):
-    """An epoll selector that reports at most `limit` ready sockets per call (epoll keeps the
-    others ready and moves each socket it reports to the back of its ready list, so every
-    ready socket is reported within a few calls), and times the work done between calls."""
+Ready = list[tuple[selectors.SelectorKey, int]]
 
-    def __init__(self, limit: int = READY_PER_TURN) -> None:
+
+class BoundedEpollSelector(selectors.EpollSelector):
+    """An epoll selector that reports at most `limit` ready sockets per call, those
+    registered `young_seconds` ago or more first, and times the work done between calls."""
+
+    def __init__(
+        self,
+        limit: int = READY_PER_TURN,
+        young_seconds: float = YOUNG_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         super().__init__()
         self.limit = limit
+        self.young_seconds = young_seconds
+        self.clock = clock
+        self.behind = False  # the last look left ready sockets for later turns
         self.turns = TurnTimes()  # by the clock
         self.turns_cpu = TurnTimes()  # the loop's own CPU time (a turn the machine paused is
         # long by the clock only)
         self._turn_started: tuple[float, float] | None = None
+        # file descriptor -> (its socket's inode, when that socket was first registered)
+        self._registered: dict[int, tuple[int, float]] = {}
+        self._waiting: dict[int, int] = {}  # ready socket left for later -> looks since
 
-    def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
+    def register(self, fileobj: Any, events: int, data: Any = None) -> selectors.SelectorKey:
+        """A socket is as old as its first registration: uvicorn stops reading a WebSocket
+        after each message until it is handled (asyncio then unregisters the socket) and
+        reads on after (registers it again); a new socket that reuses a closed one's file
+        descriptor has another inode, so it starts young."""
+        key = super().register(fileobj, events, data)
+        inode = os.fstat(key.fd).st_ino
+        known = self._registered.get(key.fd)
+        if known is None or known[0] != inode:
+            self._registered[key.fd] = (inode, self.clock())
+        return key
+
+    def select(self, timeout: float | None = None) -> Ready:
         if self._turn_started is not None:
             clock, cpu = self._turn_started
             self.turns.add(time.perf_counter() - clock)
@@ -75,14 +110,19 @@ class BoundedEpollSelector(selectors.EpollSelector):
             wait = 0.0
         else:  # epoll waits in whole milliseconds: at least `timeout`
             wait = math.ceil(timeout * 1e3) * 1e-3
-        most = max(1, min(self.limit, len(self.get_map())))
-        ready: list[tuple[selectors.SelectorKey, int]] = []
+        most = max(1, min(LOOK_AT_ONCE, len(self.get_map())))
         try:
             found = self._selector.poll(wait, most)  # type: ignore[attr-defined]
         except InterruptedError:
             found = []
         finally:
             self._turn_started = (time.perf_counter(), time.thread_time())
+        self.behind = len(found) > self.limit
+        if self.behind:
+            found = self._established_first(found)
+        elif self._waiting:
+            self._waiting = {}
+        ready: Ready = []
         for fd, flags in found:
             events = 0
             if flags & ~select.EPOLLIN:
@@ -93,6 +133,26 @@ class BoundedEpollSelector(selectors.EpollSelector):
             if key:
                 ready.append((key, events & key.events))
         return ready
+
+    def _established_first(self, found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """`limit` of the ready sockets found: the established ones first, and at least
+        YOUNG_AT_LEAST young ones if any are ready; among either, those left for later
+        longest first (epoll may report the same sockets in the same order again: without
+        this, one that stays ready would be served every turn and the others never)."""
+        born = self.clock() - self.young_seconds
+        registered, waiting = self._registered, self._waiting
+        old: list[tuple[int, int]] = []
+        young: list[tuple[int, int]] = []
+        for event in found:
+            (old if registered.get(event[0], (0, born))[1] < born else young).append(event)
+        old.sort(key=lambda event: -waiting.get(event[0], 0))  # stable: else epoll's order
+        young.sort(key=lambda event: -waiting.get(event[0], 0))
+        youngest = min(len(young), max(YOUNG_AT_LEAST, self.limit - len(old)))
+        served = old[: self.limit - youngest] + young[:youngest]
+        self._waiting = {
+            fd: waiting.get(fd, 0) + 1 for fd, _ in old[self.limit - youngest :] + young[youngest:]
+        }
+        return served
 
 
 class BoundedLoop(asyncio.SelectorEventLoop):
@@ -116,8 +176,9 @@ class BoundedLoop(asyncio.SelectorEventLoop):
         *rest: Any,
     ) -> None:
         # asyncio accepts up to the listening socket's backlog (uvicorn's: 2,048) in one turn;
-        # the listening socket stays ready while more wait, so the rest come at the next turns
-        accepts = min(backlog, ACCEPTS_PER_TURN)
+        # the listening socket stays ready while more wait, so the rest come at later turns
+        behind = self.bounded is not None and self.bounded.behind
+        accepts = min(backlog, 1 if behind else ACCEPTS_PER_TURN)
         accept = super()._accept_connection  # type: ignore[misc]  # asyncio's, not in its stubs
         accept(protocol_factory, sock, sslcontext, server, accepts, *rest)
 
