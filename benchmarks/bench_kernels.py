@@ -81,10 +81,14 @@ def bench_classic(seconds: float) -> None:
     baseline = rate(plain, 200, seconds, wall)  # the plain loop has no second core to use
     alone = rate(kernel, 100_000, seconds, wall)
     fast = rate(partial(kernel, threads=cores), 200_000, seconds, wall)
+    started, cpu = wall(), time.process_time()
+    kernel(200_000, threads=cores)
+    used = (time.process_time() - cpu) / (wall() - started)  # how much the machine gave
     print(
         f"  one process (wall time): plain Python loop {baseline:,.0f} games/s, kernel on one"
         f" thread {alone:,.0f} games/s ({alone / baseline:,.0f}x), on {cores} threads"
-        f" {fast:,.0f} games/s, ratio {fast / baseline:,.0f}x (load average {_load()})"
+        f" {fast:,.0f} games/s, ratio {fast / baseline:,.0f}x (load average {_load()};"
+        f" a last run on {cores} threads got {used:.2f} cores)"
     )
 
 
