@@ -75,6 +75,7 @@ class Figures:
     machine_cpu: float | None  # cores busy across the machine (everything, the server included)
     server_latency: dict[float, float]  # the server's own histogram over the window: le -> count
     load: tuple[float, float]  # the machine's 1-minute load average at the start and the end
+    longest_turn: str  # the bucket of the loop's longest turn in the window, clock / CPU
 
 
 def _free_port() -> int:
@@ -270,14 +271,33 @@ def _turns_between(before: dict[float, float], after: dict[float, float]) -> str
     bounds = sorted(after)
     new = {bound: after[bound] - before.get(bound, 0.0) for bound in bounds}
     total = new[bounds[-1]]
-    longest_at = next((b for b in bounds if new[b] >= total), bounds[-1])
-    lower = max((b for b in bounds if b < longest_at), default=0.0)
     over = {ms: int(total - new[max(b for b in bounds if b <= ms / 1000)]) for ms in (5, 10, 20)}
-    upper = "over 1000" if longest_at == float("inf") else f"{1000 * longest_at:g}"
     return (
-        f"{int(total)}, the longest {1000 * lower:g}-{upper} ms;"
+        f"{int(total)}, the longest {_longest(new)} ms;"
         f" over 5 ms: {over[5]}, over 10 ms: {over[10]}, over 20 ms: {over[20]}"
     )
+
+
+def _longest(new: dict[float, float]) -> str:
+    """The bucket of the longest turn, from the turns counted between two readings."""
+    bounds = sorted(new)
+    total = new[bounds[-1]]
+    longest_at = next((b for b in bounds if new[b] >= total), bounds[-1])
+    lower = max((b for b in bounds if b < longest_at), default=0.0)
+    upper = "over 1000" if longest_at == float("inf") else f"{1000 * longest_at:g}"
+    return f"{1000 * lower:g}-{upper}"
+
+
+def longest_turn(before: Turns, after: Turns) -> str:
+    """The bucket of the longest loop turn between two readings, by the clock / in CPU time
+    (ms)."""
+    if not after[0]:
+        return "n/a"
+    clock, cpu = (
+        _longest({bound: late[bound] - early.get(bound, 0.0) for bound in late})
+        for early, late in zip(before, after, strict=True)
+    )
+    return f"{clock} / {cpu}"
 
 
 def histogram_percentile(buckets: dict[float, float], share: float) -> float:
@@ -396,6 +416,7 @@ async def run_load(
             go = asyncio.Event()
             before, _, _ = await count_now()
             histogram_before = await server_histogram(client, base)
+            turns_before = await loop_turns(client, base)
             load_before = os.getloadavg()[0]
             cpu_before = cpu_seconds(server_pid)
             machine_before = machine_busy()
@@ -417,6 +438,7 @@ async def run_load(
             client_cpu = time.process_time() - client_before
             after, held, over = await count_now()
             histogram = await server_histogram(client, base)
+            turns_after = await loop_turns(client, base)
             load_after = os.getloadavg()[0]
             await asyncio.wait_for(playing, GRACE_SECONDS)
             if all(person.finished is not None for person in people):
@@ -446,6 +468,7 @@ async def run_load(
         machine_cpu=machine_cpu,
         server_latency={le: histogram[le] - histogram_before.get(le, 0) for le in histogram},
         load=(load_before, load_after),
+        longest_turn=longest_turn(turns_before, turns_after),
     )
 
 
@@ -483,7 +506,8 @@ def measure(args: argparse.Namespace, count: int, options: dict[str, Any]) -> Fi
 HEADER = (
     "| tables | held | window | actions/s (server) | person actions"
     " | person latency p50 / p95 / p99 (ms) | server's own p50 / p99 (ms) | errors"
-    " | server CPU | CPU per action | client CPU | machine busy | load average |"
+    " | server CPU | CPU per action | client CPU | machine busy | load average"
+    " | longest loop turn, clock / CPU (ms) |"
 )
 RULE = "|---" * HEADER.count(" | ") + "|---|"
 
@@ -506,7 +530,7 @@ def row(figures: Figures) -> str:
         f" | {figures.actions / figures.seconds:,.0f} | {figures.person_actions}"
         f" | {ms[0]:.1f} / {ms[1]:.1f} / {ms[2]:.1f} | <= {own[0]:g} / <= {own[1]:g}"
         f" | {figures.errors} | {cpu} | {each} | {100 * figures.client_cpu:.0f}% | {busy}"
-        f" | {figures.load[0]:.1f}-{figures.load[1]:.1f} |"
+        f" | {figures.load[0]:.1f}-{figures.load[1]:.1f} | {figures.longest_turn} |"
     )
 
 

@@ -4,7 +4,9 @@ tables that moved meanwhile and never blocks the loop.
 
 A table awaits its own action's commit before anyone hears of it; if the batch fails, each of
 its actions is tried alone, so only the one that cannot be stored fails (and its table is put
-back as it was).
+back as it was). The tables of a batch are woken SETTLE_PER_TURN a turn of the event loop:
+each then tells its step to everyone, and fifty of them at once made one long turn that
+every socket waited behind.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from collections.abc import Sequence
 from horserace.drivers.server.storage import PLAYING, Storage, StoredStep
 
 MAX_BATCH = 512
+SETTLE_PER_TURN = 8  # tables woken after a commit in one turn of the event loop
 _STOP = object()
 
 Item = tuple[str, list[StoredStep], str, asyncio.Future[None], asyncio.AbstractEventLoop]
 Row = tuple[str, StoredStep, str]
+Outcome = tuple[asyncio.Future[None], Exception | None]
 
 
 class GroupWriter:
@@ -65,18 +69,19 @@ class GroupWriter:
         try:
             self.storage.append_steps([row for item in batch for row in _rows(item)])
         except Exception:
+            outcomes: list[tuple[Item, Exception | None]] = []
             for item in batch:  # find the one that cannot be stored; the others go in alone
                 try:
                     self.storage.append_steps(_rows(item))
                 except Exception as error:
-                    _settle(item, error)
+                    outcomes.append((item, error))
                 else:
-                    _settle(item, None)
+                    outcomes.append((item, None))
+            _settle(outcomes)
             return
         self.batches += 1
         self.written += sum(len(item[1]) for item in batch)
-        for item in batch:
-            _settle(item, None)
+        _settle([(item, None) for item in batch])
 
     def close(self) -> None:
         self._queue.put(_STOP)
@@ -88,16 +93,23 @@ def _rows(item: Item) -> list[Row]:
     return [(table, step, status if step is steps[-1] else PLAYING) for step in steps]
 
 
-def _settle(item: Item, error: Exception | None) -> None:
-    done, loop = item[3], item[4]
+def _settle(outcomes: Sequence[tuple[Item, Exception | None]]) -> None:
+    """Tell each waiting table how its write went, on its own loop, SETTLE_PER_TURN a turn."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[Outcome]] = {}
+    for item, error in outcomes:
+        by_loop.setdefault(item[4], []).append((item[3], error))
+    for loop, waiting in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody is waiting
+            loop.call_soon_threadsafe(_settle_some, loop, waiting)
 
-    def settle() -> None:
+
+def _settle_some(loop: asyncio.AbstractEventLoop, waiting: list[Outcome]) -> None:
+    for done, error in waiting[:SETTLE_PER_TURN]:
         if done.done():
-            return
+            continue
         if error is None:
             done.set_result(None)
         else:
             done.set_exception(error)
-
-    with contextlib.suppress(RuntimeError):  # the loop is gone: nobody is waiting
-        loop.call_soon_threadsafe(settle)
+    if len(waiting) > SETTLE_PER_TURN:  # the rest at the next turn, after what these wake
+        loop.call_soon(_settle_some, loop, waiting[SETTLE_PER_TURN:])
