@@ -104,3 +104,17 @@ def test_the_loops_rows_mark_accelerator_landings_and_their_ends() -> None:
                 end = spot + face
                 stuck = end in track.mud
                 assert ends[spot, index] == (2 * (end + 1) + stuck) * stride
+
+
+def test_a_horse_past_the_line_with_no_place_yet_is_placed_as_on_the_reference() -> None:
+    """Made-up starts with a horse on or past the line, no place yet, stuck in mud that is not
+    there: its failed tries leave it where it was, and the reference places it only when a
+    finish check comes. Such a race runs on the reference, so every horse that the fast loop
+    finds on or past the line has just moved there, or is in a tie."""
+    track = packaged_track("derby")
+    for space in (track.finish, track.finish + 2):
+        race = with_positions(
+            start_race((1, 2, 3, 4)), {1: space, 2: 20, 3: 25, 4: 28}, frozenset({1})
+        )
+        same_races(race_start(race), track, 2000)
+        same_races(race_start(race), track, 2000, scratches=1)

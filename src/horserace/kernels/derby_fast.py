@@ -171,7 +171,7 @@ def run_fast(  # type: ignore[no-untyped-def]
                 z, face = bounded(z, faces.shape[0])
                 then = ends[boost * faces.shape[0] + face]
         s[np.uint64(h)] = then
-        return z, crossed | ((then >= line) & (then != now))
+        return z, crossed | (then >= line)  # a horse there that did not move is in a tie
 
     turn = np.zeros((TURN_ROWS, BLOCK), dtype=np.int64)
 
@@ -234,7 +234,10 @@ def run_fast(  # type: ignore[no-untyped-def]
         placed = 0
         for i in range(field):
             placed += settled[ids[i]] and 0 < rank[ids[i]] <= needed
-        checking, beyond = True, False  # at the start and while a tie runs on
+        # at the start and while a tie runs on: a horse past the table's end, or at the start
+        # one on or past the line with no place yet (only a made-up state has one), sends the
+        # race to the reference, so that every horse there is placed or in a tie
+        checking, beyond = True, False
         block, word = (
             z_d20 - _GOLDEN * np.uint64(BLOCK),
             np.uint64(BLOCK),
@@ -242,7 +245,8 @@ def run_fast(  # type: ignore[no-untyped-def]
         while placed < needed and played < MAX_TURNS:
             if checking:
                 for i in range(field):
-                    beyond = beyond or s[ids[i]] > top
+                    far = s[ids[i]] > top or (s[ids[i]] >= line and rank[ids[i]] == 0)
+                    beyond = beyond or far
                 if beyond:
                     break
                 checking = False
