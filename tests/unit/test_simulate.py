@@ -315,6 +315,10 @@ def test_kernel_reports_do_not_depend_on_the_threads() -> None:
         simulate_games("classic", {}, 10, 3, threads=2, workers=2)
     with pytest.raises(ConfigError, match="threads"):
         simulate_games("classic", {}, 10, 3, threads=0)
+    with pytest.raises(ConfigError, match="only the dice board's compiled whole games"):
+        simulate_games("classic", {}, 10, 3, threads=2, engine="reference")
+    with pytest.raises(ConfigError, match="only the dice board's compiled whole games"):
+        simulate_games("basic", {}, 10, 3, threads=2)
 
 
 def test_simulate_threads_on_the_command_line() -> None:
@@ -328,6 +332,10 @@ def test_simulate_threads_on_the_command_line() -> None:
     for wrong in (["--threads", "0"], ["--threads", "2", "--workers", "2"]):
         result = CliRunner().invoke(app, [*args, *wrong])
         assert result.exit_code == 2 and result.stderr.startswith("error: --threads"), wrong
+    for other in (["derby", "-n", "5"], ["race", "--races", "50"], ["advanced", "-n", "2"]):
+        result = CliRunner().invoke(app, ["simulate", *other, "--threads", "2"])
+        assert result.exit_code == 2, (other, result.output)
+        assert result.stderr.startswith("error: --threads splits only"), other
 
 
 def test_northwoods_wins_and_outs_follow_the_tables_ranking() -> None:

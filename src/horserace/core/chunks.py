@@ -46,6 +46,7 @@ class Planned(Generic[T]):
     plan: Plan[T]
     chunk: int
     report: Callable[[T, int, float], Any]  # (tally, workers, perf_counter at the start)
+    threaded: bool = False  # its chunks can be split over threads (`threads_for_kernels`)
 
 
 def check_run(count: int, seed: int, workers: int, what: str = "games") -> None:

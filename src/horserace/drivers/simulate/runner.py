@@ -178,6 +178,11 @@ def run_planned(
     progress: Progress | None = None,
 ) -> Any:
     """A family's planned simulation of `games` games, run and turned into its report."""
+    if threads > 1 and not planned.threaded:
+        raise ConfigError(
+            "--threads splits only the dice board's compiled whole games (Classic or Northwoods"
+            " between bots without decisions), not this run: use --workers"
+        )
     started = time.perf_counter()
     total = run(
         planned.plan, games, planned.chunk, workers=workers, threads=threads, progress=progress

@@ -310,7 +310,10 @@ def plan_games(
 
     if spec is not None:
         return Planned(
-            Plan(partial(_kernel_span, spec, seed, mix), merge_tally), KERNEL_CHUNK_GAMES, report
+            Plan(partial(_kernel_span, spec, seed, mix), merge_tally),
+            KERNEL_CHUNK_GAMES,
+            report,
+            threaded=True,
         )
     plan = Plan(partial(_engine_span, preset_name, config, seed, mix), merge_tally)
     return Planned(plan, CHUNK_GAMES, report)
