@@ -10,6 +10,8 @@ import selectors
 import socket
 import sys
 from collections import Counter
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 import pytest
 import uvicorn
@@ -24,6 +26,8 @@ from horserace.drivers.server.event_loop import (
 )
 from horserace.drivers.server.ops import Metrics
 from horserace.drivers.server.workers import uvicorn_options
+
+T = TypeVar("T")
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="epoll")
 
@@ -161,11 +165,7 @@ def test_a_burst_of_connections_is_accepted_and_read_a_slice_per_turn() -> None:
         server.close()
         await server.wait_closed()
 
-    loop = BoundedLoop()
-    try:
-        loop.run_until_complete(main())
-    finally:
-        loop.close()
+    on_the_bounded_loop(main())
     assert sum(accepted.values()) == sum(read.values()) == clients
     assert max(accepted.values()) <= ACCEPTS_PER_TURN
     assert max(read.values()) <= READY_PER_TURN
@@ -207,11 +207,7 @@ def test_new_connections_come_in_one_a_turn_while_the_open_sockets_are_behind() 
         server.close()
         await server.wait_closed()
 
-    loop = BoundedLoop()
-    try:
-        loop.run_until_complete(main())
-    finally:
-        loop.close()
+    on_the_bounded_loop(main())
     assert sum(accepted.values()) == clients and all(behind_then)
     assert max(accepted.values()) == 1
 
@@ -227,14 +223,19 @@ def test_serve_runs_on_the_bounded_loop_and_its_metrics_give_the_turns() -> None
             await asyncio.sleep(0)
         return metrics.exposition({}, 0).decode()
 
-    loop = BoundedLoop()
-    try:
-        text = loop.run_until_complete(exposed())
-    finally:
-        loop.close()
+    text = on_the_bounded_loop(exposed())
     lines = dict(line.rsplit(" ", 1) for line in text.splitlines() if not line.startswith("#"))
     for name in ("horserace_loop_turn_seconds", "horserace_loop_turn_cpu_seconds"):
         assert float(lines[f"{name}_count"]) >= 5
         assert float(lines[f'{name}_bucket{{le="+Inf"}}']) == float(lines[f"{name}_count"])
         assert 0 < float(lines[name.replace("_seconds", "_longest_seconds")]) < 60
     assert "horserace_loop_turn_seconds" not in Metrics().exposition({}, 0).decode()
+
+
+def on_the_bounded_loop(work: Coroutine[Any, Any, T]) -> T:
+    """`work` run to its end on a fresh BoundedLoop, closed afterwards."""
+    loop = BoundedLoop()
+    try:
+        return loop.run_until_complete(work)
+    finally:
+        loop.close()
