@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from horserace.families.board.tally import (
     SimulationReport,
     exact_horse_odds,
 )
+from horserace.kernels import board_game
 from tests.helpers import bots_for, new_game
 
 SHORT_BOARD = Path(__file__).parents[2] / "src/horserace/families/board/boards/short-board.toml"
@@ -319,6 +321,28 @@ def test_kernel_reports_do_not_depend_on_the_threads() -> None:
         simulate_games("classic", {}, 10, 3, threads=2, engine="reference")
     with pytest.raises(ConfigError, match="only the dice board's compiled whole games"):
         simulate_games("basic", {}, 10, 3, threads=2)
+
+
+def test_a_run_on_threads_plays_its_kernel_blocks_on_that_many_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """--threads reaches the kernel through the runner: the blocks of a chunk are played on
+    the kernel's threads with two, on the run's own thread with one."""
+    seen: list[str] = []
+    play_games = board_game.play_games
+
+    def recording(*args: Any) -> None:
+        seen.append(threading.current_thread().name)
+        play_games(*args)
+
+    monkeypatch.setattr(board_game, "play_games", recording)
+    games = 2 * board_game.BLOCK_GAMES + 5
+    simulate_games("classic", {"players": 3, "rounds": 2}, games, 6)
+    assert len(seen) == 1 and not seen[0].startswith("horserace-kernel")
+    seen.clear()
+    simulate_games("classic", {"players": 3, "rounds": 2}, games, 6, threads=2)
+    assert len(seen) == 3 and all(name.startswith("horserace-kernel") for name in seen)
+    assert len(set(seen)) <= 2
 
 
 def test_simulate_threads_on_the_command_line() -> None:
