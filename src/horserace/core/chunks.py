@@ -58,6 +58,15 @@ def check_run(count: int, seed: int, workers: int, what: str = "games") -> None:
             raise ConfigError(f"{name} must be at least {low}, not {value}")
 
 
+def check_threads(threads: int, workers: int) -> None:
+    """Threads share one process; workers are processes: a run uses one or the other, so it
+    never asks for more threads than the cores (a worker keeps to one thread)."""
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ConfigError(f"--threads must be a whole number of at least 1, not {threads!r}")
+    if threads > 1 and workers > 1:
+        raise ConfigError("--threads splits a run in one process: use --threads or --workers")
+
+
 _KERNEL_THREADS: ContextVar[int] = ContextVar("kernel_threads", default=1)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import typer
 from rich.console import Console
 
+from horserace.core.chunks import check_threads
 from horserace.core.rng import fresh_seed
 from horserace.drivers.cli.common import end_if_stopped, figures_so_far, with_progress
 from horserace.families import families
@@ -63,10 +64,7 @@ def _command(name: str, simulation: Simulation) -> Callable[..., None]:
                 fail(f"--{counts} must be at least 1, not {games}")
             if workers < 1:
                 fail(f"--workers must be at least 1, not {workers}")
-            if threads < 1:
-                fail(f"--threads must be at least 1, not {threads}")
-            if threads > 1 and workers > 1:
-                fail("--threads splits a run in one process: use --threads or --workers")
+            check_threads(threads, workers)
             setup = simulation.setup(name, given, quiet=as_json)
             table_seed = fresh_seed() if seed is None else seed
 

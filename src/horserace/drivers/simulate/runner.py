@@ -24,6 +24,7 @@ from horserace.core.chunks import (
     Progress,
     Span,
     check_run,
+    check_threads,
     spans,
     threads_for_kernels,
 )
@@ -160,15 +161,6 @@ def run(
     return result
 
 
-def check_threads(threads: int, workers: int) -> None:
-    """Threads share one process; workers are processes: a run uses one or the other, so it
-    never asks for more threads than the cores (a worker keeps to one thread)."""
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ConfigError(f"threads must be a whole number of at least 1, not {threads!r}")
-    if threads > 1 and workers > 1:
-        raise ConfigError("threads are for a run in one process: use --threads or --workers")
-
-
 def run_planned(
     planned: Planned[T],
     games: int,
@@ -223,7 +215,6 @@ def run_simulation(
 ) -> Any:
     """Any family's simulation `name` (a preset, or one of its other simulations) of `count`
     games or races, planned, run and turned into its report."""
-    check_threads(threads, workers)
     planned = simulation.plan(name, options, count, seed, workers, **settings)
     return run_planned(planned, count, workers=workers, threads=threads, progress=progress)
 
