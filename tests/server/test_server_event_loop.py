@@ -10,7 +10,8 @@ import selectors
 import socket
 import sys
 from collections import Counter
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import pytest
@@ -35,21 +36,12 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ep
 def test_a_select_reports_a_bounded_slice_and_every_ready_socket_in_turn() -> None:
     selector = BoundedEpollSelector()
     pairs = [socket.socketpair() for _ in range(5 * READY_PER_TURN)]
-    try:
-        for mine, theirs in pairs:
-            selector.register(mine, selectors.EVENT_READ)
-            theirs.send(b"x")
+    with closed_after(selector, pairs):
+        watched = kept_ready(selector, pairs)
         # nothing is read: every socket stays ready, and still each is reported in turn
         slices = [[key.fd for key, _ in selector.select(0)] for _ in range(5)]
         assert [len(found) for found in slices] == [READY_PER_TURN] * 5
-        assert sorted(fd for found in slices for fd in found) == sorted(
-            mine.fileno() for mine, _ in pairs
-        )
-    finally:
-        selector.close()
-        for mine, theirs in pairs:
-            mine.close()
-            theirs.close()
+        assert sorted(fd for found in slices for fd in found) == sorted(watched)
 
 
 def test_established_sockets_are_served_before_a_burst_of_young_ones() -> None:
@@ -63,12 +55,9 @@ def test_established_sockets_are_served_before_a_burst_of_young_ones() -> None:
     def ready_pairs(count: int) -> set[int]:
         made = [socket.socketpair() for _ in range(count)]
         pairs.extend(made)
-        for mine, theirs in made:
-            selector.register(mine, selectors.EVENT_READ)
-            theirs.send(b"x")  # never read: each stays ready
-        return {mine.fileno() for mine, _ in made}
+        return kept_ready(selector, made)
 
-    try:
+    with closed_after(selector, pairs):
         now[0] = 100.0
         few_old = ready_pairs(3)
         now[0] = 110.0
@@ -85,11 +74,6 @@ def test_established_sockets_are_served_before_a_burst_of_young_ones() -> None:
         served = {key.fd for key, _ in selector.select(0)}
         assert len(served & second_burst) == YOUNG_AT_LEAST
         assert served - second_burst <= few_old | burst | many_old
-    finally:
-        selector.close()
-        for mine, theirs in pairs:
-            mine.close()
-            theirs.close()
 
 
 def test_a_new_socket_on_a_closed_ones_file_descriptor_is_young() -> None:
@@ -105,28 +89,20 @@ def test_a_new_socket_on_a_closed_ones_file_descriptor_is_young() -> None:
     old_peer.close()
     now[0] = 10.0
     pairs = [socket.socketpair() for _ in range(READY_PER_TURN + 4)]
-    try:
+    with closed_after(selector, pairs):
         reused = next(mine for pair in pairs for mine in pair if mine.fileno() == fd)
         peer = next(
             other for pair in pairs for other in pair if reused in pair and other is not reused
         )
         elders = [pair for pair in pairs if reused not in pair]
         now[0] = 20.0
-        for mine, theirs in elders:
-            selector.register(mine, selectors.EVENT_READ)
-            theirs.send(b"x")
+        kept_ready(selector, elders)
         now[0] = 30.0
-        selector.register(reused, selectors.EVENT_READ)
-        peer.send(b"x")
+        kept_ready(selector, [(reused, peer)])
         now[0] = 30.5  # the elders are 10.5 s old, the reused descriptor's socket 0.5 s
         served = {key.fd for key, _ in selector.select(0)}
         assert fd in served  # a young socket: one of the YOUNG_AT_LEAST of this turn
         assert len(served - {fd}) == READY_PER_TURN - 1
-    finally:
-        selector.close()
-        for mine, theirs in pairs:
-            mine.close()
-            theirs.close()
 
 
 def test_a_burst_of_connections_is_accepted_and_read_a_slice_per_turn() -> None:
@@ -239,3 +215,27 @@ def on_the_bounded_loop(work: Coroutine[Any, Any, T]) -> T:
         return loop.run_until_complete(work)
     finally:
         loop.close()
+
+
+Pair = tuple[socket.socket, socket.socket]
+
+
+def kept_ready(selector: BoundedEpollSelector, pairs: Sequence[Pair]) -> set[int]:
+    """Each pair's first socket watched, with a byte waiting that nobody reads (so it stays
+    ready); their file descriptors."""
+    for mine, theirs in pairs:
+        selector.register(mine, selectors.EVENT_READ)
+        theirs.send(b"x")
+    return {mine.fileno() for mine, _ in pairs}
+
+
+@contextmanager
+def closed_after(selector: BoundedEpollSelector, pairs: list[Pair]) -> Iterator[None]:
+    """The selector and every socket of `pairs` (as it stands at the end) closed afterwards."""
+    try:
+        yield
+    finally:
+        selector.close()
+        for mine, theirs in pairs:
+            mine.close()
+            theirs.close()
