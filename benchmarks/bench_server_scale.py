@@ -34,11 +34,11 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
-from benchmarks.bench_server import (
+from benchmarks.bench_server import percentile
+from benchmarks.server_probe import (
     cpu_seconds,
     loop_turns,
     machine_busy,
-    percentile,
     read_metrics,
     start_server,
     stop_server,

@@ -31,6 +31,8 @@ from benchmarks.bench_server import (
     aside,
     row,
     run_load,
+)
+from benchmarks.server_probe import (
     start_server,
     stop_server,
 )
