@@ -5,24 +5,14 @@ loop-turn histograms). Shared by the server benchmarks so that each measures the
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 
-HOST = "127.0.0.1"
-HORSERACE = Path(sys.executable).parent / "horserace"
-STARTUP_POLLS = 300  # x 0.1 s
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
+from tests.server.serve_process import start_serve, stop_process
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -51,57 +41,16 @@ def machine_busy() -> float | None:
 def start_server(
     database: str, log: Path, bot_delay: float = 0.0, workers: int = 1
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """`horserace serve` on a free port over `database` (a URL); (its process, its URL)."""
-    port = _free_port()
-    command = [
-        str(HORSERACE),
-        "serve",
-        "--host",
-        HOST,
-        "--port",
-        str(port),
-        "--db",
-        database,
-        "--workers",
-        str(workers),
-        "--bot-delay",
-        str(bot_delay),
-        "--log-level",
-        "warning",
-        "--sockets-per-address",
-        "100000",  # every benchmark client comes from 127.0.0.1
-        "--requests-per-second",
-        "100000",
-        "--messages-per-address",
-        "100000",
-    ]
-    with log.open("ab") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://{HOST}:{port}"
-    try:
-        with httpx.Client(trust_env=False, timeout=5) as client:
-            for _ in range(STARTUP_POLLS):
-                if process.poll() is not None:
-                    raise RuntimeError("the server stopped: " + log.read_text())
-                try:
-                    if client.get(f"{base}/healthz").status_code == 200:
-                        return process, base
-                except httpx.TransportError:
-                    time.sleep(0.1)
-        raise RuntimeError("the server did not start: " + log.read_text())
-    except BaseException:
-        stop_server(process)
-        raise
+    """`horserace serve` on a free port over `database` (a URL), the per-address limits
+    raised (every benchmark client comes from 127.0.0.1); (its process, its URL)."""
+    arguments = ["--db", database, "--workers", str(workers), "--bot-delay", str(bot_delay)]
+    arguments += ["--log-level", "warning", "--sockets-per-address", "100000"]
+    arguments += ["--requests-per-second", "100000", "--messages-per-address", "100000"]
+    return start_serve(arguments, log)
 
 
 def stop_server(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+    stop_process(process, 10)
 
 
 async def total_version(client: httpx.AsyncClient, base: str) -> tuple[int, int, int]:

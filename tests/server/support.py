@@ -4,8 +4,6 @@ players whose every receive has a deadline (a broken server fails a test, never 
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
 import warnings
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
@@ -36,7 +34,6 @@ __all__ = [
     "player_and_watcher",
     "receive",
     "serving",
-    "stop_process",
 ]
 
 SHAPES: dict[str, type[BaseModel]] = {
@@ -246,14 +243,3 @@ class Player:
     def ping(self) -> int:
         self._send({"type": "ping"})
         return int(self.until(lambda m: m["type"] == "pong")["version"])
-
-
-def stop_process(process: subprocess.Popen[bytes], seconds: float = 20.0) -> None:
-    """SIGTERM, then SIGKILL if it has not stopped within `seconds`."""
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=seconds)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)

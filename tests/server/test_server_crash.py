@@ -8,68 +8,26 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
+from subprocess import Popen
 from typing import Any
 
 import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server.support import Message, Player, stop_process
+from tests.server.serve_process import serve_running
+from tests.server.support import Message, Player
 
-HOST = "127.0.0.1"
-HORSERACE = Path(sys.executable).parent / "horserace"
-STARTUP_POLLS = 300  # x 0.1 s
 PEOPLE = (0, 2)
 RECEIVE_SECONDS = 30
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
-
-
-@contextmanager
-def _server(database: Path, log: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    port = _free_port()
-    command = [
-        str(HORSERACE),
-        "serve",
-        "--host",
-        HOST,
-        "--port",
-        str(port),
-        "--db",
-        f"sqlite:///{database}",
-        "--bot-delay",
-        "0",
-        "--log-level",
-        "warning",
-    ]
-    with log.open("ab") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://{HOST}:{port}"
-    try:
-        with httpx.Client(trust_env=False, timeout=5) as client:
-            for _ in range(STARTUP_POLLS):
-                assert process.poll() is None, log.read_text()
-                try:
-                    if client.get(f"{base}/api/tables").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-            else:
-                raise AssertionError("the server did not start: " + log.read_text())
-        yield process, base
-    finally:
-        stop_process(process, 10)
+def _server(database: Path, log: Path) -> AbstractContextManager[tuple[Popen[bytes], str]]:
+    return serve_running(
+        ["--db", f"sqlite:///{database}", "--bot-delay", "0", "--log-level", "warning"], log
+    )
 
 
 def _player(ws: ClientConnection, seat: int | None, tag: str, log: Path) -> Player:

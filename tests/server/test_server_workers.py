@@ -27,7 +27,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from horserace.drivers.server.records import check_published
-from tests.server.support import stop_process
+from tests.server.serve_process import stop_process
 
 HOST = "127.0.0.1"
 HORSERACE = Path(sys.executable).parent / "horserace"

@@ -7,8 +7,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import signal
-import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,7 +17,7 @@ import httpx
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.server.test_server_crash import HORSERACE, HOST, STARTUP_POLLS, _free_port
+from tests.server.serve_process import serve_running
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -33,33 +31,9 @@ GALLERY = Path(os.environ.get("HORSERACE_GALLERY", ROOT / "build" / "gallery"))
 @contextmanager
 def serve(database: Path, log: Path, bot_delay: float = 0.05) -> Iterator[str]:
     """`horserace serve` on a free port; its base URL."""
-    port = _free_port()
-    command = [str(HORSERACE), "serve", "--host", HOST, "--port", str(port)]
-    command += ["--db", f"sqlite:///{database}", "--bot-delay", str(bot_delay)]
-    command += ["--log-level", "warning"]
-    with log.open("ab") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://{HOST}:{port}"
-    try:
-        with httpx.Client(trust_env=False, timeout=5) as client:
-            for _ in range(STARTUP_POLLS):
-                assert process.poll() is None, log.read_text()
-                try:
-                    if client.get(f"{base}/api/tables").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-            else:
-                raise AssertionError("the server did not start: " + log.read_text())
+    arguments = ["--db", f"sqlite:///{database}", "--bot-delay", str(bot_delay)]
+    with serve_running([*arguments, "--log-level", "warning"], log) as (_, base):
         yield base
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
 
 
 def api(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.server.test_server_crash import HORSERACE
+from tests.server.serve_process import HORSERACE
 from tests.web.support import (
     CHROMIUM,
     PHONE,
