@@ -350,6 +350,7 @@ def test_simulate_threads_on_the_command_line() -> None:
     one, two = (CliRunner().invoke(app, [*args, "--threads", n]) for n in ("1", "2"))
     assert one.exit_code == two.exit_code == 0, two.output
     figures = [json.loads(result.stdout) for result in (one, two)]
+    assert [report.pop("threads") for report in figures] == [1, 2]  # the run says how it ran
     for report in figures:
         del report["elapsed_seconds"]
     assert figures[0] == figures[1] and figures[0]["engine"] == "kernel"

@@ -100,7 +100,7 @@ class GameTally:
 @dataclass(frozen=True, kw_only=True)
 class RunReport:
     """What every family's simulation report says of its run; equality ignores the timing and
-    the worker count (the figures are the same whatever the workers)."""
+    the worker and thread counts (the figures are the same whatever they are)."""
 
     preset: str
     seed: int
@@ -111,6 +111,7 @@ class RunReport:
     steps: int
     engine: str = "reference"  # what played the games: "kernel" or "reference"
     workers: int = field(default=1, compare=False)
+    threads: int = field(default=1, compare=False)  # a kernel's threads in each worker
     elapsed_seconds: float = field(default=0.0, compare=False)
 
     def run_json(self, **middle: Any) -> dict[str, Any]:
@@ -125,5 +126,6 @@ class RunReport:
             "races": self.races,
             "steps": self.steps,
             "workers": self.workers,
+            "threads": self.threads,
             "elapsed_seconds": self.elapsed_seconds,
         }

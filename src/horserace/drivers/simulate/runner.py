@@ -8,6 +8,7 @@ figures are the same bit for bit whether one process or eight played it.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import signal
 import threading
 import time
@@ -179,7 +180,8 @@ def run_planned(
     total = run(
         planned.plan, games, planned.chunk, workers=workers, threads=threads, progress=progress
     )
-    return planned.report(total, workers, started)
+    report = planned.report(total, workers, started)
+    return dataclasses.replace(report, threads=threads) if threads > 1 else report
 
 
 def simulate_games(

@@ -173,6 +173,7 @@ def _print_report(
     console.print(results)
     console.print(
         f"{report.elapsed_seconds:.2f} s, {report.games_per_second:.1f} games/s,"
-        f" {counted(report.workers, 'worker')}, {report.engine} engine",
+        f" {counted(report.workers, 'worker')}, {report.engine} engine"
+        + (f" on {report.threads} threads" if report.threads > 1 else ""),
         style="dim",
     )
