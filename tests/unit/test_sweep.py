@@ -50,6 +50,31 @@ def test_the_grid_is_every_combination_checked_before_running() -> None:
             parse_grid(bad)
 
 
+def test_presets_are_one_more_axis_of_the_grid() -> None:
+    points = expand(None, parse_grid(["preset=classic,northwoods", "players=3,4"]), 10, 1)
+    assert [(p.preset, p.options) for p in points] == [
+        ("classic", {"players": 3}),
+        ("classic", {"players": 4}),
+        ("northwoods", {"players": 3}),
+        ("northwoods", {"players": 4}),
+    ]
+    assert points[2].name == "preset=northwoods players=3"
+    with pytest.raises(ConfigError, match="name a preset"):
+        expand(None, parse_grid(["players=3"]), 10, 1)
+    with pytest.raises(ConfigError, match="not both"):
+        expand("classic", parse_grid(["preset=classic"]), 10, 1)
+    with pytest.raises(ConfigError, match="grid point preset=advanced players=3: the advanced"):
+        expand(None, parse_grid(["preset=advanced", "players=3"]), 10, 1)
+    with pytest.raises(ConfigError, match="'basic' is another game"):
+        expand(None, parse_grid(["preset=classic,basic"]), 10, 1)
+    one, two = (
+        Sweep().run_local(expand(None, parse_grid([f"preset={name}"]), 30, 4), 1)
+        for name in ("classic", "northwoods")
+    )
+    assert one[0].report is not None and two[0].report is not None
+    assert one[0].report.preset == "classic" and two[0].report.preset == "northwoods"
+
+
 def test_a_local_pool_gives_the_same_table_as_one_process() -> None:
     points = expand("classic", parse_grid(GRID), 200, 7)
     one = Sweep().run_local(points, 1)
@@ -140,6 +165,12 @@ def test_the_command_writes_csv_json_and_a_picture(tmp_path: Path) -> None:
     assert picture.read_bytes()[:4] == b"\x89PNG"
     shown = CliRunner().invoke(app, [*args[:4], "--games", "5", "--seed", "1", "--json"])
     assert json.loads(shown.stdout)["seed"] == 1
+    axis = ["sweep", "-g", "preset=classic,northwoods", "--games", "5", "--seed", "1", "--json"]
+    shown = CliRunner().invoke(app, axis)
+    assert shown.exit_code == 0, shown.output
+    found = json.loads(shown.stdout)
+    assert found["preset"] is None
+    assert [row["preset"] for row in found["points"]] == ["classic", "northwoods"]
 
 
 @pytest.mark.parametrize(
@@ -152,6 +183,7 @@ def test_the_command_writes_csv_json_and_a_picture(tmp_path: Path) -> None:
         ["--grid", "players"],
         ["--games", "0"],
         ["--out", "/no/such/dir/sweep.csv"],
+        ["--grid", "preset=classic"],
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(extra: list[str]) -> None:

@@ -25,6 +25,8 @@ def plot_sweep(outcomes: Sequence[Outcome], path: Path) -> None:
     done = [o for o in outcomes if o.report is not None]
     if not done:
         raise ConfigError("no point of the sweep finished, so there is nothing to draw")
+    import matplotlib
+
     reports = [o.report for o in done if o.report is not None]
     labels = [o.point.name for o in done]
     figure, (length, paid, wins) = new_figure(3, width=max(5.0, 0.6 * len(labels)))
@@ -32,12 +34,16 @@ def plot_sweep(outcomes: Sequence[Outcome], path: Path) -> None:
     length.set_title("race length")
     draw_means(paid, labels, [r.paid_per_round for r in reports], "chips per round")
     paid.set_title("paid into the pot per round")
-    for horse in reports[0].horse_wins:
+    palette = matplotlib.colormaps["tab20"]  # 11 horses: the 10 default colours repeat
+    for index, horse in enumerate(reports[0].horse_wins):
         rates = [100 * r.horse_wins[horse].rate for r in reports]
-        wins.plot(labels, rates, marker="o", label=str(horse))
+        colour, marker = palette(index % palette.N), "os^D"[index % 4]
+        wins.plot(labels, rates, color=colour, marker=marker, label=str(horse))
     wins.set_ylabel("wins (%)")
     wins.set_title("win rate per horse")
-    wins.legend(fontsize="x-small", ncol=2, title="horse")
+    wins.legend(
+        fontsize="x-small", ncol=2, title="horse", loc="center left", bbox_to_anchor=(1, 0.5)
+    )
     for axes in (length, paid, wins):
         axes.tick_params(axis="x", labelrotation=60, labelsize="small")
     save(figure, path)

@@ -20,15 +20,19 @@ from horserace.terminal.errors import INTERRUPTED, fail, user_errors
 def register(app: typer.Typer) -> None:
     @app.command("sweep")
     def sweep(
-        preset: str = typer.Argument(
-            ..., help="A dice board preset: classic, advanced, northwoods."
+        preset: str | None = typer.Argument(
+            None,
+            help="A dice board preset: classic, advanced, northwoods (or try several with"
+            " --grid preset=classic,northwoods).",
+            show_default=False,
         ),
         grid: list[str] = typer.Option(
             [],
             "--grid",
             "-g",
             metavar="OPTION=V1,V2",
-            help="Values to try for one option (repeat for more): players=2,4,6;"
+            help="Values to try for one option (repeat for more): preset=classic,northwoods;"
+            " players=2,4,6;"
             " rounds=4,8; starting_chips=50,100; repeat_scratch=move,reroll; board=a.toml,b.toml;"
             " house=none,robertson,perry+robertson; bots=random,ev+random; engine=kernel.",
         ),

@@ -2,13 +2,14 @@
 on a Dask cluster, gathered into one table.
 
 A grid is a preset plus, per option, the values to try (`players=2,4,6`, `rounds=4,8`,
-`board=a.toml,b.toml`, `house=none,robertson`, `bots=random,ev`); the points are every
-combination. Each point is checked before anything runs (an unknown option or a bad value is a
-ConfigError naming the point). Every point plays from the same seed, so the difference between
-two points is the rules', not the luck of two seeds. A point whose task fails is tried again up
-to `retries` times; one that still fails stays in the table with its error, never dropped.
-Ctrl-C ends a sweep with the points finished before it (`Sweep.interrupted`); the points under
-way are dropped, not reported with part of their games.
+`board=a.toml,b.toml`, `house=none,robertson`, `bots=random,ev`), or presets to try as one
+more axis (`preset=classic,northwoods`); the points are every combination. Each point is
+checked before anything runs (an unknown option or a bad value is a ConfigError naming the
+point). Every point plays from the same seed, so the difference between two points is the
+rules', not the luck of two seeds. A point whose task fails is tried again up to `retries`
+times; one that still fails stays in the table with its error, never dropped. Ctrl-C ends a
+sweep with the points finished before it (`Sweep.interrupted`); the points under way are
+dropped, not reported with part of their games.
 """
 
 from __future__ import annotations
@@ -119,23 +120,35 @@ def _options(labels: Sequence[tuple[str, str]]) -> tuple[dict[str, Any], tuple[s
     return options, bots, engine
 
 
-def expand(preset: str, grid: Mapping[str, Sequence[str]], games: int, seed: int) -> list[Point]:
-    """Every combination of the grid, each checked against the preset's rules."""
-    chosen = get_preset(preset)
+def expand(
+    preset: str | None, grid: Mapping[str, Sequence[str]], games: int, seed: int
+) -> list[Point]:
+    """Every combination of the grid, each checked against its preset's rules: `preset`, or
+    the grid's own `preset` axis (preset=classic,northwoods), one or the other."""
+    if (preset is None) == ("preset" not in grid):
+        raise ConfigError(
+            "name the preset once: as the argument (horserace sweep classic ...) or as a grid"
+            " axis (--grid preset=classic,northwoods), not both"
+            if preset is not None
+            else "name a preset: horserace sweep classic ..., or --grid preset=classic,northwoods"
+        )
     keys = list(grid)
     points: list[Point] = []
     for index, values in enumerate(itertools.product(*(grid[k] for k in keys))):
         labels = tuple(zip(keys, values, strict=True))
-        options, bots, engine = _options(labels)
         name = " ".join(f"{k}={v}" for k, v in labels)
+        point_preset = dict(labels).get("preset", preset or "")
+        options, bots, engine = _options([(k, v) for k, v in labels if k != "preset"])
         try:
-            config = chosen.config(options)
+            config = get_preset(point_preset).config(options)
         except HorseraceError as error:
             raise ConfigError(f"grid point {name}: {error}") from None
         if not isinstance(config, BoardConfig):
-            raise ConfigError(f"sweeps run the dice board presets; {preset!r} is another game")
+            raise ConfigError(
+                f"sweeps run the dice board presets; {point_preset!r} is another game"
+            )
         work = games * config.players * config.rounds
-        points.append(Point(index, labels, preset, options, bots, engine, games, seed, work))
+        points.append(Point(index, labels, point_preset, options, bots, engine, games, seed, work))
     return points
 
 
