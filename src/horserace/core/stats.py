@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -161,3 +161,9 @@ def _merged(mine: Any, theirs: Any) -> Any:
             both[key] = _merged(both[key], value) if key in both else value
         return both
     return mine + theirs  # counts, and NumPy arrays of counts
+
+
+def counts_by_value(counts: Mapping[int, int]) -> tuple[int, ...]:
+    """{value: how many} as a row of counts for the values 0, 1, ... up to the largest (what a
+    histogram draws; a tally keeps the dict, which merges whatever values its chunks met)."""
+    return tuple(counts.get(value, 0) for value in range(max(counts, default=-1) + 1))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -79,5 +80,12 @@ class Simulation(ABC):
         """The figures as tables at the terminal."""
 
     def after(self, report: Any, setup: Setup) -> None:
-        """What the command does with the figures besides printing them (e.g. draw them)."""
-        return None
+        """What the command does with the figures besides printing them: draws them into the
+        file of `--plot`, when the family offers it (`setup.extra["plot"]`) and it was given."""
+        path = setup.extra.get("plot")
+        if path is not None:
+            self.draw(report, setup, path)
+
+    def draw(self, report: Any, setup: Setup, path: Path) -> None:
+        """The figures as a picture; a family that offers `--plot` says how."""
+        raise NotImplementedError(f"{type(self).__name__} draws no picture")

@@ -31,14 +31,20 @@ def figure(panels: int, width: float = 5.0) -> tuple[Figure, list[Axes]]:
     return figure, list(axes[0])
 
 
-def save(figure: Figure, path: Path) -> None:
-    """Write the figure where `--plot` says (a ConfigError for a bad name or folder)."""
-    from matplotlib import pyplot
-
+def check_picture_path(path: Path) -> None:
+    """A ConfigError for a `--plot` file that cannot be written as a picture (checked before a
+    long run, as well as when saving)."""
     if path.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise ConfigError(f"--plot {path}: name a .png, .svg or .pdf file")
     if not path.parent.is_dir():
         raise ConfigError(f"--plot {path}: no such directory {path.parent}")
+
+
+def save(figure: Figure, path: Path) -> None:
+    """Write the figure where `--plot` says (a ConfigError for a bad name or folder)."""
+    from matplotlib import pyplot
+
+    check_picture_path(path)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     pyplot.close(figure)
@@ -70,8 +76,9 @@ def draw_means(axes: Axes, labels: Sequence[str], stats: Sequence[RunningStats],
 
 
 def draw_counts(axes: Axes, counts: Sequence[int], label: str) -> None:
-    """A histogram from counts per value 0, 1, 2, ... (trailing empty bins left out)."""
+    """A histogram from counts per value 0, 1, 2, ... (the empty bins either side left out)."""
+    first = min((i for i, c in enumerate(counts) if c), default=0)
     last = max((i for i, c in enumerate(counts) if c), default=0)
-    axes.bar(range(last + 1), counts[: last + 1], width=1.0, color="#b9a3d1")
+    axes.bar(range(first, last + 1), counts[first : last + 1], width=1.0, color="#b9a3d1")
     axes.set_xlabel(label)
     axes.set_ylabel("count")

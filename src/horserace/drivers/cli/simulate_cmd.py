@@ -18,6 +18,7 @@ from horserace.families import families
 from horserace.families.simulation import Simulation
 from horserace.terminal.errors import fail, user_errors
 from horserace.terminal.options import REQUIRED, Opt, declared, with_options
+from horserace.terminal.pictures import check_picture_path
 
 
 def register(simulate_app: typer.Typer) -> None:
@@ -66,6 +67,8 @@ def _command(name: str, simulation: Simulation) -> Callable[..., None]:
                 fail(f"--workers must be at least 1, not {workers}")
             check_threads(threads, workers)
             setup = simulation.setup(name, given, quiet=as_json)
+            if setup.extra.get("plot") is not None:
+                check_picture_path(setup.extra["plot"])  # before the run, not after it
             table_seed = fresh_seed() if seed is None else seed
 
             def work(progress: Callable[[int], None] | None) -> Any:

@@ -71,11 +71,10 @@ class RacesAlone(Simulation):
     def show(self, console: Console, report: Any, setup: Setup, *, seed_given: bool) -> None:
         _print(console, report)
 
-    def after(self, report: Any, setup: Setup) -> None:
-        if setup.extra["plot"] is not None:
-            from horserace.families.board.plots import plot_races
+    def draw(self, report: Any, setup: Setup, path: Path) -> None:
+        from horserace.families.board.plots import plot_races
 
-            plot_races(report, setup.extra["plot"])
+        plot_races(report, path)
 
 
 RACES_ALONE = RacesAlone()

@@ -69,11 +69,10 @@ class BoardSimulation(Simulation):
     def show(self, console: Console, report: Any, setup: Setup, *, seed_given: bool) -> None:
         _print_report(console, report, setup.extra["exact"], seed_given=seed_given)
 
-    def after(self, report: Any, setup: Setup) -> None:
-        if setup.extra["plot"] is not None:
-            from horserace.families.board.plots import plot_simulation
+    def draw(self, report: Any, setup: Setup, path: Path) -> None:
+        from horserace.families.board.plots import plot_simulation
 
-            plot_simulation(report, setup.extra["exact"], setup.extra["plot"])
+        plot_simulation(report, setup.extra["exact"], path)
 
 
 SIMULATION = BoardSimulation()

@@ -17,11 +17,12 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from horserace.core.chunks import Plan, Planned, RunReport, check_run
 from horserace.core.errors import ConfigError
-from horserace.core.stats import Proportion, RunningStats, merge_tally
+from horserace.core.stats import Proportion, RunningStats, counts_by_value, merge_tally
 from horserace.core.words import counted
 from horserace.families.simulation import Setup, Simulation
 from horserace.terminal.options import Opt, declared
@@ -53,6 +54,7 @@ class CardsReport(RunReport):
     """What a card-race simulation found."""
 
     race_cards: RunningStats
+    card_counts: tuple[int, ...]  # races of each length in course cards, 0 up to the longest
     wins_by_count: dict[int, Proportion]  # a horse showing c course cards won
     exact_by_count: dict[int, float]
     bet_return: RunningStats  # book: the bettor's return per chip, per bet
@@ -135,6 +137,7 @@ def plan_cards(
             races=total.races,
             steps=total.steps,
             race_cards=total.race_cards,
+            card_counts=counts_by_value(total.card_counts),
             wins_by_count={
                 c: Proportion(total.wins.get(c, 0), total.starts[c]) for c in sorted(total.starts)
             },
@@ -176,6 +179,12 @@ simulate_options = declared(
         "auto: the compiled kernel when every seat bets blind (book, tote, party),"
         " else the rules engine; kernel; reference: always the rules engine.",
     ),
+    Opt(
+        "--plot FILE.png",
+        Path | None,
+        None,
+        "Draw win rates beside the exact odds, chips per seat, race lengths.",
+    ),
 )
 
 
@@ -195,13 +204,19 @@ class CardsSimulation(Simulation):
         chosen = given["bots"] if given["bots"] is not None else KERNEL_BOT
         if given["bots"] is None and "calcutta" in (preset, options.get("betting")):
             chosen = DEFAULT_BOTS
-        return Setup(options, {"bots": bot_kinds_of(chosen, "cards"), "engine": given["engine"]})
+        settings = {"bots": bot_kinds_of(chosen, "cards"), "engine": given["engine"]}
+        return Setup(options, settings, {"plot": given["plot"]})
 
     def planner(self) -> Callable[..., Planned[Any]]:
         return plan_cards
 
     def show(self, console: Console, report: Any, setup: Setup, *, seed_given: bool) -> None:
         print_simulation(console, report, seed_given=seed_given)
+
+    def draw(self, report: Any, setup: Setup, path: Path) -> None:
+        from horserace.families.cards.plots import plot_simulation
+
+        plot_simulation(report, path)
 
 
 SIMULATION = CardsSimulation()

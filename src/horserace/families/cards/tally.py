@@ -22,6 +22,7 @@ from horserace.families.presets import get_preset
 @dataclass
 class CardsTally(GameTally):
     race_cards: RunningStats = field(default_factory=RunningStats)
+    card_counts: dict[int, int] = field(default_factory=dict)  # races by their course cards
     starts: dict[int, int] = field(default_factory=dict)  # by course count
     wins: dict[int, int] = field(default_factory=dict)
     bet_return: RunningStats = field(default_factory=RunningStats)  # book: per chip, per bet
@@ -60,6 +61,7 @@ class _Observer:
             elif isinstance(event, ev.RaceOver):
                 tally.races += 1
                 tally.race_cards.add(event.cards)
+                tally.card_counts[event.cards] = tally.card_counts.get(event.cards, 0) + 1
                 counts = _counts(before)
                 for count in counts:
                     tally.starts[count] = tally.starts.get(count, 0) + 1

@@ -47,6 +47,8 @@ def kernel_span(config: CardsConfig, seed: int, span: Span) -> CardsTally:
     tally.races = int(out.cards.size)
     tally.steps = int(out.steps.sum())
     tally.race_cards = RunningStats.of_array(out.cards)
+    cards, races = np.unique(out.cards, return_counts=True)
+    tally.card_counts = {int(c): int(k) for c, k in zip(cards, races, strict=True)}
     courses = out.course.reshape(-1, len(RACING_SUITS) + 1)
     counts = courses[:, : len(RACING_SUITS)]
     winner = out.order[:, :, 0].reshape(-1)

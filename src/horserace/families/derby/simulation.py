@@ -4,6 +4,7 @@ family's part; the command itself is generic)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from horserace.core.words import counted
@@ -27,6 +28,12 @@ simulate_options = declared(
     Opt("--track FILE|NAME", str | None, None, "Track file or name."),
     Opt("--bots", str, "ev,random", "Bot kinds by seat, cycling, e.g. ev,random."),
     Opt("--paired", int, 20_000, "Paired races for the mud/accelerator effect (0 = none)."),
+    Opt(
+        "--plot FILE.png",
+        Path | None,
+        None,
+        "Draw win rates beside the exact odds, money per seat, race lengths.",
+    ),
 )
 
 
@@ -51,7 +58,7 @@ class DerbySimulation(Simulation):
         table.update(all_horses=given["all_horses"], track=given["track"])
         options = table_options(given["players"], table)
         settings = {"bots": bot_kinds_of(given["bots"], "derby"), "paired": given["paired"]}
-        return Setup(options, settings)
+        return Setup(options, settings, {"plot": given["plot"]})
 
     def planner(self) -> Callable[..., Planned[Any]]:
         from horserace.families.derby.tally import plan_derby
@@ -63,6 +70,11 @@ class DerbySimulation(Simulation):
             console.print(f"seed {report.seed} (drawn; pass --seed to repeat this run)")
         for table in report_tables(report):
             console.print(table)
+
+    def draw(self, report: Any, setup: Setup, path: Path) -> None:
+        from horserace.families.derby.plots import plot_simulation
+
+        plot_simulation(report, path)
 
 
 SIMULATION = DerbySimulation()

@@ -25,7 +25,7 @@ from horserace.core.chance import SeededChance
 from horserace.core.chunks import GameTally, Plan, Planned, RunReport, Span, check_run
 from horserace.core.errors import ConfigError
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
-from horserace.core.stats import Proportion, RunningStats, merge_tally
+from horserace.core.stats import Proportion, RunningStats, counts_by_value, merge_tally
 from horserace.engine import Agent, Game, Step, play
 from horserace.families import checked_bot_kinds
 from horserace.families.derby.bots import make_derby_bot
@@ -57,6 +57,7 @@ class _Tally(GameTally):
         default_factory=lambda: [[0] * len(DERBY_HORSES) for _ in "123"]
     )
     turns: RunningStats = field(default_factory=RunningStats)
+    turn_counts: dict[int, int] = field(default_factory=dict)  # races by their turns
     seat_money: list[RunningStats] = field(default_factory=list)
     bank_gain: RunningStats = field(default_factory=RunningStats)
     wagered: RunningStats = field(default_factory=RunningStats)
@@ -83,6 +84,7 @@ class _Observer:
             elif isinstance(event, ev.RaceFinished):
                 tally.races += 1
                 tally.turns.add(event.turns)
+                tally.turn_counts[event.turns] = tally.turn_counts.get(event.turns, 0) + 1
                 tally.wagered.add(self.wagered)
                 self.wagered = 0
                 for place, horse in enumerate(event.podium):
@@ -164,6 +166,8 @@ class DerbyReport(RunReport):
     horse_runs: tuple[int, ...]  # races run, per horse 1..20
     horse_places: tuple[tuple[Proportion, ...], ...]  # per horse: Win, Place, Show of races run
     turns: RunningStats  # turns per race
+    turn_counts: tuple[int, ...]  # races of each length in turns, 0 up to the longest
+    runners: int  # horses in each race; from the start line each wins 1 in `runners`
     wagered: RunningStats  # dollars wagered per race, all seats
     seat_money: tuple[RunningStats, ...]
     bank_gain: RunningStats  # the bank's gain per game (negative: it paid out more)
@@ -244,6 +248,8 @@ def plan_derby(
             horse_runs=tuple(total.runs),
             horse_places=places,
             turns=total.turns,
+            turn_counts=counts_by_value(total.turn_counts),
+            runners=field_size - config.scratches,
             wagered=total.wagered,
             seat_money=tuple(total.seat_money),
             bank_gain=total.bank_gain,
