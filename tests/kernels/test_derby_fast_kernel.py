@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from horserace.families.derby.rules.race import start_race, with_positions
-from horserace.families.derby.rules.track import DerbyTrack, packaged_track
-from horserace.kernels.derby_fast import MoveTable, run_races
+from horserace.families.derby.rules.track import DerbyTrack, Zone, packaged_track
+from horserace.kernels.derby_fast import KEYS, TOLD, MoveTable, run_races
 from horserace.kernels.derby_race import RaceStart, TrackNumbers, race_start
+from horserace.kernels.rng import mix64
 from tests.kernels.test_derby_race_kernel import play_rules, random_track
 
 
@@ -74,36 +75,56 @@ def test_the_table_agrees_with_a_plain_movement() -> None:
                 )
 
 
-def test_the_loops_rows_mark_accelerator_landings_and_their_ends() -> None:
-    """The rows the loop reads: every movement's row as in the table, a landing on an
-    accelerator marked with its space, the zone's value last; and each bonus ends where the
-    plain rule puts it (mud stops the horse there)."""
+def test_the_dice_table_ends_every_draw_where_the_plain_rule_does() -> None:
+    """The rows the loop reads: every movement without dice as in the table, the zone's value
+    last; a movement that needs dice points at a row of `ends` that gives, per key (misses x
+    faces + face), the row the plain rule ends on: the first horseshoe after `misses` splats
+    moves the rest (mud stops the horse, an accelerator adds the face's bonus), too many splats
+    leave it stuck, and dice a key cannot settle (more tries than it covers, a landing past the
+    table, a rejected word: the last key) are -1, rolled one by one by the loop."""
     pick = random.Random(5)
     for _ in range(30):
         track = random_track(pick)
         numbers = TrackNumbers.of(track)
         table = MoveTable.of(numbers)
         stride, width = table.stride, table.most + 1
-        rows = table.rows(numbers).reshape(-1, stride)
-        nxt = table.nxt.reshape(-1, width)
+        plain = table.rows(numbers).reshape(-1, stride)
+        dice = table.dice(numbers)
+        assert dice is not None
+        rows, ends, draws = dice[0].reshape(-1, stride), dice[1], dice[2]
+        faces, told, keys = track.accelerator_faces, int(draws[TOLD]), int(draws[KEYS])
         assert not rows[0].any()  # a horse that no longer moves stays put, in no zone
+        assert ends[0] == 0  # the entry a movement without dice reads, or-ed into its row
+
+        def row_of(space: int, mud: frozenset[int] = track.mud, stride: int = stride) -> int:
+            return (2 * (space + 1) + (space in mud)) * stride
+
         for state in range(2, rows.shape[0]):
             assert rows[state, stride - 1] == table.zone[state]
-            space = state // 2 - 1
-            for spaces in range(width):
-                land = space + spaces
-                if state % 2 == 0 and spaces and land <= table.last and land in track.accelerators:
-                    assert rows[state, spaces] == -2 - land
-                elif nxt[state, spaces] == -1:
-                    assert rows[state, spaces] == -1
-                else:
-                    assert rows[state, spaces] == nxt[state, spaces] * stride
-        ends = table.boosts(numbers).reshape(track.finish + 1, -1)
-        for spot in track.accelerators:
-            for index, face in enumerate(track.accelerator_faces):
-                end = spot + face
-                stuck = end in track.mud
-                assert ends[spot, index] == (2 * (end + 1) + stuck) * stride
+            space, stuck = state // 2 - 1, state % 2
+            for spaces in range(1, width):
+                if plain[state, spaces] >= 0:
+                    assert rows[state, spaces] == plain[state, spaces]
+                    continue
+                start = ~int(rows[state, spaces])
+                assert start % keys == 0
+                if stuck and min(space, track.finish) not in track.mud:  # never reached
+                    assert start == keys and (ends[keys : 2 * keys] == -1).all()
+                    continue
+                for misses in range(told + 1):
+                    for face, bonus in enumerate(faces):
+                        got = ends[start + misses * len(faces) + face]
+                        land = space + (spaces - misses if stuck else spaces)
+                        if stuck and misses >= spaces:
+                            want = -1 if misses == told < spaces else state * stride
+                        elif land > table.last:
+                            want = -1
+                        elif land in track.accelerators:
+                            want = row_of(land + bonus)
+                        else:
+                            want = row_of(land)
+                        assert got == want, (state, spaces, misses, face)
+                assert ends[start + keys - 1] == -1
 
 
 def test_a_horse_past_the_line_with_no_place_yet_is_placed_as_on_the_reference() -> None:
@@ -118,3 +139,60 @@ def test_a_horse_past_the_line_with_no_place_yet_is_placed_as_on_the_reference()
         )
         same_races(race_start(race), track, 2000)
         same_races(race_start(race), track, 2000, scratches=1)
+
+
+def test_dice_that_the_keys_leave_open_are_rolled_as_on_the_reference() -> None:
+    """A hundred-faced accelerator die and a mud die that mostly splats: a draw covers 8 mud
+    tries, so a horse called 10 spaces or more often needs a second draw, and about one draw in
+    700 is a word `bounded` rejects; the fast loop plays those turns again one die at a time."""
+    track = DerbyTrack(
+        name="heavy",
+        finish=30,
+        zones=(Zone("all", 0, 29, 10),),
+        mud=frozenset({4, 9, 15, 22, 27}),
+        accelerators=frozenset({6, 12, 19}),
+        mud_shoe=1,
+        mud_blank=3,
+        accelerator_faces=tuple(range(1, 21)) * 5,
+    )
+    dice = MoveTable.of(TrackNumbers.of(track)).dice(TrackNumbers.of(track))
+    assert dice is not None and dice[2][TOLD] == 8
+    for field in (3, 8, 20):
+        same_races(race_start(start_race(tuple(range(1, field + 1)))), track, 3000, field // 4)
+
+
+def _unmix(word: int) -> int:
+    """The inverse of SplitMix64's finaliser (`rng.mix64`)."""
+    mask = (1 << 64) - 1
+
+    def unshift(value: int, by: int) -> int:
+        out = value
+        for _ in range(64 // by + 1):
+            out = value ^ (out >> by)
+        return out
+
+    word = unshift(word, 31)
+    word = word * pow(0x94D049BB133111EB, -1, 1 << 64) & mask
+    word = unshift(word, 27)
+    word = word * pow(0xBF58476D1CE4E5B9, -1, 1 << 64) & mask
+    return unshift(word, 30)
+
+
+@pytest.mark.parametrize("field", [8, 20])
+def test_a_rejected_word_anywhere_in_the_second_stream(field: int) -> None:
+    """Seeds made so that race 0's second stream has the word 0 as its k-th word, for every k
+    across the first blocks of keys: `bounded` rejects it whatever it draws, so the loop must
+    skip exactly that word, at a block's start, middle or end, and hand on the stream."""
+    golden, mask = 0x9E3779B97F4A7C15, (1 << 64) - 1
+    track = packaged_track("derby")
+    start = race_start(start_race(tuple(range(1, field + 1))))
+    mixed = _unmix(0)  # mix64(x) == 0 only for x == 0
+    assert mixed == 0
+    salt = int(mix64(np.uint64(2 * golden & mask)))  # game_state(base, 1): base ^ this, mixed
+    for k in range(1, 70):
+        state = -golden * k & mask  # the stream's k-th word: mix64(state + k * golden) = 0
+        base = _unmix(state) ^ salt
+        fast = run_races(start, track, base, 0, 1)
+        slow = run_races(start, track, base, 0, 1, method="reference")
+        assert np.array_equal(fast.podium, slow.podium), k
+        assert np.array_equal(fast.turns, slow.turns), k

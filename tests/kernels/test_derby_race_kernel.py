@@ -18,7 +18,7 @@ from horserace.families.derby.rules.race import (
 )
 from horserace.families.derby.rules.track import DerbyTrack, Zone, packaged_track
 from horserace.kernels.derby_fast import run_races
-from horserace.kernels.derby_race import race_start, replay_tape
+from horserace.kernels.derby_race import dice_draw, misses_of, race_start, replay_tape
 
 BATCHES, RACES_PER_BATCH = 8, 250  # 2,000 races against the rules
 
@@ -123,3 +123,18 @@ def test_every_horse_at_the_start_line_has_an_equal_chance(field: int, scratches
         expected = races / field
         chi2 = float(((counts - expected) ** 2 / expected).sum())
         assert chi2 < CHI2_DF_P001[field - 1], (place, chi2, counts.tolist())
+
+
+@pytest.mark.parametrize(("shoe", "blank"), [(1, 1), (1, 3), (2, 1), (3, 2), (2, 0)])
+def test_one_draw_rolls_the_mud_tries_with_their_exact_chances(shoe: int, blank: int) -> None:
+    """The kernels' streams roll a movement's mud tries in one draw: over every equally likely
+    value of its mud part, m splats before the first horseshoe come up blank**m * shoe *
+    (shoe + blank)**(tries - m - 1) times, as m tries in a row would; all splats blank**tries."""
+    sides, tries = shoe + blank, 5
+    counts = [0] * (tries + 1)
+    for rest in range(sides**tries):
+        counts[misses_of(rest, shoe, blank, sides**tries, tries)] += 1
+    want = [blank**m * shoe * sides ** (tries - m - 1) for m in range(tries)] + [blank**tries]
+    assert counts == want
+    assert dice_draw(1, 1, 3) == (16, 1 << 16, 3 << 16)  # the default dice: 16 tries a draw
+    assert dice_draw(1, 99, 100)[0] == 2  # never past 2**24 outcomes, at least one try

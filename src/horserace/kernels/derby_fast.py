@@ -4,17 +4,21 @@
 own streams, so every branch of its turn asks which. This loop serves the streams alone. A
 horse is one number, its state (2 x (space + 1) + 1 if stuck; 0 for a horse that no longer
 moves: not running, or its place decided), kept as the start of its row in a table built once
-per track: the row gives the state (row) a movement of k spaces leads to, mud and all, or -1
-when a horse in the mud tries to leave it, or the accelerator's space (as -2 - space) that the
-movement lands on; and the zone's value. A second table gives the row each accelerator's bonus
-ends on. A turn is then six look-ups and six stores, and dice only for mud and accelerators.
-The turns' dice are decoded ahead, 32 words of the d20 stream at a time, in a loop without
-branches that the compiler vectorises. The spaces of the horses on or past the line are
-written out only on a turn that someone finished, and only they are ranked. The whole run is
-one function: a call that passes arrays costs about as much as a turn. Dice come from both
-streams in exactly `race`'s order, so race i of a run is the same race on either kernel (tested
-race by race). A race that starts in the middle of a turn finishes that turn on `race`, and so
-does a tie that runs on past the table's last space.
+per track: the row gives the state (row) a movement of k spaces leads to, mud and all, and the
+zone's value. A turn is then six look-ups and six stores. The turns' dice are decoded ahead, 32
+words of the d20 stream at a time, in a loop without branches that the compiler vectorises.
+A movement that needs dice (a horse in the mud called to move, a landing on an accelerator)
+is one draw of the second stream (`derby_race.roll_dice`); those draws are decoded ahead too,
+into keys, and the table points such a movement at a row of `ends` that the next key indexes.
+Every movement reads the next key and takes it only if it needs dice, with no branch: which
+movements need dice is the dice's choice, a branch the processor could not foresee (about 32 a
+race). Dice a key cannot settle (rare) send the turn back to its start, to be played again one
+die at a time. The spaces of the horses on or past the line are written out only on a turn
+that someone finished, and only they are ranked. The whole run is one function: a call that
+passes arrays costs about as much as a turn. Dice come from both streams in exactly `race`'s
+order, so race i of a run is the same race on either kernel (tested race by race). A race
+that starts in the middle of a turn finishes that turn on `race`, and so does a tie that runs
+on past the table's last space.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros
 
 from horserace.families.derby.rules.race import PODIUM, TURN_DICE
 from horserace.families.derby.rules.track import DerbyTrack
@@ -31,13 +36,15 @@ from horserace.kernels import derby_state as rows
 from horserace.kernels.derby_race import (
     MAX_TURNS,
     NO_TAPE,
+    dice_draw,
     race,
+    roll_dice,
     run_reference,
     scratch_runners,
     workspace,
 )
 from horserace.kernels.derby_state import FIELD, RaceSample, RaceStart, TrackNumbers
-from horserace.kernels.rng import bounded, game_state, mix64
+from horserace.kernels.rng import game_state, mix64
 
 TURN_CODES = FIELD**TURN_DICE  # the six d20s of a turn as one number
 _GOLDEN, _LOW32 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xFFFFFFFF)  # as in rng.py
@@ -49,6 +56,13 @@ A, B, C, D, E, F, MA, MB, MC, MD, ME, MF, OK = range(13)
 TURN_ROWS = 13
 OUT = 0  # the state of a horse that no longer moves
 NEEDS_DICE = -1
+DICE_BLOCK = 32  # draws of the second stream decoded at a time
+_TWO32 = np.uint64(1 << 32)
+_SPENT = np.uint64(0x9E3779B97F4A7C15 * DICE_BLOCK % (1 << 64))  # a block of the stream
+MAX_DRAWS = 1 << 22  # the largest table of draws' outcomes the loop takes on (32 MB)
+# the draws' numbers the loop reads: tries per draw, mud outcomes, outcomes, tries told apart
+# in a key (at most the longest movement), the keys (the last one: a word to reject)
+TRIES, MUD, OUTCOMES, TOLD, KEYS = range(5)
 
 
 @dataclass(frozen=True)
@@ -109,24 +123,80 @@ class MoveTable:
         rows[:, stride - 1] = self.zone
         return rows.ravel()
 
-    def boosts(self, numbers: TrackNumbers) -> Array:
-        """Per space and accelerator face (index), the row a landing there ends on."""
-        faces = numbers.faces
-        ends = np.zeros((numbers.finish + 1, faces.shape[0]), dtype=np.int64)
-        for space in range(numbers.finish + 1):
-            for index, face in enumerate(faces):
-                end = space + int(face)
-                ends[space, index] = 2 * (end + 1) + numbers.mud[min(end, numbers.finish)]
-        return ends.ravel() * self.stride
+    def dice(self, numbers: TrackNumbers) -> tuple[Array, Array, Array] | None:
+        """The table for a movement's dice, drawn ahead: (`rows()` with every movement that needs
+        dice pointing into `ends`, the rows each draw's outcome ends on, the draws' numbers). A
+        movement's key is its draw decoded, misses x faces + face (misses: the splats before the
+        first horseshoe, counted up to TOLD, enough for any movement that the draw covers), so
+        its row is ends[~rows[...] + key]. The last key of a row, and a whole row for a landing
+        past the table, is -1: the loop rolls those dice one by one. None: too large a table."""
+        faces, finish = numbers.faces, numbers.finish
+        tries, mud, outcomes = (int(x) for x in dice_draw(numbers.shoe, numbers.blank, faces.size))
+        told = min(tries, self.most)
+        keys = (told + 1) * faces.size + 1
+        stride = self.stride
+        rows = self.rows(numbers).reshape(-1, stride)
+        misses = np.arange(told + 1).repeat(faces.size)
+        face = np.tile(np.arange(faces.size), told + 1)
+
+        def row_at(space: Array) -> Array:
+            spot = np.minimum(space, finish)
+            return (2 * (space + 1) + numbers.mud[spot]) * stride
+
+        ends = [np.zeros(keys, dtype=np.int64), np.full(keys, -1, dtype=np.int64)]
+        for state in range(2, rows.shape[0]):
+            space, stuck = state // 2 - 1, state % 2
+            for spaces in range(1, self.most + 1):
+                then = int(rows[state, spaces])
+                if then >= 0:
+                    continue
+                never = stuck and not numbers.mud[min(space, finish)]  # a state never reached
+                if never or (not stuck and then == NEEDS_DICE):  # or a landing past the table
+                    rows[state, spaces] = ~keys
+                    continue
+                accelerator = NEEDS_DICE - 1 - then  # where a horse not stuck lands
+                land = space + spaces - misses if stuck else np.full(misses.size, accelerator)
+                free = misses < spaces if stuck else np.ones(misses.size, dtype=bool)
+                land = np.where(free, land, space)
+                bonus = free & (numbers.accel[np.minimum(land, finish)] > 0)
+                end = land + np.where(bonus, faces[face], 0)
+                row = np.where(free, row_at(end), state * stride)
+                row[(land > self.last) | (~free & (misses == told) & (spaces > told))] = -1
+                rows[state, spaces] = ~(len(ends) * keys)
+                ends.append(np.append(row, -1))
+                if len(ends) * keys > MAX_DRAWS:
+                    return None
+        drawn = np.array([tries, mud, outcomes, told, keys], dtype=np.int64)
+        return rows.ravel(), np.concatenate(ends), drawn
+
+
+@njit(cache=True)
+def exact(z: Word, now: Word, spaces: Word, shift: Word, track) -> tuple[Word, Word]:  # type: ignore[no-untyped-def]
+    """A movement whose dice the keys leave open, rolled by `roll_dice` from the stream state
+    `z`: (the stream, the row it ends on). A function of its own, out of the loop's way."""
+    finish, _, mud, accel, faces, shoe, blank = track
+    state = now >> shift
+    space, stuck = state // 2 - 1, state % 2
+    land = space + spaces
+    if stuck or accel[min(land, finish)]:
+        draw = dice_draw(shoe, blank, faces.shape[0])
+        z, moved, face = roll_dice(z, shoe, blank, draw, spaces * stuck)
+        if stuck:
+            if moved == 0:
+                return z, now
+            land = space + moved
+        if accel[min(land, finish)]:
+            land += faces[face]
+    return z, (2 * (land + 1) + mud[min(land, finish)]) << shift
 
 
 @njit(cache=True, nogil=True)  # other threads (a server's event loop) run meanwhile
 def run_fast(  # type: ignore[no-untyped-def]
-    horses, pending, scratches, track, table, ends, shift, safe, base, first, podium, turns
+    horses, pending, scratches, track, table, ends, draws, shift, safe, base, first, podium, turns
 ):
     """Races first.. of the run seeded `base`, into podium (races x 3) and turns: the same
-    races as `derby_race._run`. `table` is `MoveTable.rows()`, its stride 1 << shift; `ends`
-    is `MoveTable.boosts()`."""
+    races as `derby_race._run`. (`table`, `ends`, `draws`) is `MoveTable.dice()`, the table's
+    stride 1 << shift."""
     finish, _, _, _, faces, shoe, blank = track
     at = np.zeros(1, dtype=np.int64)
     w, moves = workspace(pending, finish)
@@ -141,37 +211,64 @@ def run_fast(  # type: ignore[no-untyped-def]
     def at_row(state: Word) -> Word:
         return state << shift
 
-    def move(h: Word, spaces: Word, z: Word, crossed: bool) -> tuple[Word, bool]:
-        """One of the turn's six movements (0 spaces: none); returns (the second stream,
-        whether a horse is on or past the line). A closure: numba inlines it, arrays and all,
-        where a call of a function that passes arrays would cost about a turn."""
+    keys = np.zeros(DICE_BLOCK + 1, dtype=np.int64)  # the second stream's next draws, decoded
+    rest = np.zeros(DICE_BLOCK, dtype=np.uint64)
+    n_faces, tries, told, last_key = faces.shape[0], draws[TRIES], draws[TOLD], draws[KEYS] - 1
+    keys[DICE_BLOCK] = last_key  # the key of a spent block: the movement's dice by `exact`
+    mud_part, outcomes = np.uint64(draws[MUD]), np.uint64(draws[OUTCOMES])
+    below = _TWO32 % outcomes  # `bounded` rejects a word whose low part is below
+    halves = shoe == 1 and blank == 1  # then the misses are the draw's leading zero bits
+    bounds = np.zeros(tries, dtype=np.uint64)  # at least m + 1 misses below bounds[m]
+    bound = draws[MUD]
+    for m in range(tries):
+        bound = bound // (shoe + blank) * blank
+        bounds[m] = bound
+
+    def fill_dice(before: Word) -> None:
+        """The keys of the next DICE_BLOCK draws of the second stream, whose state is `before`:
+        `roll_dice`'s face and misses (up to `told`), read from the top of each word as `fill`
+        reads the d20s, in loops with no branch; a word `bounded` would reject gets the key that
+        sends the movement to `exact`."""
+        for t in range(DICE_BLOCK):
+            x = mix64(before + _GOLDEN * np.uint64(t + 1)) >> np.uint64(32)
+            y = x * np.uint64(n_faces)
+            rejected = np.int64(((x * outcomes) & _LOW32) < below)
+            keys[t] = np.int64(y >> np.uint64(32)) - (rejected << 40)
+            rest[t] = ((y & _LOW32) * mud_part) >> np.uint64(32)
+        if halves:
+            for t in range(DICE_BLOCK):
+                misses = np.int64(leading_zeros(rest[t])) - 64 + tries  # type: ignore[call-arg]
+                keys[t] += min(misses, told) * n_faces
+        else:
+            for t in range(DICE_BLOCK):
+                misses = 0
+                for m in range(told):
+                    misses += rest[t] < bounds[m]
+                keys[t] += misses * n_faces
+        for t in range(DICE_BLOCK):
+            keys[t] = last_key if keys[t] < 0 else keys[t]
+
+    def move(
+        h: Word, spaces: Word, used: Word, crossed: bool, open_: Word
+    ) -> tuple[Word, bool, Word, Word]:
+        """One of the turn's six movements (0 spaces: none); returns the draws used of the
+        block, whether a horse is on or past the line (or the dice were left open), the open
+        mark (negative: a key left this movement's dice open) and where the horse was. A
+        movement that needs dice reads the next key, with no branch: the processor cannot
+        foresee which movements those are. Dice that the keys leave open (rare) leave the horse
+        where it was and mark the turn, which is then played again by `exact`. A closure: numba
+        inlines it, arrays and all, where a call of a function that passes arrays would cost
+        about a turn."""
         now = s[np.uint64(h)]
         then = table[np.uint64(now + spaces)]
-        if then < 0:  # a horse in the mud, or a landing on an accelerator
-            boost = NEEDS_DICE - 1 - then  # the accelerator's space, or -1
-            if then == NEEDS_DICE:
-                state = now >> shift
-                space: Word = state // 2 - 1
-                in_mud: Word = state % 2
-                if in_mud:  # one try per space called; a horseshoe on try i moves the rest
-                    called, spaces = spaces, 0
-                    for attempt in range(1, called + 1):
-                        z, face = bounded(z, shoe + blank)
-                        if face < shoe:
-                            in_mud = 0
-                            spaces = called - attempt + 1
-                            break
-                then = at_row(2 * (space + 1) + in_mud)
-                if spaces > 0:
-                    then = table[np.uint64(then + spaces)]
-                    boost = NEEDS_DICE - 1 - then
-                    if then == NEEDS_DICE:  # past the table's last space: no mud there
-                        boost, then = -1, at_row(2 * (space + spaces + 1))
-            if boost >= 0:  # the bonus never chains; mud stops it
-                z, face = bounded(z, faces.shape[0])
-                then = ends[boost * faces.shape[0] + face]
-        s[np.uint64(h)] = then
-        return z, crossed | (then >= line)  # a horse there that did not move is in a tie
+        dice = then >> 63  # all ones when the movement needs dice
+        key = keys[np.uint64(used)]
+        used -= dice
+        then = (then & ~dice) | ends[np.uint64((~then + key) & dice)]
+        open_ |= then
+        s[np.uint64(h)] = now if then < 0 else then
+        # a horse there that did not move is in a tie
+        return used, crossed | bool(np.uint64(then) >= np.uint64(line)), open_, now
 
     turn = np.zeros((TURN_ROWS, BLOCK), dtype=np.int64)
 
@@ -220,6 +317,7 @@ def run_fast(  # type: ignore[no-untyped-def]
             for h in range(1, FIELD + 1):
                 runners += runner[h]
             z = scratch_runners(z, runner, runners, scratches)
+        zb, used = z - _SPENT, DICE_BLOCK  # the second stream: a spent block, then `used` draws
         field, ranked, tied = 0, 0, False
         for h in range(1, FIELD + 1):
             s[h] = OUT
@@ -257,6 +355,10 @@ def run_fast(  # type: ignore[no-untyped-def]
             if not turn[OK, word]:  # a draw rejected: the stream's next word (rare)
                 word += np.uint64(1)
                 continue
+            if used > DICE_BLOCK - TURN_DICE:  # the next block of draws
+                zb += _GOLDEN * np.uint64(used)
+                fill_dice(zb)
+                used = 0
             a, b, c, d, e, f = (
                 turn[A, word],
                 turn[B, word],
@@ -269,13 +371,30 @@ def run_fast(  # type: ignore[no-untyped-def]
             zd = turn[MD, word] * table[np.uint64(s[np.uint64(d)] + zone_at)]
             ze = turn[ME, word] * table[np.uint64(s[np.uint64(e)] + zone_at)]
             zf = turn[MF, word] * table[np.uint64(s[np.uint64(f)] + zone_at)]
-            crossed = tied  # a tie running on is ranked again after every turn
-            z, crossed = move(a, turn[MA, word], z, crossed)
-            z, crossed = move(b, turn[MB, word], z, crossed)
-            z, crossed = move(c, zc, z, crossed)
-            z, crossed = move(d, zd, z, crossed)
-            z, crossed = move(e, ze, z, crossed)
-            z, crossed = move(f, zf, z, crossed)
+            crossed, open_, before = tied, 0, used  # a tie running on is ranked after every turn
+            used, crossed, open_, now_a = move(a, turn[MA, word], used, crossed, open_)
+            used, crossed, open_, now_b = move(b, turn[MB, word], used, crossed, open_)
+            used, crossed, open_, now_c = move(c, zc, used, crossed, open_)
+            used, crossed, open_, now_d = move(d, zd, used, crossed, open_)
+            used, crossed, open_, now_e = move(e, ze, used, crossed, open_)
+            used, crossed, open_, now_f = move(f, zf, used, crossed, open_)
+            if crossed and open_ < 0:  # the turn again from its start, its dice by `exact`
+                s[f], s[e], s[d], s[c], s[b], s[a] = now_f, now_e, now_d, now_c, now_b, now_a
+                z, crossed = zb + _GOLDEN * np.uint64(before), tied
+                for h, spaces in (
+                    (a, turn[MA, word]),
+                    (b, turn[MB, word]),
+                    (c, zc),
+                    (d, zd),
+                    (e, ze),
+                    (f, zf),
+                ):
+                    then = table[np.uint64(s[h] + spaces)]
+                    if then < 0:
+                        z, then = exact(z, s[h], spaces, shift, track)
+                    s[h] = then
+                    crossed = crossed or then >= line
+                zb, used = z - _SPENT, DICE_BLOCK  # a new block at the next turn
             word += np.uint64(1)
             played += 1
             if not crossed:
@@ -308,6 +427,7 @@ def run_fast(  # type: ignore[no-untyped-def]
                 tied = tied or level > 1
             checking = tied
         z_d20 = block + _GOLDEN * word
+        z = zb + _GOLDEN * np.uint64(used)
         if beyond:  # a long tie: on the reference from here
             for h in range(1, FIELD + 1):
                 if s[h] != OUT:
@@ -343,11 +463,14 @@ def run_races(
         return run_reference(start, track, base, first, count, scratches=scratches)
     numbers = TrackNumbers.of(track)
     table = MoveTable.of(numbers)
+    dice = table.dice(numbers)
+    if dice is None:  # dice with so many outcomes that the table would not fit: the same races
+        return run_reference(start, track, base, first, count, scratches=scratches)
     podium = np.zeros((count, PODIUM), dtype=np.int64)
     turns = np.zeros(count, dtype=np.int64)
     run_fast(
-        start.horses, start.pending, np.int64(scratches), numbers.arrays(), table.rows(numbers),
-        table.boosts(numbers), np.int64(table.stride.bit_length() - 1), np.int64(table.safe),
-        np.uint64(base), np.int64(first), podium, turns,
+        start.horses, start.pending, np.int64(scratches), numbers.arrays(), *dice,
+        np.int64(table.stride.bit_length() - 1), np.int64(table.safe), np.uint64(base),
+        np.int64(first), podium, turns,
     )  # fmt: skip
     return RaceSample(podium, turns + start.turn, start.runners)

@@ -9,7 +9,9 @@ mud), and at the turn's end the finishers rank after earlier ones, ties running 
 Chance comes from two SplitMix64 streams per race (the d20s, and the mud, accelerator and
 scratch dice), so the same race on a track with its mud or accelerators paved over rolls the
 same d20s; or, for the equality tests, from a tape of the outcomes in the engine's order
-(a d20's face, 1/0 for a horseshoe or a splat, an accelerator's bonus).
+(a d20's face, 1/0 for a horseshoe or a splat, an accelerator's bonus). On the streams, a
+movement that needs dice rolls them all in one draw (`roll_dice`): the accelerator die and up to
+`tries` mud tries, so the fast loop can decode the draws ahead and take no branch on them.
 """
 
 from __future__ import annotations
@@ -52,6 +54,55 @@ __all__ = ["RaceSample", "RaceStart", "TrackNumbers", "race_start", "replay_tape
 
 MAX_TURNS = 100_000
 NO_TAPE = np.zeros(0, dtype=np.int64)
+MAX_TRIES, DRAW_SPAN = 16, 1 << 24  # the mud tries one draw covers, and its outcomes at most
+
+
+@njit(cache=True)
+def dice_draw(shoe: Word, blank: Word, faces: Word) -> tuple[Word, Word, Word]:
+    """(tries, mud outcomes, all outcomes) of one draw for a movement that needs dice: the
+    accelerator die's faces times the (shoe + blank) ** tries sequences of that many mud tries,
+    as many tries as keep the draw within DRAW_SPAN outcomes (at least one: dice have at most
+    100 faces)."""
+    tries, mud = 0, 1
+    while tries < MAX_TRIES and faces * mud * (shoe + blank) <= DRAW_SPAN:
+        tries += 1
+        mud *= shoe + blank
+    return tries, mud, faces * mud
+
+
+@njit(cache=True, inline="always")
+def misses_of(rest: Word, shoe: Word, blank: Word, mud: Word, tries: Word) -> Word:
+    """The splats before the first horseshoe in a draw's mud part `rest` (uniform below `mud`),
+    at most `tries`: at least m of them when rest < blank**m * (shoe + blank)**(tries - m),
+    which has exactly the chance (blank / (shoe + blank))**m of m splats in a row."""
+    misses, bound = 0, mud
+    for _ in range(tries):
+        bound = bound // (shoe + blank) * blank
+        if rest >= bound:
+            break
+        misses += 1
+    return misses
+
+
+@njit(cache=True)
+def roll_dice(
+    z: Word, shoe: Word, blank: Word, draw: tuple[Word, Word, Word], called: Word
+) -> tuple[Word, Word, Word]:
+    """The dice of one movement from the stream `z`: (the stream, the spaces moved out of the
+    mud, the accelerator die's face index). A horse in the mud called `called` spaces tries once
+    a space and moves the rest on its first horseshoe (0 spaces: still stuck); a horse that is
+    not stuck passes called = 0 and reads the face alone. One draw (`draw` is `dice_draw`'s)
+    covers the face and `tries` tries; a horse called further that splats on all of them draws
+    again for the rest."""
+    tries, mud, outcomes = draw
+    while True:
+        z, code = bounded(z, outcomes)
+        face, misses = code // mud, misses_of(code % mud, shoe, blank, mud, tries)
+        if misses < called:
+            return z, called - misses, face
+        if called <= tries:
+            return z, 0, face
+        called -= tries
 
 
 @njit(cache=True)
@@ -140,6 +191,7 @@ def race(  # type: ignore[no-untyped-def]
     turn. `track` is `TrackNumbers.arrays()`."""
     finish, zone, mud, accel, faces, shoe, blank = track
     taped = tape.shape[0] > 0
+    draw = dice_draw(shoe, blank, faces.shape[0])
     event = w[EVENT]
     for spot in range(finish + 1):
         event[spot] = spot == finish or mud[spot] or accel[spot]
@@ -230,25 +282,26 @@ def race(  # type: ignore[no-untyped-def]
                 spaces < 0
             ):
                 bonus_allowed = True
+                face = -1  # the accelerator die's face rolled with the mud tries, if any
                 if spaces < 0:  # the accelerator roll under way: its bonus never chains
                     bonus_allowed = False
                     if taped:
                         spaces = read_tape(tape, at)
                     else:
-                        z, face = bounded(z, faces.shape[0])
+                        z, _, face = roll_dice(z, shoe, blank, draw, 0)
                         spaces = faces[face]
                 elif stuck[h]:  # one try per space called; a horseshoe on try i moves the rest
                     called, spaces = spaces, 0
-                    for attempt in range(moves[index, 2], called + 1):
-                        if taped:
-                            lucky = read_tape(tape, at) == 1
-                        else:
-                            z, face = bounded(z, shoe + blank)
-                            lucky = face < shoe
-                        if lucky:
-                            stuck[h] = 0
-                            spaces = called - attempt + 1
-                            break
+                    if taped:
+                        for attempt in range(moves[index, 2], called + 1):
+                            if read_tape(tape, at) == 1:
+                                stuck[h] = 0
+                                spaces = called - attempt + 1
+                                break
+                    else:  # the tries that remain (from the one under way), in one draw
+                        left = called - moves[index, 2] + 1
+                        z, spaces, face = roll_dice(z, shoe, blank, draw, left)
+                        stuck[h] = spaces == 0
                 if spaces > 0:
                     pos[h] += spaces
                     spot = min(pos[h], finish)
@@ -258,7 +311,8 @@ def race(  # type: ignore[no-untyped-def]
                         if taped:
                             pos[h] += read_tape(tape, at)
                         else:
-                            z, face = bounded(z, faces.shape[0])
+                            if face < 0:
+                                z, _, face = roll_dice(z, shoe, blank, draw, 0)
                             pos[h] += faces[face]
                         if mud[min(pos[h], finish)]:
                             stuck[h] = 1
