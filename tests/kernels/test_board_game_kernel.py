@@ -201,3 +201,17 @@ def test_kernel_money_paid_in_agrees_with_the_exact_expectation() -> None:
     paid = outcomes.paid[:, 0].astype(float)
     error = paid.std(ddof=1) / np.sqrt(paid.size)
     assert abs(paid.mean() - _exact_paid_in_first_round(6)) < 4 * error
+
+
+def test_a_board_with_a_lane_too_long_for_the_fields_races_roll_by_roll_at_the_exact_odds() -> None:
+    lanes = {str(h): n for h, n in zip(HORSES, DEFAULT_BOARD.slots, strict=True)}
+    lanes["7"] = 20  # 21 advances: past the 16 a race in fields holds
+    spec = _spec("classic", {"players": 4, "rounds": 4, "board": {"name": "long", "lanes": lanes}})
+    outcomes = run_games(spec, 77, 0, 20_000)  # 80,000 races
+    winners = outcomes.winner.ravel()
+    finish = {h: int(lanes[str(h)]) + 1 for h in HORSES}
+    exact = round_odds(finish, 4)
+    counts = np.bincount(winners, minlength=13)[2:13]
+    expected = winners.size * np.array([exact.win[h] for h in HORSES])
+    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    assert chi2 < CHI2_10_DF_P001, (chi2, counts.tolist(), expected.tolist())

@@ -13,3 +13,7 @@ import numpy.typing as npt
 
 Array: TypeAlias = npt.NDArray[Any]  # an array argument of a compiled kernel (numba types it)
 Word: TypeAlias = Any  # a scalar inside compiled code (int64, uint64 or float64, numba infers it)
+# numba's option to compile a function without reference counts (its own tests use it): for a
+# function that allocates nothing, whose arrays all outlive the call. numba counts a reference,
+# an atomic add, for each array argument and each view it makes, on every call.
+NO_REFCOUNTS: dict[str, Any] = {"_nrt": False}

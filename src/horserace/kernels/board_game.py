@@ -9,7 +9,11 @@ on; at the round's end a player holding nothing is out.
 
 Chance comes from the game's own SplitMix64 stream, or, for the equality tests, from a tape of
 the outcomes in the order the reference engine asks for them (a dealt card's rank, a dice
-sum). `board_numbers.BoardGameSpec` turns a board preset's plain-data config into the kernel's
+sum). The stream serves the deal four positions a word and the races five throws a half word
+(`batched_draws`), each hand's cards from one run of the shuffle, each race in blocks of five
+throws (`race_fields`): the same games in distribution as card by card and roll by roll,
+which the tape's path still plays (tested against the exact odds, and equal to the engine).
+`board_numbers.BoardGameSpec` turns a board preset's plain-data config into the kernel's
 numbers and says which configs the kernel plays.
 """
 
@@ -21,7 +25,8 @@ import numpy as np
 from numba import njit
 
 from horserace.core.chunks import kernel_threads
-from horserace.kernels import Array, Word
+from horserace.kernels import NO_REFCOUNTS, Array, Word
+from horserace.kernels.batched_draws import next_digit, picks_word
 from horserace.kernels.board_numbers import (
     CHIPS,
     DEALER,
@@ -39,11 +44,13 @@ from horserace.kernels.board_numbers import (
     BoardGameSpec,
     GameOutcomes,
 )
-from horserace.kernels.rng import bounded, dice, game_state, read_tape
+from horserace.kernels.race_fields import FIELD, LANE, race_fields
+from horserace.kernels.rng import dice, game_state, read_tape
 
 __all__ = ["BoardGameSpec", "GameOutcomes", "replay_tape", "run_games"]
 
-RANKS = 13  # hand arrays are indexed by rank 0..12; horses are 2..12
+RANKS = 13  # per-horse rows are indexed by rank 0..12; horses are 2..12
+HELD = (1 << FIELD) - 1  # a hand is one word: FIELD bits a rank, rank r at bits FIELD x (r - 2)
 EMPTY_TAPE = np.zeros(0, dtype=np.int64)
 NEVER = 1 << 60  # the advances "needed" by a horse that cannot win
 BLOCK_GAMES = 2_000  # games a thread plays at a time (about 6 ms) when a run uses threads
@@ -70,7 +77,7 @@ def _pay(chips: Array, seat: Word, owed: Word) -> Word:
     return paid
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNTS)
 def _race(z, tape, at, to_go, cost, owed, active):  # type: ignore[no-untyped-def]
     """Roll until a horse finishes; returns (stream, winner, rolls). owed[k] is what the k-th
     roller (round the seats still in) owes for the scratched horses it rolled: no chips come
@@ -98,9 +105,22 @@ def _race(z, tape, at, to_go, cost, owed, active):  # type: ignore[no-untyped-de
 
 @njit(cache=True)
 def workspace(spec: Array) -> Array:
-    """Scratch space for play_game: hands, cards given up, the deck as cards, lines, seats."""
+    """Scratch space for play_game: cards given up, lines, seats, hands, the deck as cards."""
     n = spec[PLAYERS]
-    return np.zeros((2 * n + 8, max(RANKS + 2 * n, 48 * spec[DECKS])), dtype=np.int64)
+    return np.zeros((RANKS + 8, max(RANKS + 2 * n, 48 * spec[DECKS])), dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _card(rank: Word) -> Word:
+    """A card of `rank` as a hand counts it: one in the rank's field of a hand's word. A hand is
+    then the sum of its cards, and dealing a card one add (no count to read and write back)."""
+    return np.int64(1) << np.int64(FIELD * (rank - 2))
+
+
+@njit(cache=True, inline="always")
+def _held(hand: Word, rank: Word) -> Word:
+    """How many cards of `rank` the hand's word holds."""
+    return (hand >> np.int64(FIELD * (rank - 2))) & HELD
 
 
 @njit(cache=True, inline="always")
@@ -109,12 +129,12 @@ def _fill_deck(cards: Array, decks: Word) -> Word:
     size = 0
     for rank in range(2, RANKS):
         for _ in range(4 * decks):
-            cards[size] = rank
+            cards[size] = _card(rank)
             size += 1
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNTS)  # type: ignore[untyped-decorator]
 def play_game(
     spec: Array,
     z: Word,
@@ -128,28 +148,34 @@ def play_game(
     paid: Array,
 ) -> tuple[Word, Word]:
     """Play one game into the output rows; returns (races, pot left). `work` is scratch space
-    from `workspace(spec)`, reused from game to game (allocating costs more than a round)."""
+    from `workspace(spec)`, reused from game to game (allocating costs more than a round).
+    Compiled without reference counts (NO_REFCOUNTS; it allocates nothing): numba counted a
+    reference, an atomic add, for each of its arrays and the views of `work` in every game,
+    an eighth of a game's time. Indices that cannot be negative are unsigned where it pays:
+    numba checks a signed index for a negative value on every read."""
     n, rounds = spec[PLAYERS], spec[ROUNDS]
     taped = tape.shape[0] > 0
     decks, repeat, values = spec[DECKS], spec[REPEAT], spec[VALUES : VALUES + 4]
-    line_value = work[2 * n + 6, 2 * n : 2 * n + 5]  # what a roll costs by line, 0 = runs
+    line_value = work[RANKS + 6, 2 * n : 2 * n + 5]  # what a roll costs by line, 0 = runs
     copies = 4 * decks
-    hands = work[:n, :RANKS]
-    given_up = work[n : 2 * n, :RANKS]
-    line_of = work[2 * n, :RANKS]  # the scratch line a horse stands on, 0 = runs
-    to_go = work[2 * n + 1, :RANKS]  # advances a running horse still needs
-    cost = work[2 * n + 2, :RANKS]  # what rolling a scratched horse costs
-    nxt, out = work[2 * n + 3, :n], work[2 * n + 4, :n]
-    order = work[2 * n + 3, n : 2 * n]  # the hand rows in dealing order
-    cards = work[2 * n + 5]  # the deck, card by card: cards[:size]
-    work[: 2 * n + 5, :RANKS] = 0
-    hand_of = work[2 * n + 6, :n]  # the hand row a seat holds (hands pass left)
-    owed = work[2 * n + 6, n : 2 * n]  # what each roller of a race owes
-    for seat in range(n):
-        hand_of[seat] = seat
-        out[seat] = 0
+    given_up = work[:RANKS, :n]  # given_up[horse, seat]: the seats' loops read a row
+    line_of = work[RANKS, :RANKS]  # the scratch line a horse stands on, 0 = runs
+    to_go = work[RANKS + 1, :RANKS]  # advances a running horse still needs
+    cost = work[RANKS + 2, :RANKS]  # what rolling a scratched horse costs
+    nxt, out = work[RANKS + 3, :n], work[RANKS + 4, :n]
+    order = work[RANKS + 3, n : 2 * n]  # the seats in dealing order
+    hands = work[RANKS + 4, n : 2 * n]  # the hand each seat holds, one word (`_card`)
+    cards = work[RANKS + 5]  # the deck, card by card: cards[:size]
+    out[:] = 0  # (the other rows are written before they are read)
+    hands[:] = 0
+    owed = work[RANKS + 6, n : 2 * n]  # what each roller of a race owes
+    advance = work[RANKS + 7, :RANKS]  # a roll of the horse in `race_fields`'s fields
+    short = True  # every lane short enough for `race_fields`
+    for horse in range(2, RANKS):
+        short &= spec[FINISH + horse] <= LANE
     line_value[0] = 0
-    line_value[1:] = values
+    for line in range(1, 5):
+        line_value[line] = values[line - 1]
     chips[:] = spec[CHIPS]
     out_round[:] = 0
     size = _fill_deck(cards, decks)
@@ -162,27 +188,41 @@ def play_game(
         # to_deal cards of a partial shuffle); the cards left over stay in the deck.
         seat = nxt[dealer]
         for k in range(active):
-            order[k] = hand_of[seat]
+            order[k] = seat
             seat = nxt[seat]
-        to_deal = size // active * active
-        k = 0
-        for index in range(to_deal):
-            if taped:
-                rank = read_tape(tape, at)
+        per = size // active
+        to_deal = per * active
+        if taped:
+            k = 0
+            for index in range(to_deal):
+                card = _card(read_tape(tape, at))
                 pick = index
-                while cards[pick] != rank:
+                while cards[pick] != card:
                     pick += 1
                     if pick >= size:
                         raise ValueError("the tape deals a card the deck does not hold")
-            else:
-                z, pick = bounded(z, size - index)
-                pick += index
-                rank = cards[pick]
-            cards[pick] = cards[index]
-            hands[order[k], rank] += 1
-            k += 1
-            if k == active:
-                k = 0
+                cards[pick] = cards[index]
+                hands[order[k]] += card
+                k += 1
+                if k == active:
+                    k = 0
+        else:  # each hand's cards in one run of the shuffle: the same deal in distribution
+            k, dealt, x = 0, 0, np.uint64(0)
+            bound, undealt, boundary = np.uint64(size), np.uint64(to_deal), np.uint64(per)
+            for index in range(np.uint64(to_deal)):  # (unsigned: no check for negative indices)
+                if index & np.uint64(3) == 0:
+                    z, x = picks_word(z, bound, undealt)
+                x, digit = next_digit(x, bound)
+                drawn = index + digit
+                dealt += cards[drawn]
+                cards[drawn] = cards[index]
+                bound -= np.uint64(1)
+                undealt -= np.uint64(1)
+                if index + np.uint64(1) == boundary:
+                    hands[order[k]] += dealt
+                    dealt = 0
+                    k += 1
+                    boundary += np.uint64(per)
         left = size - to_deal  # (Northwoods discards them, and the discards join the deck)
         for index in range(left):
             cards[index] = cards[to_deal + index]
@@ -204,8 +244,8 @@ def play_game(
                 line = scratch_rolls + 1
                 line_of[horse] = line
                 value = values[line - 1]
-                for seat in range(n):
-                    given = given_up[seat, horse] * (1 - out[seat])
+                for seat in range(np.uint64(n)):  # (unsigned: no negative indices)
+                    given = given_up[horse, seat] * (1 - out[seat])
                     paid_round += _pay(chips, seat, value * given)
             elif earlier:  # chain: only the roller pays the horse's position
                 paid_round += _pay(chips, roller, values[earlier - 1])
@@ -214,14 +254,13 @@ def play_game(
                 line_of[horse] = line
                 scratched += 1
                 value = values[line - 1]
-                for index in range(copies):  # the cards given up go back to the deck
-                    cards[size + index] = horse
-                for seat in range(n):
-                    hand = hand_of[seat]
-                    held = hands[hand, horse]
-                    given_up[seat, horse] = held  # read again only if the horse moves lines
+                card = _card(horse)
+                cards[size : size + copies] = card  # the cards given up go back to the deck
+                for seat in range(np.uint64(n)):
+                    held = _held(hands[seat], horse)
+                    given_up[horse, seat] = held  # read again only if the horse moves lines
                     given = held * (1 - out[seat])
-                    hands[hand, horse] = held - given
+                    hands[seat] -= given * card
                     size += given
                     paid_round += _pay(chips, seat, value * given)
             scratch_rolls += 1
@@ -235,11 +274,18 @@ def play_game(
             roller = nxt[dealer]
         # The race: each roll's cost is its scratch line's value, or the horse advances (no
         # branch on the line: which horses are scratched is the dice's choice).
+        fields = 0
         for horse in range(2, RANKS):
             line = line_of[horse]
             to_go[horse] = spec[FINISH + horse] + (line > 0) * NEVER
             cost[horse] = line_value[line]
-        z, horse, race_rolls = _race(z, tape, at, to_go, cost, owed, active)
+            runs = np.int64(line == 0) << np.int64(FIELD * (horse - 2))
+            advance[horse] = runs
+            fields += (LANE - spec[FINISH + horse]) * runs
+        if short and not taped:
+            z, horse, race_rolls = race_fields(z, advance, cost, owed, active, fields)
+        else:
+            z, horse, race_rolls = _race(z, tape, at, to_go, cost, owed, active)
         for k in range(min(race_rolls, active)):  # a seat short of chips pays what it has
             paid_round += _pay(chips, roller, owed[k])
             roller = nxt[roller]
@@ -248,11 +294,11 @@ def play_game(
         portion = pot // copies
         if spec[SPLIT]:
             held = 0
-            for seat in range(n):
-                held += hands[hand_of[seat], horse] * (1 - out[seat])
+            for seat in range(np.uint64(n)):
+                held += _held(hands[seat], horse) * (1 - out[seat])
             portion = pot // held if held else 0
-        for seat in range(n):
-            won = hands[hand_of[seat], horse] * (1 - out[seat]) * portion
+        for seat in range(np.uint64(n)):
+            won = _held(hands[seat], horse) * (1 - out[seat]) * portion
             chips[seat] += won
             pot -= won
         race = round_number - 1
@@ -276,10 +322,10 @@ def play_game(
             hands[:] = 0
             size = _fill_deck(cards, decks)
         else:
-            carried = hand_of[n - 1]
+            carried = hands[n - 1]
             for seat in range(n - 1, 0, -1):
-                hand_of[seat] = hand_of[seat - 1]
-            hand_of[0] = carried
+                hands[seat] = hands[seat - 1]
+            hands[0] = carried
         if spec[ROTATE]:
             dealer = nxt[dealer]
         if out[dealer]:
@@ -294,6 +340,15 @@ def play_games(  # type: ignore[no-untyped-def]
     """Games start..stop-1 of the run seeded `base`, each from its own stream, into row i-start."""
     at = np.zeros(1, dtype=np.int64)
     work = workspace(spec)
+    rows = (chips, out_round, pot_left, races, winner, rolls, paid)
+    _play_range(spec, base, start, stop, at, work, *rows)
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNTS)  # no reference counts: see play_game
+def _play_range(  # type: ignore[no-untyped-def]
+    spec, base, start, stop, at, work, chips, out_round, pot_left, races, winner, rolls, paid
+):
+    """play_games' loop, its arrays made once by the caller."""
     for index in range(start, stop):
         row = index - start
         races[row], pot_left[row] = play_game(
