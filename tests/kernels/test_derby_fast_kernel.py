@@ -87,7 +87,7 @@ def test_the_dice_table_ends_every_draw_where_the_plain_rule_does() -> None:
         track = random_track(pick)
         numbers = TrackNumbers.of(track)
         table = MoveTable.of(numbers)
-        stride, width = table.stride, table.most + 1
+        stride, width, off = table.stride, table.most + 1, table.offset
         plain = table.rows(numbers).reshape(-1, stride)
         dice = table.dice(numbers)
         assert dice is not None
@@ -96,17 +96,23 @@ def test_the_dice_table_ends_every_draw_where_the_plain_rule_does() -> None:
         assert not rows[0].any()  # a horse that no longer moves stays put, in no zone
         assert ends[0] == 0  # the entry a movement without dice reads, or-ed into its row
 
-        def row_of(space: int, mud: frozenset[int] = track.mud, stride: int = stride) -> int:
-            return (2 * (space + 1) + (space in mud)) * stride
+        def row_of(
+            space: int, mud: frozenset[int] = track.mud, off: int = off, stride: int = stride
+        ) -> int:
+            return (2 * (space + 1) + (space in mud) + off) * stride
 
-        for state in range(2, rows.shape[0]):
-            assert rows[state, stride - 1] == table.zone[state]
+        assert rows.shape[0] == table.zone.size + off
+        line = 2 * (track.finish + 1) + off  # the first row on the line: a power of two
+        assert line & (line - 1) == 0 and line < 2 * (2 * (track.finish + 1))
+        for state in range(2, table.zone.size):
+            row = state + off  # the first state on the line is a power of two
+            assert rows[row, stride - 1] == table.zone[state]
             space, stuck = state // 2 - 1, state % 2
             for spaces in range(1, width):
-                if plain[state, spaces] >= 0:
-                    assert rows[state, spaces] == plain[state, spaces]
+                if plain[row, spaces] >= 0:
+                    assert rows[row, spaces] == plain[row, spaces]
                     continue
-                start = ~int(rows[state, spaces])
+                start = ~int(rows[row, spaces])
                 assert start % keys == 0
                 if stuck and min(space, track.finish) not in track.mud:  # never reached
                     assert start == keys and (ends[keys : 2 * keys] == -1).all()
@@ -116,7 +122,7 @@ def test_the_dice_table_ends_every_draw_where_the_plain_rule_does() -> None:
                         got = ends[start + misses * len(faces) + face]
                         land = space + (spaces - misses if stuck else spaces)
                         if stuck and misses >= spaces:
-                            want = -1 if misses == told < spaces else state * stride
+                            want = -1 if misses == told < spaces else row * stride
                         elif land > table.last:
                             want = -1
                         elif land in track.accelerators:

@@ -101,26 +101,33 @@ class MoveTable:
         return cls(nxt.ravel(), zone, most, last, safe)
 
     @property
+    def offset(self) -> int:
+        """The rows' states are numbered from `offset` on, so that the first state on the line
+        is a power of two: a turn ORs its six rows and compares once to tell a finish."""
+        line = 2 * (2 * self.safe - self.last + 1)  # the finish is 2 x safe - last
+        return (1 << (line - 1).bit_length()) - line
+
+    @property
     def stride(self) -> int:
         """The row length of `rows`: a power of two with room for every movement and the zone."""
         return 1 << (self.most + 1).bit_length()
 
     def rows(self, numbers: TrackNumbers) -> Array:
-        """The table as the fast loop reads it: a state's row starts at state x stride and holds
-        the row of the state each movement leads to, or NEEDS_DICE, or for a landing on an
-        accelerator -2 - its space; its last entry is the state's zone value. A horse is the
-        start of its row."""
-        stride, width = self.stride, self.most + 1
+        """The table as the fast loop reads it: a state's row starts at (state + offset) x stride
+        (OUT's at 0) and holds the row of the state each movement leads to, or NEEDS_DICE, or
+        for a landing on an accelerator -2 - its space; its last entry is the state's zone
+        value. A horse is the start of its row."""
+        stride, width, off = self.stride, self.most + 1, self.offset
         states = self.zone.shape[0]
-        nxt = self.nxt.reshape(states, width)
-        rows = np.zeros((states, stride), dtype=np.int64)
-        rows[:, :width] = np.where(nxt == NEEDS_DICE, NEEDS_DICE, nxt * stride)
+        nxt = self.nxt.reshape(states, width)[2:]
+        rows = np.zeros((states + off, stride), dtype=np.int64)
+        rows[off + 2 :, :width] = np.where(nxt == NEEDS_DICE, NEEDS_DICE, (nxt + off) * stride)
         for space in range(self.last + 1):
             for spaces in range(1, width):
                 land = space + spaces
                 if land <= self.last and numbers.accel[min(land, numbers.finish)]:
-                    rows[2 * (space + 1), spaces] = NEEDS_DICE - 1 - land
-        rows[:, stride - 1] = self.zone
+                    rows[off + 2 * (space + 1), spaces] = NEEDS_DICE - 1 - land
+        rows[off + 2 :, stride - 1] = self.zone[2:]
         return rows.ravel()
 
     def dice(self, numbers: TrackNumbers) -> tuple[Array, Array, Array] | None:
@@ -134,25 +141,25 @@ class MoveTable:
         tries, mud, outcomes = (int(x) for x in dice_draw(numbers.shoe, numbers.blank, faces.size))
         told = min(tries, self.most)
         keys = (told + 1) * faces.size + 1
-        stride = self.stride
+        stride, off = self.stride, self.offset
         rows = self.rows(numbers).reshape(-1, stride)
         misses = np.arange(told + 1).repeat(faces.size)
         face = np.tile(np.arange(faces.size), told + 1)
 
         def row_at(space: Array) -> Array:
             spot = np.minimum(space, finish)
-            return (2 * (space + 1) + numbers.mud[spot]) * stride
+            return (2 * (space + 1) + numbers.mud[spot] + off) * stride
 
         ends = [np.zeros(keys, dtype=np.int64), np.full(keys, -1, dtype=np.int64)]
-        for state in range(2, rows.shape[0]):
+        for state in range(2, self.zone.shape[0]):
             space, stuck = state // 2 - 1, state % 2
             for spaces in range(1, self.most + 1):
-                then = int(rows[state, spaces])
+                then = int(rows[state + off, spaces])
                 if then >= 0:
                     continue
                 never = stuck and not numbers.mud[min(space, finish)]  # a state never reached
                 if never or (not stuck and then == NEEDS_DICE):  # or a landing past the table
-                    rows[state, spaces] = ~keys
+                    rows[state + off, spaces] = ~keys
                     continue
                 accelerator = NEEDS_DICE - 1 - then  # where a horse not stuck lands
                 land = space + spaces - misses if stuck else np.full(misses.size, accelerator)
@@ -160,9 +167,9 @@ class MoveTable:
                 land = np.where(free, land, space)
                 bonus = free & (numbers.accel[np.minimum(land, finish)] > 0)
                 end = land + np.where(bonus, faces[face], 0)
-                row = np.where(free, row_at(end), state * stride)
+                row = np.where(free, row_at(end), (state + off) * stride)
                 row[(land > self.last) | (~free & (misses == told) & (spaces > told))] = -1
-                rows[state, spaces] = ~(len(ends) * keys)
+                rows[state + off, spaces] = ~(len(ends) * keys)
                 ends.append(np.append(row, -1))
                 if len(ends) * keys > MAX_DRAWS:
                     return None
@@ -171,11 +178,11 @@ class MoveTable:
 
 
 @njit(cache=True)
-def exact(z: Word, now: Word, spaces: Word, shift: Word, track) -> tuple[Word, Word]:  # type: ignore[no-untyped-def]
+def exact(z: Word, now: Word, spaces: Word, shift: Word, off: Word, track) -> tuple[Word, Word]:  # type: ignore[no-untyped-def]
     """A movement whose dice the keys leave open, rolled by `roll_dice` from the stream state
     `z`: (the stream, the row it ends on). A function of its own, out of the loop's way."""
     finish, _, mud, accel, faces, shoe, blank = track
-    state = now >> shift
+    state = (now >> shift) - off
     space, stuck = state // 2 - 1, state % 2
     land = space + spaces
     if stuck or accel[min(land, finish)]:
@@ -187,16 +194,17 @@ def exact(z: Word, now: Word, spaces: Word, shift: Word, track) -> tuple[Word, W
             land = space + moved
         if accel[min(land, finish)]:
             land += faces[face]
-    return z, (2 * (land + 1) + mud[min(land, finish)]) << shift
+    return z, (2 * (land + 1) + mud[min(land, finish)] + off) << shift
 
 
 @njit(cache=True, nogil=True)  # other threads (a server's event loop) run meanwhile
 def run_fast(  # type: ignore[no-untyped-def]
-    horses, pending, scratches, track, table, ends, draws, shift, safe, base, first, podium, turns
-):
+    horses, pending, scratches, track, table, ends, draws, shift, off, safe, base, first, podium,
+    turns,
+):  # fmt: skip
     """Races first.. of the run seeded `base`, into podium (races x 3) and turns: the same
     races as `derby_race._run`. (`table`, `ends`, `draws`) is `MoveTable.dice()`, the table's
-    stride 1 << shift."""
+    stride 1 << shift and its states numbered from `off` on (`MoveTable.offset`)."""
     finish, _, _, _, faces, shoe, blank = track
     at = np.zeros(1, dtype=np.int64)
     w, moves = workspace(pending, finish)
@@ -205,11 +213,11 @@ def run_fast(  # type: ignore[no-untyped-def]
     s = np.zeros(FIELD + 1, dtype=np.int64)
     near = np.zeros(FIELD, dtype=np.int64)  # the horses on or past the line, not yet placed
     zone_at = (1 << shift) - 1
-    line, top = (2 * (finish + 1)) << shift, (2 * (safe + 1)) << shift
+    line, top = (2 * (finish + 1) + off) << shift, (2 * (safe + 1) + off) << shift
     mid_turn = pending[0] > 0
 
     def at_row(state: Word) -> Word:
-        return state << shift
+        return (state + off) << shift
 
     keys = np.zeros(DICE_BLOCK + 1, dtype=np.int64)  # the second stream's next draws, decoded
     rest = np.zeros(DICE_BLOCK, dtype=np.uint64)
@@ -237,8 +245,8 @@ def run_fast(  # type: ignore[no-untyped-def]
             rest[t] = ((y & _LOW32) * mud_part) >> np.uint64(32)
         if halves:
             for t in range(DICE_BLOCK):
-                misses = np.int64(leading_zeros(rest[t])) - 64 + tries  # type: ignore[call-arg]
-                keys[t] += min(misses, told) * n_faces
+                lz = leading_zeros(rest[t]) + np.uint64(tries - 64)  # type: ignore[call-arg]
+                keys[t] += np.int64(min(lz, np.uint64(told))) * n_faces
         else:
             for t in range(DICE_BLOCK):
                 misses = 0
@@ -248,27 +256,22 @@ def run_fast(  # type: ignore[no-untyped-def]
         for t in range(DICE_BLOCK):
             keys[t] = last_key if keys[t] < 0 else keys[t]
 
-    def move(
-        h: Word, spaces: Word, used: Word, crossed: bool, open_: Word
-    ) -> tuple[Word, bool, Word, Word]:
+    def move(h: Word, spaces: Word, used: Word, rows_or: Word) -> tuple[Word, Word, Word]:
         """One of the turn's six movements (0 spaces: none); returns the draws used of the
-        block, whether a horse is on or past the line (or the dice were left open), the open
-        mark (negative: a key left this movement's dice open) and where the horse was. A
-        movement that needs dice reads the next key, with no branch: the processor cannot
-        foresee which movements those are. Dice that the keys leave open (rare) leave the horse
-        where it was and mark the turn, which is then played again by `exact`. A closure: numba
-        inlines it, arrays and all, where a call of a function that passes arrays would cost
-        about a turn."""
+        block, `rows_or` ORed with the row it ends on (negative: dice the keys left open) and
+        the row it started on. A movement that needs dice reads the next key, with no branch:
+        the processor cannot foresee which movements those are. Dice that the keys leave open
+        (rare) leave the horse where it was, and the turn is played again by `exact`. A closure:
+        numba inlines it, arrays and all, where a call of a function that passes arrays would
+        cost about a turn."""
         now = s[np.uint64(h)]
         then = table[np.uint64(now + spaces)]
         dice = then >> 63  # all ones when the movement needs dice
         key = keys[np.uint64(used)]
         used -= dice
         then = (then & ~dice) | ends[np.uint64((~then + key) & dice)]
-        open_ |= then
         s[np.uint64(h)] = now if then < 0 else then
-        # a horse there that did not move is in a tie
-        return used, crossed | bool(np.uint64(then) >= np.uint64(line)), open_, now
+        return used, rows_or | then, now
 
     turn = np.zeros((TURN_ROWS, BLOCK), dtype=np.int64)
 
@@ -371,14 +374,17 @@ def run_fast(  # type: ignore[no-untyped-def]
             zd = turn[MD, word] * table[np.uint64(s[np.uint64(d)] + zone_at)]
             ze = turn[ME, word] * table[np.uint64(s[np.uint64(e)] + zone_at)]
             zf = turn[MF, word] * table[np.uint64(s[np.uint64(f)] + zone_at)]
-            crossed, open_, before = tied, 0, used  # a tie running on is ranked after every turn
-            used, crossed, open_, now_a = move(a, turn[MA, word], used, crossed, open_)
-            used, crossed, open_, now_b = move(b, turn[MB, word], used, crossed, open_)
-            used, crossed, open_, now_c = move(c, zc, used, crossed, open_)
-            used, crossed, open_, now_d = move(d, zd, used, crossed, open_)
-            used, crossed, open_, now_e = move(e, ze, used, crossed, open_)
-            used, crossed, open_, now_f = move(f, zf, used, crossed, open_)
-            if crossed and open_ < 0:  # the turn again from its start, its dice by `exact`
+            before = used
+            used, rows_or, now_a = move(a, turn[MA, word], used, 0)
+            used, rows_or, now_b = move(b, turn[MB, word], used, rows_or)
+            used, rows_or, now_c = move(c, zc, used, rows_or)
+            used, rows_or, now_d = move(d, zd, used, rows_or)
+            used, rows_or, now_e = move(e, ze, used, rows_or)
+            used, rows_or, now_f = move(f, zf, used, rows_or)
+            # a row on or past the line (a horse there that did not move is in a tie), or dice
+            # left open (a negative row): `line` is a power of two, so the ORed rows tell
+            crossed = bool(tied | (np.uint64(rows_or) >= np.uint64(line)))  # ties: every turn
+            if rows_or < 0:  # the turn again from its start, its dice by `exact`
                 s[f], s[e], s[d], s[c], s[b], s[a] = now_f, now_e, now_d, now_c, now_b, now_a
                 z, crossed = zb + _GOLDEN * np.uint64(before), tied
                 for h, spaces in (
@@ -391,7 +397,7 @@ def run_fast(  # type: ignore[no-untyped-def]
                 ):
                     then = table[np.uint64(s[h] + spaces)]
                     if then < 0:
-                        z, then = exact(z, s[h], spaces, shift, track)
+                        z, then = exact(z, s[h], spaces, shift, off, track)
                     s[h] = then
                     crossed = crossed or then >= line
                 zb, used = z - _SPENT, DICE_BLOCK  # a new block at the next turn
@@ -406,7 +412,7 @@ def run_fast(  # type: ignore[no-untyped-def]
                 if s[h] >= line:
                     near[count] = h
                     count += 1
-                    state = s[h] >> shift
+                    state = (s[h] >> shift) - off
                     pos[h], stuck[h] = state // 2 - 1, state % 2
                     base_row[h] = rank[h] if rank[h] else ranked + 1
                     fresh += rank[h] == 0
@@ -431,7 +437,7 @@ def run_fast(  # type: ignore[no-untyped-def]
         if beyond:  # a long tie: on the reference from here
             for h in range(1, FIELD + 1):
                 if s[h] != OUT:
-                    state = s[h] >> shift
+                    state = (s[h] >> shift) - off
                     pos[h], stuck[h] = state // 2 - 1, state % 2
             start = w[: rows.SETTLED + 1, : FIELD + 1].copy()
             _, more, _, _ = race(
@@ -470,7 +476,8 @@ def run_races(
     turns = np.zeros(count, dtype=np.int64)
     run_fast(
         start.horses, start.pending, np.int64(scratches), numbers.arrays(), *dice,
-        np.int64(table.stride.bit_length() - 1), np.int64(table.safe), np.uint64(base),
+        np.int64(table.stride.bit_length() - 1), np.int64(table.offset), np.int64(table.safe),
+        np.uint64(base),
         np.int64(first), podium, turns,
     )  # fmt: skip
     return RaceSample(podium, turns + start.turn, start.runners)
