@@ -96,7 +96,7 @@ def test(extra: list[str]) -> None:
 
 def analysis(extra: list[str]) -> None:
     """Regenerate docs/analysis.md and its pictures (several minutes; --games N for fewer)."""
-    run(BIN / "python", "tools/analysis_doc.py", *extra)
+    run(BIN / "python", "-m", "tools.analysis_doc", *extra)
 
 
 def layers(extra: list[str]) -> None:

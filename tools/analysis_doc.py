@@ -1,4 +1,5 @@
-"""Regenerate docs/analysis.md and its pictures: `python3 tasks.py analysis [--games N]`.
+"""Regenerate docs/analysis.md and its pictures: `python3 tasks.py analysis [--games N]` (which
+runs `python -m tools.analysis_doc` from the repository's root).
 
 Every number and picture in that page comes from this one script, run with fixed seeds, so
 the page can be rebuilt and checked at any time. It takes several minutes at full size (the
@@ -23,6 +24,7 @@ from horserace.families.board.plots import plot_races, plot_simulation
 from horserace.families.board.race_simulation import RACES_ALONE
 from horserace.families.board.rules.house import house_options
 from horserace.families.board.tally import SimulationReport, exact_horse_odds
+from tools.analysis_races import cards_section, derby_section
 
 SEED = 2026
 ROOT = Path(__file__).resolve().parents[1]
@@ -315,6 +317,8 @@ def main() -> None:
         sweep_section(int(20_000 * args.scale)),
         design_section(),
         bots_section(args.games),
+        derby_section(int(600 * args.scale), int(20_000 * args.scale), SEED, PICTURES),
+        cards_section(int(100_000 * args.scale), SEED, PICTURES),
     ]
     intro = f"""# Analysis: what the numbers say
 
