@@ -24,6 +24,15 @@ LANE_TOPS = sum(LANE << (FIELD * k) for k in range(11))
 _LOW32 = np.uint64(0xFFFFFFFF)
 
 
+@njit(cache=True, inline="always")
+def _owe(owed, slot, seats, amount):  # type: ignore[no-untyped-def]
+    """A throw's cost owed by the roller in `slot`; returns the next roller's slot (round the
+    `seats` still in). Inlined into the race, arrays and all."""
+    owed[slot] += amount
+    slot += np.uint64(1)
+    return np.uint64(0) if slot == seats else slot
+
+
 @njit(cache=True, **NO_REFCOUNTS)
 def race_fields(z, advance, cost, owed, active, fields):  # type: ignore[no-untyped-def]
     """Roll until a horse finishes; returns (stream, winner, rolls), as `board_game._race`.
@@ -45,18 +54,12 @@ def race_fields(z, advance, cost, owed, active, fields):  # type: ignore[no-unty
             after = fields + advance[h0] + advance[h1] + advance[h2] + advance[h3] + advance[h4]
             if after & tops == 0:
                 for horse in (h0, h1, h2, h3, h4):
-                    owed[slot] += cost[horse]
-                    slot += np.uint64(1)
-                    if slot == seats:
-                        slot = np.uint64(0)
+                    slot = _owe(owed, slot, seats, cost[horse])
                 rolls += 5
                 fields = after
                 continue
             for horse in (h0, h1, h2, h3, h4):
-                owed[slot] += cost[horse]
-                slot += np.uint64(1)
-                if slot == seats:
-                    slot = np.uint64(0)
+                slot = _owe(owed, slot, seats, cost[horse])
                 rolls += 1
                 fields += advance[horse]
                 if fields & tops:
