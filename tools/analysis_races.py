@@ -29,10 +29,9 @@ def derby_section(games: int, paired: int, seed: int, pictures: Path) -> str:
     holding = sum(1 for p in wins if p.wilson95()[0] <= 1 / 8 <= p.wilson95()[1])
     pairs = report.paired
     changed = "\n".join(
-        f"| {name} | {_percent(report.paired.winner_changed[name].rate)} |"
-        f" {_percent(report.paired.podium_changed[name].rate)} |"
-        f" {report.paired.mean_turns[name]:.1f} |"
-        for name in report.paired.winner_changed
+        f"| {name} | {_percent(pairs.winner_changed[name].rate)} |"
+        f" {_percent(pairs.podium_changed[name].rate)} | {pairs.mean_turns[name]:.1f} |"
+        for name in pairs.winner_changed
     )
     money = ", ".join(f"{m.mean:.1f}" for m in report.seat_money)
     return f"""## The Derby: equal horses, and what the track decides
