@@ -12,8 +12,9 @@ import pytest
 
 from horserace.families.derby.rules.race import start_race, with_positions
 from horserace.families.derby.rules.track import DerbyTrack, Zone, packaged_track
-from horserace.kernels.derby_fast import KEYS, TOLD, MoveTable, run_races
+from horserace.kernels.derby_fast import run_races
 from horserace.kernels.derby_race import RaceStart, TrackNumbers, race_start
+from horserace.kernels.derby_table import KEYS, TOLD, MoveTable
 from horserace.kernels.rng import mix64
 from tests.kernels.test_derby_race_kernel import play_rules, random_track
 
@@ -131,6 +132,20 @@ def test_the_dice_table_ends_every_draw_where_the_plain_rule_does() -> None:
                             want = row_of(land)
                         assert got == want, (state, spaces, misses, face)
                 assert ends[start + keys - 1] == -1
+
+
+def test_races_from_a_start_with_a_tie_on_the_line_replay_its_places_each_time() -> None:
+    """A start with a tie running on inside the table and a horse already placed: every race
+    of a run starts from the same places and tie (the loop reuses the start's rows), and
+    each is the reference's race."""
+    track = packaged_track("derby")
+    line = track.finish + 1
+    race = with_positions(start_race((1, 2, 3, 4, 5)), {1: line + 3, 2: line, 3: line, 4: 20})
+    race = replace(race, blocks=((1,), (2, 3)))
+    same_races(race_start(race), track, 3000)
+    sample = run_races(race_start(race), track, 5, 0, 3000)
+    assert (sample.podium[:, 0] == 1).all()
+    assert {tuple(p) for p in sample.podium[:, 1:].tolist()} == {(2, 3), (3, 2)}
 
 
 def test_a_horse_past_the_line_with_no_place_yet_is_placed_as_on_the_reference() -> None:
