@@ -24,13 +24,15 @@ streams in exactly `race`'s order, so race i of a run is the same race on either
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from horserace.families.derby.rules.race import PODIUM, TURN_DICE
 from horserace.families.derby.rules.track import DerbyTrack
-from horserace.kernels import NO_REFCOUNTS, Word
+from horserace.kernels import NO_REFCOUNTS, Array, Word
 from horserace.kernels import derby_state as rows
 from horserace.kernels.derby_race import (
     MAX_TURNS,
@@ -389,6 +391,16 @@ def _races(  # type: ignore[no-untyped-def]
         turns[row] = played
 
 
+@lru_cache(maxsize=16)
+def tables(track: DerbyTrack) -> tuple[TrackNumbers, MoveTable, tuple[Array, Array, Array] | None]:
+    """A track's numbers, move table and dice table (`MoveTable.dice`), built once per track:
+    they take about 13 ms, and live odds ask for races in chunks of 50 ms. The loop only
+    reads them."""
+    numbers = TrackNumbers.of(track)
+    table = MoveTable.of(numbers)
+    return numbers, table, table.dice(numbers)
+
+
 def run_races(
     start: RaceStart,
     track: DerbyTrack,
@@ -403,9 +415,7 @@ def run_races(
     races on this loop and on the reference kernel (`method="reference"`)."""
     if method == "reference":
         return run_reference(start, track, base, first, count, scratches=scratches)
-    numbers = TrackNumbers.of(track)
-    table = MoveTable.of(numbers)
-    dice = table.dice(numbers)
+    numbers, table, dice = tables(track)
     if dice is None:  # dice with so many outcomes that the table would not fit: the same races
         return run_reference(start, track, base, first, count, scratches=scratches)
     podium = np.zeros((count, PODIUM), dtype=np.int64)
