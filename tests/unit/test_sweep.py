@@ -211,3 +211,24 @@ def test_a_board_file_with_a_lane_of_0_or_200_slots_is_one_line_and_exit_2(
     result = CliRunner().invoke(app, [arg.format(board) for arg in command])
     assert result.exit_code == 2, result.output
     assert result.stderr == f"error: {board}: lane 7: a lane has 1 to 99 slots, not {slots}\n"
+
+
+def test_the_terminal_table_fits_80_columns_and_folds_a_long_point(tmp_path: Path) -> None:
+    """A point's axes a line each, folded rather than cut: a board file with a long name is
+    still whole (read down its column), the figures are whole, no line passes 80 columns."""
+    board = tmp_path / "a-board-with-a-name-longer-than-any-column-of-the-table.toml"
+    lanes = "\n".join(f'"{h}" = {3 + abs(7 - h)}' for h in HORSES)
+    board.write_text(f'name = "long"\n[lanes]\n{lanes}\n', encoding="utf-8")
+    grid = ["-g", "players=3,4", "-g", f"board={board}", "-g", "house=none,robertson"]
+    result = CliRunner().invoke(
+        app, ["sweep", "classic", *grid, "--games", "10", "--seed", "3"], env={"COLUMNS": "80"}
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    cells = [line.split("│") for line in lines if line.startswith("│")]
+    first_column = "".join(cell[1].strip() for cell in cells)
+    assert first_column.count(f"board={board.name}") == 4  # folded, not cut; no folder
+    assert first_column.count("house=robertson") == 2
+    assert sum("reference" in cell[2] for cell in cells) == 2  # the figures on one line each
+    assert all(cell[-2].strip().endswith("%)") for cell in cells if cell[2].strip())

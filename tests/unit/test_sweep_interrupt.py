@@ -51,7 +51,8 @@ def test_an_interrupted_sweep_prints_and_writes_the_finished_points(
     child.close()
     shown = child.before or ""
     assert child.exitstatus == 130, shown
-    assert "rounds=1 engine=reference" in shown and "rounds=10000" not in shown
+    assert "│ rounds=1 " in shown and "│ engine=reference " in shown  # a line each
+    assert "rounds=10000" not in shown
     assert "interrupted: the table holds the 1 of 2 points finished before Ctrl-C" in shown
     assert "Traceback" not in shown
     with out.open(encoding="utf-8") as handle:

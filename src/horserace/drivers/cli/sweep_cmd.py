@@ -117,17 +117,25 @@ def _write(table: list[dict[str, object]], path: Path) -> None:
 
 
 def _print(console: Console, outcomes: list[Outcome], seed: int) -> None:
-    table = Table(title=f"Sweep, seed {seed}", title_justify="left")
-    for name in ("point", "engine", "games", "race length", "paid/round", "pot left", "favourite"):
-        table.add_column(name, justify="left" if name == "point" else "right")
+    """One row a point: its axes a line each (a board by its file's name; the CSV and JSON
+    keep the path), folded rather than cut when the terminal is narrow; the figures whole."""
+    several = any(len(outcome.point.labels) > 1 for outcome in outcomes)
+    table = Table(title=f"Sweep, seed {seed}", title_justify="left", show_lines=several)
+    table.add_column("point", overflow="fold", min_width=10)
+    for name in ("engine", "games", "length", "paid/round", "pot left", "favourite"):
+        table.add_column(name, justify="right", no_wrap=name != "favourite")
     for outcome in outcomes:
+        point = "\n".join(
+            f"{key}={Path(value).name if key == 'board' else value}"
+            for key, value in outcome.point.labels
+        )
         report = outcome.report
         if report is None:
-            table.add_row(outcome.point.name, f"failed: {outcome.error}", *[""] * 5)
+            table.add_row(point, f"failed: {outcome.error}", *[""] * 5)
             continue
         best = max(report.horse_wins.items(), key=lambda item: item[1].rate)
         table.add_row(
-            outcome.point.name,
+            point or outcome.point.name,
             report.engine,
             f"{report.games:,}",
             f"{report.race_length.mean:.2f}",
