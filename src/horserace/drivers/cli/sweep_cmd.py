@@ -122,20 +122,21 @@ def _print(console: Console, outcomes: list[Outcome], seed: int) -> None:
     several = any(len(outcome.point.labels) > 1 for outcome in outcomes)
     table = Table(title=f"Sweep, seed {seed}", title_justify="left", show_lines=several)
     table.add_column("point", overflow="fold", min_width=10)
-    for name in ("engine", "games", "length", "paid/round", "pot left", "favourite"):
-        table.add_column(name, justify="right", no_wrap=name != "favourite")
+    table.add_column("engine", justify="right", overflow="fold", min_width=9)  # or the error
+    for name in ("games", "length", "paid/round", "pot left"):
+        table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("favourite", justify="right")
     for outcome in outcomes:
-        point = "\n".join(
-            f"{key}={Path(value).name if key == 'board' else value}"
-            for key, value in outcome.point.labels
-        )
+        labels = outcome.point.labels
+        point = "\n".join(f"{k}={Path(v).name if k == 'board' else v}" for k, v in labels)
+        point = point or outcome.point.name
         report = outcome.report
         if report is None:
             table.add_row(point, f"failed: {outcome.error}", *[""] * 5)
             continue
         best = max(report.horse_wins.items(), key=lambda item: item[1].rate)
         table.add_row(
-            point or outcome.point.name,
+            point,
             report.engine,
             f"{report.games:,}",
             f"{report.race_length.mean:.2f}",
