@@ -188,7 +188,9 @@ def race(  # type: ignore[no-untyped-def]
     movement that meets nothing (no mud to leave; no mud, accelerator or finish where it lands,
     marked in the EVENT row) is one addition: the common turn takes no branch that the dice
     decide. Everything is in this one body: a call that passes arrays costs more than a whole
-    turn. `track` is `TrackNumbers.arrays()`."""
+    turn. `track` is `TrackNumbers.arrays()`. It allocates nothing (copies are loops): the fast
+    loop, compiled without reference counts, calls it, and numba compiles a callee with its
+    caller's settings when it has no version yet."""
     finish, zone, mud, accel, faces, shoe, blank = track
     taped = tape.shape[0] > 0
     draw = dice_draw(shoe, blank, faces.shape[0])
@@ -196,7 +198,9 @@ def race(  # type: ignore[no-untyped-def]
     for spot in range(finish + 1):
         event[spot] = spot == finish or mud[spot] or accel[spot]
     moves[:, 2] = 1
-    w[:5, : FIELD + 1] = horses[:5]
+    for row in range(5):  # loops, not slices: a slice copy may allocate (see `race`'s doc)
+        for h in range(FIELD + 1):
+            w[row, h] = horses[row, h]
     pos, stuck, runner, rank, settled = w[POS], w[STUCK], w[RUNNER], w[RANK], w[SETTLED]
     active, ids, dice = w[ACTIVE], w[IDS], w[DICE_ROW]
     runners = 0
@@ -212,7 +216,8 @@ def race(  # type: ignore[no-untyped-def]
     field = count
     needed = min(PODIUM, runners - scratches)
     down = pending[DICE_DOWN]
-    dice[:down] = pending[DICE : DICE + down]
+    for j in range(down):
+        dice[j] = pending[DICE + j]
     count = 0
     if down == TURN_DICE:  # the turn is being resolved: finish what is under way
         if pending[MUD_HORSE]:
