@@ -80,7 +80,7 @@ def luck_section(games: int) -> str:
         lambda: simulate_games("classic", {"players": 6}, games, SEED, workers=2),
     )
     exact = exact_horse_odds("classic", {"players": 6})
-    plot_simulation(report, exact, PICTURES / "classic.png")
+    plot_simulation(report, exact, "chips", PICTURES / "classic.png")
     rows = "\n".join(
         f"| {h} | {100 * p.rate:.3f}% | {100 * p.wilson95()[0]:.3f}% to"
         f" {100 * p.wilson95()[1]:.3f}% | {100 * exact[h]:.3f}% |"

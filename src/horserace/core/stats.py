@@ -28,7 +28,8 @@ def wilson95(successes: int, trials: int) -> tuple[float, float]:
     scale = 1 + z2 / trials
     centre = (p + z2 / (2 * trials)) / scale
     half = Z95 / scale * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exact, not a rounding's 1e-19
+    return (low, 1.0 if successes == trials else min(1.0, centre + half))
 
 
 @dataclass
@@ -95,6 +96,10 @@ class RunningStats:
             return None
         half = Z95 * self.standard_error
         return (self.mean - half, self.mean + half)
+
+    def scaled(self, factor: float) -> RunningStats:
+        """The figures of every value times `factor` (a count of rolls priced in chips)."""
+        return RunningStats(self.count, self.mean * factor, self.m2 * factor * factor)
 
     def to_json(self) -> dict[str, Any]:
         interval = self.ci95()

@@ -7,7 +7,7 @@ matplotlib is imported inside each function, so only a command asked for a pictu
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,9 +50,17 @@ def save(figure: Figure, path: Path) -> None:
     pyplot.close(figure)
 
 
-def draw_wins(axes: Axes, wins: Mapping[int, Proportion], exact: Mapping[int, float]) -> None:
-    """Bars of the simulated win rate with 95% intervals, exact odds as dots beside them."""
-    horses = list(wins)
+def draw_wins(
+    axes: Axes,
+    wins: Mapping[int, Proportion],
+    exact: Mapping[int, float],
+    out: Collection[int] = (),
+) -> None:
+    """Bars of the simulated win rate with 95% intervals, exact odds as dots beside them; the
+    horses in `out` (scratched) are named as such instead of drawn as a bar of nothing. The
+    legend sits in headroom above the bars, where it hides no interval."""
+    every = list(wins)
+    horses = [h for h in every if h not in out]
     rates = [100 * wins[h].rate for h in horses]
     lows = [max(0.0, 100 * (wins[h].rate - wins[h].wilson95()[0])) for h in horses]
     highs = [max(0.0, 100 * (wins[h].wilson95()[1] - wins[h].rate)) for h in horses]
@@ -61,10 +69,31 @@ def draw_wins(axes: Axes, wins: Mapping[int, Proportion], exact: Mapping[int, fl
     axes.plot(
         horses, [100 * exact.get(h, 0.0) for h in horses], "o", color="#c0392b", label="exact"
     )
-    axes.set_xticks(horses)
+    tops = [r + h for r, h in zip(rates, highs, strict=True)] + [
+        100 * exact.get(h, 0.0) for h in horses
+    ]
+    axes.set_ylim(0, 1.25 * max(tops, default=1.0) or 1.0)
+    mark_out(axes, [h for h in every if h in out])
+    axes.set_xticks(every)
     axes.set_xlabel("horse")
     axes.set_ylabel("wins (%)")
-    axes.legend(fontsize="small")
+    axes.legend(fontsize="small", loc="upper center", ncol=2)
+
+
+def mark_out(axes: Axes, horses: Sequence[int], label: str = "scratched") -> None:
+    """Name the horses that are not in the race at their places along the x axis."""
+    for horse in horses:
+        axes.text(
+            horse,
+            0.02,
+            label,
+            rotation=90,
+            ha="center",
+            va="bottom",
+            color="#777777",
+            fontsize="small",
+            transform=axes.get_xaxis_transform(),
+        )
 
 
 def draw_means(axes: Axes, labels: Sequence[str], stats: Sequence[RunningStats], unit: str) -> None:

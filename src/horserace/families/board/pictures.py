@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from horserace.terminal.pictures import figure as new_figure
-from horserace.terminal.pictures import save
+from horserace.terminal.pictures import mark_out, save
 
 if TYPE_CHECKING:
     from horserace.components.board import Board
@@ -34,19 +34,26 @@ def plot_boards(boards: Mapping[str, BoardFigures], path: Path) -> None:
 def plot_odds(
     board: Board, advanced: Mapping[int, int], win: Mapping[int, float], rolls: float, path: Path
 ) -> None:
-    """Each running horse's exact chance to win, and how far along its lane it stands."""
+    """Each running horse's exact chance to win, and how far along its lane it stands; the
+    horses not in `win` are scratched and named so in both panels."""
     figure, (chances, lanes) = new_figure(2)
     horses = list(win)
+    every = list(range(2, 13))
+    out = [h for h in every if h not in win]
     chances.bar(horses, [100 * win[h] for h in horses], color="#c0392b")
-    chances.set_xticks(list(range(2, 13)))
+    mark_out(chances, out)
+    chances.set_xticks(every)
     chances.set_xlabel("horse")
     chances.set_ylabel("chance to win (%)")
     chances.set_title(f"exact odds, {rolls:.1f} rolls expected")
-    every = list(range(2, 13))
-    lanes.bar(every, [board.slots_of(h) for h in every], color="#dddddd", label="lane")
-    lanes.bar(every, [advanced.get(h, 0) for h in every], color="#7aa6c2", label="advanced")
+    running = [h for h in every if h in win]
+    lanes.bar(running, [board.slots_of(h) for h in running], color="#dddddd", label="lane")
+    lanes.bar(running, [advanced.get(h, 0) for h in running], color="#7aa6c2", label="advanced")
+    if out:
+        slots = [board.slots_of(h) for h in out]
+        lanes.bar(out, slots, color="white", edgecolor="#aaaaaa", hatch="//", label="scratched")
     lanes.set_xticks(every)
-    lanes.set_xlabel("horse (missing from the left: scratched)")
+    lanes.set_xlabel("horse")
     lanes.set_ylabel("slots")
     lanes.set_title(f"positions, {board.name} board")
     lanes.legend(fontsize="small")

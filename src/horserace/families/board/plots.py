@@ -18,12 +18,16 @@ if TYPE_CHECKING:
     from horserace.families.board.tally import SimulationReport
 
 
-def plot_simulation(report: SimulationReport, exact: Mapping[int, float], path: Path) -> None:
-    """Win rate per horse with intervals and exact odds; final money per seat; race length."""
+def plot_simulation(
+    report: SimulationReport, exact: Mapping[int, float], money_unit: str, path: Path
+) -> None:
+    """Win rate per horse with intervals and exact odds; final money per seat (in the table's
+    money: chips, or Northwoods' cents); race length."""
     figure, (wins, money, length) = new_figure(3)
     draw_wins(wins, report.horse_wins, exact)
     wins.set_title(f"{report.preset}: {report.races:,} races")
-    draw_means(money, [f"P{s + 1}" for s in range(report.players)], report.seat_chips, "final")
+    seats = [f"P{s + 1}" for s in range(report.players)]
+    draw_means(money, seats, report.seat_chips, f"{money_unit} at the end (95% interval)")
     money.set_title(f"final money per seat ({report.games:,} games)")
     draw_counts(length, report.length_counts, "rolls in the race")
     length.set_title("race length")
@@ -33,8 +37,8 @@ def plot_simulation(report: SimulationReport, exact: Mapping[int, float], path: 
 def plot_races(report: RaceReport, path: Path) -> None:
     """Win chances beside the exact odds, the rolls each scratch line cost, race lengths."""
     figure, (left, right, lengths) = new_figure(3)
-    draw_wins(left, report.wins, report.exact_win)
-    left.set_title(f"{report.races:,} races, {report.board.name} board")
+    draw_wins(left, report.wins, report.exact_win, out=report.scratched)
+    left.set_title(f"{report.races:,} races, {report.board.name} board\n{report.start_words()}")
     labels = ["all rolls"] + [f"line {k + 1}: {h}" for k, h in enumerate(report.scratched)]
     draw_means(right, labels, [report.length, *report.lines], "rolls per race")
     right.plot(

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from horserace.core.options import whole_text
 from horserace.core.words import counted
 from horserace.families.simulation import Setup, Simulation
 from horserace.terminal.options import Opt, declared
@@ -25,6 +26,12 @@ race_options = declared(
     Opt("--scratched HORSES", str, "", "Scratched horses on lines 1.., e.g. 3,5,7,9."),
     Opt("--positions HORSE=SLOTS,...", str, "", "Slots advanced, e.g. 2=1,12=2."),
     Opt("--method", str, "table", "table (exact shortcut) or rolls (roll by roll)."),
+    Opt(
+        "--line-values V1,V2,V3,V4",
+        str,
+        "1,2,3,4",
+        "What a roll of the horse on scratch line 1-4 costs (Northwoods: 20,15,10,5).",
+    ),
     Opt("--plot FILE.png", Path | None, None, "Draw win chances, rolls per line, lengths."),
 )
 
@@ -51,11 +58,13 @@ class RacesAlone(Simulation):
         board = DEFAULT_BOARD if given["board"] is None else load_board(given["board"])
         scratched = parse_scratched(given["scratched"])
         positions = parse_positions(given["positions"], board, scratched)
+        values = [whole_text(v, "a line value") for v in given["line_values"].split(",")]
         settings = {
             "board": board,
             "scratched": scratched,
             "positions": positions,
             "method": given["method"],
+            "values": values,
         }
         return Setup({}, settings, {"plot": given["plot"]})
 
@@ -89,9 +98,8 @@ def _mean(stats: RunningStats, exact: float) -> list[str]:
 def _print(console: Console, report: RaceReport) -> None:
     from rich.table import Table
 
-    scratched = ", ".join(map(str, report.scratched)) or "none"
     console.print(
-        f"{report.races:,} races on the {report.board.name} board, scratched: {scratched};"
+        f"{report.races:,} races on the {report.board.name} board, {report.start_words()};"
         f" seed {report.seed}",
         markup=False,
     )
@@ -117,8 +125,8 @@ def _print(console: Console, report: RaceReport) -> None:
         exact = report.exact_lines[line - 1]
         figures.add_row(f"rolls of horse {horse} (line {line})", *_mean(stats, exact))
     if report.scratched:
-        exact_chips = sum((k + 1) * e for k, e in enumerate(report.exact_lines))
-        figures.add_row("chips paid (1-4 a line)", *_mean(report.chips, exact_chips))
+        values = ", ".join(map(str, report.values[: len(report.scratched)]))
+        figures.add_row(f"chips paid ({values} a roll)", *_mean(report.chips, report.exact_chips))
     console.print(figures)
     rate = report.races / report.elapsed_seconds if report.elapsed_seconds else 0.0
     console.print(

@@ -39,9 +39,9 @@ class _Tally:
     length_counts: Any = field(default_factory=lambda: np.zeros(LONGEST + 1, dtype=np.int64))
 
 
-def _play(start: RaceStart, base: int, method: str, span: Span) -> _Tally:
+def _play(start: RaceStart, base: int, method: str, values: tuple[int, ...], span: Span) -> _Tally:
     outcomes = run_races(start, base, span.start, span.stop, method)
-    chips = outcomes.line_rolls @ np.array(LINE_VALUES, dtype=np.int64)
+    chips = outcomes.line_rolls @ np.array(values, dtype=np.int64)
     return _Tally(
         races=span.stop - span.start,
         wins=[int(c) for c in np.bincount(outcomes.winner, minlength=13)[2:13]],
@@ -68,10 +68,17 @@ class RaceReport:
     exact_length: float
     lines: tuple[RunningStats, ...]  # rolls naming each line's horse, per race
     exact_lines: tuple[float, ...]
-    chips: RunningStats  # chips paid per race at Classic's 1-4 per line
+    chips: RunningStats  # chips paid per race at `values` a roll of each line's horse
     length_counts: tuple[int, ...]  # races of each length 0..LONGEST (the last bin: or longer)
+    values: tuple[int, ...] = LINE_VALUES  # what a roll of line 1, 2, 3, 4's horse costs
     workers: int = field(default=1, compare=False)
     elapsed_seconds: float = field(default=0.0, compare=False)
+
+    def start_words(self) -> str:
+        """Where the races start, in a few words: the scratched lines, the horses advanced."""
+        scratched = ", ".join(map(str, self.scratched)) or "none"
+        advanced = ", ".join(f"{h}={s}" for h, s in sorted(self.positions.items()) if s)
+        return f"scratched: {scratched}" + (f"; advanced: {advanced}" if advanced else "")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,13 +99,22 @@ class RaceReport:
                 {
                     "line": k + 1,
                     "horse": horse,
-                    "value": LINE_VALUES[k],
+                    "value": self.values[k],
                     "rolls": {**self.lines[k].to_json(), "exact": self.exact_lines[k]},
+                    "chips": {
+                        **self.lines[k].scaled(self.values[k]).to_json(),
+                        "exact": self.values[k] * self.exact_lines[k],
+                    },
                 }
                 for k, horse in enumerate(self.scratched)
             ],
-            "chips_per_race": self.chips.to_json(),
+            "chips_per_race": {**self.chips.to_json(), "exact": self.exact_chips},
         }
+
+    @property
+    def exact_chips(self) -> float:
+        """Chips paid per race, exactly: each line's expected rolls at its value."""
+        return sum(v * e for v, e in zip(self.values, self.exact_lines, strict=False))
 
 
 def race_start(board: Board, scratched: list[int], positions: dict[int, int]) -> RaceStart:
@@ -123,18 +139,22 @@ def plan_races(
     scratched: Sequence[int] = (),
     positions: Mapping[int, int] | None = None,
     method: str = "table",
+    values: Sequence[int] = LINE_VALUES,
 ) -> Planned[_Tally]:
     """`races` races from the given start (`name` and `options` are those of every simulation;
     races alone have no table options), checked before any is run."""
     check_run(races, seed, workers, "races")
     if method not in METHODS:
         raise ConfigError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    if len(values) != LINES or any(v < 0 for v in values):
+        raise ConfigError(f"line values must be {LINES} whole numbers >= 0, e.g. 20,15,10,5")
     out = list(scratched)
     advanced = dict(positions or {})
     start = race_start(board, out, advanced)
     used = method if method == "rolls" or race_table(start) is not None else "rolls"
-    plan = Plan(partial(_play, start, derive_seed(seed, RACE_STREAM), used), merge_tally)
-    report = partial(_report, board, out, advanced, seed, used, start)
+    priced = tuple(values)
+    plan = Plan(partial(_play, start, derive_seed(seed, RACE_STREAM), used, priced), merge_tally)
+    report = partial(_report, board, out, advanced, seed, used, priced, start)
     return Planned(plan, CHUNK_RACES, report)
 
 
@@ -144,6 +164,7 @@ def _report(
     advanced: dict[int, int],
     seed: int,
     method: str,
+    values: tuple[int, ...],
     start: RaceStart,
     tally: _Tally,
     workers: int,
@@ -166,6 +187,7 @@ def _report(
         exact_lines=tuple(dice[h] * exact.expected_rolls for h in out),  # Wald's identity
         chips=tally.chips,
         length_counts=tuple(int(c) for c in tally.length_counts),
+        values=values,
         workers=workers,
         elapsed_seconds=time.perf_counter() - started,
     )

@@ -49,10 +49,12 @@ class BoardSimulation(Simulation):
     def setup(self, preset: str, given: Mapping[str, Any], *, quiet: bool) -> Setup:
         from horserace.families.board.options import board_table_options
         from horserace.families.board.tally import exact_horse_odds
+        from horserace.families.presets import get_preset
 
         options = board_table_options(given["players"], given)
         settings = {"bots": tuple(given["bots"].split(",")), "engine": given["engine"]}
-        extra = {"exact": exact_horse_odds(preset, options), "plot": given["plot"]}
+        money = get_preset(preset).config(options).money
+        extra = {"exact": exact_horse_odds(preset, options), "plot": given["plot"], "money": money}
         return Setup(options, settings, extra)
 
     def planner(self) -> Callable[..., Planned[Any]]:
@@ -72,7 +74,7 @@ class BoardSimulation(Simulation):
     def draw(self, report: Any, setup: Setup, path: Path) -> None:
         from horserace.families.board.plots import plot_simulation
 
-        plot_simulation(report, setup.extra["exact"], path)
+        plot_simulation(report, setup.extra["exact"], setup.extra["money"], path)
 
 
 SIMULATION = BoardSimulation()
