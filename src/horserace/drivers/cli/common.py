@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import typer
 from rich.console import Console
@@ -14,6 +14,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from horserace.core.errors import ConfigError
 from horserace.terminal.errors import INTERRUPTED, fail
+
+if TYPE_CHECKING:
+    from horserace.drivers.simulate.runner import Stopped
 
 T = TypeVar("T")
 
@@ -61,27 +64,32 @@ def check_play_options(
 
 
 @contextmanager
-def figures_so_far() -> Iterator[None]:
-    """Around a simulation: Ctrl-C ends it with the figures of the chunks already done (the
-    command prints them, then `end_if_stopped`); Ctrl-C before any is done is one line."""
+def figures_so_far() -> Iterator[list[Stopped]]:
+    """Around a simulation: Ctrl-C (or a chunk that keeps killing its worker) ends it with the
+    figures of the chunks already done, and the list it gives says why (the command prints them,
+    then `end_if_stopped`); Ctrl-C before any is done is one line."""
     from horserace.drivers.simulate.runner import partial_on_interrupt
 
     try:
-        with partial_on_interrupt():
-            yield
+        with partial_on_interrupt() as stops:
+            yield stops
     except KeyboardInterrupt:
         Console(stderr=True, highlight=False).print("interrupted before any figures were in")
         raise typer.Exit(INTERRUPTED) from None
 
 
-def end_if_stopped(done: int, asked: int, what: str) -> None:
-    """After the figures of a run that Ctrl-C ended early (`simulate.runner.partial_on_interrupt`
-    keeps the chunks finished): one line on stderr saying whose figures they are, and the
-    interrupted exit code."""
-    if done >= asked:
+def end_if_stopped(stops: list[Stopped]) -> None:
+    """After the figures of a run that ended early (`simulate.runner.partial_on_interrupt` keeps
+    the chunks finished): one line on stderr saying whose figures they are, and the interrupted
+    exit code after Ctrl-C; after an error, `error: ...` saying why it stopped, exit code 2."""
+    if not stops:
         return
+    stop = stops[0]
+    figures = f"the figures are those of the first {stop.done} of {stop.asked} {stop.what}"
+    if stop.error is not None:
+        fail(f"{stop.error}: {figures}")
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        f"interrupted: the figures are those of the first {done} of {asked} {what}", markup=False
+        f"interrupted: {figures}", markup=False
     )
     raise typer.Exit(INTERRUPTED)
 

@@ -86,14 +86,14 @@ def _command(name: str, simulation: Simulation) -> Callable[..., None]:
                     **setup.settings,
                 )
 
-            with figures_so_far():
+            with figures_so_far() as stops:
                 report = with_progress("simulating", games, not as_json, work)
             simulation.after(report, setup)
         if as_json:
             typer.echo(json.dumps(simulation.to_json(report, setup)))
         else:
             simulation.show(Console(highlight=False), report, setup, seed_given=seed is not None)
-        end_if_stopped(simulation.done(report), games, counts)
+        end_if_stopped(stops)
 
     run_options = _run_options(counts, simulation.games_default)
     return with_options(simulate, run_options, *simulation.options())

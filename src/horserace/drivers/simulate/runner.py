@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import multiprocessing
 import signal
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
 
 from horserace.core.aside import WAKE_SECONDS, aside
 from horserace.core.chunks import (
@@ -29,7 +32,7 @@ from horserace.core.chunks import (
     spans,
     threads_for_kernels,
 )
-from horserace.core.errors import ConfigError
+from horserace.core.errors import ConfigError, HorseraceError
 from horserace.families import family_of_preset
 from horserace.families.simulation import Simulation
 
@@ -39,6 +42,8 @@ __all__ = [
     "Plan",
     "Progress",
     "Span",
+    "Stopped",
+    "WorkerLost",
     "aside",
     "check_run",
     "partial_on_interrupt",
@@ -50,17 +55,31 @@ __all__ = [
 ]
 
 
-_KEEP_PARTIAL: ContextVar[bool] = ContextVar("keep_partial", default=False)
+@dataclass(frozen=True)
+class Stopped:
+    """Where and why a run kept by `partial_on_interrupt` ended before its last chunk: its
+    figures are those of the first `done` of `asked` `what`. `error` says what ended it (a
+    chunk that kept killing its worker); None: Ctrl-C."""
+
+    what: str
+    done: int
+    asked: int
+    error: str | None = None
+
+
+_KEEP_PARTIAL: ContextVar[list[Stopped] | None] = ContextVar("keep_partial", default=None)
 
 
 @contextmanager
-def partial_on_interrupt() -> Iterator[None]:
-    """Within it, Ctrl-C ends a run with the chunks already merged (a prefix of the indices, so
-    still the same figures whatever the workers) instead of nothing: the caller sees fewer items
-    than it asked for. Ctrl-C before the first chunk is done still raises KeyboardInterrupt."""
-    token = _KEEP_PARTIAL.set(True)
+def partial_on_interrupt() -> Iterator[list[Stopped]]:
+    """Within it, Ctrl-C (or a chunk that keeps killing its worker) ends a run with the chunks
+    already merged (a prefix of the indices, so still the same figures whatever the workers)
+    instead of nothing: the caller sees fewer items than it asked for, and the list it is given
+    says why. Ctrl-C before the first chunk is done still raises KeyboardInterrupt."""
+    stops: list[Stopped] = []
+    token = _KEEP_PARTIAL.set(stops)
     try:
-        yield
+        yield stops
     finally:
         _KEEP_PARTIAL.reset(token)
 
@@ -116,6 +135,162 @@ def stop_at_once(pool: ProcessPoolExecutor) -> None:
         manager.join(MANAGER_SECONDS)
 
 
+class WorkerLost(HorseraceError):
+    """A chunk killed the worker playing it (or workers died before finishing any chunk) too
+    many times: the run cannot go on."""
+
+
+REPLAYS = 3  # deaths of a worker on one chunk (or in a row, finishing nothing) that end a run
+STARTED, FINISHED = 1, 2  # a chunk's state on the run's board, written by the worker playing it
+_WORKER: dict[str, Any] = {}  # in a worker: the board of the run it plays chunks of
+
+
+def worker_starts(board: Any) -> None:
+    """A worker of a run's pool: Ctrl-C is the main process's; the board is where the worker
+    says which chunk it plays (a shared array, one entry a chunk)."""
+    worker_ignores_ctrl_c()
+    _WORKER["board"] = board
+
+
+def played_on_board(play: Callable[[Span], T], index: int, part: Span) -> T:
+    """Chunk `index` played in a worker, marked started then finished on the board: a worker
+    that dies leaves its chunk marked started, which tells the main process whom to blame."""
+    board = _WORKER["board"]
+    board[index] = STARTED
+    tally = play(part)
+    board[index] = FINISHED
+    return tally
+
+
+@dataclass
+class _Merged(Generic[T]):
+    """The tallies merged so far, in index order, with the progress told after each."""
+
+    plan: Plan[T]
+    progress: Progress | None
+    result: T | None = None
+    done: int = 0
+
+    def add(self, part: Span, tally: T) -> None:
+        self.result = tally if self.result is None else self.plan.merge(self.result, tally)
+        self.done = part.stop
+        if self.progress is not None:
+            self.progress(part.stop)
+
+
+def _died(pool: ProcessPoolExecutor, workers: list[Any]) -> str:
+    """How the pool's workers died, as far as their exit codes tell (a worker killed by a signal
+    has its negative number; those the pool ended itself after the first death, SIGTERM)."""
+    stop_at_once(pool)
+    codes = [w.exitcode for w in workers if w.exitcode not in (None, 0, -signal.SIGTERM)]
+    code = codes[0] if codes else -signal.SIGTERM
+    return f"killed by {signal.Signals(-code).name}" if code < 0 else f"with exit code {code}"
+
+
+@dataclass
+class _Pools(Generic[T]):
+    """A run's chunks played on worker pools, merged in index order. A worker that dies (killed,
+    out of memory) breaks its pool: a new one replays the chunks not merged yet, which are the
+    same whatever plays them, so the figures are those of an undisturbed run. The chunks the
+    broken pool was playing are suspects, replayed one at a time before the others, so that a
+    death is theirs; a chunk that kills its worker REPLAYS times ends the run (WorkerLost)."""
+
+    plan: Plan[T]
+    parts: list[Span]
+    workers: int
+    merged: _Merged[T]
+    what: str
+    at: int = 0  # the next chunk to merge
+    tallies: dict[int, T] = field(default_factory=dict)  # chunks played before their turn
+    suspects: list[int] = field(default_factory=list)
+    deaths: dict[int, int] = field(default_factory=dict)
+    fruitless: int = 0  # pools broken in a row without a chunk played
+
+    def run(self) -> None:
+        while self.at < len(self.parts):
+            board = multiprocessing.RawArray("b", len(self.parts))
+            pool = ProcessPoolExecutor(
+                max_workers=min(self.workers, len(self.parts) - self.at),
+                initializer=worker_starts,
+                initargs=(board,),
+            )
+            futures: dict[int, Future[T]] = {}
+            how = self._play(pool, futures)
+            if how is None:
+                return
+            self._blame(board, futures, how)
+
+    def _play(self, pool: ProcessPoolExecutor, futures: dict[int, Future[T]]) -> str | None:
+        """Play the chunks left on `pool`; None once all are merged, or how its workers died."""
+
+        def submit(index: int) -> Future[T]:
+            part = self.parts[index]
+            futures[index] = pool.submit(played_on_board, self.plan.play, index, part)
+            return futures[index]
+
+        processes: list[Any] = []
+        with pool:
+            try:
+                with ctrl_c_held():  # the workers start at the first submit
+                    submit(self.suspects[0] if self.suspects else self.at)
+                processes = list((pool._processes or {}).values())  # to read how they end
+                while self.suspects:
+                    self.tallies[self.suspects[0]] = waited(futures[self.suspects[0]])
+                    self.suspects.pop(0)
+                    self.fruitless = 0
+                    self._merge_ready()
+                    if self.suspects:
+                        submit(self.suspects[0])
+                for index in range(self.at, len(self.parts)):
+                    if index not in self.tallies and index not in futures:
+                        submit(index)
+                while self.at < len(self.parts):
+                    at = self.at
+                    tally = self.tallies.pop(at) if at in self.tallies else waited(futures[at])
+                    self.merged.add(self.parts[at], tally)
+                    self.at, self.fruitless = at + 1, 0
+            except BrokenProcessPool:
+                return _died(pool, processes)
+            except BaseException:  # Ctrl-C or a failing chunk: do not play the queued ones
+                stop_at_once(pool)
+                raise
+        return None
+
+    def _merge_ready(self) -> None:
+        """Merge the chunks played ahead whose turn has come."""
+        while self.at in self.tallies:
+            self.merged.add(self.parts[self.at], self.tallies.pop(self.at))
+            self.at += 1
+
+    def _blame(self, board: Any, futures: dict[int, Future[T]], how: str) -> None:
+        """After a broken pool: keep what it finished; the chunks it was playing are suspects."""
+        for index, future in futures.items():
+            done = future.done() and not future.cancelled()
+            if index >= self.at and done and future.exception() is None:
+                self.tallies[index] = future.result()
+                self.fruitless = 0
+        self._merge_ready()
+        self.suspects = [
+            index
+            for index in range(self.at, len(self.parts))
+            if board[index] == STARTED and index not in self.tallies
+        ]
+        for index in self.suspects:
+            self.deaths[index] = deaths = self.deaths.get(index, 0) + 1
+            if deaths >= REPLAYS:
+                span = self.parts[index]
+                raise WorkerLost(
+                    f"a worker died {deaths} times playing {self.what} {span.start + 1}"
+                    f"-{span.stop}, the last time {how}"
+                )
+        self.fruitless += 1
+        if self.fruitless >= REPLAYS:
+            raise WorkerLost(
+                f"workers died {self.fruitless} times in a row before finishing a chunk,"
+                f" the last time {how}"
+            )
+
+
 def run(
     plan: Plan[T],
     total: int,
@@ -124,42 +299,31 @@ def run(
     workers: int = 1,
     threads: int = 1,
     progress: Progress | None = None,
+    what: str = "items",
 ) -> T:
-    """Play `total` indices in chunks of `chunk`; `progress(done)` after each chunk. With one
-    worker, `threads` lets a kernel split each chunk over that many threads of this process."""
+    """Play `total` indices (`what` they are, for the messages) in chunks of `chunk`;
+    `progress(done)` after each chunk. With one worker, `threads` lets a kernel split each
+    chunk over that many threads of this process."""
     check_threads(threads, workers)
     parts = spans(total, chunk)
-    result: T | None = None
+    merged = _Merged(plan, progress)
     try:
         if workers == 1 or len(parts) == 1:
             for part in parts:
                 with threads_for_kernels(threads):
                     tally = aside(plan.play, part)
-                result = tally if result is None else plan.merge(result, tally)
-                if progress is not None:
-                    progress(part.stop)
+                merged.add(part, tally)
         else:
-            pool = ProcessPoolExecutor(
-                max_workers=min(workers, len(parts)), initializer=worker_ignores_ctrl_c
-            )
-            with pool:
-                try:
-                    with ctrl_c_held():  # the workers start at the first submits
-                        futures = [pool.submit(plan.play, part) for part in parts]
-                    for part, future in zip(parts, futures, strict=True):
-                        tally = waited(future)
-                        result = tally if result is None else plan.merge(result, tally)
-                        if progress is not None:
-                            progress(part.stop)
-                except BaseException:  # Ctrl-C or a failing chunk: do not play the queued ones
-                    stop_at_once(pool)
-                    raise
-    except KeyboardInterrupt:
-        if result is None or not _KEEP_PARTIAL.get():
+            _Pools(plan, parts, workers, merged, what).run()
+    except (KeyboardInterrupt, WorkerLost) as stop:
+        stops = _KEEP_PARTIAL.get()
+        if merged.result is None or stops is None:
             raise
-    if result is None:
+        error = str(stop) if isinstance(stop, WorkerLost) else None
+        stops.append(Stopped(what, merged.done, total, error))
+    if merged.result is None:
         raise ConfigError(f"nothing to run: {total} items")
-    return result
+    return merged.result
 
 
 def run_planned(
@@ -169,8 +333,10 @@ def run_planned(
     workers: int = 1,
     threads: int = 1,
     progress: Progress | None = None,
+    what: str = "games",
 ) -> Any:
-    """A family's planned simulation of `games` games, run and turned into its report."""
+    """A family's planned simulation of `games` games (or `what` it counts), run and turned into
+    its report."""
     if threads > 1 and not planned.threaded:
         raise ConfigError(
             "--threads splits only the dice board's compiled whole games (Classic or Northwoods"
@@ -178,7 +344,13 @@ def run_planned(
         )
     started = time.perf_counter()
     total = run(
-        planned.plan, games, planned.chunk, workers=workers, threads=threads, progress=progress
+        planned.plan,
+        games,
+        planned.chunk,
+        workers=workers,
+        threads=threads,
+        progress=progress,
+        what=what,
     )
     report = planned.report(total, workers, started)
     return dataclasses.replace(report, threads=threads) if threads > 1 else report
@@ -218,7 +390,9 @@ def run_simulation(
     """Any family's simulation `name` (a preset, or one of its other simulations) of `count`
     games or races, planned, run and turned into its report."""
     planned = simulation.plan(name, options, count, seed, workers, **settings)
-    return run_planned(planned, count, workers=workers, threads=threads, progress=progress)
+    return run_planned(
+        planned, count, workers=workers, threads=threads, progress=progress, what=simulation.counts
+    )
 
 
 def simulation_of(preset: str) -> Simulation:
