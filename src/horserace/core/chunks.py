@@ -16,6 +16,7 @@ from horserace.core.errors import ConfigError
 T = TypeVar("T")
 
 Progress = Callable[[int], None]
+StageProgress = Callable[[str, int], Progress]  # (what, total): a stage's own progress
 
 
 @dataclass(frozen=True)
@@ -39,14 +40,30 @@ class Plan(Generic[T]):
 
 
 @dataclass(frozen=True)
+class Stage(Generic[T]):
+    """A run that follows the games once they are all in, for the same report (the Derby's
+    paired races on its race kernel): indices of its own, in chunks of `chunk`, played and
+    merged like the games, with progress of its own; `fold(tally, stage_tally)` puts its merged
+    tally into the games' one."""
+
+    what: str  # what its indices count ("paired races"): its progress bar and messages
+    plan: Plan[Any]
+    total: int
+    chunk: int
+    fold: Callable[[T, Any], T]
+
+
+@dataclass(frozen=True)
 class Planned(Generic[T]):
     """A family's simulation, ready to run: its plan, the games per chunk (fixed, so figures do
-    not depend on the workers), and how the merged tally becomes its report."""
+    not depend on the workers), the stages that follow the games, and how the merged tally
+    becomes its report."""
 
     plan: Plan[T]
     chunk: int
     report: Callable[[T, int, float], Any]  # (tally, workers, perf_counter at the start)
     threaded: bool = False  # its chunks can be split over threads (`threads_for_kernels`)
+    stages: tuple[Stage[T], ...] = ()
 
 
 def check_run(count: int, seed: int, workers: int, what: str = "games") -> None:

@@ -85,7 +85,7 @@ def end_if_stopped(stops: list[Stopped]) -> None:
     if not stops:
         return
     stop = stops[0]
-    figures = f"the figures are those of the first {stop.done} of {stop.asked} {stop.what}"
+    figures = stop.figures()
     if stop.error is not None:
         fail(f"{stop.error}: {figures}")
     Console(stderr=True, highlight=False, soft_wrap=True).print(
@@ -95,11 +95,23 @@ def end_if_stopped(stops: list[Stopped]) -> None:
 
 
 def with_progress(label: str, total: int, show: bool, work: Callable[..., T]) -> T:
-    """Run `work(progress=...)` behind a progress bar on stderr, drawn only on a terminal."""
+    """Run `work(progress=..., stage_progress=...)` behind progress bars on stderr, drawn only on
+    a terminal: one for the `total` items, then one for each stage that follows them."""
     console = Console(stderr=True)
     if not (show and console.is_terminal):
-        return work(progress=None)
-    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        return work(progress=None, stage_progress=None)
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(label, total=total)
-        return work(progress=lambda done: bar.update(task, completed=done))
+
+        def stage(what: str, count: int) -> Callable[[int], None]:
+            bar.update(task, completed=total)
+            step = bar.add_task(what, total=count)
+            return lambda done: bar.update(step, completed=done)
+
+        return work(progress=lambda done: bar.update(task, completed=done), stage_progress=stage)

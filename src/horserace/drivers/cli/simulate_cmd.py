@@ -71,7 +71,10 @@ def _command(name: str, simulation: Simulation) -> Callable[..., None]:
                 check_picture_path(setup.extra["plot"])  # before the run, not after it
             table_seed = fresh_seed() if seed is None else seed
 
-            def work(progress: Callable[[int], None] | None) -> Any:
+            def work(
+                progress: Callable[[int], None] | None,
+                stage_progress: Callable[[str, int], Callable[[int], None]] | None,
+            ) -> Any:
                 from horserace.drivers.simulate.runner import run_simulation
 
                 return run_simulation(
@@ -83,6 +86,7 @@ def _command(name: str, simulation: Simulation) -> Callable[..., None]:
                     workers,
                     progress,
                     threads,
+                    stage_progress,
                     **setup.settings,
                 )
 

@@ -27,6 +27,8 @@ from horserace.core.chunks import (
     Planned,
     Progress,
     Span,
+    Stage,
+    StageProgress,
     check_run,
     check_threads,
     spans,
@@ -58,13 +60,21 @@ __all__ = [
 @dataclass(frozen=True)
 class Stopped:
     """Where and why a run kept by `partial_on_interrupt` ended before its last chunk: its
-    figures are those of the first `done` of `asked` `what`. `error` says what ended it (a
-    chunk that kept killing its worker); None: Ctrl-C."""
+    figures are those of the first `done` of `asked` `what` (after `whole`, the run a stage
+    follows, all in). `error` says what ended it (a chunk that kept killing its worker); None:
+    Ctrl-C."""
 
     what: str
     done: int
     asked: int
     error: str | None = None
+    whole: str = ""  # "200 games": what came in whole before the stage that stopped
+
+    def figures(self) -> str:
+        """Whose figures a report of the run holds, in words."""
+        part = f"the first {self.done} of {self.asked}" if self.done else f"none of {self.asked}"
+        whole = f"all {self.whole} and " if self.whole else ""
+        return f"the figures are those of {whole}{part} {self.what}"
 
 
 _KEEP_PARTIAL: ContextVar[list[Stopped] | None] = ContextVar("keep_partial", default=None)
@@ -334,15 +344,18 @@ def run_planned(
     threads: int = 1,
     progress: Progress | None = None,
     what: str = "games",
+    stage_progress: StageProgress | None = None,
 ) -> Any:
-    """A family's planned simulation of `games` games (or `what` it counts), run and turned into
-    its report."""
+    """A family's planned simulation of `games` games (or `what` it counts), then its stages
+    once every game is in, run and turned into its report."""
     if threads > 1 and not planned.threaded:
         raise ConfigError(
             "--threads splits only the dice board's compiled whole games (Classic or Northwoods"
             " between bots without decisions), not this run: use --workers"
         )
     started = time.perf_counter()
+    stops = _KEEP_PARTIAL.get()
+    before = len(stops) if stops is not None else 0
     total = run(
         planned.plan,
         games,
@@ -352,8 +365,36 @@ def run_planned(
         progress=progress,
         what=what,
     )
+    for stage in planned.stages:
+        if stops is not None and len(stops) > before:  # the run before it stopped
+            break
+        total = run_stage(stage, total, workers, stage_progress, f"{games} {what}")
     report = planned.report(total, workers, started)
     return dataclasses.replace(report, threads=threads) if threads > 1 else report
+
+
+def run_stage(
+    stage: Stage[T], tally: T, workers: int, progress: StageProgress | None, whole: str
+) -> T:
+    """A stage run on the same workers with progress of its own, folded into `tally`. Stopped
+    by Ctrl-C (or a chunk that kills its worker) under `partial_on_interrupt`, its figures are
+    those of the chunks merged (if any), and the stop says that `whole` came in before it."""
+    stops = _KEEP_PARTIAL.get()
+    before = len(stops) if stops is not None else 0
+    told = None if progress is None else progress(stage.what, stage.total)
+    try:
+        done = run(
+            stage.plan, stage.total, stage.chunk, workers=workers, progress=told, what=stage.what
+        )
+    except (KeyboardInterrupt, WorkerLost) as stop:
+        if stops is None:
+            raise
+        error = str(stop) if isinstance(stop, WorkerLost) else None
+        stops.append(Stopped(stage.what, 0, stage.total, error, whole))
+        return tally
+    if stops is not None and len(stops) > before:
+        stops[-1] = dataclasses.replace(stops[-1], whole=whole)
+    return stage.fold(tally, done)
 
 
 def simulate_games(
@@ -365,6 +406,7 @@ def simulate_games(
     workers: int = 1,
     threads: int = 1,
     progress: Progress | None = None,
+    stage_progress: StageProgress | None = None,
     **settings: Any,
 ) -> Any:
     """Play `games` seeded games of any preset between bots and return its family's report.
@@ -372,7 +414,16 @@ def simulate_games(
     before any game is played. Game i is the same whatever the number of `workers` or
     `threads` (which only the kernels that split a chunk use: the dice board's whole games)."""
     return run_simulation(
-        simulation_of(preset), preset, options, games, seed, workers, progress, threads, **settings
+        simulation_of(preset),
+        preset,
+        options,
+        games,
+        seed,
+        workers,
+        progress,
+        threads,
+        stage_progress,
+        **settings,
     )
 
 
@@ -385,13 +436,21 @@ def run_simulation(
     workers: int = 1,
     progress: Progress | None = None,
     threads: int = 1,
+    stage_progress: StageProgress | None = None,
     **settings: Any,
 ) -> Any:
     """Any family's simulation `name` (a preset, or one of its other simulations) of `count`
-    games or races, planned, run and turned into its report."""
+    games or races, planned, run and turned into its report; `stage_progress(what, total)`
+    gives the progress of each stage that follows them."""
     planned = simulation.plan(name, options, count, seed, workers, **settings)
     return run_planned(
-        planned, count, workers=workers, threads=threads, progress=progress, what=simulation.counts
+        planned,
+        count,
+        workers=workers,
+        threads=threads,
+        progress=progress,
+        what=simulation.counts,
+        stage_progress=stage_progress,
     )
 
 

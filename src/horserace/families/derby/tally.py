@@ -8,7 +8,10 @@ report does not depend on the number of worker processes.
 "How often do mud and accelerators change the winner?" is measured on paired races: the kernel
 draws every race's d20s from a stream of their own, so the same races can be run again on the
 same track with its mud and/or accelerator spaces paved over, on exactly the same d20s. A race
-counts as changed when the paved track gives it another winner (or another podium).
+counts as changed when the paved track gives it another winner (or another podium). The paired
+races are a stage of the run (`core.chunks.Stage`): once the games are in, they run on the same
+workers in chunks of PAIRED_CHUNK races, race i the same whatever the chunk, merged in index
+order, so they too are the same whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from horserace.core.chance import SeededChance
-from horserace.core.chunks import GameTally, Plan, Planned, RunReport, Span, check_run
+from horserace.core.chunks import GameTally, Plan, Planned, RunReport, Span, Stage, check_run
 from horserace.core.errors import ConfigError
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
 from horserace.core.stats import Proportion, RunningStats, counts_by_value, merge_tally
@@ -38,6 +41,7 @@ from horserace.families.presets import get_preset
 
 __all__ = [
     "CHUNK_GAMES",
+    "PAIRED_CHUNK",
     "PAVED",
     "DerbyReport",
     "PairedReport",
@@ -46,12 +50,26 @@ __all__ = [
 ]
 
 CHUNK_GAMES = 8
+PAIRED_CHUNK = 2_500  # paired races a chunk: a few milliseconds of the kernel's, on 4 tracks
 PAVED = {"no mud": (True, False), "no accelerators": (False, True), "neither": (True, True)}
 PAIRED_STREAM = 3
 
 
 @dataclass
+class PairedTally:
+    """Paired races counted: those whose winner (podium) a paved track changed, by variant, and
+    the turns they took on the track and on each variant."""
+
+    races: int = 0
+    winner: dict[str, int] = field(default_factory=dict)
+    podium: dict[str, int] = field(default_factory=dict)
+    turns: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
 class _Tally(GameTally):
+    SAME = ("players", "paired")  # not merged chunk by chunk: the stage after them fills it
+
     runs: list[int] = field(default_factory=lambda: [0] * len(DERBY_HORSES))
     placed: list[list[int]] = field(
         default_factory=lambda: [[0] * len(DERBY_HORSES) for _ in "123"]
@@ -61,6 +79,7 @@ class _Tally(GameTally):
     seat_money: list[RunningStats] = field(default_factory=list)
     bank_gain: RunningStats = field(default_factory=RunningStats)
     wagered: RunningStats = field(default_factory=RunningStats)
+    paired: PairedTally | None = None
 
     def __post_init__(self) -> None:
         if not self.seat_money:
@@ -136,25 +155,42 @@ class PairedReport:
         }
 
 
+def paired_span(track: DerbyTrack, field: int, seed: int, span: Span) -> PairedTally:
+    """Paired races span.start.. of `field` horses from the start line, on the track and on
+    each paved version, every version on the same d20s (race i the same whatever the span)."""
+    runners = tuple(range(1, field + 1))
+    races = span.stop - span.start
+    base = simulate_races(start_race(runners), track, races, seed, first=span.start)
+    tally = PairedTally(races, turns={"track": int(base.turns.sum())})
+    for name, (mud, accelerators) in PAVED.items():
+        paved_track = track.without(mud=mud, accelerators=accelerators)
+        paved = simulate_races(start_race(runners), paved_track, races, seed, first=span.start)
+        tally.winner[name] = int(np.count_nonzero(paved.podium[:, 0] != base.podium[:, 0]))
+        tally.podium[name] = int(np.count_nonzero((paved.podium != base.podium).any(axis=1)))
+        tally.turns[name] = int(paved.turns.sum())
+    return tally
+
+
+def paired_report(tally: PairedTally, field: int) -> PairedReport:
+    races = tally.races
+    return PairedReport(
+        races,
+        field,
+        {name: Proportion(count, races) for name, count in tally.winner.items()},
+        {name: Proportion(count, races) for name, count in tally.podium.items()},
+        {name: turns / races for name, turns in tally.turns.items()},
+    )
+
+
 def paired_races(track: DerbyTrack, field: int, races: int, seed: int) -> PairedReport:
     """Race `field` horses from the start line `races` times on the track and on each paved
     version, every version on the same d20s; count the races whose winner or podium differs."""
-    runners = tuple(range(1, field + 1))
-    base = simulate_races(start_race(runners), track, races, seed)
-    winner: dict[str, Proportion] = {}
-    podium: dict[str, Proportion] = {}
-    turns = {"track": float(base.turns.mean())}
-    for name, (mud, accelerators) in PAVED.items():
-        paved = simulate_races(
-            start_race(runners), track.without(mud=mud, accelerators=accelerators), races, seed
-        )
-        winner[name] = Proportion(
-            int(np.count_nonzero(paved.podium[:, 0] != base.podium[:, 0])), races
-        )
-        differs = (paved.podium != base.podium).any(axis=1)
-        podium[name] = Proportion(int(np.count_nonzero(differs)), races)
-        turns[name] = float(paved.turns.mean())
-    return PairedReport(races, field, winner, podium, turns)
+    return paired_report(paired_span(track, field, seed, Span(0, races)), field)
+
+
+def _with_paired(tally: _Tally, paired: PairedTally) -> _Tally:
+    tally.paired = paired
+    return tally
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -226,12 +262,7 @@ def plan_derby(
     checked_bot_kinds(bots, "derby")
 
     def report(total: _Tally, workers: int, started: float) -> DerbyReport:
-        field_size = len(DERBY_HORSES) if config.all_horses else config.players
-        pairs = (
-            paired_races(config.track, field_size, paired, derive_seed(seed, PAIRED_STREAM))
-            if paired and total.games == games  # fewer: Ctrl-C ended the run, stop here
-            else None
-        )
+        pairs = None if total.paired is None else paired_report(total.paired, field_size)
         places = tuple(
             tuple(Proportion(total.placed[k][h], total.runs[h]) for k in range(PODIUM))
             for h in range(len(DERBY_HORSES))
@@ -258,5 +289,8 @@ def plan_derby(
             elapsed_seconds=time.perf_counter() - started,
         )
 
+    field_size = len(DERBY_HORSES) if config.all_horses else config.players
+    pairs = partial(paired_span, config.track, field_size, derive_seed(seed, PAIRED_STREAM))
+    stages = (Stage("paired races", Plan(pairs, merge_tally), paired, PAIRED_CHUNK, _with_paired),)
     plan = Plan(partial(_engine_span, config, tuple(bots), seed), merge_tally)
-    return Planned(plan, CHUNK_GAMES, report)
+    return Planned(plan, CHUNK_GAMES, report, stages=stages if paired else ())
