@@ -1,91 +1,19 @@
-"""The whole-game kernel of the dice board game: the reference engine's game, chip by chip, on
-the same chance tape; reproducible streams; and the figures theory predicts."""
+"""The whole-game kernel of the dice board game: which games it plays, reproducible streams,
+threads, and the figures theory predicts (its games against the engine's are in
+test_board_game_equality.py)."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
 import pytest
 
 from horserace.components.board import DEFAULT_BOARD, HORSES
-from horserace.families.board.odds.race import race_odds, round_odds
+from horserace.families.board.odds.race import round_odds
 from horserace.families.presets import get_preset
-from horserace.kernels.board_game import BLOCK_GAMES, BoardGameSpec, replay_tape, run_games
-from tests.kernels.engine_tape import EngineGame, engine_game
-
-BATCHES, SEEDS_PER_BATCH = 10, 100  # 1000 Classic games against the engine
-CHI2_10_DF_P001 = 29.588  # the chi-square distribution's 0.999 quantile with 10 degrees of freedom
-
-
-def _classic_options(seed: int) -> dict[str, Any]:
-    """A varied Classic table: any seat count, short purses (so payments run short), any board,
-    every repeat rule, race start, payout, reset and dealer option."""
-    pick = random.Random(seed)
-    options: dict[str, Any] = {
-        "players": pick.randint(2, 12),
-        "rounds": pick.randint(1, 3),
-        "starting_chips": pick.choice([0, 3, 10, 40, 100]),
-        "repeat_scratch": pick.choice(["move", "reroll", "chain"]),
-        "race_starts": pick.choice(["after-last-scratch", "last-scratcher", "dealer-left"]),
-        "payout": pick.choice(["share", "split"]),
-        "reset": pick.choice(["pass-left", "gather"]),
-        "rotate_dealer": pick.random() < 0.8,
-    }
-    options["first_dealer"] = pick.randrange(options["players"])
-    if pick.random() < 0.3:
-        lanes = {str(h): pick.randint(1, 15) for h in HORSES}
-        options["board"] = {"name": "random", "lanes": lanes}
-    return options
-
-
-def _kernel_matches(played: EngineGame) -> None:
-    spec = BoardGameSpec.from_config(played.config)
-    assert spec is not None
-    outcomes, used = replay_tape(spec, played.tape)
-    races = int(outcomes.races[0])
-    assert used == len(played.tape)
-    assert outcomes.chips[0].tolist() == played.chips
-    assert int(outcomes.pot_left[0]) == played.pot
-    assert outcomes.winner[0, :races].tolist() == played.winners
-    assert outcomes.rolls[0, :races].tolist() == played.rolls
-    assert outcomes.paid[0, :races].tolist() == played.paid
-
-
-@pytest.mark.parametrize("batch", range(BATCHES))
-def test_classic_kernel_plays_the_engines_game_seat_by_seat(batch: int) -> None:
-    for seed in range(batch * SEEDS_PER_BATCH, (batch + 1) * SEEDS_PER_BATCH):
-        played = engine_game("classic", _classic_options(seed), seed)
-        _kernel_matches(played)
-
-
-def _northwoods_options(seed: int) -> dict[str, Any]:
-    """Northwoods tables short enough that players run out of money and go out."""
-    pick = random.Random(seed)
-    options: dict[str, Any] = {
-        "players": pick.randint(2, 6),
-        "rounds": pick.randint(3, 25),
-        "starting_chips": pick.choice([20, 45, 60, 100, 200]),
-    }
-    options["first_dealer"] = pick.randrange(options["players"])
-    return options
-
-
-@pytest.mark.parametrize("batch", range(5))
-def test_northwoods_kernel_plays_the_engines_game_and_puts_the_same_players_out(
-    batch: int,
-) -> None:
-    went_out = 0
-    for seed in range(batch * 100, (batch + 1) * 100):
-        played = engine_game("northwoods", _northwoods_options(seed), seed)
-        _kernel_matches(played)
-        spec = BoardGameSpec.from_config(played.config)
-        assert spec is not None
-        outcomes, _ = replay_tape(spec, played.tape)
-        assert outcomes.out_round[0].tolist() == played.out_round
-        went_out += sum(1 for r in played.out_round if r)
-    assert went_out > 50  # the batch really tests elimination
+from horserace.kernels.board_game import BLOCK_GAMES, BoardGameSpec, run_games
+from tests.kernels.board_exact import CHI2_10_DF_P001, exact_paid_in_first_round
 
 
 def test_games_with_decisions_are_left_to_the_engine() -> None:
@@ -165,42 +93,14 @@ def test_kernel_win_rates_and_race_length_agree_with_exact_odds() -> None:
     assert abs(rolls.mean() - exact.expected_rolls) < 4 * error
 
 
-def _exact_paid_in_first_round(players: int) -> float:
-    """Chips paid into the pot in round 1 of Classic with the reroll rule (four distinct horses
-    on lines 1-4 in the order rolled) and purses too deep to run short: each dealt card of the
-    horse on line k pays k, and each race roll naming it pays k (Wald: its chance x the rolls)."""
-    p = {h: (6 - abs(h - 7)) / 36 for h in HORSES}
-    decks = 1 if players <= 4 else 2
-    dealt = (44 * decks) // players * players / (44 * decks)  # chance a given card is dealt
-    lanes = {h: DEFAULT_BOARD.advances_to_finish(h) for h in HORSES}
-    rolls: dict[frozenset[int], float] = {}
-    total = 0.0
-
-    def walk(order: tuple[int, ...], chance: float) -> None:
-        nonlocal total
-        if len(order) == 4:
-            key = frozenset(order)
-            if key not in rolls:
-                running = {h: k for h, k in lanes.items() if h not in key}
-                rolls[key] = race_odds(running).expected_rolls
-            for line, horse in enumerate(order, 1):
-                total += chance * line * (4 * decks * dealt + p[horse] * rolls[key])
-            return
-        free = 1 - sum(p[h] for h in order)
-        for horse in HORSES:
-            if horse not in order:
-                walk((*order, horse), chance * p[horse] / free)
-
-    walk((), 1.0)
-    return total
-
-
 def test_kernel_money_paid_in_agrees_with_the_exact_expectation() -> None:
     options = {"players": 6, "rounds": 1, "repeat_scratch": "reroll", "starting_chips": 10**6}
     outcomes = run_games(_spec("classic", options), 11, 0, 200_000)
     paid = outcomes.paid[:, 0].astype(float)
     error = paid.std(ddof=1) / np.sqrt(paid.size)
-    assert abs(paid.mean() - _exact_paid_in_first_round(6)) < 4 * error
+    lanes = {h: DEFAULT_BOARD.advances_to_finish(h) for h in HORSES}
+    exact = exact_paid_in_first_round(6, 2, (1, 2, 3, 4), lanes)
+    assert abs(paid.mean() - exact) < 4 * error
 
 
 def test_a_board_with_a_lane_too_long_for_the_fields_races_roll_by_roll_at_the_exact_odds() -> None:
