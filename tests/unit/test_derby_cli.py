@@ -186,6 +186,31 @@ def test_simulate_derby_tables_and_errors() -> None:
     assert code == 2 and "games must be at least 1" in err
 
 
+def test_simulate_derby_takes_the_engine_option_every_family_takes() -> None:
+    """The games have decisions: auto and reference play them on the rules engine (the same
+    figures), kernel is one line saying why and what to use; --help says so."""
+    run = ("simulate", "derby", "--games", "3", "--players", "3", "--seed", "2", "--paired", "50")
+    figures = []
+    for engine in ("auto", "reference"):
+        code, out, err = invoke(*run, "--json", "--engine", engine)
+        assert code == 0, err
+        data = json.loads(out)
+        assert data.pop("engine") == "reference" and data["paired"]["engine"] == "kernel"
+        data.pop("elapsed_seconds")
+        figures.append(data)
+    assert figures[0] == figures[1]
+    code, out, err = invoke(*run, "--engine", "kernel")
+    assert code == 2 and out == ""
+    assert (
+        err.startswith("error: no compiled kernel plays Derby games") and len(err.splitlines()) == 1
+    )
+    assert "--engine auto or reference" in err
+    code, _, err = invoke(*run, "--engine", "warp")
+    assert code == 2 and "engine must be one of auto, kernel, reference, not 'warp'" in err
+    code, out, _ = invoke("simulate", "derby", "--help")
+    assert code == 0 and "--engine" in out and "refused" in out
+
+
 def test_rules_derby_prints_the_document() -> None:
     code, out, _ = invoke("rules", "derby")
     assert code == 0

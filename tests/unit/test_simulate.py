@@ -357,10 +357,16 @@ def test_simulate_threads_on_the_command_line() -> None:
     for wrong in (["--threads", "0"], ["--threads", "2", "--workers", "2"]):
         result = CliRunner().invoke(app, [*args, *wrong])
         assert result.exit_code == 2 and result.stderr.startswith("error: --threads"), wrong
+    result = CliRunner().invoke(app, [*args, "--engine", "reference", "--threads", "2"])
+    assert result.exit_code == 2 and result.stderr.startswith("error: --threads splits only")
     for other in (["derby", "-n", "5"], ["race", "--races", "50"], ["advanced", "-n", "2"]):
         result = CliRunner().invoke(app, ["simulate", *other, "--threads", "2"])
         assert result.exit_code == 2, (other, result.output)
-        assert result.stderr.startswith("error: --threads splits only"), other
+        assert "no such option: --threads" in result.stderr, other
+        help_text = CliRunner().invoke(app, ["simulate", other[0], "--help"]).stdout
+        assert "--workers" in help_text and "--threads" not in help_text, other
+    for offered in ("classic", "northwoods"):
+        assert "--threads" in CliRunner().invoke(app, ["simulate", offered, "--help"]).stdout
 
 
 def test_northwoods_wins_and_outs_follow_the_tables_ranking() -> None:

@@ -36,6 +36,11 @@ class Simulation(ABC):
     counts = "games"  # what a run is made of: the `--games` option, the figures' word
     games_default: int | None = None  # None: `--games` must be given
 
+    def offers_threads(self, preset: str) -> bool:
+        """Whether a run of `preset` can split its chunks over threads of one process (a
+        kernel's whole games): only then does its `simulate` command offer `--threads`."""
+        return False
+
     def help(self, preset: str, summary: str) -> str:
         """The command's help line: the preset's summary unless the family says more."""
         return summary

@@ -35,20 +35,24 @@ def register(simulate_app: typer.Typer) -> None:
             simulate_app.command(name, help=help_line)(command)
 
 
-def _run_options(counts: str, default: int | None) -> Callable[..., None]:
-    """The options of every run; --games (or --races) is required unless there is a default."""
+THREADS = Opt(
+    "--threads N",
+    int,
+    1,
+    "Threads of one process for the compiled whole-game kernel (games between bots without"
+    " decisions, --engine auto or kernel); not with --workers. The same figures for any number.",
+)
+
+
+def _run_options(counts: str, default: int | None, threads: bool) -> Callable[..., None]:
+    """The options of every run; --games (or --races) is required unless there is a default.
+    --threads only where a kernel can split its chunks over threads (Classic, Northwoods)."""
     count = REQUIRED if default is None else default
     return declared(
         Opt(f"--{counts} -n", int, count, f"How many {counts} to run."),
         Opt("--seed N", int | None, None, "Table seed (drawn if omitted)."),
         Opt("--workers -w", int, 1, "Processes to run them in."),
-        Opt(
-            "--threads N",
-            int,
-            1,
-            "Threads of one process for the compiled whole-game kernel of the dice board"
-            " (Classic, Northwoods); not with --workers. The same figures for any number.",
-        ),
+        *((THREADS,) if threads else ()),
         Opt("--json", bool, False, "Print one JSON object.", name="as_json"),
     )
 
@@ -59,7 +63,7 @@ def _command(name: str, simulation: Simulation) -> Callable[..., None]:
     def simulate(run: dict[str, Any], *parts: dict[str, Any]) -> None:
         given = {name: value for part in parts for name, value in part.items()}
         games, seed, workers, as_json = run[counts], run["seed"], run["workers"], run["as_json"]
-        threads = run["threads"]
+        threads = run.get("threads", 1)
         with user_errors():
             if games < 1:
                 fail(f"--{counts} must be at least 1, not {games}")
@@ -99,5 +103,5 @@ def _command(name: str, simulation: Simulation) -> Callable[..., None]:
             simulation.show(Console(highlight=False), report, setup, seed_given=seed is not None)
         end_if_stopped(stops)
 
-    run_options = _run_options(counts, simulation.games_default)
+    run_options = _run_options(counts, simulation.games_default, simulation.offers_threads(name))
     return with_options(simulate, run_options, *simulation.options())

@@ -43,6 +43,10 @@ simulate_options = declared(
 
 
 class BoardSimulation(Simulation):
+    def offers_threads(self, preset: str) -> bool:
+        """The compiled whole games play Classic and Northwoods (without decisions)."""
+        return preset in ("classic", "northwoods")
+
     def options(self) -> tuple[Callable[..., None], ...]:
         return (simulate_options,)
 

@@ -27,6 +27,14 @@ simulate_options = declared(
     Opt("--all-horses", bool, False, "All 20 horses run; unowned ones for the house."),
     Opt("--track FILE|NAME", str | None, None, "Track file or name."),
     Opt("--bots", str, "ev,random", "Bot kinds by seat, cycling, e.g. ev,random."),
+    Opt(
+        "--engine",
+        str,
+        "auto",
+        "auto or reference: the rules engine plays the games (the bots choose horses and"
+        " wagers, which no kernel does); kernel is refused. The paired races always run on"
+        " the race kernel.",
+    ),
     Opt("--paired", int, 20_000, "Paired races for the mud/accelerator effect (0 = none)."),
     Opt(
         "--plot FILE.png",
@@ -57,7 +65,11 @@ class DerbySimulation(Simulation):
         table = {name: given[name] for name in ("races", "money", "scratches")}
         table.update(all_horses=given["all_horses"], track=given["track"])
         options = table_options(given["players"], table)
-        settings = {"bots": bot_kinds_of(given["bots"], "derby"), "paired": given["paired"]}
+        settings = {
+            "bots": bot_kinds_of(given["bots"], "derby"),
+            "paired": given["paired"],
+            "engine": given["engine"],
+        }
         return Setup(options, settings, {"plot": given["plot"]})
 
     def planner(self) -> Callable[..., Planned[Any]]:

@@ -53,6 +53,7 @@ CHUNK_GAMES = 8
 PAIRED_CHUNK = 2_500  # paired races a chunk: a few milliseconds of the kernel's, on 4 tracks
 PAVED = {"no mud": (True, False), "no accelerators": (False, True), "neither": (True, True)}
 PAIRED_STREAM = 3
+ENGINES = ("auto", "kernel", "reference")  # as every family's simulate takes them
 
 
 @dataclass
@@ -249,14 +250,25 @@ def plan_derby(
     *,
     bots: Sequence[str] = ("random",),
     paired: int = 0,
+    engine: str = "auto",
 ) -> Planned[_Tally]:
     """`games` seeded Derby games between bots (kinds cycle over the seats), ready to run; its
-    report races `paired` paired races for the mud/accelerator comparison when `paired` > 0."""
+    report races `paired` paired races for the mud/accelerator comparison when `paired` > 0.
+    The games have decisions, so the rules engine plays them: `engine` "auto" or "reference"
+    (as the other families take it), "kernel" a ConfigError saying why."""
     preset = get_preset(preset_name)
     config = preset.config(options)
     if not isinstance(config, DerbyConfig):
         raise ConfigError(f"{preset_name!r} is not a Derby preset")
     check_run(games, seed, workers)
+    if engine == "kernel":
+        raise ConfigError(
+            "no compiled kernel plays Derby games: the bots choose horses and wagers, which only"
+            " the rules engine does; use --engine auto or reference (the paired races run on the"
+            " race kernel either way)"
+        )
+    if engine not in ENGINES:
+        raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     if isinstance(paired, bool) or not isinstance(paired, int) or paired < 0:
         raise ConfigError(f"paired must be a whole number >= 0, not {paired!r}")
     checked_bot_kinds(bots, "derby")
