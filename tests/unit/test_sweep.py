@@ -41,7 +41,7 @@ def test_the_grid_is_every_combination_checked_before_running() -> None:
     assert points[-1].options == {"players": 5, "rounds": 3, "repeat_scratch": "reroll"}
     with pytest.raises(ConfigError, match="grid point players=13"):
         expand("classic", parse_grid(["players=4,13"]), 10, 1)
-    with pytest.raises(ConfigError, match="unknown option"):
+    with pytest.raises(ConfigError, match="unknown grid axis 'speed'; the axes: preset,"):
         expand("classic", parse_grid(["speed=1"]), 10, 1)
     with pytest.raises(ConfigError, match="dice board"):
         expand("derby", {}, 10, 1)
@@ -80,7 +80,7 @@ def test_a_local_pool_gives_the_same_table_as_one_process() -> None:
     one = Sweep().run_local(points, 1)
     two = Sweep().run_local(points, 2)
     assert _table(one) == _table(two)
-    assert all(row["error"] == "" and row["engine"] == "kernel" for row in _table(one))
+    assert all(row["error"] == "" and row["engine_used"] == "kernel" for row in _table(one))
 
 
 def test_the_costliest_points_start_first_and_the_table_keeps_the_grid_order() -> None:
@@ -152,15 +152,14 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2() -> None:
 def test_the_command_writes_csv_json_and_a_picture(tmp_path: Path) -> None:
     out, picture = tmp_path / "sweep.csv", tmp_path / "sweep.png"
     args = ["sweep", "classic", "-g", "players=3,4", "-g", "house=none,robertson"]
-    result = CliRunner().invoke(
-        app, [*args, "--games", "20", "--seed", "2", "--out", str(out), "--plot", str(picture)]
-    )
+    files = ["--out", str(out), "--out", str(tmp_path / "sweep.json"), "--plot", str(picture)]
+    result = CliRunner().invoke(app, [*args, "--games", "20", "--seed", "2", *files])
     assert result.exit_code == 0, result.output
     lines = out.read_text().splitlines()
-    assert lines[0].startswith("players,house,attempts,error,engine,games")
+    assert lines[0].startswith("players,house,attempts,error,engine_used,games")
     assert len(lines) == 5
-    data = json.loads(out.with_suffix(".json").read_text())
-    assert [row["engine"] for row in data] == ["kernel", "reference", "kernel", "reference"]
+    data = json.loads((tmp_path / "sweep.json").read_text())
+    assert [row["engine_used"] for row in data] == ["kernel", "reference", "kernel", "reference"]
     assert all(abs(sum(row[f"win_{h}"] for h in HORSES) - 1) < 1e-9 for row in data)
     assert picture.read_bytes()[:4] == b"\x89PNG"
     shown = CliRunner().invoke(app, [*args[:4], "--games", "5", "--seed", "1", "--json"])

@@ -12,38 +12,120 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from horserace.core.errors import ConfigError
-from horserace.terminal.pictures import draw_means, save
-from horserace.terminal.pictures import figure as new_figure
+from horserace.terminal.pictures import save
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from horserace.core.stats import RunningStats
     from horserace.drivers.simulate.sweep import Outcome
+
+FAILED = "#c0392b"
+SPREAD = 0.8  # the share of a point's slot its horses spread over, side by side
 
 
 def plot_sweep(outcomes: Sequence[Outcome], path: Path) -> None:
     """Per grid point: race length and chips paid per round with intervals, and each horse's
-    win rate across the points."""
-    done = [o for o in outcomes if o.report is not None]
-    if not done:
+    win rate with its interval. A point that failed keeps its place, marked "failed"."""
+    reports = [o.report for o in outcomes if o.report is not None]
+    if not reports:
         raise ConfigError("no point of the sweep finished, so there is nothing to draw")
     import matplotlib
 
-    reports = [o.report for o in done if o.report is not None]
-    labels = [o.point.name for o in done]
-    figure, (length, paid, wins) = new_figure(3, width=max(5.0, 0.6 * len(labels)))
-    draw_means(length, labels, [r.race_length for r in reports], "rolls per race")
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    labels = [o.point.name for o in outcomes]
+    failed = [i for i, o in enumerate(outcomes) if o.report is None]
+    figure = pyplot.figure(figsize=(max(10.0, 0.9 * len(labels) + 1.5), 9.0))
+    grid = figure.add_gridspec(2, 2, height_ratios=(1.0, 1.4))
+    length, paid = figure.add_subplot(grid[0, 0]), figure.add_subplot(grid[0, 1])
+    wins = figure.add_subplot(grid[1, :])  # the whole width: eleven horses a point
+    _means(length, [o.report.race_length if o.report else None for o in outcomes], "rolls per race")
     length.set_title("race length")
-    draw_means(paid, labels, [r.paid_per_round for r in reports], "chips per round")
+    paid_stats = [o.report.paid_per_round if o.report else None for o in outcomes]
+    _means(paid, paid_stats, "chips per round")
     paid.set_title("paid into the pot per round")
-    palette = matplotlib.colormaps["tab20"]  # 11 horses: the 10 default colours repeat
-    for index, horse in enumerate(reports[0].horse_wins):
-        rates = [100 * r.horse_wins[horse].rate for r in reports]
-        colour, marker = palette(index % palette.N), "os^D"[index % 4]
-        wins.plot(labels, rates, color=colour, marker=marker, label=str(horse))
-    wins.set_ylabel("wins (%)")
-    wins.set_title("win rate per horse")
-    wins.legend(
+    _wins(wins, outcomes)
+    for axes in (length, paid, wins):
+        axes.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize="small")
+        for tick in failed:
+            axes.get_xticklabels()[tick].set_color(FAILED)
+        _mark_failed(axes, failed)
+    save(figure, path)
+
+
+def _means(axes: Axes, stats: Sequence[RunningStats | None], unit: str) -> None:
+    """Bars of the means with their 95% intervals; nothing where a point failed."""
+    places = [i for i, s in enumerate(stats) if s is not None]
+    found = [s for s in stats if s is not None]
+    halves = [(s.ci95() or (s.mean, s.mean))[1] - s.mean for s in found]
+    axes.bar(places, [s.mean for s in found], yerr=halves, capsize=3, color="#9bc48f")
+    axes.set_ylabel(unit)
+    axes.set_xlim(-0.6, len(stats) - 0.4)
+
+
+def _wins(axes: Axes, outcomes: Sequence[Outcome]) -> None:
+    """Each horse's win rate at each point with its Wilson 95% interval. The horses of a point
+    stand side by side in its slot (2 at the left, 12 at the right), so the mirror-image horses
+    (2 and 12, 3 and 11, ...), whose rates are alike, never hide each other; a pair shares a
+    colour, the longer half drawn hollow."""
+    import matplotlib
+
+    first = next(o.report for o in outcomes if o.report is not None)
+    horses = list(first.horse_wins)
+    palette = matplotlib.colormaps["tab10"]
+    step = SPREAD / len(horses)
+    for number, horse in enumerate(horses):
+        places, rates, below, above = [], [], [], []
+        for place, outcome in enumerate(outcomes):
+            if outcome.report is None:
+                continue
+            wins = outcome.report.horse_wins[horse]
+            low, high = wins.wilson95()
+            places.append(place + (number - (len(horses) - 1) / 2) * step)
+            rates.append(100 * wins.rate)
+            below.append(100 * (wins.rate - low))
+            above.append(100 * (high - wins.rate))
+        colour = palette(abs(horse - 7))
+        hollow = horse > 7
+        axes.errorbar(
+            places,
+            rates,
+            yerr=[below, above],
+            fmt="o" if not hollow else "s",
+            markersize=3.5,
+            markerfacecolor="white" if hollow else colour,
+            color=colour,
+            elinewidth=0.8,
+            capsize=1.5,
+            linewidth=0,
+            label=str(horse),
+        )
+    axes.set_ylabel("wins (%), 95% interval")
+    axes.set_title("win rate per horse (each point: horse 2 … 12, left to right)")
+    axes.set_xlim(-0.6, len(outcomes) - 0.4)
+    axes.grid(axis="y", color="#dddddd", linewidth=0.6)
+    for edge in range(1, len(outcomes)):  # the points' slots ruled apart
+        axes.axvline(edge - 0.5, color="#cccccc", linewidth=0.6)
+    axes.legend(
         fontsize="x-small", ncol=2, title="horse", loc="center left", bbox_to_anchor=(1, 0.5)
     )
-    for axes in (length, paid, wins):
-        axes.tick_params(axis="x", labelrotation=60, labelsize="small")
-    save(figure, path)
+
+
+def _mark_failed(axes: Axes, places: Sequence[int]) -> None:
+    """An x and "failed" at the bottom of each failed point's slot."""
+    if not places:
+        return
+    bottom = axes.get_ylim()[0]
+    axes.plot(places, [bottom] * len(places), "x", color=FAILED, markersize=10, clip_on=False)
+    for place in places:
+        axes.annotate(
+            "failed",
+            (place, bottom),
+            xytext=(0, 8),
+            textcoords="offset points",
+            ha="center",
+            color=FAILED,
+            fontsize="small",
+        )

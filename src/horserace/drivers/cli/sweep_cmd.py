@@ -15,6 +15,7 @@ from horserace.core.errors import ConfigError
 from horserace.core.rng import fresh_seed
 from horserace.drivers.simulate.sweep import Outcome, Point, Sweep, expand, parse_grid, rows
 from horserace.terminal.errors import INTERRUPTED, fail, user_errors
+from horserace.terminal.pictures import check_picture_path
 
 
 def register(app: typer.Typer) -> None:
@@ -30,11 +31,12 @@ def register(app: typer.Typer) -> None:
             [],
             "--grid",
             "-g",
-            metavar="OPTION=V1,V2",
-            help="Values to try for one option (repeat for more): preset=classic,northwoods;"
-            " players=2,4,6;"
-            " rounds=4,8; starting_chips=50,100; repeat_scratch=move,reroll; board=a.toml,b.toml;"
-            " house=none,robertson,perry+robertson; bots=random,ev+random; engine=kernel.",
+            metavar="AXIS=V1,V2",
+            help="Values to try on one axis (repeat for more), named as simulate's options:"
+            " preset=classic,northwoods; players=2,4,6; rounds=4,8; chips=50,100;"
+            " repeat_scratch=move,reroll; ante=1,2; trade_window=...; board=a.toml,b.toml;"
+            " house=none,robertson,perry+robertson; bots=random,ev+random;"
+            " engine=auto,kernel,reference.",
         ),
         games: int = typer.Option(1000, "--games", "-n", help="Games at each point."),
         seed: int | None = typer.Option(None, "--seed", help="One seed for every point."),
@@ -43,8 +45,17 @@ def register(app: typer.Typer) -> None:
             None, "--scheduler", metavar="ADDRESS", help="A Dask scheduler, e.g. tcp://host:8786."
         ),
         retries: int = typer.Option(2, "--retries", help="Tries again for a failed point."),
-        out: Path | None = typer.Option(
-            None, "--out", metavar="FILE.csv", help="Write the table as CSV (and FILE.json)."
+        wait_workers: float = typer.Option(
+            60.0,
+            "--wait-workers",
+            metavar="SECONDS",
+            help="With --scheduler: how long to wait for a worker to join it.",
+        ),
+        out: list[Path] = typer.Option(
+            [],
+            "--out",
+            metavar="FILE.csv|FILE.json",
+            help="Write the table as CSV or JSON, as the name ends (repeat for both).",
         ),
         plot: Path | None = typer.Option(None, "--plot", metavar="FILE.png", help="Draw it."),
         as_json: bool = typer.Option(False, "--json", help="Print the table as JSON."),
@@ -53,19 +64,27 @@ def register(app: typer.Typer) -> None:
         on local processes or a Dask cluster. A failed point is retried, then reported. Ctrl-C
         ends the sweep with the table of the points finished so far (exit code 130)."""
         with user_errors():
-            if games < 1 or workers < 1 or retries < 0:
-                raise ConfigError("--games and --workers must be at least 1, --retries 0 or more")
-            if out is not None and not out.parent.is_dir():
-                raise ConfigError(f"--out {out}: no such directory {out.parent}")
+            if games < 1 or workers < 1 or retries < 0 or wait_workers < 0:
+                raise ConfigError(
+                    "--games and --workers must be at least 1, --retries and --wait-workers"
+                    " 0 or more"
+                )
+            _check_files(out, plot)
+            if scheduler is not None:
+                from horserace.drivers.simulate.sweep_dask import check_address
+
+                check_address(scheduler)
             table_seed = fresh_seed() if seed is None else seed
             points = expand(preset, parse_grid(grid), games, table_seed)
-            outcomes, interrupted = _run(points, workers, scheduler, retries, show=not as_json)
+            run = Sweep(retries=retries, notice=_notice)
+            outcomes = _run(run, points, workers, scheduler, wait_workers, show=not as_json)
+            interrupted = run.interrupted
             if interrupted and not outcomes:
                 Console(stderr=True, highlight=False).print("interrupted before any point was done")
                 raise typer.Exit(INTERRUPTED)
             table = list(rows(outcomes))
-            if out is not None:
-                _write(table, out)
+            for path in out:
+                _write(table, path)
             if plot is not None:
                 from horserace.drivers.cli.plots import plot_sweep
 
@@ -88,24 +107,54 @@ def register(app: typer.Typer) -> None:
             fail(f"{len(failed)} point(s) failed after {retries + 1} tries: {names}")
 
 
+def _check_files(out: list[Path], plot: Path | None) -> None:
+    """Before running: each --out a .csv or .json file in a folder that exists, --plot a
+    picture, and no two of them the same file (the last written would replace the other)."""
+    seen: dict[Path, str] = {}
+    for option, path in [*(("--out", p) for p in out), *([("--plot", plot)] if plot else [])]:
+        same = path.resolve()
+        if same in seen:
+            raise ConfigError(f"{seen[same]} and {option} both name {path}: give two files")
+        seen[same] = option
+    for path in out:
+        if path.suffix.lower() not in (".csv", ".json"):
+            raise ConfigError(f"--out {path}: name a .csv or a .json file (repeat --out for both)")
+        if not path.parent.is_dir():
+            raise ConfigError(f"--out {path}: no such directory {path.parent}")
+    if plot is not None:
+        check_picture_path(plot)
+
+
+def _notice(text: str) -> None:
+    Console(stderr=True, highlight=False, soft_wrap=True).print(text, markup=False)
+
+
 def _run(
-    points: list[Point], workers: int, scheduler: str | None, retries: int, *, show: bool
-) -> tuple[list[Outcome], bool]:
-    """The outcomes of the points finished, and whether Ctrl-C ended the sweep early."""
+    runner: Sweep,
+    points: list[Point],
+    workers: int,
+    scheduler: str | None,
+    wait_workers: float,
+    *,
+    show: bool,
+) -> list[Outcome]:
+    """The outcomes of the points finished (`runner.interrupted` if Ctrl-C ended it early)."""
     console = Console(stderr=True)
     columns = (TextColumn("sweeping"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     drawn = show and console.is_terminal
     with Progress(*columns, console=console, transient=True, disable=not drawn) as bar:
         task = bar.add_task("points", total=len(points))
-        runner = Sweep(retries=retries, progress=lambda done, _: bar.update(task, completed=done))
+        runner.progress = lambda done, _: bar.update(task, completed=done)
         if scheduler is not None:
-            outcomes = runner.run_dask(points, scheduler)
-        else:
-            outcomes = runner.run_local(points, workers)
-        return outcomes, runner.interrupted
+            return runner.run_dask(points, scheduler, wait_workers=wait_workers)
+        return runner.run_local(points, workers)
 
 
 def _write(table: list[dict[str, object]], path: Path) -> None:
+    """The table as CSV or JSON, as the file's name ends (checked before the run)."""
+    if path.suffix.lower() == ".json":
+        path.write_text(json.dumps(table, indent=1), encoding="utf-8")
+        return
     columns: list[str] = []
     for row in table:
         columns += [key for key in row if key not in columns]
@@ -113,7 +162,6 @@ def _write(table: list[dict[str, object]], path: Path) -> None:
         writer = csv.DictWriter(handle, fieldnames=columns)
         writer.writeheader()
         writer.writerows(table)
-    path.with_suffix(".json").write_text(json.dumps(table, indent=1), encoding="utf-8")
 
 
 def _print(console: Console, outcomes: list[Outcome], seed: int) -> None:

@@ -1,40 +1,43 @@
 """Sweeps: one simulation per point of a grid of table options, run on a local process pool or
 on a Dask cluster, gathered into one table.
 
-A grid is a preset plus, per option, the values to try (`players=2,4,6`, `rounds=4,8`,
-`board=a.toml,b.toml`, `house=none,robertson`, `bots=random,ev`), or presets to try as one
-more axis (`preset=classic,northwoods`); the points are every combination. Each point is
-checked before anything runs (an unknown option or a bad value is a ConfigError naming the
-point). Every point plays from the same seed, so the difference between two points is the
-rules', not the luck of two seeds. A point whose task fails is tried again up to `retries`
-times; one that still fails stays in the table with its error, never dropped. Ctrl-C ends a
-sweep with the points finished before it (`Sweep.interrupted`); the points under way are
-dropped, not reported with part of their games.
+A grid is a preset plus, per axis, the values to try (`players=2,4,6`, `rounds=4,8`,
+`chips=50,100`, `board=a.toml,b.toml`, `house=none,robertson`, `bots=random,ev`), or presets
+to try as one more axis (`preset=classic,northwoods`); the points are every combination. The
+axes are named as `simulate` names its options. Every point is checked before anything runs
+(an unknown axis, a value given twice, a bad value or a bad combination is a ConfigError
+naming the axis or the point). Every point plays from the same seed, so the difference
+between two points is the rules', not the luck of two seeds. A point whose task fails, or
+whose worker process dies, is tried again up to `retries` times; one that still fails stays
+in the table with its error, never dropped. Ctrl-C ends a sweep with the points finished
+before it (`Sweep.interrupted`); the points under way are dropped, not reported with part of
+their games.
 """
 
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from horserace.components.board import load_board
-from horserace.core.aside import WAKE_SECONDS
 from horserace.core.errors import ConfigError, HorseraceError
-from horserace.drivers.simulate.runner import (
-    ctrl_c_held,
-    simulate_games,
-    stop_at_once,
-    worker_ignores_ctrl_c,
-)
+from horserace.drivers.simulate.runner import simulate_games
+from horserace.drivers.simulate.sweep_dask import on_dask
+from horserace.drivers.simulate.sweep_pool import error_text, on_pool
+from horserace.families import family
+from horserace.families.board.options import BOARD_NAMES
 from horserace.families.board.rules.config import BoardConfig
 from horserace.families.board.rules.house import house_options
-from horserace.families.board.tally import SimulationReport
+from horserace.families.board.tally import ENGINES, SimulationReport, plan_games
 from horserace.families.presets import get_preset
+
+# The axes a user types, named as `simulate` names its options (--chips, --repeat-scratch...).
+AXES = ("preset", *BOARD_NAMES.values(), "board", "house", "bots", "engine")
+TABLE_OPTION = {axis: option for option, axis in BOARD_NAMES.items()}  # chips -> starting_chips
+TEXT_AXES = ("preset", "board", "house", "bots", "engine")  # values kept as text in the table
 
 
 @dataclass(frozen=True)
@@ -78,21 +81,40 @@ def play_point(point: Point) -> SimulationReport:
 
 
 def parse_grid(items: Sequence[str]) -> dict[str, list[str]]:
-    """["players=2,4", "rounds=8"] -> {"players": ["2", "4"], "rounds": ["8"]}."""
+    """["players=2,4", "rounds=8"] -> {"players": ["2", "4"], "rounds": ["8"]}; a value given
+    twice in one axis is refused (it would run the same point twice)."""
     grid: dict[str, list[str]] = {}
     for item in items:
         key, equals, values = item.partition("=")
         key = key.strip().replace("-", "_")
         choices = [value.strip() for value in values.split(",")]
         if not equals or not key or "" in choices:
-            raise ConfigError(f"grid item {item!r} should look like OPTION=VALUE,VALUE,...")
+            raise ConfigError(f"grid item {item!r} should look like AXIS=VALUE,VALUE,...")
         if key in grid:
-            raise ConfigError(f"grid option {key!r} is given twice")
+            raise ConfigError(f"grid axis {key!r} is given twice")
+        seen: dict[Any, str] = {}
+        for choice in choices:
+            typed = typed_value(key, choice)
+            if typed in seen:
+                raise ConfigError(
+                    f"grid axis {key} gives {choice!r} twice"
+                    + _as(seen[typed], choice)
+                    + ": each value once"
+                )
+            seen[typed] = choice
         grid[key] = choices
     return grid
 
 
-def _value(text: str) -> Any:
+def _as(first: str, second: str) -> str:
+    return "" if first == second else f" (as {first!r})"
+
+
+def typed_value(key: str, text: str) -> Any:
+    """A grid value as the table keeps it: a whole number or true/false as such, the rest (and
+    every value of a preset, board, house, bots or engine axis) as written."""
+    if key in TEXT_AXES:
+        return text
     lowered = text.lower()
     if lowered in ("true", "false"):
         return lowered == "true"
@@ -103,28 +125,86 @@ def _value(text: str) -> Any:
 
 
 def _options(labels: Sequence[tuple[str, str]]) -> tuple[dict[str, Any], tuple[str, ...], str]:
+    """A point's table options, bots and engine. The house rules' defaults come first, under
+    the point's other values (as `simulate --house` does), whatever the order of the axes."""
     options: dict[str, Any] = {}
     bots: tuple[str, ...] = ("random",)
     engine = "auto"
     for key, text in labels:
+        if key == "house":  # house=none,robertson,perry+robertson
+            options.update(house_options("" if text == "none" else text.replace("+", ",")))
+    for key, text in labels:
         if key == "board":
             options["board"] = load_board(Path(text))
-        elif key == "house":  # house=none,robertson,perry+robertson
-            options.update(house_options("" if text == "none" else text.replace("+", ",")))
         elif key == "bots":
             bots = tuple(text.split("+"))  # bots=ev+random: one kind per seat, rotated
         elif key == "engine":
             engine = text
-        else:
-            options[key] = _value(text)
+        elif key not in ("house", "preset"):
+            options[TABLE_OPTION.get(key, key)] = typed_value(key, text)
     return options, bots, engine
+
+
+def board_presets() -> tuple[str, ...]:
+    return tuple(spec.name for spec in family("board").presets)
+
+
+def _check_preset(name: str, where: str) -> None:
+    try:
+        get_preset(name)
+    except HorseraceError:
+        known = ", ".join(board_presets())
+        raise ConfigError(f"{where}unknown preset {name!r}; the sweep's presets: {known}") from None
+    if name not in board_presets():
+        known = ", ".join(board_presets())
+        raise ConfigError(f"sweeps run the dice board presets ({known}); {name!r} is another game")
+
+
+def check_axes(grid: Mapping[str, Sequence[str]]) -> None:
+    """What can be checked of each axis alone: its name (a user's, or the name of a table
+    option the board's rules know) and the values of the preset, house, bots and engine axes."""
+    table_options = {spec.name for spec in fields(BoardConfig)}
+    setting: dict[str, str] = {}
+    for key, values in grid.items():
+        if key not in AXES and key not in table_options:
+            raise ConfigError(f"unknown grid axis {key!r}; the axes: {', '.join(AXES)}")
+        option = TABLE_OPTION.get(key, key)
+        if option in setting:
+            raise ConfigError(
+                f"grid axes {setting[option]} and {key} set the same option: give one"
+            )
+        setting[option] = key
+        for value in values:
+            _check_value(key, value)
+
+
+def _check_value(key: str, value: str) -> None:
+    where = f"grid axis {key}: "
+    if key == "preset":
+        _check_preset(value, where)
+    elif key == "engine" and value not in ENGINES:
+        raise ConfigError(f"{where}unknown engine {value!r}; accepted: {', '.join(ENGINES)}")
+    elif key == "bots":
+        kinds = family("board").bot_kinds
+        for kind in value.split("+"):
+            if kind not in kinds:
+                raise ConfigError(
+                    f"{where}unknown bot kind {kind!r} in {value!r}; accepted: {', '.join(kinds)}"
+                    " (one per seat joined by +, e.g. ev+random)"
+                )
+    elif key == "house" and value != "none":
+        try:
+            house_options(value.replace("+", ","))
+        except HorseraceError as error:
+            raise ConfigError(f"{where}{error} (or none; several joined by +)") from None
 
 
 def expand(
     preset: str | None, grid: Mapping[str, Sequence[str]], games: int, seed: int
 ) -> list[Point]:
-    """Every combination of the grid, each checked against its preset's rules: `preset`, or
-    the grid's own `preset` axis (preset=classic,northwoods), one or the other."""
+    """Every combination of the grid, each checked against its preset's rules as `simulate`
+    would check it: `preset`, or the grid's own `preset` axis (preset=classic,northwoods), one
+    or the other."""
     if (preset is None) == ("preset" not in grid):
         raise ConfigError(
             "name the preset once: as the argument (horserace sweep classic ...) or as a grid"
@@ -132,21 +212,22 @@ def expand(
             if preset is not None
             else "name a preset: horserace sweep classic ..., or --grid preset=classic,northwoods"
         )
+    if preset is not None:
+        _check_preset(preset, "")
+    check_axes(grid)
     keys = list(grid)
     points: list[Point] = []
     for index, values in enumerate(itertools.product(*(grid[k] for k in keys))):
         labels = tuple(zip(keys, values, strict=True))
-        name = " ".join(f"{k}={v}" for k, v in labels)
         point_preset = dict(labels).get("preset", preset or "")
-        options, bots, engine = _options([(k, v) for k, v in labels if k != "preset"])
+        name = " ".join(f"{k}={v}" for k, v in labels) or point_preset
+        options, bots, engine = _options(labels)  # a bad board file names itself
         try:
             config = get_preset(point_preset).config(options)
+            plan_games(point_preset, options, games, seed, 1, bots=bots, engine=engine)
         except HorseraceError as error:
             raise ConfigError(f"grid point {name}: {error}") from None
-        if not isinstance(config, BoardConfig):
-            raise ConfigError(
-                f"sweeps run the dice board presets; {point_preset!r} is another game"
-            )
+        assert isinstance(config, BoardConfig)  # the board's presets only (_check_preset)
         work = games * config.players * config.rounds
         points.append(Point(index, labels, point_preset, options, bots, engine, games, seed, work))
     return points
@@ -154,12 +235,14 @@ def expand(
 
 @dataclass
 class Sweep:
-    """Runs points on an executor, retrying failures; `progress(done, total)` as they end.
-    After Ctrl-C, `interrupted` is set and the outcomes are those of the points finished."""
+    """Runs points on an executor, retrying failures; `progress(done, total)` as they end,
+    `notice(text)` for what the sweep is waiting for. After Ctrl-C, `interrupted` is set and
+    the outcomes are those of the points finished."""
 
     task: Task = play_point
     retries: int = 2
     progress: Callable[[int, int], None] | None = None
+    notice: Callable[[str], None] | None = None
     outcomes: dict[int, Outcome] = field(default_factory=dict)
     interrupted: bool = False
 
@@ -168,6 +251,14 @@ class Sweep:
         if self.progress is not None:
             self.progress(len(self.outcomes), total)
 
+    def _finisher(self, total: int) -> Callable[[Point, Any, str | None, int], None]:
+        """What the pool or the cluster calls as each point ends."""
+
+        def finish(point: Point, report: Any, error: str | None, attempts: int) -> None:
+            self._finish(Outcome(point, report, error, attempts), total)
+
+        return finish
+
     def run_local(self, points: Sequence[Point], workers: int) -> list[Outcome]:
         """One process per point at a time on a local pool (in this process with workers=1)."""
         try:
@@ -175,77 +266,47 @@ class Sweep:
                 for point in points:
                     self._finish(self._in_process(point), len(points))
             else:
-                self._on_pool(points, workers)
+                finish = self._finisher(len(points))
+                on_pool(self.task, longest_first(points), workers, self.retries, finish)
         except KeyboardInterrupt:
             self.interrupted = True
-        return self._ordered()
-
-    def _on_pool(self, points: Sequence[Point], workers: int) -> None:
-        pool = ProcessPoolExecutor(max_workers=workers, initializer=worker_ignores_ctrl_c)
-        with pool:
-            try:
-                with ctrl_c_held():  # the workers start at the first submits
-                    running: dict[Future[SimulationReport], tuple[Point, int]] = {
-                        pool.submit(self.task, p): (p, 1) for p in longest_first(points)
-                    }
-                while running:  # short timed waits: Ctrl-C reaches the main thread at once
-                    done, _ = wait(running, WAKE_SECONDS, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        point, attempt = running.pop(future)
-                        failure = future.exception()
-                        if failure is None:
-                            outcome = Outcome(point, future.result(), None, attempt)
-                            self._finish(outcome, len(points))
-                        elif attempt <= self.retries:
-                            running[pool.submit(self.task, point)] = (point, attempt + 1)
-                        else:
-                            outcome = Outcome(point, None, _text(failure), attempt)
-                            self._finish(outcome, len(points))
-            except KeyboardInterrupt:  # the points under way are dropped, not waited for
-                stop_at_once(pool)
-                raise
+        return self.ordered()
 
     def _in_process(self, point: Point) -> Outcome:
         for attempt in range(1, self.retries + 2):
             try:
                 return Outcome(point, self.task(point), None, attempt)
             except Exception as error:  # a failed point is reported, not raised
-                last = _text(error)
+                last = error_text(error)
         return Outcome(point, None, last, self.retries + 1)
 
     def run_dask(
-        self, points: Sequence[Point], scheduler: str, timeout: float = 10
+        self,
+        points: Sequence[Point],
+        scheduler: str,
+        timeout: float = 10,
+        wait_workers: float = 60,
     ) -> list[Outcome]:
-        """Each point a task on the Dask cluster at `scheduler`, retried there on failure."""
-        from distributed import Client, as_completed
-
+        """Each point a task on the Dask cluster at `scheduler`, retried there on failure. A
+        bad address, a scheduler not reached in `timeout` seconds or no worker joining it in
+        `wait_workers` seconds is a ConfigError before any point is sent."""
+        finish = self._finisher(len(points))
         try:
-            client = Client(  # type: ignore[no-untyped-call]
-                scheduler, timeout=f"{timeout}s", set_as_default=False
+            self.interrupted = on_dask(
+                self.task,
+                longest_first(points),
+                self.retries,
+                finish,
+                self.notice,
+                scheduler,
+                timeout,
+                wait_workers,
             )
-        except (OSError, TimeoutError, ValueError) as error:
-            raise ConfigError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
-        with client:
-            run = time.time_ns()  # task keys unique to this run: nothing comes from a cache
-            futures = {
-                client.submit(self.task, p, retries=self.retries, key=f"point-{run}-{p.index}"): p
-                for p in longest_first(points)
-            }
-            try:
-                for future in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
-                    point = futures[future]
-                    if future.status == "finished":
-                        self._finish(Outcome(point, future.result(), None, 1), len(points))
-                    else:
-                        failure = future.exception()
-                        outcome = Outcome(point, None, _text(failure), self.retries + 1)
-                        self._finish(outcome, len(points))
-            except KeyboardInterrupt:
-                self.interrupted = True
-                client.cancel(list(futures))  # type: ignore[no-untyped-call]
-        return self._ordered()
+        except KeyboardInterrupt:  # before the points were sent (once sent, on_dask sees it)
+            self.interrupted = True
+        return self.ordered()
 
-    def _ordered(self) -> list[Outcome]:
+    def ordered(self) -> list[Outcome]:
         return [self.outcomes[index] for index in sorted(self.outcomes)]
 
 
@@ -255,29 +316,35 @@ def longest_first(points: Sequence[Point]) -> list[Point]:
     return sorted(points, key=lambda point: -point.work)
 
 
-def _text(error: BaseException | None) -> str:
-    return f"{type(error).__name__}: {error}" if error is not None else "unknown error"
+def _mean(row: dict[str, Any], name: str, stats: Any) -> None:
+    """A mean and its 95% interval (blank with fewer than two values), as the reports show."""
+    interval = stats.ci95()
+    row[name] = stats.mean
+    row[f"{name}_low"], row[f"{name}_high"] = interval if interval else (None, None)
 
 
 def rows(outcomes: Sequence[Outcome]) -> Iterator[dict[str, Any]]:
-    """One flat row per point: its grid values, then every figure (blank where it failed)."""
+    """One flat row per point: its grid values (typed: players=2 is the number 2), then every
+    figure with its 95% interval (blank where it failed). `engine_used` is the engine that
+    played the point; an `engine` axis keeps the value asked for."""
     for outcome in outcomes:
-        row: dict[str, Any] = dict(outcome.point.labels)
+        row: dict[str, Any] = {k: typed_value(k, v) for k, v in outcome.point.labels}
         row["attempts"] = outcome.attempts
         row["error"] = outcome.error or ""
         report = outcome.report
         if report is not None:
-            row["engine"] = report.engine
+            row["engine_used"] = report.engine
             row["games"] = report.games
             row["races"] = report.races
-            row["race_length"] = report.race_length.mean
-            row["paid_per_round"] = report.paid_per_round.mean
-            row["pot_left"] = report.pot_left.mean
+            _mean(row, "race_length", report.race_length)
+            _mean(row, "paid_per_round", report.paid_per_round)
+            _mean(row, "pot_left", report.pot_left)
             for horse, wins in report.horse_wins.items():
                 row[f"win_{horse}"] = wins.rate
+                row[f"win_{horse}_low"], row[f"win_{horse}_high"] = wins.wilson95()
             for seat, chips in enumerate(report.seat_chips):
-                row[f"chips_P{seat + 1}"] = chips.mean
+                _mean(row, f"chips_P{seat + 1}", chips)
             for kind, stats in report.bot_results.items():
-                row[f"result_{kind}"] = stats.mean
+                _mean(row, f"result_{kind}", stats)
             row["seconds"] = report.elapsed_seconds
         yield row
