@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from horserace.components.board import HORSES
+from horserace.core.chunks import RunReport
 from horserace.core.errors import ConfigError
 from horserace.drivers.cli.app import app
 from horserace.drivers.simulate.sweep import (
@@ -23,7 +24,6 @@ from horserace.drivers.simulate.sweep import (
     play_point,
     rows,
 )
-from horserace.families.board.tally import SimulationReport
 
 GRID = ["players=2,5", "rounds=2,3", "repeat_scratch=move,reroll"]
 
@@ -43,8 +43,8 @@ def test_the_grid_is_every_combination_checked_before_running() -> None:
         expand("classic", parse_grid(["players=4,13"]), 10, 1)
     with pytest.raises(ConfigError, match="unknown grid axis 'speed'; the axes: preset,"):
         expand("classic", parse_grid(["speed=1"]), 10, 1)
-    with pytest.raises(ConfigError, match="dice board"):
-        expand("derby", {}, 10, 1)
+    with pytest.raises(ConfigError, match="the derby preset does not take it"):
+        expand("derby", parse_grid(["rounds=2"]), 10, 1)
     for bad in (["players"], ["players=2,,3"], ["players=2", "players=3"]):
         with pytest.raises(ConfigError):
             parse_grid(bad)
@@ -65,8 +65,8 @@ def test_presets_are_one_more_axis_of_the_grid() -> None:
         expand("classic", parse_grid(["preset=classic"]), 10, 1)
     with pytest.raises(ConfigError, match="grid point preset=advanced players=3: the advanced"):
         expand(None, parse_grid(["preset=advanced", "players=3"]), 10, 1)
-    with pytest.raises(ConfigError, match="'basic' is another game"):
-        expand(None, parse_grid(["preset=classic,basic"]), 10, 1)
+    with pytest.raises(ConfigError, match=r"the basic preset does not take it \(classic does\)"):
+        expand(None, parse_grid(["preset=classic,basic", "rounds=2"]), 10, 1)
     one, two = (
         Sweep().run_local(expand(None, parse_grid([f"preset={name}"]), 30, 4), 1)
         for name in ("classic", "northwoods")
@@ -92,7 +92,7 @@ def test_the_costliest_points_start_first_and_the_table_keeps_the_grid_order() -
     assert [outcome.point.index for outcome in outcomes] == [0, 1, 2, 3]
 
 
-def flaky(point: Point) -> SimulationReport:
+def flaky(point: Point) -> RunReport:
     """Fails the first try of each point (a marker file remembers it across processes)."""
     marker = Path(os.environ["HORSERACE_SWEEP_MARKERS"]) / f"point-{point.index}"
     if not marker.exists():
@@ -101,7 +101,7 @@ def flaky(point: Point) -> SimulationReport:
     return play_point(point)
 
 
-def broken(point: Point) -> SimulationReport:
+def broken(point: Point) -> RunReport:
     raise RuntimeError(f"point {point.index} cannot be played")
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pexpect  # type: ignore[import-untyped]
 import pytest
 
+from horserace.core.chunks import RunReport
 from horserace.drivers.simulate.sweep import Point, Sweep, expand, parse_grid, play_point
-from horserace.families.board.tally import SimulationReport
 
 HORSERACE = str(Path(sys.executable).with_name("horserace"))
 
@@ -21,7 +21,7 @@ HORSERACE = str(Path(sys.executable).with_name("horserace"))
 def test_ctrl_c_keeps_the_points_finished_before_it() -> None:
     points = expand("classic", parse_grid(["players=2,3,4,5"]), 20, 1)
 
-    def task(point: Point) -> SimulationReport:
+    def task(point: Point) -> RunReport:
         if point.index == 2:
             raise KeyboardInterrupt
         return play_point(point)

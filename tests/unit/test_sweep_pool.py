@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from horserace.core.chunks import RunReport
 from horserace.drivers.simulate.sweep import Point, Sweep, expand, parse_grid, play_point, rows
-from horserace.families.board.tally import SimulationReport
 
 MARKERS = "HORSERACE_SWEEP_MARKERS"
 
@@ -24,7 +24,7 @@ def _figures(outcomes: list[Any]) -> list[dict[str, Any]]:
     ]
 
 
-def dies_once(point: Point) -> SimulationReport:
+def dies_once(point: Point) -> RunReport:
     """Point 1's first try ends its worker process; its second plays (a marker file remembers
     the first across processes)."""
     marker = Path(os.environ[MARKERS]) / f"died-{point.index}"
@@ -34,13 +34,13 @@ def dies_once(point: Point) -> SimulationReport:
     return play_point(point)
 
 
-def always_exits(point: Point) -> SimulationReport:
+def always_exits(point: Point) -> RunReport:
     if point.index == 1:
         os._exit(3)
     return play_point(point)
 
 
-def always_killed(point: Point) -> SimulationReport:
+def always_killed(point: Point) -> RunReport:
     if point.index == 1:
         os.kill(os.getpid(), signal.SIGKILL)
     return play_point(point)

@@ -23,8 +23,8 @@ def register(app: typer.Typer) -> None:
     def sweep(
         preset: str | None = typer.Argument(
             None,
-            help="A dice board preset: classic, advanced, northwoods (or try several with"
-            " --grid preset=classic,northwoods).",
+            help="A preset with a simulation: classic, advanced, northwoods, basic, scarne,"
+            " calcutta, derby (or try several with --grid preset=classic,northwoods).",
             show_default=False,
         ),
         grid: list[str] = typer.Option(
@@ -36,7 +36,8 @@ def register(app: typer.Typer) -> None:
             " preset=classic,northwoods; players=2,4,6; rounds=4,8; chips=50,100;"
             " repeat_scratch=move,reroll; ante=1,2; trade_window=...; board=a.toml,b.toml;"
             " house=none,robertson,perry+robertson; bots=random,ev+random;"
-            " engine=auto,kernel,reference.",
+            " engine=auto,kernel,reference. The card races and the Derby take the options of"
+            " their simulate instead (betting=book,tote; money=8,12; paired=0 ...).",
         ),
         games: int = typer.Option(1000, "--games", "-n", help="Games at each point."),
         seed: int | None = typer.Option(None, "--seed", help="One seed for every point."),
@@ -93,7 +94,7 @@ def register(app: typer.Typer) -> None:
             found = {"preset": preset, "seed": table_seed, "points": table}
             typer.echo(json.dumps({**found, "interrupted": True} if interrupted else found))
         else:
-            _print(Console(highlight=False), outcomes, table_seed)
+            _print_all(Console(highlight=False), outcomes, table, table_seed)
         if interrupted:
             Console(stderr=True, highlight=False, soft_wrap=True).print(
                 f"interrupted: the table holds the {len(outcomes)} of {len(points)} points"
@@ -164,11 +165,103 @@ def _write(table: list[dict[str, object]], path: Path) -> None:
         writer.writerows(table)
 
 
-def _print(console: Console, outcomes: list[Outcome], seed: int) -> None:
+# The figures that matter of each family besides the dice board: (heading, column, format).
+FIGURES = {
+    "cards": (
+        ("cards\nper race", "race_cards", "{:.2f}"),
+        ("bet return\nper chip", "book_bettor_return_per_chip", "{:+.3f}"),  # at the book
+        ("bank\nper race", "bank_per_race", "{:.2f}"),  # what the bank (takeout...) kept
+    ),
+    "derby": (
+        ("turns\nper race", "turns_per_race", "{:.1f}"),
+        ("wagered\nper race", "wagered_per_race", "{:.2f}"),
+        ("bank\nper game", "bank_gain_per_game", "{:.1f}"),
+    ),
+}
+FAVOURITE = ("derby",)  # the families whose table names the horse that won most often
+
+
+def _print_all(
+    console: Console, outcomes: list[Outcome], table: list[dict[str, object]], seed: int
+) -> None:
+    """The dice board's points as always; each other family's in a table of its own."""
+    kinds = list(dict.fromkeys(outcome.point.family for outcome in outcomes))
+    for kind in kinds:
+        mine = [i for i, outcome in enumerate(outcomes) if outcome.point.family == kind]
+        title = f"Sweep, seed {seed}" + (
+            f": {FAMILY_TITLE.get(kind, kind)}" if len(kinds) > 1 else ""
+        )
+        if kind == "board":
+            _print(console, [outcomes[i] for i in mine], seed, title)
+        else:
+            _print_family(
+                console, kind, [outcomes[i] for i in mine], [table[i] for i in mine], title
+            )
+
+
+FAMILY_TITLE = {"board": "the dice board", "cards": "the card races", "derby": "the Derby"}
+
+
+def _point_cell(outcome: Outcome) -> str:
+    labels = outcome.point.labels
+    point = "\n".join(
+        f"{k}={Path(v).name if k in ('board', 'book', 'track') else v}" for k, v in labels
+    )
+    return point or outcome.point.name
+
+
+def _print_family(
+    console: Console, kind: str, outcomes: list[Outcome], table: list[dict[str, object]], title: str
+) -> None:
+    """A card race's or the Derby's points: their figures that matter, and the favourite (the
+    horse, or the count of course cards, that won most often)."""
+    several = any(len(outcome.point.labels) > 1 for outcome in outcomes)
+    shown = Table(title=title, title_justify="left", show_lines=several)
+    shown.add_column("point", overflow="fold", min_width=10)
+    shown.add_column("engine", justify="right", overflow="fold", min_width=6)  # or the error
+    figures = FIGURES.get(kind, ())
+    for name in ("games", *(heading for heading, _, _ in figures)):
+        shown.add_column(name, justify="right", no_wrap=True)
+    if kind in FAVOURITE:
+        shown.add_column("favourite", justify="right")
+    for outcome, row in zip(outcomes, table, strict=True):
+        if outcome.report is None:
+            blank = [""] * (len(figures) + 1 + (kind in FAVOURITE))
+            shown.add_row(_point_cell(outcome), f"failed: {outcome.error}", *blank)
+            continue
+        races, games = row.get("races"), row.get("games")
+        if isinstance(row.get("unclaimed"), float) and isinstance(races, int) and races:
+            assert isinstance(games, int)
+            row = {**row, "bank_per_race": row["unclaimed"] * games / races}  # type: ignore[operator]
+        cells = ["-" if row.get(key) is None else form.format(row[key]) for _, key, form in figures]
+        shown.add_row(
+            _point_cell(outcome),
+            str(row.get("engine_used")),
+            f"{games:,}",
+            *cells,
+            *([_favourite(row)] if kind in FAVOURITE else []),
+        )
+    console.print(shown)
+
+
+def _favourite(row: dict[str, object]) -> str:
+    """The horse that won the most of the races it ran (its win_H column), with its rate."""
+    rates = {
+        key.removeprefix("win_"): value
+        for key, value in row.items()
+        if isinstance(value, float) and key.startswith("win_") and key[4:].isdigit()
+    }
+    if not rates:
+        return "-"
+    best = max(rates, key=lambda horse: rates[horse])
+    return f"{best} ({100 * rates[best]:.1f}%)"
+
+
+def _print(console: Console, outcomes: list[Outcome], seed: int, title: str = "") -> None:
     """One row a point: its axes a line each (a board by its file's name; the CSV and JSON
     keep the path), folded rather than cut when the terminal is narrow; the figures whole."""
     several = any(len(outcome.point.labels) > 1 for outcome in outcomes)
-    table = Table(title=f"Sweep, seed {seed}", title_justify="left", show_lines=several)
+    table = Table(title=title or f"Sweep, seed {seed}", title_justify="left", show_lines=several)
     table.add_column("point", overflow="fold", min_width=10)
     table.add_column("engine", justify="right", overflow="fold", min_width=9)  # or the error
     for name in ("games", "length", "paid/round", "pot left"):

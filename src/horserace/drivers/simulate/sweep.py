@@ -4,9 +4,12 @@ on a Dask cluster, gathered into one table.
 A grid is a preset plus, per axis, the values to try (`players=2,4,6`, `rounds=4,8`,
 `chips=50,100`, `board=a.toml,b.toml`, `house=none,robertson`, `bots=random,ev`), or presets
 to try as one more axis (`preset=classic,northwoods`); the points are every combination. The
-axes are named as `simulate` names its options. Every point is checked before anything runs
-(an unknown axis, a value given twice, a bad value or a bad combination is a ConfigError
-naming the axis or the point). Every point plays from the same seed, so the difference
+axes are named as `simulate` names its options, and each family takes its own: the dice board
+those above, the card races (basic, scarne, calcutta) and the Derby the options of their
+`simulate` (sweep_family.py); presets of several families share a grid only over the axes
+every one of them takes. Every point is checked before anything runs (an unknown axis, an
+axis a preset does not take, a value given twice, a bad value or a bad combination is a
+ConfigError naming the axis or the point). Every point plays from the same seed, so the difference
 between two points is the rules', not the luck of two seeds. A point whose task fails, or
 whose worker process dies, is tried again up to `retries` times; one that still fails stays
 in the table with its error, never dropped. Ctrl-C ends a sweep with the points finished
@@ -23,11 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from horserace.components.board import load_board
+from horserace.core.chunks import RunReport
 from horserace.core.errors import ConfigError, HorseraceError
-from horserace.drivers.simulate.runner import simulate_games
+from horserace.drivers.simulate.runner import simulate_games, simulation_of
 from horserace.drivers.simulate.sweep_dask import on_dask
+from horserace.drivers.simulate.sweep_family import axes_of, check_values, flat_row, setup_point
 from horserace.drivers.simulate.sweep_pool import error_text, on_pool
-from horserace.families import family
+from horserace.families import families, family, family_of_preset
 from horserace.families.board.options import BOARD_NAMES
 from horserace.families.board.rules.config import BoardConfig
 from horserace.families.board.rules.house import house_options
@@ -37,7 +42,8 @@ from horserace.families.presets import get_preset
 # The axes a user types, named as `simulate` names its options (--chips, --repeat-scratch...).
 AXES = ("preset", *BOARD_NAMES.values(), "board", "house", "bots", "engine")
 TABLE_OPTION = {axis: option for option, axis in BOARD_NAMES.items()}  # chips -> starting_chips
-TEXT_AXES = ("preset", "board", "house", "bots", "engine")  # values kept as text in the table
+# values kept as text in the table (the card races' and the Derby's too)
+TEXT_AXES = ("preset", "board", "house", "bots", "engine", "betting", "book", "track")
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,8 @@ class Point:
     games: int
     seed: int
     work: int = 1  # an estimate of its cost (games x players x rounds), to start the longest first
+    family: str = "board"
+    settings: Mapping[str, Any] = field(default_factory=dict)  # another family's: bots, engine...
 
     @property
     def name(self) -> str:
@@ -64,18 +72,22 @@ class Outcome:
     """A point's report, or the error it still raised after its retries."""
 
     point: Point
-    report: SimulationReport | None
+    report: Any  # the family's report (the board's SimulationReport...), None if it failed
     error: str | None
     attempts: int
 
 
-Task = Callable[[Point], SimulationReport]
+Task = Callable[[Point], RunReport]
 
 
-def play_point(point: Point) -> SimulationReport:
-    """The default task: the point's simulation in the worker (one process per point)."""
-    report: SimulationReport = simulate_games(
-        point.preset, point.options, point.games, point.seed, bots=point.bots, engine=point.engine
+def play_point(point: Point) -> RunReport:
+    """The default task: the point's simulation in the worker (one process per point), its
+    family's report."""
+    settings = (
+        point.settings if point.family != "board" else {"bots": point.bots, "engine": point.engine}
+    )
+    report: RunReport = simulate_games(
+        point.preset, point.options, point.games, point.seed, **settings
     )
     return report
 
@@ -145,41 +157,67 @@ def _options(labels: Sequence[tuple[str, str]]) -> tuple[dict[str, Any], tuple[s
     return options, bots, engine
 
 
-def board_presets() -> tuple[str, ...]:
-    return tuple(spec.name for spec in family("board").presets)
+def sweep_presets() -> tuple[str, ...]:
+    """Every preset whose family has a simulation: the dice board's, the card races', derby."""
+    return tuple(
+        spec.name for fam in families() if fam.simulation() is not None for spec in fam.presets
+    )
 
 
 def _check_preset(name: str, where: str) -> None:
-    try:
-        get_preset(name)
-    except HorseraceError:
-        known = ", ".join(board_presets())
-        raise ConfigError(f"{where}unknown preset {name!r}; the sweep's presets: {known}") from None
-    if name not in board_presets():
-        known = ", ".join(board_presets())
-        raise ConfigError(f"sweeps run the dice board presets ({known}); {name!r} is another game")
+    if name not in sweep_presets():
+        known = ", ".join(sweep_presets())
+        raise ConfigError(f"{where}unknown preset {name!r}; the sweep's presets: {known}")
 
 
-def check_axes(grid: Mapping[str, Sequence[str]]) -> None:
+def _family_name(preset: str) -> str:
+    return family_of_preset(preset).name
+
+
+def _takes(preset: str, key: str) -> bool:
+    if _family_name(preset) == "board":
+        return key in AXES or key in {spec.name for spec in fields(BoardConfig)}
+    return key in axes_of(preset)
+
+
+def check_axes(grid: Mapping[str, Sequence[str]], presets: Sequence[str] = ("classic",)) -> None:
     """What can be checked of each axis alone: its name (a user's, or the name of a table
-    option the board's rules know) and the values of the preset, house, bots and engine axes."""
-    table_options = {spec.name for spec in fields(BoardConfig)}
+    option the board's rules know), that every preset of the grid takes it, and the values of
+    the preset axis (and, in a grid of the dice board alone, of its house, bots and engine)."""
+    board_only = all(_family_name(preset) == "board" for preset in presets)
     setting: dict[str, str] = {}
     for key, values in grid.items():
-        if key not in AXES and key not in table_options:
+        if board_only and not _takes(presets[0], key):
             raise ConfigError(f"unknown grid axis {key!r}; the axes: {', '.join(AXES)}")
-        option = TABLE_OPTION.get(key, key)
+        for preset in presets:
+            if not _takes(preset, key):
+                raise ConfigError(_not_taken(key, preset, presets))
+        option = TABLE_OPTION.get(key, key) if board_only else key
         if option in setting:
             raise ConfigError(
                 f"grid axes {setting[option]} and {key} set the same option: give one"
             )
         setting[option] = key
         for value in values:
-            _check_value(key, value)
+            if key == "preset" or board_only:
+                _check_value(key, value, f"grid axis {key}: ")
+        for preset in presets:
+            if key != "preset" and _family_name(preset) != "board":
+                check_values(preset, key, values)
 
 
-def _check_value(key: str, value: str) -> None:
-    where = f"grid axis {key}: "
+def _not_taken(key: str, preset: str, presets: Sequence[str]) -> str:
+    """`grid axis rounds: the basic preset does not take it (classic does); basic takes: ...`"""
+    others = [p for p in dict.fromkeys(presets) if p != preset and _takes(p, key)]
+    does = f" ({', '.join(others)} {'does' if len(others) == 1 else 'do'})" if others else ""
+    takes = AXES if _family_name(preset) == "board" else axes_of(preset)
+    return (
+        f"grid axis {key}: the {preset} preset does not take it{does}; {preset} takes:"
+        f" {', '.join(takes)}"
+    )
+
+
+def _check_value(key: str, value: str, where: str) -> None:
     if key == "preset":
         _check_preset(value, where)
     elif key == "engine" and value not in ENGINES:
@@ -214,23 +252,49 @@ def expand(
         )
     if preset is not None:
         _check_preset(preset, "")
-    check_axes(grid)
+    for name in grid.get("preset", []):
+        _check_preset(name, "grid axis preset: ")
+    check_axes(grid, [preset] if preset is not None else list(grid["preset"]))
+    mixed = len({_family_name(name) for name in grid.get("preset", [])}) > 1
     keys = list(grid)
     points: list[Point] = []
     for index, values in enumerate(itertools.product(*(grid[k] for k in keys))):
         labels = tuple(zip(keys, values, strict=True))
         point_preset = dict(labels).get("preset", preset or "")
         name = " ".join(f"{k}={v}" for k, v in labels) or point_preset
+        if _family_name(point_preset) != "board":
+            points.append(_family_point(index, labels, point_preset, name, games, seed))
+            continue
+        if mixed:  # the board's values, checked where they apply: at its points
+            for key, text in labels:
+                _check_value(key, text, f"grid point {name}: ")
         options, bots, engine = _options(labels)  # a bad board file names itself
         try:
             config = get_preset(point_preset).config(options)
             plan_games(point_preset, options, games, seed, 1, bots=bots, engine=engine)
         except HorseraceError as error:
             raise ConfigError(f"grid point {name}: {error}") from None
-        assert isinstance(config, BoardConfig)  # the board's presets only (_check_preset)
+        assert isinstance(config, BoardConfig)  # the board's presets only (_family_name)
         work = games * config.players * config.rounds
         points.append(Point(index, labels, point_preset, options, bots, engine, games, seed, work))
     return points
+
+
+def _family_point(
+    index: int, labels: tuple[tuple[str, str], ...], preset: str, name: str, games: int, seed: int
+) -> Point:
+    """A card race's or the Derby's point, set up and planned as `simulate` would."""
+    try:
+        options, settings = setup_point(preset, labels)
+        config = get_preset(preset).config(options)
+        simulation_of(preset).plan(preset, options, games, seed, 1, **settings)
+    except HorseraceError as error:
+        raise ConfigError(f"grid point {name}: {error}") from None
+    work = games * getattr(config, "players", 1) * getattr(config, "races", 1)
+    fam = _family_name(preset)
+    bots = tuple(settings.get("bots", ()))
+    engine = str(settings.get("engine", "auto"))
+    return Point(index, labels, preset, options, bots, engine, games, seed, work, fam, settings)
 
 
 @dataclass
@@ -332,7 +396,9 @@ def rows(outcomes: Sequence[Outcome]) -> Iterator[dict[str, Any]]:
         row["attempts"] = outcome.attempts
         row["error"] = outcome.error or ""
         report = outcome.report
-        if report is not None:
+        if report is not None and not isinstance(report, SimulationReport):
+            row.update((key, value) for key, value in flat_row(report) if key not in row)
+        elif report is not None:
             row["engine_used"] = report.engine
             row["games"] = report.games
             row["races"] = report.races
