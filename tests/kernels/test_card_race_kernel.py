@@ -60,7 +60,7 @@ def random_options(seed: int) -> tuple[str, dict[str, Any]]:
         preset = pick.choice(["basic", "scarne"])
         betting = pick.choice(["book", "tote", "party"])
         options: dict[str, Any] = {
-            "players": pick.randint(3, 8),
+            "players": pick.randint(3, 12),
             "races": pick.randint(1, 4),
             "starting_chips": pick.choice([0, 2, 5, 10, 30, 100]),
             "betting": betting,
