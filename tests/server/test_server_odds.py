@@ -30,10 +30,9 @@ from horserace.families.cards.odds.race import (
 )
 from horserace.families.cards.rules.state import CardsPhase, CardsView
 from horserace.families.derby import live_odds as live_odds_module
-from horserace.families.derby.live_odds import LIVE, ODDS_SAMPLES, ODDS_SEED, odds_key
-from horserace.families.derby.live_odds import PRECISE_SAMPLES as DERBY_PRECISE
+from horserace.families.derby.live_odds import LIVE, ODDS_SAMPLES, ODDS_SEED, odds_key, refined_odds
 from horserace.families.derby.rules.model import DerbyPhase
-from horserace.families.derby.sampled_odds import TENTH, table_odds, widest_interval
+from horserace.families.derby.sampled_odds import HALF_TENTH, table_odds, widest_interval
 from horserace.families.presets import get_preset
 from tests.helpers import bots_for, new_game
 
@@ -113,7 +112,8 @@ def _derby_mid_race(rules: Any, state: Any) -> bool:
 
 def test_a_derby_table_mid_race_sends_the_quick_estimate_then_the_precise_odds() -> None:
     """Every seat gets the odds module's estimate of the position at the turn's start: at once
-    the quick one, and once the thread has worked it out, one within a tenth of a point."""
+    the quick one, and once the thread has worked it out and refined it, one within half a
+    tenth of a point."""
     rules, state = _play_until("derby", {}, 5, _derby_mid_race)
     key = odds_key(rules.view(state, None))
     assert key.race is not None and not key.race.dice  # the position before the turn's dice
@@ -124,10 +124,10 @@ def test_a_derby_table_mid_race_sends_the_quick_estimate_then_the_precise_odds()
         message = table_state(rules, state, seat, "playing", 5, moves=False)
         assert message.odds == {str(h): quick.win(h) for h in quick.horses}
     LIVE.settle()
-    precise = table_odds(key, samples=DERBY_PRECISE, seed=ODDS_SEED, precision=TENTH)
+    precise = refined_odds(key)  # worked out, then refined while nothing else waited
     assert precise is not None and precise.samples > 100 * ODDS_SAMPLES
     counts = np.array([[round(p * precise.samples) for p in row] for row in precise.chances])
-    assert widest_interval(counts, precise.samples) <= TENTH
+    assert widest_interval(counts, precise.samples) <= HALF_TENTH
     for seat in seats:
         message = table_state(rules, state, seat, "playing", 5, moves=False)
         assert message.odds == {str(h): precise.win(h) for h in precise.horses}

@@ -111,7 +111,8 @@ def win_cell(view: DerbyView, info: DerbyInfo, horse: int) -> Text:
     odds = info.odds
     if odds is None or horse not in odds.horses:
         return Text("")
-    return Text(percent(odds.win(horse), odds.rough).strip(), style="bold")
+    chance = percent(odds.win(horse), odds.rough, odds.to_a_tenth(horse, 1))
+    return Text(chance.strip(), style="bold")
 
 
 def seat_rows(

@@ -38,7 +38,8 @@ class DerbyFamily(Family):
 
     def live_odds(self, view: Any) -> Mapping[str, float] | None:
         """Exact before the race; then seeded estimates of the position at the turn's start,
-        within a tenth of a point once a thread has worked them out (`live_odds.py`)."""
+        within a tenth of a point once a thread has worked them out, then within half a tenth
+        once it has refined them (`live_odds.py`)."""
         from horserace.families.derby.live_odds import LIVE
 
         odds = LIVE.wins(view)

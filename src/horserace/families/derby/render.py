@@ -64,13 +64,16 @@ class DerbyInfo:
 # --- pieces ---------------------------------------------------------------------------------------
 
 
-def percent(value: float, rough: bool = False) -> str:
-    """A chance in percent to a tenth of a point (the live odds are that precise), or `rough`ly
-    (~12: a quick estimate, while the precise one is worked out)."""
+def percent(value: float, rough: bool = False, tenth: bool = True) -> str:
+    """A chance in percent to a tenth of a point when it is sure to a tenth (`tenth`), else in
+    whole percents (12: within a tenth of a point, refined meanwhile), or `rough`ly (~12: a
+    quick estimate, while the precise one is worked out)."""
     if value <= 0:
         return "     -"
     if rough:
         return f"~{round(100 * value)}".rjust(6)
+    if not tenth:
+        return f"{round(100 * value)}".rjust(6)
     if value < 0.0005:
         return "  <0.1"
     return f"{100 * value:6.1f}"
@@ -81,7 +84,8 @@ def odds_cells(odds: PlaceOdds | None, horse: int, places: int) -> Text:
     if odds is None or horse not in odds.horses:
         return text
     for k in range(1, places + 1):
-        text.append(percent(odds.chance(horse, k), odds.rough), style="bold" if k == 1 else "")
+        chance = percent(odds.chance(horse, k), odds.rough, odds.to_a_tenth(horse, k))
+        text.append(chance, style="bold" if k == 1 else "")
     return text
 
 
@@ -290,7 +294,9 @@ def players_table(view: DerbyView, info: DerbyInfo) -> Table:
     return table
 
 
-def legend(track: DerbyTrack, rough: bool = False) -> Text:
+def legend(track: DerbyTrack, rough: bool = False, whole: bool = False) -> Text:
+    """The track's name and spaces, its signs, and what the odds' digits say: `rough` (~12, a
+    quick estimate) or `whole` (some in whole percents, being refined to a tenth)."""
     zones = "/".join(str(z.moves) for z in track.zones)
     text = Text(no_wrap=True, overflow="ellipsis", style="dim")
     text.append(f"{track.name}: {track.finish} spaces, zones move {zones} · ")
@@ -300,6 +306,8 @@ def legend(track: DerbyTrack, rough: bool = False) -> Text:
     text.append(" accelerator · ┃ finish")
     if rough:
         text.append(" · ~ odds being refined")
+    elif whole:
+        text.append(" · whole % being refined")
     return text
 
 
@@ -315,7 +323,9 @@ def render_table(view: DerbyView, info: DerbyInfo, *, compact: bool = False) -> 
             parts.append(dice_line(view))
         parts.append(Lanes(view, info))
         if not compact:
-            parts.append(legend(view.track, info.odds is not None and info.odds.rough))
+            odds = info.odds
+            rough = odds is not None and odds.rough
+            parts.append(legend(view.track, rough, odds is not None and not odds.all_to_a_tenth))
     notable = [item for item in info.news if item.notable]
     shown = notable[-info.news_lines :] if info.news_lines > 0 else []
     if shown:

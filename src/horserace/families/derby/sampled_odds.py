@@ -5,7 +5,10 @@ horses are exchangeable and each has 1/field of every place (a pending scratch c
 it removes each horse with the same chance). Once horses have moved, the compiled race kernel
 (kernels/derby_fast.py, which plays the races of kernels/derby_race.py, tested die for die
 against the rules) plays races on from the current state: a fixed number, or (`precision`) as
-many as it takes for every chance's 95% interval to be that narrow, up to a cap.
+many as it takes for every chance's 95% interval to be that narrow, up to a cap. A chance is
+printed to a tenth of a point only when its own interval is within half a tenth (HALF_TENTH),
+so that the printed tenth is within a tenth of the truth; a wider one is printed in whole
+percents (`PlaceOdds.to_a_tenth`).
 
 Randomness comes in separate streams (d20s; mud, accelerator and scratch dice), all from one
 seed: the d20s of race i are the same whatever the track, so a track without mud or
@@ -14,7 +17,8 @@ accelerators can be raced on exactly the same dice (`paired` comparisons in simu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -34,7 +38,8 @@ if TYPE_CHECKING:  # the kernel imports numba: only a sampled estimate loads it
 LIVE_SAMPLES = 200_000
 DEFAULT_SAMPLES = LIVE_SAMPLES
 RACES_STREAM = 5
-TENTH = 0.001  # a tenth of a percentage point: a chance printed as 12.3% is within it (95%)
+TENTH = 0.001  # a tenth of a percentage point
+HALF_TENTH = TENTH / 2  # a chance within it (95%) prints to a tenth: 12.3% is then within 12.2-12.4
 CHUNK = 50_000  # races between two looks at the precision reached
 
 
@@ -63,6 +68,18 @@ class PlaceOdds:
     def in_money(self, horse: int) -> float:
         """P(Win, Place or Show)."""
         return sum(self.chance(horse, k) for k in range(1, PODIUM + 1))
+
+    def to_a_tenth(self, horse: int, place: int) -> bool:
+        """Whether the chance is sure enough to print to a tenth of a point: exact, or its 95%
+        interval within half a tenth (not a quick `rough` estimate)."""
+        if self.exact:
+            return True
+        p = self.chance(horse, place)
+        return not self.rough and half_width(p, self.samples) <= HALF_TENTH
+
+    @property
+    def all_to_a_tenth(self) -> bool:
+        return all(self.to_a_tenth(h, k) for h in self.horses for k in range(1, PODIUM + 1))
 
     def ci95(self, horse: int, place: int) -> tuple[float, float]:
         """Wilson 95% interval of one chance (a point when exact)."""
@@ -115,10 +132,15 @@ def race_odds(
     seed: int = 0,
     scratches: int = 0,
     precision: float | None = None,
+    going: Callable[[], bool] | None = None,
+    after: PlaceOdds | None = None,
 ) -> PlaceOdds:
     """P(1st), P(2nd), P(3rd) per runner from a race state (exact at the start line): from
     `samples` races, or with a `precision` from as many (in steps of CHUNK, at most `samples`)
-    as it takes for every chance's 95% interval to reach +- precision."""
+    as it takes for every chance's 95% interval to reach +- precision; then, between steps, as
+    long as `going()` says (the odds of the races played so far when it says no). `after`, an
+    estimate of the same race and seed from a whole number of steps, is gone on from: its
+    races are counted, not played again, and the answer is the same as without it."""
     runners = race.runners
     fresh = not race.blocks and not race.dice and not any(race.position(h) for h in runners)
     if fresh and not race.stuck:
@@ -130,6 +152,10 @@ def race_odds(
         return PlaceOdds(runners, chances, 0)
     counts = np.zeros((len(runners), PODIUM), dtype=np.int64)
     done, turns = 0, 0
+    if after is not None and after.samples and after.horses == runners:  # its races, counted
+        done = after.samples
+        counts += np.array([[round(p * done) for p in row] for row in after.chances])
+        turns = round((after.mean_turns or 0.0) * done)
     while done < samples:
         size = samples - done if precision is None else min(CHUNK, samples - done)
         sample = simulate_races(race, track, size, seed, scratches=scratches, first=done)
@@ -138,6 +164,8 @@ def race_odds(
             counts[:, k] += placed[list(runners)]
         done, turns = done + size, turns + int(sample.turns.sum())
         if precision is not None and widest_interval(counts, done) <= precision:
+            break
+        if going is not None and not going():
             break
     chances = tuple(tuple(float(c) / done for c in row) for row in counts)
     return PlaceOdds(runners, chances, done, turns / done)
@@ -149,12 +177,19 @@ def widest_interval(counts: np.typing.NDArray[np.int64], races: int) -> float:
     return float(Z95 * np.sqrt(p * (1 - p) / races).max())
 
 
+def half_width(chance: float, races: int) -> float:
+    """The half-width of a chance's 95% interval from `races` races (as `widest_interval`)."""
+    return Z95 * math.sqrt(chance * (1 - chance) / races)
+
+
 def table_odds(
     table: DerbyState | DerbyView,
     *,
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     precision: float | None = None,
+    going: Callable[[], bool] | None = None,
+    after: PlaceOdds | None = None,
 ) -> PlaceOdds | None:
     """The odds the table shows now: none while horses are being picked; from the odds dice
     on, the race from the start line (with the scratches still to roll); then the race."""
@@ -163,7 +198,7 @@ def table_odds(
         field = tuple(h for h in table.field if h not in table.scratched)
         left = table.scratches_left if table.phase is DerbyPhase.SCRATCH else table.config.scratches
         return race_odds(start_race(field), track, samples=samples, seed=seed, scratches=left,
-                         precision=precision)  # fmt: skip
+                         precision=precision, going=going, after=after)  # fmt: skip
     race = table.race
     if race is None or table.phase is DerbyPhase.SELECT:
         return None
@@ -174,4 +209,6 @@ def table_odds(
             for h in race.runners
         )
         return PlaceOdds(race.runners, chances, 0)
-    return race_odds(race, track, samples=samples, seed=seed, precision=precision)
+    return race_odds(
+        race, track, samples=samples, seed=seed, precision=precision, going=going, after=after
+    )
