@@ -1,0 +1,35 @@
+"""Every link from the README and the docs to a file of the repository leads to a file: the
+rules pages under docs/rules/ are links to the texts `horserace rules` prints, and a text that
+moves must not leave them pointing at nothing."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+def _local_links(page: Path) -> list[str]:
+    return [t for t in LINK.findall(page.read_text()) if not re.match(r"[a-z]+:", t)]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
+def test_every_local_link_of_a_page_leads_to_a_file(page: Path) -> None:
+    assert page.exists(), f"{page.relative_to(ROOT)} is a link to nothing"
+    missing = [t for t in _local_links(page) if not (page.parent / t).exists()]
+    assert not missing, f"{page.relative_to(ROOT)} links to missing {missing}"
+
+
+def test_the_rules_pages_are_the_texts_the_rules_command_prints() -> None:
+    from horserace.families import preset_specs
+    from horserace.families.texts import rules_markdown
+
+    pages = sorted((ROOT / "docs" / "rules").glob("*.md"))
+    assert [page.stem for page in pages] == sorted(preset_specs())
+    for page in pages:
+        assert page.read_text() == rules_markdown(page.stem)
