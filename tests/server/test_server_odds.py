@@ -32,7 +32,12 @@ from horserace.families.cards.rules.state import CardsPhase, CardsView
 from horserace.families.derby import live_odds as live_odds_module
 from horserace.families.derby.live_odds import LIVE, ODDS_SAMPLES, ODDS_SEED, odds_key, refined_odds
 from horserace.families.derby.rules.model import DerbyPhase
-from horserace.families.derby.sampled_odds import HALF_TENTH, table_odds, widest_interval
+from horserace.families.derby.sampled_odds import (
+    HALF_TENTH,
+    half_width,
+    table_odds,
+    widest_interval,
+)
 from horserace.families.presets import get_preset
 from tests.helpers import bots_for, new_game
 
@@ -110,6 +115,11 @@ def _derby_mid_race(rules: Any, state: Any) -> bool:
     return state.phase is DerbyPhase.RACE and state.race is not None and state.race.turn >= 4
 
 
+def _derby_late_race(rules: Any, state: Any) -> bool:
+    """Late enough in the race that some horses are behind (small chances)."""
+    return state.phase is DerbyPhase.RACE and state.race is not None and state.race.turn >= 8
+
+
 def test_a_derby_table_mid_race_sends_the_quick_estimate_then_the_precise_odds() -> None:
     """Every seat gets the odds module's estimate of the position at the turn's start: at once
     the quick one, and once the thread has worked it out and refined it, one within half a
@@ -123,6 +133,7 @@ def test_a_derby_table_mid_race_sends_the_quick_estimate_then_the_precise_odds()
     for seat in seats:
         message = table_state(rules, state, seat, "playing", 5, moves=False)
         assert message.odds == {str(h): quick.win(h) for h in quick.horses}
+        assert message.odds_rough and message.odds_decimals == dict.fromkeys(message.odds, 0)
     LIVE.settle()
     precise = refined_odds(key)  # worked out, then refined while nothing else waited
     assert precise is not None and precise.samples > 100 * ODDS_SAMPLES
@@ -131,10 +142,42 @@ def test_a_derby_table_mid_race_sends_the_quick_estimate_then_the_precise_odds()
     for seat in seats:
         message = table_state(rules, state, seat, "playing", 5, moves=False)
         assert message.odds == {str(h): precise.win(h) for h in precise.horses}
+        assert not message.odds_rough and message.odds_decimals == dict.fromkeys(message.odds, 1)
     odds = message.odds
     assert odds is not None
     assert sum(odds.values()) == pytest.approx(1.0, abs=1e-9)
     assert set(odds) == {str(h) for h in state.race.runners}
+
+
+def test_a_precise_derby_estimate_sends_a_tenth_only_for_the_chances_sure_to_a_tenth(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Between the precise step and its refinement a message says, chance by chance, whether
+    it prints to a tenth: those whose own interval is within half a tenth (the small ones)."""
+    rules, state = _play_until("derby", {}, 7, _derby_late_race)
+    LIVE.settle()  # the shared table odds' thread must not pick up the stand-in below
+    live = live_odds_module.LiveOdds()
+    monkeypatch.setattr(live_odds_module, "LIVE", live)
+    monkeypatch.setattr(live_odds_module, "refined_odds", lambda *_: None)  # never refined
+    table_state(rules, state, None, "playing", 7, moves=False)  # the quick one, precise queued
+    live.settle()
+    message = table_state(rules, state, None, "playing", 7, moves=False)
+    precise = live_odds_module.precise_odds(odds_key(rules.view(state, None)))
+    assert precise is not None and not precise.all_to_a_tenth
+    assert message.odds == {str(h): precise.win(h) for h in precise.horses}
+    sure = {str(h): int(precise.to_a_tenth(h, 1)) for h in precise.horses}
+    assert not message.odds_rough and message.odds_decimals == sure
+    assert set(sure.values()) == {0, 1}
+    for horse, decimals in sure.items():  # a tenth exactly where the interval allows it
+        assert (half_width(message.odds[horse], precise.samples) <= HALF_TENTH) == decimals
+    live.settle()
+
+
+def test_exact_odds_are_sent_to_a_tenth() -> None:
+    rules, state = _play_until("derby", {}, 6, lambda r, s: s.phase is DerbyPhase.WAGER)
+    message = table_state(rules, state, 0, "playing", 6, moves=False)
+    assert message.odds and message.odds_decimals == dict.fromkeys(message.odds, 1)
+    assert not message.odds_rough
 
 
 def test_the_dice_of_a_turn_falling_share_the_odds_of_the_turns_start() -> None:

@@ -66,7 +66,7 @@ class Table:
         )
         self.help = TableHelp(
             rules=rules_markdown(preset_name),
-            odds=lambda: fam.live_odds(preset.rules.view(self.game.state, None)),
+            odds=lambda: fam.shown_odds(preset.rules.view(self.game.state, None)),
         )
 
     def new_screen(self) -> TableScreen:

@@ -6,6 +6,7 @@ chance to a tenth), from a thread of their own; a printed board waits for the re
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 import time
 from typing import Any
@@ -17,10 +18,12 @@ from rich.console import RenderableType
 from horserace.core.chance import SeededChance
 from horserace.engine import Step, play
 from horserace.families.derby import live_odds
+from horserace.families.derby.family import FAMILY
 from horserace.families.derby.render import percent, to_plain
 from horserace.families.derby.rules.model import DerbyPhase, DerbyState
 from horserace.families.derby.sampled_odds import HALF_TENTH, TENTH, PlaceOdds, widest_interval
 from horserace.families.derby.screen import DerbyScreen
+from horserace.terminal.tui.overlays import HelpScreen
 from tests.terminal.tables import Table
 
 
@@ -28,13 +31,13 @@ class _There(Exception):
     """The game is where the test looks."""
 
 
-def mid_race(seed: int) -> tuple[DerbyScreen, DerbyState]:
-    """A seeded table of bots stopped at the start of its first race's third turn."""
+def mid_race(seed: int, turn: int = 3) -> tuple[DerbyScreen, DerbyState]:
+    """A seeded table of bots stopped at the start of its first race's `turn`."""
     t = Table("derby", seed)
 
     def observe(step: Step) -> None:
         race = step.after.race
-        if step.after.phase is DerbyPhase.RACE and race.turn == 3 and not race.dice:
+        if step.after.phase is DerbyPhase.RACE and race.turn == turn and not race.dice:
             raise _There
 
     with contextlib.suppress(_There):
@@ -117,3 +120,43 @@ def test_a_printed_board_waits_for_the_precise_odds(monkeypatch: pytest.MonkeyPa
     precise(odds, HALF_TENTH)
     assert win_cells(board, odds, rough=False) == []
     assert "~" not in board
+
+
+def help_rows(odds: PlaceOdds) -> tuple[str, list[str]]:
+    """The help overlay over the table with these odds, and its win chances: each as the board
+    prints it, on its horse's line."""
+    shown = live_odds.shown(odds)
+    plain = HelpScreen("", shown).plain()
+    cells = [percent(odds.win(h), odds.rough, odds.to_a_tenth(h, 1)).strip() for h in odds.horses]
+    for horse, cell in zip(odds.horses, cells, strict=True):
+        assert re.search(rf"^{horse} +{re.escape(cell)}$", plain, re.MULTILINE), (cell, plain)
+    return plain, cells
+
+
+def test_the_help_shows_each_live_chance_with_the_digits_it_has(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The quick estimate in whole percents marked ~, the precise one to a tenth only where
+    its own interval is within half a tenth, the refined one all to a tenth."""
+    monkeypatch.setattr(live_odds, "LIVE", live_odds.LiveOdds())
+    table, state = mid_race(23, turn=8)  # some horses behind: small chances
+    view = table.view(state)
+    key = live_odds.odds_key(view)
+    quick = live_odds.quick_odds(key)
+    assert quick is not None and quick.rough
+    assert FAMILY.shown_odds(view) == live_odds.shown(quick)  # what the help asks for at once
+    plain, cells = help_rows(quick)
+    assert all(cell.startswith("~") and "." not in cell for cell in cells)
+    assert "~ odds being refined" in plain
+    odds = live_odds.precise_odds(key)
+    assert odds is not None and not odds.all_to_a_tenth
+    plain, cells = help_rows(odds)
+    tenths = {cell for cell in cells if "." in cell}
+    assert tenths and len(tenths) < len(cells)  # some to a tenth, the others whole
+    assert "whole % being refined" in plain and "~" not in plain
+    refined = live_odds.refined_odds(key, after=odds)
+    assert refined is not None and refined.all_to_a_tenth
+    plain, cells = help_rows(refined)
+    assert all("." in cell or cell == "<0.1" for cell in cells if cell != "-")
+    assert "being refined" not in plain
+    live_odds.LIVE.settle()

@@ -4,6 +4,8 @@ layout at 80x24 and 120x40."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual.widgets import Input, Static
 
@@ -112,11 +114,14 @@ def test_help_shows_the_keys_odds_and_rules_and_closes() -> None:
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))
             help = app.screen
             assert isinstance(help, HelpScreen) and help.odds is not None
-            assert len(help.odds) >= 2 and abs(sum(help.odds.values()) - 1) < 1e-6
+            odds = help.odds.win
+            assert len(odds) >= 2 and abs(sum(odds.values()) - 1) < 1e-6
             shown = help.plain()
             assert "skip to the next decision" in shown and "leave the table" in shown
-            favourite = max(help.odds, key=lambda horse: help.odds[horse])  # type: ignore[index]
-            assert f"{help.odds[favourite] * 100:.1f}%" in shown
+            favourite = max(odds, key=lambda horse: odds[horse])
+            row = rf"^{favourite} +{odds[favourite] * 100:.1f}$"  # exact: to a tenth
+            assert re.search(row, shown, re.MULTILINE), shown
+            assert "being refined" not in shown
             await pilot.press("escape")
             await until(pilot, lambda: not isinstance(app.screen, HelpScreen))
             assert asking(app)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
+    from horserace.core.shown_odds import ShownOdds
     from horserace.engine import Agent, Step
     from horserace.families.simulation import Simulation
     from horserace.terminal.table import TableTerminal
@@ -86,6 +87,14 @@ class Family(ABC):
         """Each horse's chance to win as far as `view` shows it (public information only),
         by the horse's name as the view prints it; None when the family cannot say cheaply."""
         return None
+
+    def shown_odds(self, view: Any) -> ShownOdds | None:
+        """`live_odds` with the digits each chance may print with: a family whose odds are
+        estimates says which are not sure to a tenth; exact odds print every one to a tenth."""
+        from horserace.core.shown_odds import ShownOdds
+
+        odds = self.live_odds(view)
+        return None if odds is None else ShownOdds.exact(odds)
 
     def news(self, step: Step, names: Sequence[str], seat: int | None) -> list[str]:
         """The log lines of one step as `seat` may see it (None: a spectator): the same words

@@ -157,7 +157,7 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
         record,
         lambda result: terminal.finish(screen, result),
         theme=common["theme"],
-        odds=fam.live_odds,
+        odds=fam.shown_odds,
     )
     if code:
         raise typer.Exit(code)

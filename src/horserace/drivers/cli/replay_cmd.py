@@ -4,7 +4,7 @@ log lines instead)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ from rich.table import Table
 
 from horserace.core.errors import HorseraceError
 from horserace.core.record import GameRecord, read_record
+from horserace.core.shown_odds import ShownOdds
 from horserace.core.words import counted
 from horserace.drivers.cli.common import check_screen, seat_names
 from horserace.engine import Game, Step, replay
@@ -144,9 +145,9 @@ def show_game(
     from horserace.terminal.tui.app import TableHelp
     from horserace.terminal.tui.replay import replay_app
 
-    def odds_now() -> Mapping[str, float] | None:
+    def odds_now() -> ShownOdds | None:
         shown = app.playback.game
-        return None if shown is None else fam.live_odds(preset.rules.view(shown.state, None))
+        return None if shown is None else fam.shown_odds(preset.rules.view(shown.state, None))
 
     help = TableHelp(rules=rules_markdown(record.preset), odds=odds_now)
     app = replay_app(steps, new_screen, new_game, terminal.finish, help, theme)

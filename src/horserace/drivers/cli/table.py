@@ -11,6 +11,7 @@ from typing import Any
 from horserace.core.chance import ChanceSource
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.core.rules import Result
+from horserace.core.shown_odds import ShownOdds
 from horserace.core.words import counted
 from horserace.drivers.bots import make_bot
 from horserace.engine import Agent, Game
@@ -43,7 +44,7 @@ def run_table(
     finish: Callable[[Result], None],
     *,
     theme: str = "auto",
-    odds: Callable[[Any], Mapping[str, float] | None] | None = None,
+    odds: Callable[[Any], ShownOdds | None] | None = None,
 ) -> int:
     """Play `game` to its end (or to Ctrl-C, or q on the full screen), then the standings (on
     the terminal too, after the full screen closes) and the record; the exit code."""
@@ -78,7 +79,7 @@ def on_full_screen(
     screen: TableScreen,
     finish: Callable[[Result], None],
     theme: str,
-    odds: Callable[[Any], Mapping[str, float] | None] | None,
+    odds: Callable[[Any], ShownOdds | None] | None,
 ) -> bool:
     """The game on the Textual screen (imported only now: `--help` stays fast); False when the
     person left before the end."""
@@ -86,7 +87,7 @@ def on_full_screen(
     from horserace.terminal.tui.app import TableHelp
     from horserace.terminal.tui.run import play_on_screen, table_app
 
-    def odds_now() -> Mapping[str, float] | None:
+    def odds_now() -> ShownOdds | None:
         return None if odds is None else odds(game.rules.view(game.state, None))
 
     help = TableHelp(rules=rules_markdown(game.preset), odds=odds_now)

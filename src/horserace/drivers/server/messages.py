@@ -92,7 +92,7 @@ def table_state_data(
         "view": view,
         "result": result_to_json(rules.result(state)) if over and actor is TERMINAL else None,
         "seed": str(seed) if over else None,
-        "odds": live_odds(rules.family, seen),
+        **odds_data(rules.family, seen),
         "reveal": None if reveal is None else reveal.model_dump(),
     }
 
@@ -101,6 +101,17 @@ def prepare_live_odds() -> None:
     """Every family's live odds made ready (compiled or loaded), for a thread at start-up."""
     for each in families():
         each.prepare_odds()
+
+
+def odds_data(family_name: str, view: Any) -> dict[str, Any]:
+    """A state's `odds` (each horse's live win chance, worked out by its family from the view
+    alone), `odds_decimals` (the decimals of a percent each may print with) and `odds_rough`
+    (a quick estimate); the odds None where the family cannot say cheaply."""
+    shown = family(family_name).shown_odds(view)
+    if shown is None:
+        return {"odds": None, "odds_decimals": None, "odds_rough": False}
+    decimals = dict(shown.decimals)
+    return {"odds": dict(shown.win), "odds_decimals": decimals, "odds_rough": shown.rough}
 
 
 def live_odds(family_name: str, view: Any) -> dict[str, float] | None:

@@ -228,6 +228,8 @@ class TableState(_Strict):
     result: dict[str, Any] | None = None
     seed: str | None = None  # revealed (decimal text) only once the game is over
     odds: dict[str, float] | None = None  # live win chance per horse, from the public board
+    odds_decimals: dict[str, int] | None = None  # per horse: 1, print to a tenth; 0, whole %
+    odds_rough: bool = False  # a quick estimate (printed ~12), the precise one on its way
     reveal: RevealState | None = None  # play is to start: the players' seeds are awaited
 
 

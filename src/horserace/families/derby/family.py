@@ -10,6 +10,7 @@ from horserace.families.family import Family, PresetSpec
 
 if TYPE_CHECKING:
     from horserace.core.rules import Rules
+    from horserace.core.shown_odds import ShownOdds
     from horserace.engine import Agent
 
 
@@ -40,10 +41,15 @@ class DerbyFamily(Family):
         """Exact before the race; then seeded estimates of the position at the turn's start,
         within a tenth of a point once a thread has worked them out, then within half a tenth
         once it has refined them (`live_odds.py`)."""
-        from horserace.families.derby.live_odds import LIVE
+        shown = self.shown_odds(view)
+        return None if shown is None else shown.win
 
-        odds = LIVE.wins(view)
-        return None if odds is None else dict(odds)
+    def shown_odds(self, view: Any) -> ShownOdds | None:
+        """The live odds, each to a tenth only once it is sure to a tenth (as the board)."""
+        from horserace.families.derby.live_odds import LIVE, shown
+
+        odds = LIVE.odds(view)
+        return None if odds is None else shown(odds)
 
     def prepare_odds(self) -> None:
         """The odds run on a compiled kernel: its first call compiles it (seconds) or loads it

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from horserace.core.aside import aside
 from horserace.core.errors import HorseraceError
+from horserace.core.shown_odds import ShownOdds
 from horserace.families.derby.sampled_odds import HALF_TENTH, PlaceOdds, table_odds
 
 if TYPE_CHECKING:
@@ -71,6 +72,12 @@ def odds_key(view: DerbyView) -> DerbyView:
 
 def wins(odds: PlaceOdds) -> Wins:
     return tuple((str(horse), odds.win(horse)) for horse in odds.horses)
+
+
+def shown(odds: PlaceOdds) -> ShownOdds:
+    """The win chances with the digits the board prints them with: a tenth only where sure."""
+    decimals = {str(horse): int(odds.to_a_tenth(horse, 1)) for horse in odds.horses}
+    return ShownOdds(dict(wins(odds)), decimals, odds.rough)
 
 
 @lru_cache(maxsize=256)

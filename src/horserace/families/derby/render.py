@@ -17,6 +17,7 @@ from rich.text import Text
 
 from horserace.core.events import seat_name
 from horserace.core.rules import Result
+from horserace.core.shown_odds import percent, refining_note
 from horserace.families.derby.lanes import (
     ACCEL,
     ACCEL_STYLE,
@@ -43,6 +44,7 @@ __all__ = [
     "Announcer",
     "DerbyInfo",
     "News",
+    "percent",
     "render_table",
     "silk_table",
     "standings_table",
@@ -62,21 +64,6 @@ class DerbyInfo:
 
 
 # --- pieces ---------------------------------------------------------------------------------------
-
-
-def percent(value: float, rough: bool = False, tenth: bool = True) -> str:
-    """A chance in percent to a tenth of a point when it is sure to a tenth (`tenth`), else in
-    whole percents (12: within a tenth of a point, refined meanwhile), or `rough`ly (~12: a
-    quick estimate, while the precise one is worked out)."""
-    if value <= 0:
-        return "     -"
-    if rough:
-        return f"~{round(100 * value)}".rjust(6)
-    if not tenth:
-        return f"{round(100 * value)}".rjust(6)
-    if value < 0.0005:
-        return "  <0.1"
-    return f"{100 * value:6.1f}"
 
 
 def odds_cells(odds: PlaceOdds | None, horse: int, places: int) -> Text:
@@ -304,10 +291,9 @@ def legend(track: DerbyTrack, rough: bool = False, whole: bool = False) -> Text:
     text.append(" mud · ")
     text.append(ACCEL, style=ACCEL_STYLE)
     text.append(" accelerator · ┃ finish")
-    if rough:
-        text.append(" · ~ odds being refined")
-    elif whole:
-        text.append(" · whole % being refined")
+    note = refining_note(rough, whole)
+    if note:
+        text.append(f" · {note}")
     return text
 
 

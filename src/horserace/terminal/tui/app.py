@@ -8,7 +8,7 @@ import math
 import queue
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -24,6 +24,7 @@ from textual.widgets import Footer, Static
 
 from horserace.core.actions import Action
 from horserace.core.chance import UNDO_WORD
+from horserace.core.shown_odds import ShownOdds
 from horserace.terminal.choices import Choice
 from horserace.terminal.screen import Display, Fitted
 from horserace.terminal.tui.choice_panel import AnswerField, ChoicePanel
@@ -55,7 +56,7 @@ class TableHelp:
     """What the help shows besides the keys: the rules and the odds as the table stands."""
 
     rules: str = ""
-    odds: Callable[[], Mapping[str, float] | None] = lambda: None
+    odds: Callable[[], ShownOdds | None] = lambda: None
 
 
 class TableApp(App[str]):

@@ -3,7 +3,7 @@ with the keys, the current odds and the rules."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.console import Group, RenderableType
@@ -15,6 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
+from horserace.core.shown_odds import ShownOdds
 from horserace.terminal.screen import to_plain
 
 KEYS: tuple[tuple[str, str], ...] = (
@@ -38,16 +39,19 @@ def key_legend() -> Table:
     return table
 
 
-def odds_table(odds: Mapping[str, float] | None) -> RenderableType:
-    """Each horse's chance to win as the table stands, or why there is none yet."""
-    if not odds:
+def odds_table(odds: ShownOdds | None) -> RenderableType:
+    """Each horse's chance to win as the table stands, with the digits it has (as the board
+    prints it) and a note while some are being refined, or why there is none yet."""
+    if not odds or not odds.win:
         return Text("no odds to show at this point of the game", style="italic")
     table = Table(box=None, padding=(0, 2, 0, 0), header_style="bold")
     table.add_column("horse")
-    table.add_column("win", justify="right")
-    for horse, chance in sorted(odds.items(), key=lambda item: -item[1]):
-        table.add_row(horse, f"{chance * 100:.1f}%")
-    return table
+    table.add_column("win %", justify="right")
+    for horse, _ in sorted(odds.win.items(), key=lambda item: -item[1]):
+        table.add_row(horse, odds.text(horse).strip())
+    if not odds.note:
+        return table
+    return Group(table, Text(odds.note, style="dim"))
 
 
 class ResultScreen(ModalScreen[None]):
@@ -98,7 +102,7 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,h,question_mark,f1,q", "close", "close help", priority=True),
     ]
 
-    def __init__(self, rules: str, odds: Mapping[str, float] | None) -> None:
+    def __init__(self, rules: str, odds: ShownOdds | None) -> None:
         super().__init__()
         self.rules = rules
         self.odds = odds

@@ -50,13 +50,25 @@ const Board = (() => {
     return `<div class="panel${cls ? " " + cls : ""}"><div class="panel-title">${title}</div>${body}</div>`;
   }
 
-  function oddsBox(odds, label) {
-    // the live win chances the server sends (horse id -> chance), best first; "" when none
+  function percent(p, rough, tenth) {
+    // as the terminal prints a chance (core/shown_odds.py): a tenth of a point only when it is
+    // sure to a tenth, else whole percents, ~12 for a quick estimate
+    if (rough) return `~${Math.round(p * 100)}%`;
+    if (!tenth) return `${Math.round(p * 100)}%`;
+    return p < 0.0005 ? "<0.1%" : `${(p * 100).toFixed(1)}%`;
+  }
+  function oddsBox(info, label) {
+    // the live win chances the server sends (horse id -> chance), best first, each with the
+    // decimals it may print with (none sent: every one to a tenth); "" when none
+    const odds = info.odds;
     if (!odds) return "";
     const ranked = Object.entries(odds).filter(([, p]) => p > 0).sort((a, b) => b[1] - a[1]);
     if (!ranked.length) return "";
-    const rows = ranked.map(([horse, p]) => `<div class="odds-row">${label(horse)}<span class="odds-bar" style="width:${Math.round(p * 100)}%"></span><span>${(p * 100).toFixed(1)}%</span></div>`);
-    return box("Win odds", rows.join(""), "odds");
+    const decimals = info.oddsDecimals || {};
+    const tenth = (horse) => !info.oddsRough && decimals[horse] !== 0;
+    const rows = ranked.map(([horse, p]) => `<div class="odds-row">${label(horse)}<span class="odds-bar" style="width:${Math.round(p * 100)}%"></span><span>${percent(p, info.oddsRough, tenth(horse))}</span></div>`);
+    const note = info.oddsRough ? "~ odds being refined" : ranked.some(([horse]) => !tenth(horse)) ? "whole % being refined" : "";
+    return box("Win odds", rows.join("") + (note ? `<div class="muted odds-note">${note}</div>` : ""), "odds");
   }
   function derbyColour(horse) { return `hsl(${(horse * 137) % 360} 55% 40%)`; }
 
@@ -118,7 +130,7 @@ const Board = (() => {
     }
     if (view.market && view.config.market) notes.push(`<div class="note">Market: ${handCards(view.market)}</div>`);
     if (view.bet_level) notes.push(`<div class="note">Bet to meet: <b>${view.bet_level}</b></div>`);
-    notes.push(oddsBox(info.odds, (horse) => `<span style="color:${HORSE_COLOURS[horse]}">${esc(horse)}</span>`));
+    notes.push(oddsBox(info, (horse) => `<span style="color:${HORSE_COLOURS[horse]}">${esc(horse)}</span>`));
     let players = "";
     view.chips.forEach((chips, seat) => {
       const marks = [];
@@ -193,7 +205,7 @@ const Board = (() => {
     const podiums = view.podiums.map((p, i) => `race ${i + 1}: ${p.join(", ")}`).join("; ");
     const legend = '<div class="legend"><span class="dspace z0"></span>zone 1 <span class="dspace z1"></span>zone 2 <span class="dspace z2"></span>zone 3 <span class="dspace mud"></span>mud <span class="dspace accel"></span>accelerator</div>';
     return `<div class="status-line"><b>race ${view.race_number}/${view.config.races}</b> · phase <b>${esc(view.phase)}</b>${race ? ` · turn ${race.turn}` : ""} · left in the pot (the bank's) ${money(view.bank, "dollars")}${podiums ? " · " + esc(podiums) : ""}</div>
-      <div class="table-top"><div class="board derby">${lanes}${legend}</div><div class="side">${dice}${oddsBox(info.odds, (horse) => `<span style="color:${derbyColour(horse)}">${esc(horse)}</span>`)}</div></div>
+      <div class="table-top"><div class="board derby">${lanes}${legend}</div><div class="side">${dice}${oddsBox(info, (horse) => `<span style="color:${derbyColour(horse)}">${esc(horse)}</span>`)}</div></div>
       <div class="players">${players}</div>`;
   }
 
@@ -230,7 +242,7 @@ const Board = (() => {
     let side = `<div class="pot">Table <b>${view.table}</b> · bank ${view.bank}</div>`;
     if (turned !== null) side += `<div class="dice">last card ${cardText(turned).replace('class="card"', 'class="card hot"')}</div>`;
     side += `<div class="muted">deck ${view.deck_left} left</div>`;
-    side += oddsBox(info.odds, (letter) => {
+    side += oddsBox(info, (letter) => {
       const suit = "CDHS".indexOf(letter);
       return suit < 0 ? esc(letter) : `<span style="color:${SUIT_COLOURS[suit]}" title="${SUIT_NAMES[suit]}">${SUIT_SYMBOLS[suit]}</span>`;
     });

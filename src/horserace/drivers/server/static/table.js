@@ -167,7 +167,7 @@ function showState(state) {
   $("status").textContent = state.status;
   $("view").textContent = JSON.stringify(state.view, null, 1);
   try {
-    Board.draw($("board"), state.view, { family: welcome && welcome.family, names, lastDice, diceStamp, actor: state.actor, odds: state.odds, unit: unit(state.view) });
+    Board.draw($("board"), state.view, { family: welcome && welcome.family, names, lastDice, diceStamp, actor: state.actor, odds: state.odds, oddsDecimals: state.odds_decimals, oddsRough: state.odds_rough, unit: unit(state.view) });
   } catch (error) {
     $("board").textContent = "The table could not be drawn (" + error.message + ").";
   }
