@@ -92,7 +92,9 @@ def engine_game(preset: str, options: dict[str, Any], seed: int) -> tuple[Any, l
     agents: dict[int, Agent] = {
         seat: BlindBettor(_Taped(seed * 100 + seat, tape)) for seat in range(options["players"])
     }
-    seen: dict[str, list[Any]] = {"order": [], "cards": [], "redeals": [], "steps": [0]}
+    seen: dict[str, list[Any]] = {
+        "order": [], "cards": [], "redeals": [], "steps": [0], "discarded": [], "dealing": [0]
+    }  # fmt: skip
 
     def observe(step: Step) -> None:
         seen["steps"][0] += 1
@@ -100,8 +102,13 @@ def engine_game(preset: str, options: dict[str, Any], seed: int) -> tuple[Any, l
             if isinstance(event, ev.RaceOver):
                 seen["order"].append(list(event.order))
                 seen["cards"].append(event.cards)
+                seen["discarded"].append(seen["dealing"][0])
+                seen["dealing"][0] = 0
             elif isinstance(event, ev.CourseRedealt):
                 seen["redeals"].append(len(seen["order"]))
+                seen["dealing"][0] = 0  # the joker is back in the reshuffled deck
+            elif isinstance(event, ev.CourseJokerDiscarded):
+                seen["dealing"][0] += 1
 
     play(game, agents, _TapedChance(seed, tape), observe=observe)
     return game, tape, seen
@@ -109,6 +116,9 @@ def engine_game(preset: str, options: dict[str, Any], seed: int) -> tuple[Any, l
 
 @pytest.mark.parametrize("batch", range(BATCHES))
 def test_kernel_plays_the_rules_game_chip_for_chip(batch: int) -> None:
+    """Each batch deals the joker to some course (discarded, another card dealt): counted, and
+    the kernel must say which races' courses lost it, as the rules' events do."""
+    discards = 0
     for seed in range(batch * GAMES_PER_BATCH, (batch + 1) * GAMES_PER_BATCH):
         preset, options = random_options(seed)
         game, tape, seen = engine_game(preset, options, seed)
@@ -126,6 +136,9 @@ def test_kernel_plays_the_rules_game_chip_for_chip(batch: int) -> None:
         redeals = [seen["redeals"].count(race) for race in range(config.races)]
         assert out.redeals[0].tolist() == redeals, (seed, options)
         assert int(out.steps[0]) == seen["steps"][0], (seed, options)
+        assert out.course[0][:, 4].tolist() == seen["discarded"], (seed, options)
+        discards += sum(seen["discarded"])
+    assert discards >= 10, discards
 
 
 def test_games_are_reproducible_and_split_by_game_index() -> None:

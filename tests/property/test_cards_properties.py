@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from horserace.components.french_deck import parse_card
+from horserace.components.french_deck import is_joker, parse_card
 from horserace.core.chance import SeededChance
 from horserace.core.errors import ConfigError
 from horserace.core.events import redact
@@ -66,8 +66,11 @@ def check_state(state: CardsState, start_total: int) -> None:
     ledger = RULES.ledger(state)
     assert ledger.total == start_total
     assert all(type(b) is int and b >= 0 for b in ledger.balances)
-    everything = sorted((*state.deck, *state.course, *state.turned))
+    everything = sorted((*state.deck, *state.course, *state.discarded, *state.turned))
     assert everything == sorted(full_deck(state.config))
+    assert not any(is_joker(card) for card in state.course)  # a joker dealt there is discarded
+    if state.phase not in (CardsPhase.CUT, CardsPhase.COURSE):
+        assert len(state.course) == state.config.course_length
     actor = RULES.actor(state)
     for seat in range(state.config.players):
         assert bool(RULES.legal_actions(state, seat)) == (actor == seat)

@@ -65,6 +65,19 @@ def test_need_course_length_and_options_follow_the_table() -> None:
     assert sum(hidden["win"].values()) == pytest.approx(1.0)
     joker = odds_json("--course", COURSE, "--stumbling")
     assert "average_edge" not in joker  # the joker's average is asked for with --average
+    assert joker["joker_discarded"] is False
+
+
+def test_a_joker_in_the_course_is_the_one_discarded_while_dealing_it() -> None:
+    """It holds no link and is out of the race's deck: the odds are those of the seven suit
+    cards with no joker to come, not those of a joker still in the deck."""
+    data = odds_json("--course", "2C 9H joker KD 5S 7H JC 3D", "--stumbling", "--turned", "4H")
+    assert data["joker_discarded"] is True and data["course"] == COURSE.split()
+    assert data["book"]["horses"]["S"]["course_cards"] == 1
+    position = position_from_cards(parse_cards(COURSE), parse_cards("4H"), need=8)
+    assert data["win"] == {s: card_odds(position).win[i] for i, s in enumerate("CDHS")}
+    in_deck = odds_json("--course", COURSE, "--stumbling", "--turned", "4H")
+    assert in_deck["win"] != data["win"]
 
 
 def test_the_table_shows_prices_edges_and_the_average() -> None:
@@ -83,6 +96,9 @@ def test_the_table_shows_prices_edges_and_the_average() -> None:
         (["--course-length", "7"], "face-up course needs its cards"),
         (["--course", "?? ?? ??", "--need", "4"], "only a faltering course"),
         (["--course-length", "7", "--faltering", "--max-states", "100"], "too young"),
+        (["--course", f"joker {COURSE}"], "needs stumbling"),
+        (["--course", f"joker {COURSE} joker", "--stumbling"], "names the joker twice"),
+        (["--course", f"joker {COURSE}", "--stumbling", "--turned", "joker"], "already seen"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:

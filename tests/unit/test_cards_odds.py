@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from horserace.components.french_deck import parse_card, parse_cards
+from horserace.components.french_deck import is_joker, parse_card, parse_cards
 from horserace.core.errors import ConfigError
 from horserace.core.types import CHANCE
-from horserace.families.cards.odds.book import average_book_edge, legal_courses
+from horserace.families.cards.odds.book import average_book_edge, joker_discarded, legal_courses
 from horserace.families.cards.odds.race import (
     RacePosition,
     TooManyStates,
@@ -25,9 +25,9 @@ from horserace.families.cards.odds.race import (
     position_of,
 )
 from horserace.families.cards.rules.config import cards_config
-from horserace.families.cards.rules.events import RaceOver
+from horserace.families.cards.rules.events import CourseJokerDiscarded, CourseRedealt, RaceOver
 from horserace.families.cards.rules.rules import CardsRules
-from horserace.families.cards.rules.state import CardsState
+from horserace.families.cards.rules.state import CardsPhase, CardsState
 from horserace.families.cards.rules.track import RACING_SUITS
 
 RULES = CardsRules()
@@ -37,8 +37,9 @@ def enumerate_orders(options: dict[str, Any], forced: Sequence[str | None]) -> d
     """P(final order | the forced cards) by walking every chance outcome of the rules engine.
 
     `forced` names the cards dealt at the first chance steps (course first, then the race); a
-    None there (a face-down link) is left free. A party table settles three places, so the
-    whole order is known; its picks do not touch the race."""
+    None there (a face-down link) is any suit card: a joker dealt there would have been
+    discarded for all to see, so the history would name it. A party table settles three
+    places, so the whole order is known; its picks do not touch the race."""
     config = RULES.make_config({"betting": "party", "races": 1, "redeal": False, **options})
     memo: dict[Any, dict[Any, Fraction]] = {}
 
@@ -59,6 +60,8 @@ def enumerate_orders(options: dict[str, Any], forced: Sequence[str | None]) -> d
                 wanted = parse_card(str(forced[step]))
                 # a free face-down link may have taken the card: that deal is not this history
                 outcomes = [(a, Fraction(1)) for a, _ in outcomes if a.card == wanted]  # type: ignore[attr-defined]
+            elif step < len(forced):
+                outcomes = [(a, p) for a, p in outcomes if not is_joker(a.card)]  # type: ignore[attr-defined]
             for action, p in outcomes:
                 after, events = RULES.apply(state, action)
                 over = [e for e in events if isinstance(e, RaceOver)]
@@ -86,14 +89,18 @@ TINY_CROSS = {"ranks": 2, "course_length": 1, "need": 2}
         (SHORT, "2C 2D", "3H 3C"),
         ({**SHORT, "need": 2}, "2C 2D", "4S"),
         ({**SHORTER, "stumbling": True}, "2C 2D 4S", ""),
-        ({**SHORTER, "stumbling": True}, "2C joker 3S", "3H"),
+        ({**SHORTER, "stumbling": True}, "2C joker 3C 2S", "3H"),  # discarded: no stumble
+        ({**SHORTER, "stumbling": True}, "2C 3C 2S", "3H joker"),
         ({**SHORTER, "stumbling": True}, "2H 2D 3D", "3H 4C"),
         ({**TINY, "faltering": True}, "?? ??", ""),
         ({**TINY, "faltering": True}, "2C ??", "3D"),
         ({**TINY_CROSS, "faltering": True}, "??", ""),
         ({**TINY_CROSS, "faltering": True}, "3S", "2C 2S"),
         ({**TINY_CROSS, "faltering": True, "stumbling": True}, "??", ""),
-        ({**TINY, "faltering": True, "stumbling": True}, "joker ??", "2H"),
+        ({**TINY, "faltering": True, "stumbling": True}, "joker 3C ??", "2H"),
+        ({**TINY, "faltering": True, "stumbling": True}, "?? ??", ""),  # the joker in the deck
+        ({**TINY, "faltering": True, "stumbling": True}, "3D ??", "2C"),
+        ({**TINY, "faltering": True, "stumbling": True}, "3S joker ??", "2C"),
         ({**TINY_CROSS, "faltering": True, "stumbling": True}, "2D", "3S"),
         ({**TINY, "faltering": True, "stumbling": True}, "3C ??", "2H joker"),
     ],
@@ -101,15 +108,18 @@ TINY_CROSS = {"ranks": 2, "course_length": 1, "need": 2}
 def test_exact_odds_match_an_enumeration_of_the_rules_engine(
     options: dict[str, Any], course: str, turned: str
 ) -> None:
-    links = [None if word == "??" else word for word in course.split()]
+    """A joker named in the course is the one turned while dealing it, at that chance step:
+    discarded, so it holds no link and never stumbles the horses."""
+    dealt = [None if word == "??" else word for word in course.split()]
     history = turned.split()
-    expected = enumerate_orders(options, [*links, *history])
+    expected = enumerate_orders(options, [*dealt, *history])
     position = position_from_cards(
-        [None if c is None else parse_card(c) for c in links],
+        [None if c is None else parse_card(c) for c in dealt if c != "joker"],
         parse_cards(turned),
         need=options["need"],
         faltering=options.get("faltering", False),
         stumbling=options.get("stumbling", False),
+        joker_discarded="joker" in dealt,
         ranks=options["ranks"],
     )
     odds = exact_card_odds(position)
@@ -202,12 +212,18 @@ def test_a_settled_race_is_certain() -> None:
         position_from_cards(course, [*spades, *hearts, *diamonds, parse_card("4C")], need=8)
 
 
+DISCARDED = {"stumbling": True, "joker_discarded": True}
+
+
 @pytest.mark.parametrize(
     ("course", "turned", "kwargs", "message"),
     [
         ("2C 9H KD 5S 7H JC 3D", "2C", {}, "already seen"),
         ("2C 9H KD 5S 7H JC AD", "", {}, "aces are the horses"),
-        ("2C 9H KD 5S 7H JC joker", "", {}, "only with stumbling"),
+        ("2C 9H KD 5S 7H JC 3D", "joker", {}, "only with stumbling"),
+        ("2C 9H KD joker 7H JC 3D", "", {"stumbling": True}, "link 4: a joker dealt to the"),
+        ("2C 9H KD 5S 7H JC 3D", "4H joker", DISCARDED, "joker was already seen"),
+        ("2C 9H KD 5S 7H JC 3D", "", {"joker_discarded": True}, "that needs stumbling"),
         ("?? ?? ??", "", {"need": 4}, "only a faltering course"),
         ("?? ?? ??", "2C", {"faltering": True, "need": 4}, "give that link's card"),
         ("2C ?? ??", "", {"faltering": True, "need": 4}, "still face down"),
@@ -243,3 +259,41 @@ def test_the_average_book_edge_weighs_every_legal_course() -> None:
     assert average.overall == overall  # every course prices all four horses
     for chance, counts, win in table[:5]:
         assert sum(win) == 1 and chance > 0 and sum(counts) == 7
+
+
+@pytest.mark.parametrize("options", [{"redeal": False}, {"redeal": True, "need": 2}])
+def test_the_course_chances_with_the_joker_match_the_rules_deal(options: dict[str, Any]) -> None:
+    """One deal of a short pack (3 cards a suit and the joker, 3 links) walked through every
+    chance outcome of the rules engine: the suit counts of the courses that stand, and how often
+    their deal turned the joker (discarded), against legal_courses and joker_discarded. A
+    joker that took a link (a 2-card course), or a chance of 3/12, fails."""
+    base = {"ranks": 3, "course_length": 3, "need": 3, "stumbling": True}
+    config = RULES.make_config({**base, **options})
+    mass: dict[tuple[tuple[int, ...], bool], Fraction] = {}
+
+    def deal(state: CardsState, p: Fraction, discarded: bool) -> None:
+        for action, q in RULES.chance_outcomes(state):
+            after, events = RULES.apply(state, action)
+            if any(isinstance(e, CourseRedealt) for e in events):
+                continue  # dealt again: the course that stands is conditioned on standing
+            joker = discarded or any(isinstance(e, CourseJokerDiscarded) for e in events)
+            if after.phase is CardsPhase.COURSE:
+                deal(after, p * q, joker)
+            else:
+                key = (tuple(after.course_count(s) for s in RACING_SUITS), joker)
+                mass[key] = mass.get(key, Fraction(0)) + p * q
+
+    deal(RULES.initial_state(config), Fraction(1), False)
+    stands = sum(mass.values(), Fraction(0))
+    by_counts: dict[tuple[int, ...], Fraction] = {}
+    for (counts, _), p in mass.items():
+        by_counts[counts] = by_counts.get(counts, Fraction(0)) + p / stands
+    table: dict[tuple[int, ...], Fraction] = {}
+    for chance, counts, _ in legal_courses(config):
+        table[counts] = table.get(counts, Fraction(0)) + chance
+    assert table == by_counts
+    turned = sum((p for (_, joker), p in mass.items() if joker), Fraction(0)) / stands
+    assert dict(joker_discarded(config))[True] == turned == Fraction(3, 13)
+    for counts in by_counts:  # whatever the course, the same chance
+        course = {k: p for k, p in mass.items() if k[0] == counts}
+        assert course[(counts, True)] / sum(course.values()) == turned

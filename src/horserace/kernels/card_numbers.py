@@ -53,8 +53,9 @@ def card_spec(config: CardsConfig) -> Array | None:
 @dataclass(frozen=True)
 class CardGames:
     """Per game: chips per seat, what is left on the table and in the bank, steps played;
-    per race (games x races): the finishing order, course cards per suit (and the joker),
-    race cards turned, redeals, each seat's bet (horse, -1 for none, and stake), the pool."""
+    per race (games x races): the finishing order, course cards per suit (and, in the last
+    column, 1 if the joker was discarded while dealing the course), race cards turned,
+    redeals, each seat's bet (horse, -1 for none, and stake), the pool."""
 
     chips: Array
     table: Array

@@ -2,10 +2,11 @@
 courses; the dealer's book, the tote's win pool and the party's prizes.
 
 A game here is the rules' game card for card (`families/cards/rules/`): the course dealt one
-card at a time (dealt again when one suit could not finish), the bets, the race cards turned
-until the places the bets need are known (a joker lifts every horse but the leaders, a
-faltering course turns its links as horses reach them and throws back the horse of the link's
-suit), the payout, the deal passing left. Every seat bets as the `blind` bettor does: a horse
+card at a time (a joker turned there is discarded and another card dealt; the whole course
+dealt again when one suit could not finish), the bets, the race cards turned until the places
+the bets need are known (a joker lifts every horse but the leaders, a faltering course turns
+its links as horses reach them and throws back the horse of the link's suit), the payout, the
+deal passing left. Every seat bets as the `blind` bettor does: a horse
 drawn at random, for the most it may stake (book: within the dealer's cover; tote: a win
 ticket; party: the pick). The kernel only knows suits: a card is its suit 0..3, or 4 for the
 joker.
@@ -135,12 +136,17 @@ def play_game(  # type: ignore[no-untyped-def]
         while True:
             size = full  # what was dealt lies at the end: the whole deck, in some order
             counts[race, :] = 0
-            for link in range(length):
+            link = 0
+            while link < length:
                 z, suit = _deal(z, tape, at, deck, size)
                 size -= 1
+                steps += 1
+                if suit == JOKER:  # discarded, out of this race; the link gets the next card
+                    counts[race, JOKER] += 1
+                    continue
                 course[link] = suit
                 counts[race, suit] += 1
-            steps += length
+                link += 1
             if not spec[REDEAL]:
                 break
             most = 0
@@ -268,7 +274,7 @@ def play_game(  # type: ignore[no-untyped-def]
                     hidden[course[link]] -= 1
                 frontier = int(pos[suit])
                 back = course[frontier - 1]  # thrown back: it arrives last at its new spot
-                if back != JOKER and run[back] and pos[back] > 0:
+                if run[back] and pos[back] > 0:
                     pos[back] -= 1
                     seq[back] = clock
                     clock += 1

@@ -32,6 +32,7 @@ KINDS: tuple[tuple[tuple[type[Event], ...], str], ...] = (
     ((ev.Payment, ev.PoolSettled), "pay"),
     ((ev.RaceStarted, ev.RaceOver, ev.CourseRedealt), "race"),
     ((ev.GameOver,), "over"),
+    ((ev.CourseJokerDiscarded,), "joker"),
     ((ev.CourseCardDealt, ev.CourseCardFaceDown), "course"),
 )
 
@@ -49,13 +50,19 @@ def table_news(step: Step, names: Sequence[str], viewer: int | None) -> list[New
     events = redact(step.events, viewer)
     lines = step_news(events, names)
     first = next((e for e in events if isinstance(e, FIRST_LINK) and e.link == 1), None)
-    if first is None:
+    if first is None or not _deal_starts(step.before):
         return lines
     at = next(i for i, line in enumerate(lines) if first in line.covers)
     return [*lines[:at], deal_news(step.after, names, first), *lines[at:]]
 
 
-FIRST_LINK = (ev.CourseCardDealt, ev.CourseCardFaceDown)
+FIRST_LINK = (ev.CourseCardDealt, ev.CourseCardFaceDown, ev.CourseJokerDiscarded)
+
+
+def _deal_starts(state: Any) -> bool:
+    """The step deals the first card of a course: after a joker discarded for link 1, the
+    card dealt there is not the first."""
+    return not state.course and not state.discarded
 
 
 def deal_news(state: Any, names: Sequence[str], first: Event) -> News:

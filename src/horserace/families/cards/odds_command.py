@@ -45,7 +45,8 @@ def odds_cards(
         typer.Option(
             "--course",
             metavar="CARDS",
-            help='The course, link 1 first, e.g. "2C 9H KD 5S 7H JC 3D"; ?? = face down.',
+            help='The course, link 1 first, e.g. "2C 9H KD 5S 7H JC 3D"; ?? = face down;'
+            " a joker among them: the one discarded while dealing it.",
         ),
     ] = None,
     turned: Annotated[
@@ -106,19 +107,25 @@ def odds_cards(
     """Every bet's exact chance from a course and the cards turned so far, with the fair price
     beside the dealer's price and the house edge of each."""
     with user_errors():
-        links = _course(course, course_length, faltering)
+        links, discarded = _course(course, course_length, faltering)
         length = len(links)
         needed = length + 1 if need is None else need
         history = parse_cards(turned)
         book = TRADITIONAL_ODDS if book_file is None else load_book_odds(book_file)
-        redealing = redeal if redeal is not None else length <= 4 * (ranks - needed) + stumbling
+        redealing = redeal if redeal is not None else length <= 4 * (ranks - needed)
         warning = _redealt(links, needed, ranks) if redealing and not faltering else None
     if warning is not None:  # the table would deal this course again: there is nothing to price
         typer.echo(json.dumps({"redealt": True, "warning": warning}) if as_json else warning)
         return
     with user_errors():
         position = replay_position(
-            links, history, need=needed, faltering=faltering, stumbling=stumbling, ranks=ranks
+            links,
+            history,
+            need=needed,
+            faltering=faltering,
+            stumbling=stumbling,
+            joker_discarded=discarded,
+            ranks=ranks,
         )
         budget = max_states if max_states is not None else (FALTERING_BUDGET if faltering else None)
         try:
@@ -150,13 +157,16 @@ def odds_cards(
         data = _json(odds, links, history, needed, priced, counts, averaged, exact, stake)
         if closed is not None:
             data["book_closed"] = closed
+        if stumbling:
+            data["joker_discarded"] = discarded
         typer.echo(json.dumps(data))
         return
     console = Console(highlight=False)
     shown = " ".join("??" if c is None else card_text(c) for c in links)
     turned_text = f"turned {cards_text(history)}" if history else "no card turned yet"
+    joker = "; the joker was discarded while dealing it" if discarded else ""
     console.print(
-        f"course {shown} ({length} links, {needed} cards to finish); {turned_text}",
+        f"course {shown} ({length} links, {needed} cards to finish{joker}); {turned_text}",
         markup=False,
         soft_wrap=True,
     )
@@ -171,20 +181,28 @@ def odds_cards(
         console.print(render.average_text(averaged, priced), markup=False, soft_wrap=True)
 
 
-def _course(text: str | None, length: int | None, faltering: bool) -> list[Card | None]:
+def _course(
+    text: str | None, length: int | None, faltering: bool
+) -> tuple[list[Card | None], bool]:
+    """The links, and whether the joker was named among them: the joker turned while dealing
+    the course is discarded and another card dealt, so it holds no link."""
     if text is None:
         if length is None:
             raise ConfigError("give the --course (or, for a face-down one, --course-length)")
         if not faltering:
             raise ConfigError('a face-up course needs its cards: --course "2C 9H ..."')
-        return [None] * length
+        return [None] * length, False
     words = text.replace(",", " ").split()
-    links = [None if word in ("??", "?") else parse_card(word) for word in words]
+    cards = [None if word in ("??", "?") else parse_card(word) for word in words]
+    jokers = sum(1 for c in cards if c is not None and is_joker(c))
+    if jokers > 1:
+        raise ConfigError("the course names the joker twice; the deck has one")
+    links = [c for c in cards if c is None or not is_joker(c)]
     if not links:
         raise ConfigError("the course has no cards")
     if length is not None and length != len(links):
         raise ConfigError(f"--course-length {length} but the course has {len(links)} cards")
-    return links
+    return links, jokers == 1
 
 
 CLOSED_BOOK = (
@@ -211,7 +229,7 @@ def _redealt(links: list[Card | None], need: int, ranks: int) -> str | None:
 
 
 def _count(links: list[Card | None], suit: int) -> int:
-    return sum(1 for c in links if c is not None and not is_joker(c) and suit_of(c) == suit)
+    return sum(1 for c in links if c is not None and suit_of(c) == suit)
 
 
 def _json(

@@ -23,6 +23,7 @@ __all__ = [
     "average_book_edge",
     "edge",
     "fair_price",
+    "joker_discarded",
     "legal_courses",
     "win_by_count",
 ]
@@ -78,27 +79,37 @@ def legal_courses(
     config: CardsConfig,
 ) -> list[tuple[Fraction, tuple[int, ...], tuple[Fraction, ...]]]:
     """Every face-up course of `config` by its suit counts: (chance, counts, win chance per
-    suit from the gate), redeals and a joker on the course included."""
+    suit from the gate), redeals included. With stumbling a course appears twice: the joker
+    turned while dealing it (discarded, out of the race) or still in the deck."""
     length, ranks, need = config.course_length, config.ranks, config.need
-    weights: dict[tuple[tuple[int, ...], bool], int] = {}
-    jokers = (False, True) if config.stumbling else (False,)
+    weights: dict[tuple[int, ...], int] = {}
     for counts in product(range(min(ranks, length) + 1), repeat=len(RACING_SUITS)):
-        for on_course in jokers:
-            if sum(counts) + on_course != length:
-                continue
-            if config.redeal and max(counts) >= config.redeal_at:
-                continue
-            ways = 1
-            for count in counts:
-                ways *= comb(ranks, count)
-            weights[(counts, on_course)] = ways
+        if sum(counts) != length:
+            continue
+        if config.redeal and max(counts) >= config.redeal_at:
+            continue
+        ways = 1
+        for count in counts:
+            ways *= comb(ranks, count)
+        weights[counts] = ways
     total = sum(weights.values())
     table = []
-    for (counts, on_course), ways in weights.items():
-        joker_unseen = config.stumbling and not on_course
-        win = _gate_win(counts, need, length, ranks, joker_unseen)
-        table.append((Fraction(ways, total), counts, win))
+    for counts, ways in weights.items():
+        for discarded, chance in joker_discarded(config):
+            win = _gate_win(counts, need, length, ranks, config.stumbling and not discarded)
+            table.append((Fraction(ways, total) * chance, counts, win))
     return table
+
+
+def joker_discarded(config: CardsConfig) -> tuple[tuple[bool, Fraction], ...]:
+    """(discarded, chance): whether the joker was turned while dealing the course. The joker
+    lies anywhere among the suit cards of the shuffled deck, and it is turned (and discarded)
+    when it comes before the course's last card: `length` of the 4 x ranks + 1 gaps, whatever
+    the course holds, so a redeal does not change it."""
+    if not config.stumbling:
+        return ((False, Fraction(1)),)
+    chance = Fraction(config.course_length, 4 * config.ranks + 1)
+    return ((True, chance), (False, 1 - chance))
 
 
 def win_by_count(config: CardsConfig) -> dict[int, Fraction]:

@@ -1,10 +1,12 @@
 """Exact finishing-order odds of the card race by dynamic programming over the unseen cards.
 
-Every unseen card (in the deck or face down on the course) is equally likely to be the next
-one turned: the public history says nothing about how the unseen cards are arranged. So the
-race is a walk over small states (positions, standing order, finishers, unseen cards per suit,
-the joker, the last link turned), and the probability mass is pushed forward one card at a
-time, merging states that agree on everything the rest of the race depends on:
+Every unseen suit card (in the deck or face down on the course) is equally likely to be the
+next one turned: the public history says nothing about how they are arranged. The joker, while
+unseen, is in the deck (one dealt to the course was discarded), so it comes next with chance
+one in the cards left in the deck. So the race is a walk over small states (positions,
+standing order, finishers, unseen cards per suit, the joker, the last link turned), and the
+probability mass is pushed forward one card at a time, merging states that agree on everything
+the rest of the race depends on:
 
 - with a face-up course, a card of a horse that has finished changes nothing, so those cards
   are skipped (the next card that matters is equally likely to be any card that matters);
@@ -130,31 +132,36 @@ class _Race:
     def successors(self, state: State) -> list[tuple[State, int, int]]:
         """(next state, weight, total): the next card turned, each with chance weight/total;
         a card that reaches a new face-down link expands into the link cards it may turn."""
-        _, standing, _, _, unseen, blanks, joker = state
+        _, standing, _, frontier, unseen, blanks, joker = state
         out: list[tuple[State, int, int]] = []
         if self.faltering:
-            total = sum(unseen) + blanks + joker
+            # The joker is in the deck, never on a link (one dealt there was discarded), so it
+            # comes next with chance 1/deck; else the card is any unseen suit card alike.
+            suits = sum(unseen) + blanks
+            deck = suits + joker - (self.course_length - frontier)
+            share, total = deck - joker, deck * suits
         else:
-            total = sum(unseen[s] for s in standing) + joker
+            suits = deck = sum(unseen[s] for s in standing) + joker
+            share, total = 1, deck
         for suit in standing:
             count = unseen[suit]
             if not count:
                 continue
             after, new_link = self.move_up(state, suit)
             if not new_link:
-                out.append((after, count, total))
+                out.append((after, count * share, total))
                 continue
             for link_state, weight in self._link_cards(after):
-                out.append((link_state, count * weight, total * (total - 1)))
+                out.append((link_state, count * share * weight, total * (suits - 1)))
         if joker:
-            out.append((self.stumble(state), 1, total))
+            out.append((self.stumble(state), 1, deck))
         if self.faltering and blanks:
             p, st, fi, fr, un, bl, jo = state
-            out.append(((p, st, fi, fr, un, bl - 1, jo), blanks, total))
+            out.append(((p, st, fi, fr, un, bl - 1, jo), blanks * share, total))
         return out
 
     def _link_cards(self, state: State) -> list[tuple[State, int]]:
-        """The newly reached link's card is any unseen card, equally likely."""
+        """The newly reached link's card is any unseen suit card, equally likely."""
         positions, standing, finished, frontier, unseen, blanks, joker = state
         out: list[tuple[State, int]] = []
         for suit, count in enumerate(unseen):
@@ -167,8 +174,6 @@ class _Race:
             out.append(
                 ((positions, standing, finished, frontier, unseen, blanks - 1, joker), blanks)
             )
-        if joker:
-            out.append(((positions, standing, finished, frontier, unseen, blanks, 0), 1))
         return out
 
 

@@ -20,7 +20,7 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Any, Generic, Literal, TypeVar
 
-from horserace.components.french_deck import Card, card_text, is_joker, suit_of
+from horserace.components.french_deck import JOKER, Card, card_text, is_joker, suit_of
 from horserace.core.errors import ConfigError
 from horserace.families.cards.odds import dp, poly
 from horserace.families.cards.odds.dp import TooManyStates
@@ -275,15 +275,27 @@ def position_from_cards(
     need: int,
     faltering: bool = False,
     stumbling: bool = False,
+    joker_discarded: bool = False,
     ranks: int = 12,
 ) -> RacePosition:
-    """Replay a public history: the course (None for a face-down link) and the race cards turned
-    so far, in order. Every problem (a card twice, a reached link left unnamed, a card after the
-    race was over) is a ConfigError naming it."""
+    """Replay a public history: the course (None for a face-down link), whether the joker was
+    turned while dealing it (then discarded, out of the race) and the race cards turned so far,
+    in order. Every problem (a card twice, a joker on a link, a reached link left unnamed, a
+    card after the race was over) is a ConfigError naming it."""
     length = len(course)
     if not 1 <= need <= length + 1:
         raise ConfigError(f"need must be 1 to {length + 1} with a {length}-card course, not {need}")
     seen: set[Card] = set()
+    if joker_discarded:
+        if not stumbling:
+            raise ConfigError("a joker was discarded from the course: that needs stumbling")
+        seen.add(JOKER)
+    for link, value in enumerate(course, 1):
+        if value is not None and is_joker(value):
+            raise ConfigError(
+                f"course link {link}: a joker dealt to the course is discarded and another card"
+                " dealt, so no link holds it"
+            )
 
     def see(value: Card, where: str) -> None:
         if is_joker(value) and not stumbling:
@@ -324,8 +336,7 @@ def position_from_cards(
                 raise ConfigError(f"{where}: it reaches link {spot}, so give that link's card")
             see(link_card, f"course link {spot}")
             track = replace(track, frontier=spot)
-            if not is_joker(link_card):
-                track = fall_back(track, suit_of(link_card))
+            track = fall_back(track, suit_of(link_card))
     if faltering:
         for link in range(track.frontier + 1, length + 1):
             if course[link - 1] is not None:

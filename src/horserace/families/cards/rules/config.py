@@ -121,8 +121,9 @@ class CardsConfig:
         check_whole("starting_chips", self.starting_chips, 0, 10**9)
         check_whole("first_dealer", self.first_dealer, 0, self.players - 1)
         check_whole("ranks", self.ranks, 1, MAX_RANKS)
-        deck = 4 * self.ranks + (1 if self.stumbling else 0)
-        check_whole("course_length", self.course_length, 1, deck - 1)
+        # the course holds suit cards only (a joker dealt to it is discarded), and the race
+        # needs at least one more
+        check_whole("course_length", self.course_length, 1, 4 * self.ranks - 1)
         check_whole("need", self.need, 1, self.course_length + 1)
         if self.need > self.ranks:
             raise ConfigError(
@@ -135,7 +136,7 @@ class CardsConfig:
                 "the redeal rule needs a face-up course: with faltering the course lies face"
                 " down, so turn redeal off"
             )
-        if self.redeal and self.course_length > 4 * (self.ranks - self.need) + self.stumbling:
+        if self.redeal and self.course_length > 4 * (self.ranks - self.need):
             raise ConfigError(
                 f"with redeal, a {self.course_length}-card course can never let every horse"
                 f" finish (at most {self.ranks - self.need} cards of a suit may lie on it)"

@@ -85,6 +85,16 @@ class CourseCardFaceDown(PublicEvent):
 
 
 @dataclass(frozen=True)
+class CourseJokerDiscarded(PublicEvent):
+    """Stumbling: the joker turned while dealing the course is shown to all (a face-down course
+    too) and discarded, out of this race's deck; another card is dealt to the link."""
+
+    kind = "course-joker-discarded"
+    says = "The joker turns up for link {link}: discarded for this race, another card dealt"
+    link: int
+
+
+@dataclass(frozen=True)
 class CourseRedealt(PublicEvent):
     """Some suit showed too many cards for its horse to finish; the course is dealt again."""
 

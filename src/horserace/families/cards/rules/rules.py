@@ -181,16 +181,25 @@ class CardsRules(Rules[CardsConfig, CardsState]):
     # --- the course --------------------------------------------------------
     def _course_card(self, state: CardsState, card: Card) -> tuple[CardsState, list[Event]]:
         config = state.config
+        if is_joker(card):  # discarded, out of this race's deck; the link gets the next card
+            state = replace(state, deck=_without(state.deck, card), discarded=(card,))
+            return state, [ev.CourseJokerDiscarded(len(state.course) + 1)]
         course = (*state.course, card)
         dealt = ev.CourseCardDealt(len(course), card, not config.faltering)
         state = replace(state, deck=_without(state.deck, card), course=course)
         if len(course) < config.course_length:
             return state, [dealt]
-        counts = Counter(suit_of(c) for c in course if not is_joker(c))
+        counts = Counter(suit_of(c) for c in course)
         if config.redeal and counts:
             suit, count = min(counts.items(), key=lambda item: (-item[1], item[0]))
             if count >= config.redeal_at:
-                again = replace(state, deck=full_deck(config), course=(), redeals=state.redeals + 1)
+                again = replace(
+                    state,
+                    deck=full_deck(config),
+                    course=(),
+                    discarded=(),
+                    redeals=state.redeals + 1,
+                )
                 return again, [dealt, ev.CourseRedealt(suit, count)]
         state = replace(state, phase=CardsPhase.BETTING)
         style = self.style(config)
@@ -239,12 +248,11 @@ class CardsRules(Rules[CardsConfig, CardsState]):
                 link_card = state.course[position - 1]
                 track = replace(track, frontier=position)
                 events.append(ev.LinkTurned(position, link_card))
-                if not is_joker(link_card):
-                    fallen = fall_back(track, suit_of(link_card))
-                    if fallen != track:
-                        back = suit_of(link_card)
-                        events.append(ev.HorseFellBack(back, fallen.positions[back]))
-                    track = fallen
+                fallen = fall_back(track, suit_of(link_card))  # a link never holds the joker
+                if fallen != track:
+                    back = suit_of(link_card)
+                    events.append(ev.HorseFellBack(back, fallen.positions[back]))
+                track = fallen
         state = replace(
             state, deck=_without(state.deck, card), track=track, turned=(*state.turned, card)
         )
@@ -324,4 +332,5 @@ def _new_race(config: CardsConfig) -> dict[str, Any]:
         "betting": Betting(),
         "auction": Auction(),
         "redeals": 0,
+        "discarded": (),
     }

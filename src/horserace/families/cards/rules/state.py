@@ -82,6 +82,7 @@ class CardsState:
     auction: Auction
     ledger: Ledger
     redeals: int = 0
+    discarded: tuple[Card, ...] = ()  # the joker turned while dealing the course: out of the race
     cut: tuple[Card | None, ...] = ()  # per seat, the card it cut for the first deal
     cutters: tuple[int, ...] = ()  # the seats cutting now (all, then those tied for highest)
 
@@ -95,7 +96,7 @@ class CardsState:
 
     def course_count(self, suit: int) -> int:
         """Cards of `suit` on the course (the prices and the auction order go by these)."""
-        return sum(1 for value in self.course if not is_joker(value) and suit_of(value) == suit)
+        return sum(1 for value in self.course if suit_of(value) == suit)
 
     def face_up(self, link: int) -> bool:
         """Link 1..course_length lies face up: always, or (faltering) once a horse reached it."""
@@ -107,8 +108,8 @@ class CardsState:
         return sum(1 for v in (*self.deck, *hidden) if not is_joker(v) and suit_of(v) == suit)
 
     def joker_unseen(self) -> bool:
-        hidden = [v for link, v in enumerate(self.course, 1) if not self.face_up(link)]
-        return any(is_joker(v) for v in (*self.deck, *hidden))
+        """The joker is still in the deck (a joker dealt to the course was discarded)."""
+        return any(is_joker(v) for v in self.deck)
 
 
 @dataclass(frozen=True)
