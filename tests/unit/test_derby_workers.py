@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from horserace.core.chunks import Span
 from horserace.core.rng import derive_seed
 from horserace.drivers.cli.app import app
-from horserace.drivers.simulate.runner import partial_on_interrupt, simulate_games
+from horserace.drivers.simulate.runner import REPORT_STAGE, partial_on_interrupt, simulate_games
 from horserace.families.derby import tally as derby_tally
 from horserace.families.derby.rules.track import DEFAULT_TRACK
 from horserace.families.derby.tally import PAIRED_CHUNK, PAIRED_STREAM, paired_races
@@ -61,11 +61,11 @@ def test_paired_races_show_their_own_progress() -> None:
         "derby", OPTIONS, 8, 5, paired=PAIRED, progress=games.append, stage_progress=stage
     )
     assert games == [8]
-    assert stages == [("paired races", PAIRED)]
+    assert stages == [("paired races", PAIRED), (REPORT_STAGE, 0)]
     assert races == [PAIRED_CHUNK, 2 * PAIRED_CHUNK, PAIRED]
     stages.clear()
     simulate_games("derby", OPTIONS, 8, 5, paired=0, stage_progress=stage)
-    assert stages == []  # no paired races, no bar for them
+    assert stages == [(REPORT_STAGE, 0)]  # no paired races, no bar for them
 
 
 @pytest.mark.parametrize(("stop_at", "kept"), [(PAIRED_CHUNK, PAIRED_CHUNK), (0, 0)])

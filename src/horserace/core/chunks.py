@@ -16,7 +16,8 @@ from horserace.core.errors import ConfigError
 T = TypeVar("T")
 
 Progress = Callable[[int], None]
-StageProgress = Callable[[str, int], Progress]  # (what, total): a stage's own progress
+# (what, total): a stage's own progress; a total of 0 is work of unknown length (the report)
+StageProgress = Callable[[str, int], Progress]
 
 
 @dataclass(frozen=True)

@@ -111,7 +111,7 @@ def with_progress(label: str, total: int, show: bool, work: Callable[..., T]) ->
 
         def stage(what: str, count: int) -> Callable[[int], None]:
             bar.update(task, completed=total)
-            step = bar.add_task(what, total=count)
+            step = bar.add_task(what, total=count or None)  # 0: a bar that pulses
             return lambda done: bar.update(step, completed=done)
 
         return work(progress=lambda done: bar.update(task, completed=done), stage_progress=stage)

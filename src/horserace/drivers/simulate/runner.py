@@ -150,6 +150,7 @@ class WorkerLost(HorseraceError):
     many times: the run cannot go on."""
 
 
+REPORT_STAGE = "the report"  # shown, with no count, while a report is made
 REPLAYS = 3  # deaths of a worker on one chunk (or in a row, finishing nothing) that end a run
 STARTED, FINISHED = 1, 2  # a chunk's state on the run's board, written by the worker playing it
 _WORKER: dict[str, Any] = {}  # in a worker: the board of the run it plays chunks of
@@ -369,6 +370,8 @@ def run_planned(
         if stops is not None and len(stops) > before:  # the run before it stopped
             break
         total = run_stage(stage, total, workers, stage_progress, f"{games} {what}")
+    if stage_progress is not None:  # a report may take long (a card table's exact odds)
+        stage_progress(REPORT_STAGE, 0)
     report = planned.report(total, workers, started)
     return dataclasses.replace(report, threads=threads) if threads > 1 else report
 
