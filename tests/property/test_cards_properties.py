@@ -50,6 +50,7 @@ def card_tables(draw: st.DrawFn) -> dict[str, Any]:
         "redeal": not faltering and draw(st.booleans()),
         "faltering": faltering,
         "stumbling": draw(st.booleans()),
+        "course_joker": draw(st.sampled_from(["discard", "stays"])),
         "betting": betting,
         "bet_limit": draw(st.integers(min_value=1, max_value=4)),
         "takeout": draw(st.integers(min_value=0, max_value=30)),
@@ -68,7 +69,8 @@ def check_state(state: CardsState, start_total: int) -> None:
     assert all(type(b) is int and b >= 0 for b in ledger.balances)
     everything = sorted((*state.deck, *state.course, *state.discarded, *state.turned))
     assert everything == sorted(full_deck(state.config))
-    assert not any(is_joker(card) for card in state.course)  # a joker dealt there is discarded
+    if not state.config.joker_stays:  # a joker dealt to the course is discarded
+        assert not any(is_joker(card) for card in state.course)
     if state.phase not in (CardsPhase.CUT, CardsPhase.COURSE):
         assert len(state.course) == state.config.course_length
     actor = RULES.actor(state)

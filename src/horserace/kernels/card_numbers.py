@@ -19,7 +19,8 @@ JOKER, SUITS, JOKER_CARD = 4, 4, 52
 # positions in the spec array
 (PLAYERS, RACES, CHIPS, DEALER, LENGTH, NEED, RANKS, REDEAL, FALTER, STUMBLE, STYLE) = range(11)
 LIMIT, TAKEOUT, BANK, REDEAL_AT, PRIZES, PRIZE, WIN, PER = 11, 12, 13, 14, 15, 16, 20, 40
-SPEC_SIZE = 60
+JOKER_STAYS = 60  # 1: a joker dealt to the course lies on its link (course_joker = "stays")
+SPEC_SIZE = 61
 TICKS = 1 << 20  # standing order: position first, then arrival (fewer than 2**20 a race)
 
 
@@ -43,6 +44,7 @@ def card_spec(config: CardsConfig) -> Array | None:
     )
     spec[LIMIT], spec[TAKEOUT], spec[BANK] = config.bet_limit, config.takeout, config.bank_funds
     spec[REDEAL_AT], spec[PRIZES] = config.redeal_at, len(config.prizes)
+    spec[JOKER_STAYS] = config.joker_stays
     spec[PRIZE : PRIZE + len(config.prizes)] = config.prizes
     for count, win, per in config.book_odds.prices:
         if count < PER - WIN:  # counts 0..19 fit the table
@@ -54,7 +56,8 @@ def card_spec(config: CardsConfig) -> Array | None:
 class CardGames:
     """Per game: chips per seat, what is left on the table and in the bank, steps played;
     per race (games x races): the finishing order, course cards per suit (and, in the last
-    column, 1 if the joker was discarded while dealing the course), race cards turned,
+    column, 1 if the joker was turned while dealing the course: discarded, or lying on its link
+    when the table leaves it there), race cards turned,
     redeals, each seat's bet (horse, -1 for none, and stake), the pool."""
 
     chips: Array

@@ -2,7 +2,8 @@
 courses; the dealer's book, the tote's win pool and the party's prizes.
 
 A game here is the rules' game card for card (`families/cards/rules/`): the course dealt one
-card at a time (a joker turned there is discarded and another card dealt; the whole course
+card at a time (a joker turned there is discarded and another card dealt, or lies on its
+link where the table leaves it there, moving nobody when turned; the whole course
 dealt again when one suit could not finish), the bets, the race cards turned until the places
 the bets need are known (a joker lifts every horse but the leaders, a faltering course turns
 its links as horses reach them and throws back the horse of the link's suit), the payout, the
@@ -30,6 +31,7 @@ from horserace.kernels.card_numbers import (
     FALTER,
     JOKER,
     JOKER_CARD,
+    JOKER_STAYS,
     LENGTH,
     LIMIT,
     NEED,
@@ -141,7 +143,7 @@ def play_game(  # type: ignore[no-untyped-def]
                 z, suit = _deal(z, tape, at, deck, size)
                 size -= 1
                 steps += 1
-                if suit == JOKER:  # discarded, out of this race; the link gets the next card
+                if suit == JOKER and not spec[JOKER_STAYS]:  # discarded: the link gets another
                     counts[race, JOKER] += 1
                     continue
                 course[link] = suit
@@ -274,7 +276,7 @@ def play_game(  # type: ignore[no-untyped-def]
                     hidden[course[link]] -= 1
                 frontier = int(pos[suit])
                 back = course[frontier - 1]  # thrown back: it arrives last at its new spot
-                if run[back] and pos[back] > 0:
+                if back != JOKER and run[back] and pos[back] > 0:  # a joker moves nobody
                     pos[back] -= 1
                     seq[back] = clock
                     clock += 1

@@ -19,7 +19,7 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
-from horserace.components.french_deck import suit_of
+from horserace.components.french_deck import is_joker, suit_of
 from horserace.core.actions import Action
 from horserace.core.errors import ConfigError, IllegalAction
 from horserace.engine import Agent
@@ -74,7 +74,9 @@ def view_odds(view: CardsView, places: int = 4) -> CardOdds[float]:
 
 def _book_value(view: CardsView, bet: BookBet, odds: CardOdds[float]) -> float:
     """Expected chips back less the stake, with the winnings rounded down as the book pays."""
-    count = sum(1 for c in view.course if c is not None and suit_of(c) == bet.suit)
+    count = sum(
+        1 for c in view.course if c is not None and not is_joker(c) and suit_of(c) == bet.suit
+    )
     price = view.config.book_odds.price(count)
     if price is None:
         return -bet.stake

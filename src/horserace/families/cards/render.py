@@ -117,7 +117,9 @@ def course_lanes(view: CardsView, info: BoardInfo) -> Table:
         else:
             row.append("")
         if config.betting == "book":
-            count = sum(1 for c in view.course if c is not None and suit_of(c) == suit)
+            count = sum(
+                1 for c in view.course if c is not None and not is_joker(c) and suit_of(c) == suit
+            )
             price = config.book_odds.price(count)
             offered = f"{price[0]}-{price[1]}" if price else "no bets"
             backers = _stakes(view, suit, info.names)

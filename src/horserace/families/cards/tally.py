@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from horserace.components.french_deck import suit_of
+from horserace.components.french_deck import is_joker, suit_of
 from horserace.core.chance import SeededChance
 from horserace.core.chunks import GameTally, Span
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
@@ -38,7 +38,9 @@ class CardsTally(GameTally):
 
 
 def _counts(state: CardsState) -> list[int]:
-    return [sum(1 for c in state.course if suit_of(c) == suit) for suit in range(4)]
+    return [
+        sum(1 for c in state.course if not is_joker(c) and suit_of(c) == suit) for suit in range(4)
+    ]
 
 
 class _Observer:

@@ -35,6 +35,12 @@ cards_options = declared(
     Opt("--takeout PERCENT", int | None, None, "The tote's takeout."),
     Opt("--faltering", bool, False, "Face-down course: first arrival turns a link."),
     Opt("--stumbling", bool, False, "A joker lifts every horse but the leaders."),
+    Opt(
+        "--course-joker WHERE",
+        str | None,
+        None,
+        "Stumbling: a joker dealt to the course is discarded (discard) or stays on its link.",
+    ),
     Opt("--course-length N", int | None, None, "Cards on the course."),
     Opt("--need N", int | None, None, "Cards of its suit a horse needs."),
     Opt("--redeal/--no-redeal", bool | None, None, "Redeal a course some horse cannot finish."),
@@ -60,6 +66,7 @@ CARDS_NAMES = {
     "course_length": "course_length",
     "need": "need",
     "ranks": "ranks",
+    "course_joker": "course_joker",
 }
 
 
@@ -84,6 +91,8 @@ def check_cards_options(preset: str, given: Mapping[str, Any], defaults: Mapping
     for option, used, fits, what in needs:
         if used and not fits:
             raise ConfigError(f"--{option} does not apply to {betting} betting: it needs {what}")
+    if given["course_joker"] is not None and not given["stumbling"]:
+        raise ConfigError("--course-joker needs --stumbling: only then is there a joker to deal")
 
 
 def table_options(preset: str, players: int | None, given: Mapping[str, Any]) -> dict[str, Any]:

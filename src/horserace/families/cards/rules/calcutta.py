@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from horserace.components.auction import EnglishAuction, bid, open_lot, pass_turn
-from horserace.components.french_deck import rank_of, suit_of
+from horserace.components.french_deck import is_joker, rank_of, suit_of
 from horserace.core.actions import Action
 from horserace.core.errors import IllegalAction
 from horserace.core.events import Event
@@ -79,8 +79,14 @@ class CalcuttaStyle(Style):
 
     def open(self, state: CardsState) -> tuple[CardsState, list[Event]]:
         lots = auction_order(state)
-        # A Calcutta course lies face up, so its order is only for show.
-        course = tuple(sorted(state.course, key=lambda c: (lots.index(suit_of(c)), rank_of(c))))
+        # A Calcutta course lies face up, so its order is only for show (a joker left on the
+        # course goes last).
+        course = tuple(
+            sorted(
+                state.course,
+                key=lambda c: (lots.index(suit_of(c)) if not is_joker(c) else 4, rank_of(c)),
+            )
+        )
         state = replace(state, course=course, auction=Auction(lots=lots))
         state, events = self._open_lot(state, 0)
         return state, [ev.CourseSorted(course), *events]

@@ -21,6 +21,7 @@ from horserace.core.options import check_flags, check_whole, known_options, whol
 MIN_PLAYERS, MAX_PLAYERS = 3, 12
 MAX_RANKS = 12  # 2..K in each suit: the aces are the horses
 BETTING_STYLES = ("book", "tote", "party", "calcutta")
+COURSE_JOKERS = ("discard", "stays")  # stumbling: a joker dealt to the course, discarded or not
 MAX_TAKEOUT = 50  # percent
 
 
@@ -106,6 +107,7 @@ class CardsConfig:
     redeal: bool = True
     faltering: bool = False
     stumbling: bool = False
+    course_joker: str = "discard"  # stumbling: "stays" leaves a joker dealt there on its link
     betting: str = "book"
     bet_limit: int = 10
     book_odds: BookOdds = TRADITIONAL_ODDS
@@ -121,9 +123,11 @@ class CardsConfig:
         check_whole("starting_chips", self.starting_chips, 0, 10**9)
         check_whole("first_dealer", self.first_dealer, 0, self.players - 1)
         check_whole("ranks", self.ranks, 1, MAX_RANKS)
-        # the course holds suit cards only (a joker dealt to it is discarded), and the race
-        # needs at least one more
-        check_whole("course_length", self.course_length, 1, 4 * self.ranks - 1)
+        if self.course_joker not in COURSE_JOKERS:
+            raise ConfigError(f"course_joker must be one of {', '.join(COURSE_JOKERS)}")
+        # the course holds suit cards only (unless a joker dealt to it stays there), and the
+        # race needs at least one more
+        check_whole("course_length", self.course_length, 1, 4 * self.ranks - 1 + self.joker_stays)
         check_whole("need", self.need, 1, self.course_length + 1)
         if self.need > self.ranks:
             raise ConfigError(
@@ -136,7 +140,7 @@ class CardsConfig:
                 "the redeal rule needs a face-up course: with faltering the course lies face"
                 " down, so turn redeal off"
             )
-        if self.redeal and self.course_length > 4 * (self.ranks - self.need):
+        if self.redeal and self.course_length > 4 * (self.ranks - self.need) + self.joker_stays:
             raise ConfigError(
                 f"with redeal, a {self.course_length}-card course can never let every horse"
                 f" finish (at most {self.ranks - self.need} cards of a suit may lie on it)"
@@ -156,6 +160,11 @@ class CardsConfig:
             raise ConfigError("prizes lists 1 to 4 amounts (1st, 2nd, ...)")
         for prize in self.prizes:
             check_whole("a prize", prize, 0, 10**9)
+
+    @property
+    def joker_stays(self) -> bool:
+        """A joker dealt to the course lies on its link (else it is discarded, another dealt)."""
+        return self.stumbling and self.course_joker == "stays"
 
     @property
     def deck_size(self) -> int:

@@ -67,8 +67,9 @@ def _without(deck: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
 
 class CardsRules(Rules[CardsConfig, CardsState]):
     family = "cards"
-    # Calcutta records written before a pass left the bidding let a seat bid again after a bid
-    options_added_later: Mapping[str, Any] = {"pass_leaves": False}
+    # Calcutta records written before a pass left the bidding let a seat bid again after a bid;
+    # stumbling records written before a joker dealt to the course was discarded left it there
+    options_added_later: Mapping[str, Any] = {"pass_leaves": False, "course_joker": "stays"}
 
     # --- configuration -------------------------------------------------
     def make_config(self, options: Mapping[str, Any]) -> CardsConfig:
@@ -181,7 +182,7 @@ class CardsRules(Rules[CardsConfig, CardsState]):
     # --- the course --------------------------------------------------------
     def _course_card(self, state: CardsState, card: Card) -> tuple[CardsState, list[Event]]:
         config = state.config
-        if is_joker(card):  # discarded, out of this race's deck; the link gets the next card
+        if is_joker(card) and not config.joker_stays:  # discarded; the link gets the next card
             state = replace(state, deck=_without(state.deck, card), discarded=(card,))
             return state, [ev.CourseJokerDiscarded(len(state.course) + 1)]
         course = (*state.course, card)
@@ -189,7 +190,7 @@ class CardsRules(Rules[CardsConfig, CardsState]):
         state = replace(state, deck=_without(state.deck, card), course=course)
         if len(course) < config.course_length:
             return state, [dealt]
-        counts = Counter(suit_of(c) for c in course)
+        counts = Counter(suit_of(c) for c in course if not is_joker(c))
         if config.redeal and counts:
             suit, count = min(counts.items(), key=lambda item: (-item[1], item[0]))
             if count >= config.redeal_at:
@@ -248,11 +249,12 @@ class CardsRules(Rules[CardsConfig, CardsState]):
                 link_card = state.course[position - 1]
                 track = replace(track, frontier=position)
                 events.append(ev.LinkTurned(position, link_card))
-                fallen = fall_back(track, suit_of(link_card))  # a link never holds the joker
-                if fallen != track:
-                    back = suit_of(link_card)
-                    events.append(ev.HorseFellBack(back, fallen.positions[back]))
-                track = fallen
+                if not is_joker(link_card):  # a joker left on its link moves nobody
+                    fallen = fall_back(track, suit_of(link_card))
+                    if fallen != track:
+                        back = suit_of(link_card)
+                        events.append(ev.HorseFellBack(back, fallen.positions[back]))
+                    track = fallen
         state = replace(
             state, deck=_without(state.deck, card), track=track, turned=(*state.turned, card)
         )

@@ -96,7 +96,7 @@ class CardsState:
 
     def course_count(self, suit: int) -> int:
         """Cards of `suit` on the course (the prices and the auction order go by these)."""
-        return sum(1 for value in self.course if suit_of(value) == suit)
+        return sum(1 for value in self.course if not is_joker(value) and suit_of(value) == suit)
 
     def face_up(self, link: int) -> bool:
         """Link 1..course_length lies face up: always, or (faltering) once a horse reached it."""
@@ -108,8 +108,10 @@ class CardsState:
         return sum(1 for v in (*self.deck, *hidden) if not is_joker(v) and suit_of(v) == suit)
 
     def joker_unseen(self) -> bool:
-        """The joker is still in the deck (a joker dealt to the course was discarded)."""
-        return any(is_joker(v) for v in self.deck)
+        """The joker is in the deck or on a face-down link (where it lies only when the table
+        leaves a joker dealt to the course there: `course_joker = "stays"`)."""
+        hidden = [v for link, v in enumerate(self.course, 1) if not self.face_up(link)]
+        return any(is_joker(v) for v in (*self.deck, *hidden))
 
 
 @dataclass(frozen=True)
