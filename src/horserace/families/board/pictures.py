@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from horserace.components.board import HORSES
 from horserace.terminal.pictures import figure as new_figure
 from horserace.terminal.pictures import mark_out, save
 
@@ -15,19 +16,29 @@ if TYPE_CHECKING:
     from horserace.families.board.odds.designer import BoardFigures
 
 
-def plot_boards(boards: Mapping[str, BoardFigures], path: Path) -> None:
-    """Boards side by side: their lanes, and each horse's exact chance to win a round."""
+def plot_boards(
+    boards: Mapping[str, BoardFigures], path: Path, max_rolls: float | None = None
+) -> None:
+    """Boards side by side: their lanes, and each horse's exact chance to win a round against
+    an equal share (dashed); the legends, under the panels, give each board's race length and
+    largest gap."""
     figure, (lanes, chances) = new_figure(2)
     width = 0.8 / len(boards)
     for index, (name, figures) in enumerate(boards.items()):
         horses = [h + (index - (len(boards) - 1) / 2) * width for h in figures.win]
-        lanes.bar(horses, figures.slots, width=width, label=name)
+        label = f"{name}: {figures.expected_rolls:.1f} rolls, gap {100 * figures.gap:.2f} points"
+        lanes.bar(horses, figures.slots, width=width, label=label)
         chances.bar(horses, [100 * p for p in figures.win.values()], width=width, label=name)
+    share = 100 / len(HORSES)
+    chances.axhline(
+        share, color="black", linestyle="--", linewidth=1, label=f"equal share, {share:.2f}%"
+    )
+    bound = "" if max_rolls is None else f" (designed for at most {max_rolls:g} rolls)"
     for axes, title in ((lanes, "slots per lane"), (chances, "chance to win a round (%)")):
         axes.set_xticks(list(range(2, 13)))
         axes.set_xlabel("horse")
-        axes.set_title(title)
-        axes.legend(fontsize="small")
+        axes.set_title(title + (bound if axes is lanes else ""))
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), fontsize="small", ncol=3)
     save(figure, path)
 
 
