@@ -193,9 +193,8 @@ def _print(
     over = "" if evaluator.within_bound(printed) else " (its race is over the bound)"
     lines = [
         f"objective: {objective} ({meaning})",
-        "score: the root mean square distance of the chances from an equal share"
-        + (" within each scratched set" if objective == "equal-per-scratch" else "")
-        + ", lower is better",
+        "score (lower is better): root mean square distance from an equal share"
+        + (",\n  within each scratched set" if objective == "equal-per-scratch" else ""),
         f"  printed {100 * evaluator.measure(printed):.3f} points{over},"
         f" designed {100 * evaluator.measure(found):.3f} points",
     ]
