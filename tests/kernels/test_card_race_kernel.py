@@ -167,7 +167,13 @@ CHI2_P001 = {1: 10.828, 2: 13.816, 3: 16.266, 4: 18.467, 5: 20.515, 6: 22.458}
 
 
 @pytest.mark.parametrize(
-    "options", [{}, {"stumbling": True}, {"course_length": 6, "need": 6, "redeal": False}]
+    "options",
+    [
+        {},
+        {"stumbling": True},
+        {"stumbling": True, "course_joker": "stays"},
+        {"course_length": 6, "need": 6, "redeal": False},
+    ],
 )
 def test_winners_by_course_count_follow_the_exact_odds(options: dict[str, Any]) -> None:
     """A horse showing c course cards wins with the exact chance of families/cards/odds/book.py:

@@ -38,7 +38,8 @@ def enumerate_orders(options: dict[str, Any], forced: Sequence[str | None]) -> d
 
     `forced` names the cards dealt at the first chance steps (course first, then the race); a
     None there (a face-down link) is any suit card: a joker dealt there would have been
-    discarded for all to see, so the history would name it. A party table settles three
+    discarded for all to see, so the history would name it (where the joker stays on its link,
+    any card, the joker too). A party table settles three
     places, so the whole order is known; its picks do not touch the race."""
     config = RULES.make_config({"betting": "party", "races": 1, "redeal": False, **options})
     memo: dict[Any, dict[Any, Fraction]] = {}
@@ -60,7 +61,7 @@ def enumerate_orders(options: dict[str, Any], forced: Sequence[str | None]) -> d
                 wanted = parse_card(str(forced[step]))
                 # a free face-down link may have taken the card: that deal is not this history
                 outcomes = [(a, Fraction(1)) for a, _ in outcomes if a.card == wanted]  # type: ignore[attr-defined]
-            elif step < len(forced):
+            elif step < len(forced) and not config.joker_stays:
                 outcomes = [(a, p) for a, p in outcomes if not is_joker(a.card)]  # type: ignore[attr-defined]
             for action, p in outcomes:
                 after, events = RULES.apply(state, action)

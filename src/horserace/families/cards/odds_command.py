@@ -27,6 +27,7 @@ from horserace.families.cards.odds.book import AverageEdge, average_book_edge
 from horserace.families.cards.odds.race import CardOdds, TooManyStates, card_odds, exact_card_odds
 from horserace.families.cards.odds.race import position_from_cards as replay_position
 from horserace.families.cards.rules.config import (
+    COURSE_JOKERS,
     MAX_RANKS,
     TRADITIONAL_ODDS,
     BookOdds,
@@ -46,7 +47,8 @@ def odds_cards(
             "--course",
             metavar="CARDS",
             help='The course, link 1 first, e.g. "2C 9H KD 5S 7H JC 3D"; ?? = face down;'
-            " a joker among them: the one discarded while dealing it.",
+            " a joker among them: the one discarded while dealing it (or, with --course-joker"
+            " stays, lying on its link).",
         ),
     ] = None,
     turned: Annotated[
@@ -67,6 +69,15 @@ def odds_cards(
     stumbling: Annotated[
         bool, typer.Option("--stumbling", help="A joker in the deck lifts all but the leaders.")
     ] = False,
+    course_joker: Annotated[
+        str | None,
+        typer.Option(
+            "--course-joker",
+            metavar="WHERE",
+            help="Stumbling: a joker dealt to the course is discarded (discard) or stays on"
+            " its link (stays).",
+        ),
+    ] = None,
     ranks: Annotated[
         int, typer.Option("--ranks", metavar="N", help="Cards per suit besides the ace.")
     ] = MAX_RANKS,
@@ -107,12 +118,13 @@ def odds_cards(
     """Every bet's exact chance from a course and the cards turned so far, with the fair price
     beside the dealer's price and the house edge of each."""
     with user_errors():
-        links, discarded = _course(course, course_length, faltering)
+        stays = _joker_stays(course_joker, stumbling)
+        links, discarded = _course(course, course_length, faltering, stays)
         length = len(links)
         needed = length + 1 if need is None else need
         history = parse_cards(turned)
         book = TRADITIONAL_ODDS if book_file is None else load_book_odds(book_file)
-        redealing = redeal if redeal is not None else length <= 4 * (ranks - needed)
+        redealing = redeal if redeal is not None else length <= 4 * (ranks - needed) + stays
         warning = _redealt(links, needed, ranks) if redealing and not faltering else None
     if warning is not None:  # the table would deal this course again: there is nothing to price
         typer.echo(json.dumps({"redealt": True, "warning": warning}) if as_json else warning)
@@ -125,6 +137,7 @@ def odds_cards(
             faltering=faltering,
             stumbling=stumbling,
             joker_discarded=discarded,
+            joker_stays=stays,
             ranks=ranks,
         )
         budget = max_states if max_states is not None else (FALTERING_BUDGET if faltering else None)
@@ -149,6 +162,7 @@ def odds_cards(
                 "ranks": ranks,
                 "redeal": redealing,
                 "stumbling": stumbling,
+                "course_joker": "stays" if stays else "discard",
                 "book_odds": book,
             }
             averaged = average_book_edge(cards_config(options))
@@ -159,6 +173,7 @@ def odds_cards(
             data["book_closed"] = closed
         if stumbling:
             data["joker_discarded"] = discarded
+            data["course_joker"] = "stays" if stays else "discard"
         typer.echo(json.dumps(data))
         return
     console = Console(highlight=False)
@@ -181,11 +196,23 @@ def odds_cards(
         console.print(render.average_text(averaged, priced), markup=False, soft_wrap=True)
 
 
+def _joker_stays(course_joker: str | None, stumbling: bool) -> bool:
+    """--course-joker: stays (the joker lies on its link) or discard (the ruling)."""
+    if course_joker is None:
+        return False
+    if course_joker not in COURSE_JOKERS:
+        raise ConfigError(f"--course-joker must be one of {', '.join(COURSE_JOKERS)}")
+    if not stumbling:
+        raise ConfigError("--course-joker needs --stumbling: only then is there a joker to deal")
+    return course_joker == "stays"
+
+
 def _course(
-    text: str | None, length: int | None, faltering: bool
+    text: str | None, length: int | None, faltering: bool, stays: bool = False
 ) -> tuple[list[Card | None], bool]:
     """The links, and whether the joker was named among them: the joker turned while dealing
-    the course is discarded and another card dealt, so it holds no link."""
+    the course is discarded and another card dealt, so it holds no link (unless it `stays`:
+    then it is a link like any other card, and nothing was discarded)."""
     if text is None:
         if length is None:
             raise ConfigError("give the --course (or, for a face-down one, --course-length)")
@@ -197,12 +224,12 @@ def _course(
     jokers = sum(1 for c in cards if c is not None and is_joker(c))
     if jokers > 1:
         raise ConfigError("the course names the joker twice; the deck has one")
-    links = [c for c in cards if c is None or not is_joker(c)]
+    links = [c for c in cards if c is None or stays or not is_joker(c)]
     if not links:
         raise ConfigError("the course has no cards")
     if length is not None and length != len(links):
         raise ConfigError(f"--course-length {length} but the course has {len(links)} cards")
-    return links, jokers == 1
+    return links, jokers == 1 and not stays
 
 
 CLOSED_BOOK = (
@@ -229,7 +256,7 @@ def _redealt(links: list[Card | None], need: int, ranks: int) -> str | None:
 
 
 def _count(links: list[Card | None], suit: int) -> int:
-    return sum(1 for c in links if c is not None and suit_of(c) == suit)
+    return sum(1 for c in links if c is not None and not is_joker(c) and suit_of(c) == suit)
 
 
 def _json(

@@ -80,23 +80,28 @@ def legal_courses(
 ) -> list[tuple[Fraction, tuple[int, ...], tuple[Fraction, ...]]]:
     """Every face-up course of `config` by its suit counts: (chance, counts, win chance per
     suit from the gate), redeals included. With stumbling a course appears twice: the joker
-    turned while dealing it (discarded, out of the race) or still in the deck."""
+    turned while dealing it (discarded, out of the race) or still in the deck; where the table
+    leaves that joker on its link (`course_joker = "stays"`), the course is instead any
+    `length` cards of the deck, the joker lying on it (one suit card fewer) or not."""
     length, ranks, need = config.course_length, config.ranks, config.need
-    weights: dict[tuple[int, ...], int] = {}
+    weights: dict[tuple[tuple[int, ...], bool], int] = {}
+    jokers = (False, True) if config.joker_stays else (False,)
     for counts in product(range(min(ranks, length) + 1), repeat=len(RACING_SUITS)):
-        if sum(counts) != length:
-            continue
-        if config.redeal and max(counts) >= config.redeal_at:
-            continue
-        ways = 1
-        for count in counts:
-            ways *= comb(ranks, count)
-        weights[counts] = ways
+        for on_course in jokers:
+            if sum(counts) + on_course != length:
+                continue
+            if config.redeal and max(counts) >= config.redeal_at:
+                continue
+            ways = 1
+            for count in counts:
+                ways *= comb(ranks, count)
+            weights[(counts, on_course)] = ways
     total = sum(weights.values())
     table = []
-    for counts, ways in weights.items():
+    for (counts, on_course), ways in weights.items():
         for discarded, chance in joker_discarded(config):
-            win = _gate_win(counts, need, length, ranks, config.stumbling and not discarded)
+            joker = config.stumbling and not discarded and not on_course
+            win = _gate_win(counts, need, length, ranks, joker)
             table.append((Fraction(ways, total) * chance, counts, win))
     return table
 
@@ -105,8 +110,8 @@ def joker_discarded(config: CardsConfig) -> tuple[tuple[bool, Fraction], ...]:
     """(discarded, chance): whether the joker was turned while dealing the course. The joker
     lies anywhere among the suit cards of the shuffled deck, and it is turned (and discarded)
     when it comes before the course's last card: `length` of the 4 x ranks + 1 gaps, whatever
-    the course holds, so a redeal does not change it."""
-    if not config.stumbling:
+    the course holds, so a redeal does not change it. A joker that stays is never discarded."""
+    if not config.stumbling or config.joker_stays:
         return ((False, Fraction(1)),)
     chance = Fraction(config.course_length, 4 * config.ranks + 1)
     return ((True, chance), (False, 1 - chance))

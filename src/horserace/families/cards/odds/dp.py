@@ -3,7 +3,9 @@
 Every unseen suit card (in the deck or face down on the course) is equally likely to be the
 next one turned: the public history says nothing about how they are arranged. The joker, while
 unseen, is in the deck (one dealt to the course was discarded), so it comes next with chance
-one in the cards left in the deck. So the race is a walk over small states (positions,
+one in the cards left in the deck; at a table that leaves a joker dealt to the course on its
+link (`joker_on_links`), it may lie on a face-down link too, and is then any unseen card alike,
+moving nobody when a link turns it. So the race is a walk over small states (positions,
 standing order, finishers, unseen cards per suit, the joker, the last link turned), and the
 probability mass is pushed forward one card at a time, merging states that agree on everything
 the rest of the race depends on:
@@ -41,10 +43,13 @@ class TooManyStates(HorseraceError):
 class _Race:
     """The fixed parameters of one computation."""
 
-    def __init__(self, need: int, course_length: int, faltering: bool, places: int) -> None:
+    def __init__(
+        self, need: int, course_length: int, faltering: bool, places: int, joker_on_links: bool
+    ) -> None:
         self.need = need
         self.course_length = course_length
         self.faltering = faltering
+        self.joker_on_links = faltering and joker_on_links
         self.places = places
         self.enough = min(places, 3)  # the last horse's place is known once three finished
 
@@ -134,7 +139,10 @@ class _Race:
         a card that reaches a new face-down link expands into the link cards it may turn."""
         _, standing, _, frontier, unseen, blanks, joker = state
         out: list[tuple[State, int, int]] = []
-        if self.faltering:
+        if self.joker_on_links:  # the joker may lie on a face-down link: any unseen card alike
+            suits = deck = sum(unseen) + blanks + joker
+            share, total = 1, deck
+        elif self.faltering:
             # The joker is in the deck, never on a link (one dealt there was discarded), so it
             # comes next with chance 1/deck; else the card is any unseen suit card alike.
             suits = sum(unseen) + blanks
@@ -161,7 +169,8 @@ class _Race:
         return out
 
     def _link_cards(self, state: State) -> list[tuple[State, int]]:
-        """The newly reached link's card is any unseen suit card, equally likely."""
+        """The newly reached link's card is any unseen suit card (or the joker, where it may lie
+        there: it moves nobody), equally likely."""
         positions, standing, finished, frontier, unseen, blanks, joker = state
         out: list[tuple[State, int]] = []
         for suit, count in enumerate(unseen):
@@ -174,6 +183,8 @@ class _Race:
             out.append(
                 ((positions, standing, finished, frontier, unseen, blanks - 1, joker), blanks)
             )
+        if joker and self.joker_on_links:
+            out.append(((positions, standing, finished, frontier, unseen, blanks, 0), 1))
         return out
 
 
@@ -185,14 +196,16 @@ def order_distribution(
     places: int,
     ratio: Callable[[int, int], Number],
     max_states: int | None = None,
+    joker_on_links: bool = False,
 ) -> dict[tuple[int, ...], Number]:
     """P(the first `places` horses finish in each order), pushing the mass forward card by card.
 
     `start` is (positions, standing, finished, frontier, unseen per suit, 0, joker unseen as
     0/1); unseen cards of finished horses are simply left in their suit's count. With
     `max_states`, TooManyStates is raised once more states than that have been visited.
+    `joker_on_links`: an unseen joker may lie on a face-down link (`course_joker = "stays"`).
     """
-    race = _Race(need, course_length, faltering, places)
+    race = _Race(need, course_length, faltering, places, joker_on_links)
     first = race.canonical(start)
     one = ratio(1, 1)
     result: dict[tuple[int, ...], Number] = {}

@@ -59,6 +59,7 @@ class RacePosition:
     track: CardTrack
     unseen: tuple[int, ...]  # per suit: cards in the deck or face down on the course
     joker_unseen: bool
+    joker_on_links: bool = False  # faltering, course_joker "stays": it may lie face down there
 
     @property
     def hidden_links(self) -> int:
@@ -183,7 +184,14 @@ def _orders(
         int(position.joker_unseen),
     )
     return dp.order_distribution(
-        start, position.need, position.course_length, position.faltering, cut, ratio, max_states
+        start,
+        position.need,
+        position.course_length,
+        position.faltering,
+        cut,
+        ratio,
+        max_states,
+        position.joker_on_links,
     )
 
 
@@ -263,8 +271,15 @@ def position_of(state: Any) -> RacePosition:
         joker = bool(state.joker_unseen())
     else:
         joker = bool(state.joker_unseen)
+    on_links = config.faltering and config.joker_stays
     return RacePosition(
-        config.need, config.course_length, config.faltering, state.track, tuple(unseen), joker
+        config.need,
+        config.course_length,
+        config.faltering,
+        state.track,
+        tuple(unseen),
+        joker,
+        on_links,
     )
 
 
@@ -276,12 +291,15 @@ def position_from_cards(
     faltering: bool = False,
     stumbling: bool = False,
     joker_discarded: bool = False,
+    joker_stays: bool = False,
     ranks: int = 12,
 ) -> RacePosition:
     """Replay a public history: the course (None for a face-down link), whether the joker was
     turned while dealing it (then discarded, out of the race) and the race cards turned so far,
-    in order. Every problem (a card twice, a joker on a link, a reached link left unnamed, a
-    card after the race was over) is a ConfigError naming it."""
+    in order. With `joker_stays` (`course_joker = "stays"`) a joker dealt to the course lies on
+    its link instead, and moves nobody when a faltering horse turns it. Every problem (a card
+    twice, a joker on a link where it is discarded, a reached link left unnamed, a card after
+    the race was over) is a ConfigError naming it."""
     length = len(course)
     if not 1 <= need <= length + 1:
         raise ConfigError(f"need must be 1 to {length + 1} with a {length}-card course, not {need}")
@@ -289,9 +307,11 @@ def position_from_cards(
     if joker_discarded:
         if not stumbling:
             raise ConfigError("a joker was discarded from the course: that needs stumbling")
+        if joker_stays:
+            raise ConfigError("a joker dealt to the course stays on its link: none is discarded")
         seen.add(JOKER)
     for link, value in enumerate(course, 1):
-        if value is not None and is_joker(value):
+        if value is not None and is_joker(value) and not joker_stays:
             raise ConfigError(
                 f"course link {link}: a joker dealt to the course is discarded and another card"
                 " dealt, so no link holds it"
@@ -316,11 +336,12 @@ def position_from_cards(
             raise ConfigError(
                 f"course link {link} is unknown; only a faltering course is face down"
             )
+    on_links = (stumbling, faltering and joker_stays)
     track = CardTrack()
     for index, value in enumerate(turned, 1):
         where = f"turned card {index}"
         see(value, where)
-        if _position(track, seen, course, need, faltering, stumbling, ranks).settled(MAX_PLACES):
+        if _position(track, seen, course, need, faltering, on_links, ranks).settled(MAX_PLACES):
             raise ConfigError(f"{where}: the race was already over")
         if is_joker(value):
             track, _ = stumble(track)
@@ -336,12 +357,13 @@ def position_from_cards(
                 raise ConfigError(f"{where}: it reaches link {spot}, so give that link's card")
             see(link_card, f"course link {spot}")
             track = replace(track, frontier=spot)
-            track = fall_back(track, suit_of(link_card))
+            if not is_joker(link_card):  # a joker left on its link moves nobody
+                track = fall_back(track, suit_of(link_card))
     if faltering:
         for link in range(track.frontier + 1, length + 1):
             if course[link - 1] is not None:
                 raise ConfigError(f"course link {link} is still face down: write ?? for it")
-    return _position(track, seen, course, need, faltering, stumbling, ranks)
+    return _position(track, seen, course, need, faltering, on_links, ranks)
 
 
 def _position(
@@ -350,11 +372,13 @@ def _position(
     course: Sequence[Card | None],
     need: int,
     faltering: bool,
-    stumbling: bool,
+    joker: tuple[bool, bool],
     ranks: int,
 ) -> RacePosition:
+    """`joker`: (stumbling, whether an unseen joker may lie on a face-down link)."""
     unseen = tuple(
         ranks - sum(1 for v in seen if not is_joker(v) and suit_of(v) == s) for s in RACING_SUITS
     )
-    joker = stumbling and not any(is_joker(v) for v in seen)
-    return RacePosition(need, len(course), faltering, track, unseen, joker)
+    stumbling, on_links = joker
+    unseen_joker = stumbling and not any(is_joker(v) for v in seen)
+    return RacePosition(need, len(course), faltering, track, unseen, unseen_joker, on_links)
