@@ -28,7 +28,8 @@ KERNEL_STREAM = 4  # the kernel's games draw from this stream of the run's seed
 @lru_cache(maxsize=4096)
 def _win_chances(config: CardsConfig, course: tuple[int, ...]) -> tuple[float, ...]:
     """Each horse's exact chance to win once the course is dealt (counts per suit, then 1 if
-    the joker was discarded while dealing it: then it is out of the race)."""
+    the joker was turned while dealing it: discarded, or lying on its link where the table
+    leaves it there; either way out of the race's deck)."""
     unseen = tuple(config.ranks - course[suit] for suit in RACING_SUITS)
     joker = config.stumbling and not course[len(RACING_SUITS)]
     position = RacePosition(config.need, config.course_length, False, CardTrack(), unseen, joker)
