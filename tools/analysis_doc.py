@@ -180,6 +180,23 @@ the hands and the pot fills faster; the race itself (its length, who wins) does 
 the table. More rounds change little per round: the hands passed left carry no memory of luck.
 
 ![Sweep: race length, chips paid per round and win rates per point](analysis/sweep.png)
+
+The card races (basic, scarne, calcutta) and the Derby sweep too, each on the options of its
+own `simulate` (`horserace simulate basic --help`, `simulate derby --help`): `betting`,
+`course_length`, `faltering`, `book` ... for the cards, `money`, `races`, `track`, `paired` ...
+for the Derby; `bots` joins a seat's kinds with `+` as for the board. An axis a preset does not
+take is refused before anything runs, naming the preset and the axes it takes, so presets of
+several families share a grid (`-g preset=classic,basic,derby -g players=4,6`) only over the
+axes they all take. Each row holds its family's report flattened: every mean with `_low` and
+`_high` (the cards' `race_cards`, `book_bettor_return_per_chip`, `unclaimed`; the Derby's
+`turns_per_race`, `wagered_per_race`, `bank_gain_per_game`), every rate with its Wilson
+interval (`win_H`, `place_H`, `show_H` of the Derby's horses, `win_by_course_count_C` of the
+cards beside its `_exact`), each seat's final money (`seats_P1` ...); a column another family's
+point lacks is blank. The terminal shows a table per family: for the cards the cards turned
+per race, the bettor's return per chip at the book and what the bank kept per race; for the
+Derby the turns and dollars wagered per race, the bank's gain per game and the favourite. The
+plot of such a sweep draws what every family has: the race length (rolls, cards turned or
+turns) and each seat's final money over its starting stake.
 """
 
 
