@@ -21,7 +21,8 @@ CARDS = ["preset=basic,scarne", "players=3,4"]
 DERBY = ["players=4,8", "paired=0"]
 CARDS_AXES = (
     "preset, players, bots, engine, races, chips, betting, limit, takeout, faltering,"
-    " stumbling, course_length, need, redeal, ranks, book, auctioneer_out, rebid_after_pass"
+    " stumbling, course_joker, course_length, need, redeal, ranks, book, auctioneer_out,"
+    " rebid_after_pass"
 )
 DERBY_AXES = "preset, players, races, money, scratches, all_horses, track, bots, engine, paired"
 
