@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 import horserace.families.derby as derby_family
-from horserace.families.derby.rules.race import DERBY_HORSES, RaceState, start_race
+from horserace.families.derby.rules.race import RaceState, start_race
 from horserace.families.derby.rules.track import DerbyTrack, load_track, packaged_track
 from horserace.kernels.derby_fast import run_races
 from horserace.kernels.derby_race import race_start, replay_tape
-from tests.kernels.test_derby_race_kernel import CHI2_DF_P001, roll
+from tests.kernels.test_derby_race_kernel import CHI2_DF_P001, play_cut
 
 TRACK_FILES = sorted((Path(derby_family.__file__).parent / "tracks").glob("*.toml"))
 TRACKS = [load_track(path) for path in TRACK_FILES]
@@ -32,21 +32,8 @@ def test_the_package_ships_the_default_track_and_another() -> None:
 
 
 def play_on(track: DerbyTrack, seed: int) -> tuple[RaceState, RaceState, list[int]]:
-    """A race of 1 to 20 horses on `track` by the rules, cut at a random step (or at the start
-    line): (the state at the cut, the final state, the tape from the cut on)."""
-    pick = random.Random(seed)
-    race = start_race(tuple(sorted(pick.sample(DERBY_HORSES, pick.randint(1, 20)))))
-    cut = 0 if pick.random() < 0.4 else pick.randint(0, 300)
-    steps = 0
-    while steps < cut and not race.over:
-        race, _ = roll(race, track, pick)
-        steps += 1
-    middle = race
-    tape: list[int] = []
-    while not race.over:
-        race, value = roll(race, track, pick)
-        tape.append(value)
-    return middle, race, tape
+    """A race on `track` by the rules, cut at a random step: see `play_cut`."""
+    return play_cut(track, random.Random(seed))
 
 
 @pytest.mark.parametrize("batch", range(BATCHES))
