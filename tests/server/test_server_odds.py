@@ -17,7 +17,7 @@ from horserace.components.board import HORSES
 from horserace.components.french_deck import SUIT_LETTERS, is_joker, suit_of
 from horserace.core.chance import SeededChance
 from horserace.core.types import TERMINAL
-from horserace.drivers.server.messages import live_odds, prepare_live_odds, table_state
+from horserace.drivers.server.messages import odds_data, prepare_live_odds, table_state
 from horserace.families.board.odds.race import race_odds, scratch_phase_odds
 from horserace.families.board.odds.view import _cached_odds as board_positions_odds
 from horserace.families.board.rules.state import Phase
@@ -292,7 +292,7 @@ def test_a_face_down_course_moves_the_odds_only_through_what_the_view_shows() ->
         return (
             _cards_turned(1)(rules, state)
             and state.track.frontier < state.config.course_length
-            and live_odds(rules.family, rules.view(state, None)) is not None
+            and odds_data(rules.family, rules.view(state, None))["odds"] is not None
         )
 
     rules, state = _play_until("basic", FALTERING, 11, late_and_hidden)

@@ -71,11 +71,6 @@ class Simulation(ABC):
     ) -> Planned[Any]:
         return self.planner()(preset, options, games, seed, workers, **settings)
 
-    def done(self, report: Any) -> int:
-        """How many games the report's figures are made of (fewer after Ctrl-C)."""
-        games: int = report.games
-        return games
-
     def to_json(self, report: Any, setup: Setup) -> dict[str, Any]:
         data: dict[str, Any] = report.to_json()
         return data

@@ -112,10 +112,3 @@ def odds_data(family_name: str, view: Any) -> dict[str, Any]:
         return {"odds": None, "odds_decimals": None, "odds_rough": False}
     decimals = dict(shown.decimals)
     return {"odds": dict(shown.win), "odds_decimals": decimals, "odds_rough": shown.rough}
-
-
-def live_odds(family_name: str, view: Any) -> dict[str, float] | None:
-    """Each horse's live win chance, worked out by its family from the view alone (public
-    information); None where the family cannot say cheaply."""
-    odds = family(family_name).live_odds(view)
-    return None if odds is None else dict(odds)

@@ -73,10 +73,6 @@ class RacesAlone(Simulation):
 
         return plan_races
 
-    def done(self, report: Any) -> int:
-        races: int = report.races
-        return races
-
     def show(self, console: Console, report: Any, setup: Setup, *, seed_given: bool) -> None:
         _print(console, report)
 
