@@ -21,7 +21,13 @@ from dataclasses import dataclass, field
 from horserace.components.board import HORSES, MAX_SLOTS
 from horserace.components.dice import two_dice_sum_probabilities
 from horserace.core.errors import ConfigError
-from horserace.families.board.odds.descent import Lanes, descend, mirrored_moves, single_moves
+from horserace.families.board.odds.descent import (
+    Lanes,
+    descend,
+    mirrored_moves,
+    moved,
+    single_moves,
+)
 from horserace.families.board.odds.race import race_odds, scratch_set_chances
 
 OBJECTIVES = {
@@ -127,14 +133,10 @@ class Evaluator:
 
 
 def neighbours(slots: tuple[int, ...], low: int, high: int) -> list[tuple[int, ...]]:
-    """Every board with one lane one slot longer or shorter, within [low, high]."""
-    found = []
-    for lane in range(len(slots)):
-        for step in (-1, 1):
-            value = slots[lane] + step
-            if low <= value <= high:
-                found.append((*slots[:lane], value, *slots[lane + 1 :]))
-    return found
+    """Every board with one lane one slot longer or shorter, within [low, high]: the boards
+    the search's last descent (single moves) compares."""
+    found = (moved(slots, move, low, high) for move in single_moves(len(slots)))
+    return [board for board in found if board is not None]
 
 
 def is_local_optimum(evaluator: Evaluator, slots: tuple[int, ...], low: int, high: int) -> bool:
