@@ -22,7 +22,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from horserace.drivers.server import connection
 from horserace.drivers.server.app import create_app
-from horserace.drivers.server.limits import CLOSE_TOO_SLOW, MAX_FRAME
+from horserace.drivers.server.limits import CLOSE_TOO_SLOW, MAX_BODY, MAX_FRAME
 from horserace.drivers.server.workers import uvicorn_options
 
 HOST = "127.0.0.1"
@@ -72,6 +72,26 @@ def test_a_frame_over_the_limit_closes_with_1009_and_one_under_it_is_answered(
             assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
             ws.send(json.dumps({"type": "ping", "pad": "x" * MAX_FRAME}))
             assert _close_code(ws) == MESSAGE_TOO_BIG
+
+
+def test_a_chunked_body_over_the_limit_is_413_on_a_real_server(tmp_path: Path) -> None:
+    """A body sent in chunks has no Content-Length: uvicorn hands it over as it comes, and
+    the answer is 413 once its bytes pass the limit (just under the limit, it is read)."""
+    with _uvicorn(tmp_path / "t.db") as base:
+        port = int(base.rsplit(":", 1)[1])
+        start = b'{"preset": "classic", "options": {"players": 2}}'
+        for size, status in ((MAX_BODY, b"201"), (MAX_BODY + 1, b"413")):
+            body = start + b" " * (size - len(start))
+            head = b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            chunks = b"".join(
+                b"%x\r\n%s\r\n" % (len(body[at : at + 8192]), body[at : at + 8192])
+                for at in range(0, size, 8192)
+            )
+            request = head + b"Transfer-Encoding: chunked\r\n\r\n" + chunks + b"0\r\n\r\n"
+            with socket.create_connection((HOST, port), timeout=10) as raw:
+                raw.sendall(request)
+                answer = raw.recv(65536)
+            assert answer.split(b" ", 2)[1] == status, answer[:200]
 
 
 def test_a_client_that_stops_reading_is_closed_with_4009_and_the_table_plays_on(

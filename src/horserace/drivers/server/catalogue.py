@@ -7,10 +7,10 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from horserace.core.errors import HorseraceError
+from horserace.core.errors import ConfigError, HorseraceError
 from horserace.drivers.server.bots import bot_family
 from horserace.families import family
-from horserace.families.presets import PRESETS, Preset
+from horserace.families.presets import PRESETS, Preset, get_preset
 
 MOST_SEATS = 20
 ROUND_KEYS = ("rounds", "races")
@@ -61,3 +61,20 @@ def describe(preset: Preset) -> dict[str, Any]:
 def catalogue() -> list[dict[str, Any]]:
     """Every preset, by name (worked out once: the presets never change while serving)."""
     return [describe(preset) for _, preset in sorted(PRESETS.items())]
+
+
+@cache
+def _fields_of(preset: str) -> tuple[dict[str, Any], ...]:
+    return tuple(describe(get_preset(preset))["fields"].values())
+
+
+def check_fields(preset: str, options: dict[str, Any]) -> None:
+    """The lobby's fields hold the server to their bounds: a number the form could not send
+    (100,001 chips) is refused, even where the rules themselves would take it."""
+    for found in _fields_of(preset):
+        value = options.get(found["key"])
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if whole and not found["min"] <= value <= found["max"]:
+            raise ConfigError(
+                f"{found['key']} is from {found['min']} to {found['max']}, not {value}"
+            )

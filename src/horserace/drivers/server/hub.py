@@ -11,6 +11,7 @@ from typing import Any
 
 from horserace.core.errors import ConfigError, HorseraceError
 from horserace.drivers.server.bots import bot_family
+from horserace.drivers.server.catalogue import check_fields
 from horserace.drivers.server.cluster import Cluster
 from horserace.drivers.server.fair import FAIR, server_seed
 from horserace.drivers.server.limits import Limits
@@ -262,6 +263,7 @@ class Hub:
         if len(self.tables) >= self.limits.tables_total:
             raise TableRefusal("rate-limited", "the server holds all the tables it can")
         preset = get_preset(request.preset)
+        check_fields(preset.name, request.options)
         rules = preset.rules
         # a house rule brings its own options, and refuses others
         options = family(rules.family).table_options(preset.defaults, request.options)

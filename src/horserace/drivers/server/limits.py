@@ -33,7 +33,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 class BodyLimit:
     """ASGI middleware: a body longer than `limit` bytes is answered 413 before it is read
-    (by its Content-Length) or as soon as the bytes received pass the limit."""
+    (by its Content-Length), or as soon as the bytes received pass the limit (a chunked body
+    has none): the app is then told the client went away, and whatever it answers is
+    dropped, so the answer is 413 whichever way the body came."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
         self.app = app
@@ -49,31 +51,31 @@ class BodyLimit:
                 await _too_large(send, self.limit)
                 return
         received = 0
-        started = False
+        started = False  # the app's answer has begun
+        answered = False  # the 413 went out instead
 
         async def limited_receive() -> Message:
-            nonlocal received
+            nonlocal received, answered
+            if received > self.limit:
+                return {"type": "http.disconnect"}
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.limit:
-                    raise _BodyTooLarge
+                    if not started:
+                        answered = True
+                        await _too_large(send, self.limit)
+                    return {"type": "http.disconnect"}
             return message
 
         async def watched_send(message: Message) -> None:
             nonlocal started
+            if answered:
+                return  # the 413 was the answer
             started = started or message["type"] == "http.response.start"
             await send(message)
 
-        try:
-            await self.app(scope, limited_receive, watched_send)
-        except _BodyTooLarge:
-            if not started:
-                await _too_large(send, self.limit)
-
-
-class _BodyTooLarge(Exception):
-    pass
+        await self.app(scope, limited_receive, watched_send)
 
 
 async def _too_large(send: Send, limit: int) -> None:
