@@ -16,6 +16,10 @@ MAX_FRAME = 64 * 1024  # bytes of a WebSocket frame (uvicorn refuses larger ones
 # time, so each of the loop's turns holds a group's handshakes, not all of them, and the other
 # tables' messages are read between groups.
 ADMITTING = 32
+# Messages written to one socket between two turns of the loop: a connection lost under a
+# send is told to its socket at the next turn, and asyncio logs each write into a lost
+# connection from its 5th (LOG_THRESHOLD_FOR_CONNLOST_WRITES) on.
+WRITES_UNTOLD = 4
 MAX_ADDRESSES = 100_000  # addresses whose buckets are kept
 
 # WebSocket close codes (4000-4999 are the application's own)

@@ -7,7 +7,10 @@ from __future__ import annotations
 import gc
 import json
 import logging
+import sys
+import threading
 import time
+import traceback
 from collections.abc import Iterator
 from typing import Any
 
@@ -103,7 +106,10 @@ class _TurnCollector(Collector):
 
 class JsonLogFormatter(logging.Formatter):
     """One JSON object a line: time, level, logger, message, and the record's `fields`
-    (given as `extra={"fields": {...}}`), any whose name speaks of a secret left out."""
+    (given as `extra={"fields": {...}}`), any whose name speaks of a secret left out. A web
+    server's request line becomes its fields (`client`, `method`, `path`, `status`); an
+    exception is its last line (`error`) and where it was raised (`at`), never a traceback
+    over many lines."""
 
     def format(self, record: logging.LogRecord) -> str:
         data: dict[str, Any] = {
@@ -111,26 +117,64 @@ class JsonLogFormatter(logging.Formatter):
             + f".{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
-            "message": record.getMessage(),
         }
+        access = _access_fields(record)
+        data["message"] = "request" if access else record.getMessage().strip()
         fields = getattr(record, "fields", None)
-        if isinstance(fields, dict):
-            for name, value in fields.items():
-                if not any(word in str(name).lower() for word in SECRET_WORDS):
-                    data[str(name)] = value
-        if record.exc_info:
-            data["error"] = self.formatException(record.exc_info).splitlines()[-1]
+        for name, value in {**access, **(fields if isinstance(fields, dict) else {})}.items():
+            if not any(word in str(name).lower() for word in SECRET_WORDS):
+                data[str(name)] = value
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            data["error"] = f"{type(error).__name__}: {error}".removesuffix(": ")
+            frames = traceback.extract_tb(error.__traceback__)
+            if frames:
+                data["at"] = f"{frames[-1].filename}:{frames[-1].lineno}"
         return json.dumps(data, default=str)
 
 
+def _access_fields(record: logging.LogRecord) -> dict[str, Any]:
+    """uvicorn's access line (`client - "METHOD PATH HTTP/V" STATUS`), as fields."""
+    args = record.args
+    if record.name != "uvicorn.access" or not isinstance(args, tuple) or len(args) != 5:
+        return {}
+    client, method, path, version, status = args
+    return {"client": client, "method": method, "path": path, "http": version, "status": status}
+
+
+LOGGERS_OF_OTHERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi", "asyncio")
+
+
 def configure_logging(level: str = "info") -> None:
-    """The server's own logs as JSON lines on stderr."""
+    """Every log line of the process as JSON on stderr: the server's own, the web server's
+    (uvicorn is run with no logging set-up of its own), asyncio's and any library's, Python's
+    warnings, and an exception nobody caught (in any thread)."""
     handler = logging.StreamHandler()
     handler.setFormatter(JsonLogFormatter())
-    logger = logging.getLogger("horserace")
-    logger.handlers[:] = [handler]
-    logger.setLevel(level.upper())
-    logger.propagate = False
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING)
+    for name in ("horserace", *LOGGERS_OF_OTHERS):
+        logger = logging.getLogger(name)
+        logger.handlers[:] = []
+        logger.propagate = True
+    logging.getLogger("horserace").setLevel(level.upper())
+    logging.captureWarnings(True)
+    uncaught = logging.getLogger("horserace.uncaught")
+
+    def log_uncaught(kind: type[BaseException], error: BaseException, trace: Any) -> None:
+        uncaught.critical("uncaught exception", exc_info=(kind, error, trace))
+
+    def log_thread(found: threading.ExceptHookArgs) -> None:
+        if found.exc_value is not None and not isinstance(found.exc_value, SystemExit):
+            uncaught.error(
+                "uncaught exception in a thread",
+                exc_info=(found.exc_type, found.exc_value, found.exc_traceback),
+                extra={"fields": {"thread": getattr(found.thread, "name", None)}},
+            )
+
+    sys.excepthook = log_uncaught
+    threading.excepthook = log_thread
 
 
 def event(logger: logging.Logger, message: str, **fields: Any) -> None:

@@ -24,7 +24,15 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from horserace.drivers.server.limits import MAX_FRAME, ASGIApp, Message, Receive, Scope, Send
+from horserace.drivers.server.limits import (
+    MAX_FRAME,
+    WRITES_UNTOLD,
+    ASGIApp,
+    Message,
+    Receive,
+    Scope,
+    Send,
+)
 
 log = logging.getLogger("horserace.drivers.server")
 PEER = b"x-horserace-peer"  # the cluster's secret: this request was forwarded by a worker
@@ -206,10 +214,14 @@ async def _client_to_owner(receive: Receive, upstream: ClientConnection) -> None
 
 async def _owner_to_client(upstream: ClientConnection, send: Send) -> None:
     try:
+        sent = 0
         async for data in upstream:
             frame: Message = {"type": "websocket.send"}
             frame["text" if isinstance(data, str) else "bytes"] = data
             await send(frame)
+            sent += 1
+            if sent % WRITES_UNTOLD == 0:  # a lost client is told before the next sends
+                await asyncio.sleep(0)
     except ConnectionClosed:
         pass
     code = upstream.close_code

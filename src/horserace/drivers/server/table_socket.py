@@ -18,6 +18,7 @@ from horserace.drivers.server.hub import TableElsewhere
 from horserace.drivers.server.limits import (
     CLOSE_NO_TABLE,
     CLOSE_TOO_MANY,
+    WRITES_UNTOLD,
     AddressBook,
     client_address,
 )
@@ -106,14 +107,22 @@ def spawn_writer(websocket: WebSocket, connection: Connection) -> asyncio.Task[N
 
 
 async def _write(websocket: WebSocket, connection: Connection) -> None:
-    """Send queued messages in order; a None in the queue closes the socket."""
+    """Send queued messages in order; a None in the queue closes the socket. A backlog is
+    sent a few messages at a time, the loop turning between them: a connection that was
+    lost under a send is told to the socket within that turn, so the next send fails and
+    ends this writer, instead of a whole backlog being written into a dead transport
+    (asyncio logs each such write after the `WRITES_UNTOLD`th)."""
     with contextlib.suppress(Exception):
+        sent = 0
         while True:
             message = await connection.queue.get()
             if message is None:
                 await websocket.close(code=connection.close_code)
                 return
             await websocket.send_text(message)
+            sent += 1
+            if sent % WRITES_UNTOLD == 0 and not connection.queue.empty():
+                await asyncio.sleep(0)
 
 
 def _error(code: str, message: str, version: int | None = None) -> dict[str, Any]:

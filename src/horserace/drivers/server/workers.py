@@ -51,6 +51,7 @@ def uvicorn_options(log_level: str) -> dict[str, Any]:
     """How every server process runs uvicorn (one process or many)."""
     return {
         "log_level": log_level,
+        "log_config": None,  # its lines go through the server's JSON logging (ops.py)
         "ws_max_size": MAX_FRAME,  # a larger frame closes the socket with 1009
         "ws_per_message_deflate": False,  # compressing every frame costs more CPU than it saves
         "loop": "horserace.drivers.server.event_loop:BoundedLoop",  # a burst served in slices
