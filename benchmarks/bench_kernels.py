@@ -225,11 +225,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument(
-        "--only", choices=("classic", "races", "cards", "derby"), help="one benchmark only"
+        "--only",
+        choices=("classic", "races", "cards", "derby", "advanced"),
+        help="one benchmark only",
     )
     args = parser.parse_args()
+    from benchmarks.bench_decisions import bench_advanced  # (it reads this module's parts)
+
     benches = {"classic": bench_classic, "races": bench_races, "cards": bench_cards}
     benches["derby"] = bench_derby
+    benches["advanced"] = bench_advanced
     for name, bench in benches.items():
         if args.only in (None, name):
             bench(args.seconds)

@@ -64,7 +64,8 @@ def test_simulate_prints_the_figures_so_far(monkeypatch: pytest.MonkeyPatch) -> 
         return played(*args)
 
     monkeypatch.setattr(board_sim, "_engine_span", stopped_at_the_third_chunk)
-    result = CliRunner().invoke(app, ["simulate", "advanced", "-n", "64", "--seed", "1"])
+    command = ["simulate", "advanced", "-n", "64", "--seed", "1", "--engine", "reference"]
+    result = CliRunner().invoke(app, command)
     assert result.exit_code == 130
     assert result.stdout.startswith(f"advanced: {2 * board_sim.CHUNK_GAMES} games (")
     assert result.stderr.strip().splitlines()[-1] == (
@@ -75,7 +76,10 @@ def test_simulate_prints_the_figures_so_far(monkeypatch: pytest.MonkeyPatch) -> 
 
 @pytest.mark.parametrize(
     ("preset", "games", "more"),
-    [("advanced", "100000", []), ("classic", "2000000000", ["--threads", "2"])],
+    [
+        ("advanced", "100000", ["--engine", "reference"]),
+        ("classic", "2000000000", ["--threads", "2"]),
+    ],
     ids=["engine", "kernel-on-threads"],
 )
 def test_ctrl_c_to_a_running_simulation(preset: str, games: str, more: list[str]) -> None:

@@ -112,6 +112,7 @@ def test_simulate_prints_the_figures_before_the_chunk_that_kills(
 ) -> None:
     monkeypatch.setattr(board_tally, "_engine_span", dies_at_16)
     command = ["simulate", "advanced", "-n", "64", "--seed", "1", "--workers", "2"]
+    command += ["--engine", "reference"]
     result = CliRunner().invoke(app, command)
     assert result.exit_code == 2, result.stderr
     assert result.stdout.startswith("advanced: 16 games (")

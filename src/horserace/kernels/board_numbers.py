@@ -35,6 +35,8 @@ class BoardGameSpec:
     first_dealer: int
     rotate_dealer: bool
 
+    name = "board-game"  # the kernel's name in a simulation's JSON
+
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> BoardGameSpec | None:
         """The spec for a config the kernel plays exactly, or None (the engine must play it)."""

@@ -390,7 +390,8 @@ def _mean(row: dict[str, Any], name: str, stats: Any) -> None:
 def rows(outcomes: Sequence[Outcome]) -> Iterator[dict[str, Any]]:
     """One flat row per point: its grid values (typed: players=2 is the number 2), then every
     figure with its 95% interval (blank where it failed). `engine_used` is the engine that
-    played the point; an `engine` axis keeps the value asked for."""
+    played the point (`kernel_used` names the compiled kernel); an `engine` axis keeps the
+    value asked for."""
     for outcome in outcomes:
         row: dict[str, Any] = {k: typed_value(k, v) for k, v in outcome.point.labels}
         row["attempts"] = outcome.attempts
@@ -412,5 +413,6 @@ def rows(outcomes: Sequence[Outcome]) -> Iterator[dict[str, Any]]:
                 _mean(row, f"chips_P{seat + 1}", chips)
             for kind, stats in report.bot_results.items():
                 _mean(row, f"result_{kind}", stats)
+            row["kernel_used"] = report.kernel or ""
             row["seconds"] = report.elapsed_seconds
         yield row

@@ -35,8 +35,9 @@ simulate_options = declared(
         "--engine",
         str,
         "auto",
-        "auto: the compiled kernel when no seat has a decision to make, else the rules"
-        " engine; kernel; reference: always the rules engine.",
+        "auto: a compiled kernel where one plays the table and its bots (Classic and"
+        " Northwoods; Advanced between random and heuristic bots), else the rules engine;"
+        " kernel; reference: always the rules engine.",
     ),
     Opt("--plot FILE.png", Path | None, None, "Draw win rates, money per seat, lengths."),
 )
@@ -44,8 +45,8 @@ simulate_options = declared(
 
 class BoardSimulation(Simulation):
     def offers_threads(self, preset: str) -> bool:
-        """The compiled whole games play Classic and Northwoods (without decisions)."""
-        return preset in ("classic", "northwoods")
+        """The compiled whole games play Classic, Northwoods and Advanced."""
+        return preset in ("classic", "northwoods", "advanced")
 
     def options(self) -> tuple[Callable[..., None], ...]:
         return (simulate_options,)

@@ -37,7 +37,10 @@ from horserace.families.board.rules.events import ChipsPaid, RaceWon
 from horserace.families.presets import get_preset
 
 if TYPE_CHECKING:  # the kernels import numba: only a run that uses them loads it
-    from horserace.kernels.board_game import BoardGameSpec
+    from horserace.kernels.advanced_numbers import AdvancedSpec
+    from horserace.kernels.board_numbers import BoardGameSpec, GameOutcomes
+
+    KernelSpec = BoardGameSpec | AdvancedSpec
 
 __all__ = [
     "CHUNK_GAMES",
@@ -51,6 +54,7 @@ __all__ = [
 
 CHUNK_GAMES = 16  # games per unit of work; fixed, so results never depend on the worker count
 KERNEL_CHUNK_GAMES = 20_000  # the same for the compiled kernel, which plays far more a second
+ADVANCED_CHUNK_GAMES = 4_000  # the Advanced kernel's games, with their decisions, take longer
 KERNEL_STREAM = 4  # the kernel's games draw from this stream of the run's seed
 ENGINES = ("auto", "kernel", "reference")
 LONGEST = 400  # the race length histogram counts longer races in its last bin
@@ -144,11 +148,21 @@ def _engine_span(
     return tally
 
 
-def _kernel_span(spec: BoardGameSpec, seed: int, bots: tuple[str, ...], span: Span) -> _Tally:
-    """The span's games on the compiled kernel, tallied with the engine path's figures."""
-    from horserace.kernels.board_game import run_games
+def _kernel_games(spec: KernelSpec, base: int, bots: tuple[str, ...], span: Span) -> GameOutcomes:
+    """The span's games on the kernel that plays `spec`'s games (Advanced with its bots, or the
+    games without decisions)."""
+    from horserace.kernels import advanced_game, board_game
 
-    outcomes = run_games(spec, derive_seed(seed, KERNEL_STREAM), span.start, span.stop)
+    if isinstance(spec, advanced_game.AdvancedSpec):
+        mix = advanced_game.bot_kinds(bots)
+        assert mix is not None, "kernel_spec gives an Advanced spec only for compiled bots"
+        return advanced_game.run_games(spec, base, span.start, span.stop, mix)
+    return board_game.run_games(spec, base, span.start, span.stop)
+
+
+def _kernel_span(spec: KernelSpec, seed: int, bots: tuple[str, ...], span: Span) -> _Tally:
+    """The span's games on the compiled kernel, tallied with the engine path's figures."""
+    outcomes = _kernel_games(spec, derive_seed(seed, KERNEL_STREAM), bots, span)
     players = spec.players
     tally = _Tally(players)
     games = span.stop - span.start
@@ -186,11 +200,17 @@ def _kernel_span(spec: BoardGameSpec, seed: int, bots: tuple[str, ...], span: Sp
     return tally
 
 
-def kernel_spec(config: BoardConfig) -> BoardGameSpec | None:
-    """The compiled kernel's settings for `config`, or None when only the engine plays it."""
+def kernel_spec(config: BoardConfig, bots: tuple[str, ...] = ()) -> KernelSpec | None:
+    """The compiled kernel's settings for `config` played by `bots`, or None when only the
+    engine plays it: the games without decisions, and Advanced with the bots it compiles."""
+    from horserace.kernels.advanced_game import AdvancedSpec, bot_kinds
     from horserace.kernels.board_game import BoardGameSpec
 
-    return BoardGameSpec.from_config(board_config_dict(config))
+    plain = board_config_dict(config)
+    advanced = AdvancedSpec.from_config(plain)
+    if advanced is not None:
+        return advanced if bot_kinds(bots) is not None else None
+    return BoardGameSpec.from_config(plain)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -211,6 +231,7 @@ class SimulationReport(RunReport):
     bot_edge: RunningStats = field(default_factory=RunningStats)
     seat_wins: tuple[Proportion, ...] = ()  # games each seat won, by the table's ranking
     seat_out: tuple[Proportion, ...] = ()  # games each seat went out of (Northwoods)
+    kernel: str | None = None  # the compiled kernel that played the games, if one did
 
     @property
     def games_per_second(self) -> float:
@@ -219,7 +240,7 @@ class SimulationReport(RunReport):
     def to_json(self) -> dict[str, Any]:
         """Plain ints, floats, strings and lists; every interval is [low, high]."""
         return {
-            **self.run_json(players=self.players),
+            **self.run_json(players=self.players, kernel=self.kernel),
             "horses": [
                 {"horse": horse, **wins.to_json()} for horse, wins in self.horse_wins.items()
             ],
@@ -273,11 +294,13 @@ def plan_games(
         raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     players = config.players
     mix = tuple(parse_bots(",".join(bots), players, "board"))
-    spec = kernel_spec(config) if engine != "reference" else None
+    spec = kernel_spec(config, mix) if engine != "reference" else None
     if engine == "kernel" and spec is None:
+        from horserace.kernels.advanced_numbers import BOT_KINDS
+
         raise ConfigError(
-            "the compiled kernel plays games without decisions (no house rules, antes or"
-            " response cards); use --engine reference"
+            "the compiled kernels play games without decisions, and Advanced Mode without"
+            f" house rules between {' and '.join(BOT_KINDS)} bots; use --engine reference"
         )
 
     def report(total: _Tally, workers: int, started: float) -> SimulationReport:
@@ -304,6 +327,7 @@ def plan_games(
             seat_wins=tuple(Proportion(wins, total.games) for wins in total.seat_wins),
             seat_out=tuple(Proportion(out, total.games) for out in total.seat_out),
             engine="kernel" if spec is not None else "reference",
+            kernel=spec.name if spec is not None else None,
             workers=workers,
             elapsed_seconds=time.perf_counter() - started,
         )
@@ -311,7 +335,7 @@ def plan_games(
     if spec is not None:
         return Planned(
             Plan(partial(_kernel_span, spec, seed, mix), merge_tally),
-            KERNEL_CHUNK_GAMES,
+            ADVANCED_CHUNK_GAMES if spec.name == "advanced" else KERNEL_CHUNK_GAMES,
             report,
             threaded=True,
         )

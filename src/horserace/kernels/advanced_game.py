@@ -1,0 +1,316 @@
+"""Whole games of the dice board game's Advanced Mode, compiled with numba, with the bots that
+decide them: the deal and the draft, the antes into the Main and Jockey Pots, the scratch
+(chain, move or reroll), penalties answered with Aces and Kings, the race with a Joker after
+each roll, the card fees and the two pots' payout, the reset, as the reference rules play them.
+
+Chance comes from the game's own SplitMix64 stream, or, for the equality tests, from a tape of
+the engine's game in its order: the dealt ranks, the dice sums and each seat's pick whenever it
+had more than one legal action (a random bot's pick is read from it; the kernel's other bots
+must make the pick the engine's made). `advanced_rules` holds the round's parts.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from numba import njit
+
+from horserace.core.chunks import kernel_threads
+from horserace.kernels import Array, Word
+from horserace.kernels.advanced_numbers import (
+    ANTE,
+    CHIPS,
+    DEALER,
+    DECK,
+    DECKS,
+    DRAFT,
+    FINISH,
+    JOCKEY,
+    JOKER,
+    PLAYERS,
+    RANKS,
+    REPEAT,
+    ROTATE,
+    ROUNDS,
+    SPLIT,
+    START,
+    VALUES,
+    AdvancedSpec,
+    bot_kinds,
+)
+from horserace.kernels.advanced_rules import (
+    JOCKEY_POT,
+    PAID,
+    POT,
+    answer_penalties,
+    antes,
+    deal,
+    decide,
+    draft,
+    owe,
+    pay,
+)
+from horserace.kernels.board_numbers import GameOutcomes
+from horserace.kernels.rng import dice, game_state, read_tape
+
+__all__ = ["AdvancedSpec", "bot_kinds", "replay_tape", "run_games"]
+
+MOVE, REROLL = 0, 1  # repeat rules (board_numbers.REPEAT_RULES); 2 is chain
+FEES = ((13, 2), (1, 3), (0, 4))  # King 2A, Ace 3A, Joker 4A, in the engine's order
+BLOCK_GAMES = 500  # games a thread plays at a time when a run uses threads
+EMPTY_TAPE = np.zeros(0, dtype=np.int64)
+
+
+@njit(cache=True)
+def _dice(z: Word, tape: Array, at: Array) -> tuple[Word, Word]:
+    if tape.shape[0] > 0:
+        return z, read_tape(tape, at)
+    return dice(z)
+
+
+@njit(cache=True)
+def _scratch(
+    spec: Array, z: Word, tape: Array, at: Array, kinds: Array, dealer: Word, line_of: Array,
+    hands: Array, given_up: Array, discards: Array, chips: Array, money: Array, queue: Array,
+) -> tuple[Word, Word]:  # fmt: skip
+    """The scratch rolls from the dealer's left until four horses are scratched (four rolls
+    under the move rule); returns (stream, the seat that rolled last)."""
+    n, repeat = spec[PLAYERS], spec[REPEAT]
+    unit = max(spec[ANTE], 1)  # penalties count in antes
+    rolls, scratched = 0, 0
+    roller = (dealer + 1) % n
+    while True:
+        z, horse = _dice(z, tape, at)
+        earlier = line_of[horse]
+        if earlier and repeat == REROLL:
+            continue  # the same seat rolls again
+        waiting = 0
+        if earlier and repeat == MOVE:  # the horse moves down; its former holders pay again
+            line = rolls + 1
+            line_of[horse] = line
+            value = spec[VALUES + line - 1] * unit
+            for k in range(n):
+                seat = (roller + k) % n
+                if given_up[seat, horse]:
+                    waiting = owe(queue, waiting, seat, value * given_up[seat, horse])
+        elif earlier:  # chain: the roller pays the horse's position
+            waiting = owe(queue, waiting, roller, spec[VALUES + earlier - 1] * unit)
+        else:
+            scratched += 1
+            line = rolls + 1 if repeat == MOVE else scratched
+            line_of[horse] = line
+            value = spec[VALUES + line - 1] * unit
+            for k in range(n):
+                seat = (roller + k) % n
+                held = hands[seat, horse]
+                if held:
+                    hands[seat, horse] = 0
+                    given_up[seat, horse] += held
+                    discards[horse] += held
+                    waiting = owe(queue, waiting, seat, value * held)
+        rolls += 1
+        z = answer_penalties(
+            spec, z, tape, at, kinds, queue, waiting, hands, discards, chips, money
+        )
+        if (rolls if repeat == MOVE else scratched) == 4:
+            return z, roller
+        roller = (roller + 1) % n
+
+
+@njit(cache=True)
+def _joker(
+    spec: Array, z: Word, tape: Array, at: Array, kind: Word, seat: Word, line_of: Array,
+    position: Array, hand: Array, discards: Array, moves: Array,
+) -> tuple[Word, Word]:  # fmt: skip
+    """The roller's Joker after a race roll: pass, or any running horse one slot forward (or
+    back, past the gate). Returns (stream, the horse that crossed the line by it or 0)."""
+    options = 1
+    own, best = 0, -1  # the heuristic: forward the horse it holds most of (then the farthest)
+    for horse in range(2, 13):
+        if line_of[horse]:
+            continue
+        moves[options] = horse
+        if hand[horse] and hand[horse] * 1000 + position[horse] > best:
+            best, own = hand[horse] * 1000 + position[horse], options
+        options += 1
+        if position[horse] > 0:
+            moves[options] = -horse
+            options += 1
+    z, index = decide(z, tape, at, kind, options, own)
+    if index == 0:
+        return z, 0
+    hand[JOKER] -= 1
+    discards[JOKER] += 1
+    moved = moves[index]
+    if moved < 0:
+        position[-moved] -= 1
+        return z, 0
+    position[moved] += 1
+    return z, moved if position[moved] >= spec[FINISH + moved] else 0
+
+
+@njit(cache=True)
+def _race(
+    spec: Array, z: Word, tape: Array, at: Array, kinds: Array, roller: Word, line_of: Array,
+    hands: Array, discards: Array, chips: Array, money: Array, queue: Array, moves: Array,
+) -> tuple[Word, Word, Word, Word]:  # fmt: skip
+    """Roll until a horse crosses the line; returns (stream, winner, rolls, the seat that moved
+    it across). A scratched horse costs the roller its line's value, which may be answered;
+    then the roller may play a Joker."""
+    n = spec[PLAYERS]
+    unit = max(spec[ANTE], 1)
+    position = np.zeros(13, dtype=np.int64)
+    rolls = 0
+    while True:
+        z, horse = _dice(z, tape, at)
+        rolls += 1
+        line = line_of[horse]
+        if line:
+            waiting = owe(queue, 0, roller, spec[VALUES + line - 1] * unit)
+            z = answer_penalties(
+                spec, z, tape, at, kinds, queue, waiting, hands, discards, chips, money
+            )
+        else:
+            position[horse] += 1
+            if position[horse] >= spec[FINISH + horse]:
+                return z, horse, rolls, roller
+        if hands[roller, JOKER]:
+            z, won = _joker(
+                spec, z, tape, at, kinds[roller], roller, line_of, position, hands[roller],
+                discards, moves,
+            )  # fmt: skip
+            if won:
+                return z, won, rolls, roller
+        roller = (roller + 1) % n
+
+
+@njit(cache=True)
+def _payout(
+    spec: Array, dealer: Word, horse: Word, mover: Word, hands: Array, chips: Array, money: Array
+) -> None:
+    """Fees for the Kings, Aces and Jokers still held; the Main Pot split among the winning
+    cards, its remainder to the Jockey Pot; the Jockey Pot to the seat that moved the winner."""
+    n, ante = spec[PLAYERS], spec[ANTE]
+    for k in range(n):
+        seat = (dealer + 1 + k) % n
+        for rank, times in FEES:
+            if hands[seat, rank]:
+                pay(chips, money, seat, hands[seat, rank] * times * ante, POT)
+    held = 0
+    for seat in range(n):
+        held += hands[seat, horse]
+    divisor = held if spec[SPLIT] else 4 * spec[DECKS]
+    portion = money[POT] // divisor if divisor else 0
+    for seat in range(n):
+        won = hands[seat, horse] * portion
+        chips[seat] += won
+        money[POT] -= won
+    if spec[JOCKEY]:
+        money[JOCKEY_POT] += money[POT]
+        money[POT] = 0
+        chips[mover] += money[JOCKEY_POT]
+        money[JOCKEY_POT] = 0
+
+
+@njit(cache=True)
+def play_game(
+    spec: Array, z: Word, tape: Array, at: Array, kinds: Array, chips: Array,
+    winner: Array, rolls: Array, paid: Array,
+) -> tuple[Word, Word]:  # fmt: skip
+    """Play one game into the output rows; returns (stream, chips left in the pots)."""
+    n, rounds = spec[PLAYERS], spec[ROUNDS]
+    cards = np.zeros(spec[DECK : DECK + RANKS].sum(), dtype=np.int64)
+    table = np.zeros((4 * n, RANKS), dtype=np.int64)
+    hands, packets, given_up, passed = (
+        table[:n],
+        table[n : 2 * n],
+        table[2 * n : 3 * n],
+        table[3 * n :],
+    )
+    discards, line_of = np.zeros(RANKS, dtype=np.int64), np.zeros(13, dtype=np.int64)
+    queue = np.zeros((3, n + 1), dtype=np.int64)
+    moves = np.zeros(24, dtype=np.int64)
+    money = np.zeros(3, dtype=np.int64)
+    chips[:] = spec[CHIPS]
+    dealer = spec[DEALER]
+    for race in range(rounds):
+        table[:] = 0
+        discards[:] = 0
+        line_of[:] = 0
+        z = deal(spec, DECK, z, tape, at, dealer, cards, packets if spec[DRAFT] else hands)
+        if spec[DRAFT]:
+            z = draft(spec, z, tape, at, kinds, dealer, hands, packets, passed)
+        antes(spec, dealer, chips, money)
+        z, last = _scratch(
+            spec, z, tape, at, kinds, dealer, line_of, hands, given_up, discards, chips, money,
+            queue,
+        )  # fmt: skip
+        first = (
+            (last + 1) % n if spec[START] == 0 else last if spec[START] == 1 else (dealer + 1) % n
+        )
+        z, horse, race_rolls, mover = _race(
+            spec, z, tape, at, kinds, first, line_of, hands, discards, chips, money, queue, moves
+        )
+        winner[race], rolls[race], paid[race] = horse, race_rolls, money[PAID]
+        money[PAID] = 0  # the fees below count with the next round's payments, as the engine's
+        _payout(spec, dealer, horse, mover, hands, chips, money)
+        if spec[ROTATE]:
+            dealer = (dealer + 1) % n
+    return z, money[POT] + money[JOCKEY_POT]
+
+
+@njit(cache=True, nogil=True)
+def play_games(spec, base, mix, start, stop, chips, pot_left, winner, rolls, paid):  # type: ignore[no-untyped-def]
+    """Games start..stop-1 of the run seeded `base`, each from its own stream, into row
+    i - start; game i seats bot mix[(seat + i) % players] (the mix rotated one seat a game)."""
+    n = spec[PLAYERS]
+    kinds = np.zeros(n, dtype=np.int64)
+    at = np.zeros(1, dtype=np.int64)
+    for index in range(start, stop):
+        row = index - start
+        for seat in range(n):
+            kinds[seat] = mix[(seat + index) % n]
+        _, pot_left[row] = play_game(
+            spec, game_state(base, index), EMPTY_TAPE, at, kinds, chips[row], winner[row],
+            rolls[row], paid[row],
+        )  # fmt: skip
+
+
+def run_games(
+    spec: AdvancedSpec, base: int, start: int, stop: int, mix: Array, threads: int | None = None
+) -> GameOutcomes:
+    """Play games start..stop-1 of the run seeded `base` between the bots `mix` (kinds from
+    `bot_kinds`, one a seat, rotated a seat a game), on `threads` threads of this process."""
+    threads = kernel_threads() if threads is None else threads
+    out = GameOutcomes.zeros(stop - start, spec.players, spec.rounds)
+    out.races[:] = spec.rounds
+    rows = (out.chips, out.pot_left, out.winner, out.rolls, out.paid)
+    numbers, seed = spec.numbers(), np.uint64(base)
+
+    def block(first: int) -> None:
+        last = min(first + BLOCK_GAMES, stop)
+        part = (row[first - start : last - start] for row in rows)
+        play_games(numbers, seed, mix, np.int64(first), np.int64(last), *part)
+
+    if threads > 1 and stop - start > BLOCK_GAMES:
+        with ThreadPoolExecutor(threads, thread_name_prefix="horserace-kernel") as pool:
+            for _ in pool.map(block, range(start, stop, BLOCK_GAMES)):
+                pass  # (an error in a block is raised here)
+    else:
+        play_games(numbers, seed, mix, np.int64(start), np.int64(stop), *rows)
+    return out
+
+
+def replay_tape(spec: AdvancedSpec, kinds: Array, tape: list[int]) -> tuple[GameOutcomes, int]:
+    """Play one game on a tape of the engine's game (dealt ranks, dice sums and seats' picks,
+    in its order) with the bots `kinds` at the seats; returns the outcomes (one row) and how
+    many tape entries the game used."""
+    out = GameOutcomes.zeros(1, spec.players, spec.rounds)
+    out.races[0] = spec.rounds
+    at = np.zeros(1, dtype=np.int64)
+    _, out.pot_left[0] = play_game(
+        spec.numbers(), np.uint64(0), np.array(tape, dtype=np.int64), at, kinds,
+        out.chips[0], out.winner[0], out.rolls[0], out.paid[0],
+    )  # fmt: skip
+    return out, int(at[0])
