@@ -26,9 +26,7 @@ def advanced_spec(**options: object) -> AdvancedSpec:
 
 def test_every_chip_stays_at_the_table_and_every_race_is_won_by_a_horse() -> None:
     for players, chips, repeat in ((4, 6, "chain"), (7, 100, "move"), (12, 15, "reroll")):
-        spec = advanced_spec(
-            players=players, starting_chips=chips, repeat_scratch=repeat, rounds=5
-        )
+        spec = advanced_spec(players=players, starting_chips=chips, repeat_scratch=repeat, rounds=5)
         mix = bot_kinds(["random", "heuristic"] * (players // 2) + ["random"] * (players % 2))
         assert mix is not None
         out = run_games(spec, 11, 0, 3_000, mix)
