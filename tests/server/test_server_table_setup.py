@@ -115,7 +115,7 @@ def test_play_again_keeps_the_seats_and_their_tokens(tmp_path: Path) -> None:
         assert moved["table"] == new["id"] != table and new["status"] == "playing"
         assert [(s["name"], s["kind"]) for s in new["seats"]] == [
             ("Ann", "human"),
-            ("random bot", "bot"),
+            ("Bram (bot)", "bot"),
         ]
         assert client.post(f"/api/tables/{table}/again", headers=auth).json()["id"] == new["id"]
         with client.websocket_connect(f"/ws/tables/{new['id']}") as ws:

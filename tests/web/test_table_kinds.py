@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
+from horserace.families.texts import plain_rules
 from tests.server.serve_process import HORSERACE
 from tests.web.support import (
     CHROMIUM,
@@ -98,7 +99,7 @@ def test_bots_alone_skip_and_northwoods_money_then_a_calcutta_bid_rules_and_chat
         line = watcher.locator(f'li[data-table="{table}"]')
         line.wait_for()
         assert re.search(r"playing, round \d+ of 3", line.inner_text())
-        assert "random bot, heuristic bot" in line.inner_text()
+        assert "Ada (bot), Bram (bot), Cleo (bot), Dex (bot)" in line.inner_text()
         watcher.select_option("#filter-preset", "derby")
         line.wait_for(state="detached")
         watcher.select_option("#filter-preset", "northwoods")
@@ -169,6 +170,8 @@ def test_bots_alone_skip_and_northwoods_money_then_a_calcutta_bid_rules_and_chat
             text=True,
             check=True,
         ).stdout
+        printed = plain_rules(printed)  # the panel leaves the command line out
+        assert "--" not in panel.inner_text()
         first_heading = re.search(r"^#+\s+(.*)$", printed, re.M)
         assert first_heading is not None
         assert panel.locator("h3, h4").first.inner_text() == first_heading.group(1).replace("`", "")

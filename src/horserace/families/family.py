@@ -33,6 +33,7 @@ class PresetSpec:
 
     name: str
     summary: str
+    title: str = ""  # what a newcomer calls the game ("Horse Race (cards)"); the name if blank
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ class Preset:
     summary: str
     rules: Rules[Any, Any]
     defaults: Mapping[str, Any] = field(default_factory=dict)
+    title: str = ""  # the game's name in words a newcomer knows
 
     def config(self, options: Mapping[str, Any]) -> Any:
         """Preset defaults under the user's options, validated by the family."""
@@ -34,7 +35,9 @@ def _presets() -> dict[str, Preset]:
     for fam in families():
         rules = fam.rules()
         for spec in fam.presets:
-            found[spec.name] = Preset(spec.name, spec.summary, rules, fam.defaults(spec.name))
+            defaults = fam.defaults(spec.name)
+            title = spec.title or spec.name
+            found[spec.name] = Preset(spec.name, spec.summary, rules, defaults, title)
     return found
 
 

@@ -54,7 +54,7 @@ from horserace.drivers.server.table import TableMaster
 from horserace.drivers.server.table_socket import add_table_socket, spawn_writer
 from horserace.drivers.server.tokens import hash_token, new_token, token_matches
 from horserace.families.presets import PRESETS
-from horserace.families.texts import rules_markdown
+from horserace.families.texts import plain_rules, rules_markdown
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("horserace.drivers.server")
@@ -290,10 +290,11 @@ def _lobby(app: FastAPI) -> None:
 
     @app.get("/api/rules/{preset}")
     async def rules(preset: str) -> PlainTextResponse:
-        """The rules as `horserace rules` prints them, for the table page's rules panel."""
+        """The rules for the table page's rules panel: `horserace rules` without what is
+        about the command line (flags, files, commands)."""
         if preset not in PRESETS:
             raise HTTPException(404, "no such game")
-        return PlainTextResponse(rules_markdown(preset), media_type="text/markdown")
+        return PlainTextResponse(plain_rules(rules_markdown(preset)), media_type="text/markdown")
 
     @app.post("/api/tables", status_code=201)
     async def create(request: CreateTable, address: Paced) -> dict[str, Any]:

@@ -45,6 +45,7 @@ def describe(preset: Preset) -> dict[str, Any]:
     bots = bot_family(rules.family)
     return {
         "name": preset.name,
+        "title": preset.title,
         "summary": preset.summary,
         "family": rules.family,
         "players": rules.players(preset.config({})),

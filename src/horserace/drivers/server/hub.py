@@ -281,6 +281,7 @@ class Hub:
             turn_seconds=request.turn_seconds,
             companion=request.companion,
             pace=request.pace,
+            private=request.private,
         )
         row = TableRow(
             id=new_table_id(),

@@ -4,7 +4,8 @@ the lobby sockets that are told of changed tables, a second's changes at a time.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,8 @@ from horserace.drivers.server.fair import seed_hash
 from horserace.drivers.server.seating import TableSettings
 from horserace.drivers.server.storage import OPEN, OVER, PLAYING, WAITING, Page, TableRow
 
+ROOM_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ"  # no I, L or O: nothing to mistake for 1 or 0
+ROOM_LENGTH = 5  # 23**5, about 6.4 million codes: a clash among waiting tables is rare
 PAGE_DEFAULT = 50
 PAGE_MAX = 200
 PUSH_SECONDS = 1.0
@@ -45,6 +48,33 @@ def lobby_page(
         except ValueError:
             raise ConfigError("before is the cursor a previous page gave") from None
     return Page(statuses, preset or None, open_only, limit, cursor)
+
+
+def room_code(table_id: str) -> str:
+    """A table's short code, said aloud or typed on a phone in the lobby: five letters worked
+    out from its id (the id itself is long and mixes cases and digits)."""
+    number = int.from_bytes(hashlib.sha256(b"room:" + table_id.encode()).digest()[:8], "big")
+    letters = []
+    for _ in range(ROOM_LENGTH):
+        number, index = divmod(number, len(ROOM_LETTERS))
+        letters.append(ROOM_LETTERS[index])
+    return "".join(letters)
+
+
+def typed_code(text: str) -> str:
+    """A code as a person typed it: any case, spaces and dashes left out."""
+    return "".join(c for c in text.upper() if c.isalpha())
+
+
+def rooms_matching(code: str, table_ids: Iterable[str]) -> list[str]:
+    """The tables among `table_ids` whose room code is `code` (as typed)."""
+    wanted = typed_code(code)
+    return [table_id for table_id in table_ids if room_code(table_id) == wanted]
+
+
+def listed(summaries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lobby lines a lobby shows: a private table is found by its link or code only."""
+    return [summary for summary in summaries if not summary.get("private")]
 
 
 def cursor_after(rows: list[dict[str, Any]], page: Page) -> str | None:
@@ -93,6 +123,8 @@ def row_summary(row: TableRow) -> dict[str, Any]:
         "created": row.created,
         "config": row.config,
         "pace": settings.pace,
+        "private": settings.private,
+        "room": room_code(row.id),
         "race": None,
         "next_table": None,
     }
@@ -136,7 +168,7 @@ class LobbyFeed:
         self._timer = None
         changed = [self.summary_of(table_id) for table_id in sorted(self.dirty)]
         self.dirty.clear()
-        found = [summary for summary in changed if summary is not None]
+        found = listed(summary for summary in changed if summary is not None)
         if not found:
             return
         encoded: dict[tuple[Any, ...], str] = {}

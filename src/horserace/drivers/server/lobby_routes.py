@@ -1,19 +1,37 @@
 """The lobby's list of tables over HTTP (paged and filtered) and over a WebSocket that pushes
-changed tables, so a lobby page never polls."""
+changed tables, so a lobby page never polls; a table found by its room code; the invite link
+as a QR code."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import io
 from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Query, Response, WebSocket, WebSocketDisconnect
+from fastapi import (
+    FastAPI,
+    HTTPException,
+    Path,
+    Query,
+    Request,
+    Response,
+    WebSocket,
+    WebSocketDisconnect,
+)
 
 from horserace.core.errors import ConfigError
 from horserace.drivers.server.connection import Connection, encode
 from horserace.drivers.server.hub import Hub
 from horserace.drivers.server.limits import CLOSE_TOO_MANY, client_address
-from horserace.drivers.server.lobby import PAGE_DEFAULT, cursor_after, lobby_page
-from horserace.drivers.server.storage import Page
+from horserace.drivers.server.lobby import (
+    PAGE_DEFAULT,
+    cursor_after,
+    listed,
+    lobby_page,
+    rooms_matching,
+)
+from horserace.drivers.server.storage import WAITING, Page
 
 
 def hub_of(app: FastAPI) -> Hub:
@@ -45,7 +63,36 @@ def add_lobby_routes(app: FastAPI) -> None:
         following = cursor_after(found, page)
         if following is not None:
             response.headers["X-Next-Page"] = following
-        return found
+        return listed(found)
+
+    @app.get("/api/rooms/{code}")
+    async def room(code: Annotated[str, Path(max_length=20)]) -> dict[str, str]:
+        """The table a room code names: one in memory, else one waiting in storage."""
+        hub = hub_of(app)
+        found = rooms_matching(code, list(hub.tables))
+        if not found:
+            rows = await asyncio.to_thread(hub.storage.list_tables, (WAITING,))
+            found = rooms_matching(code, [row.id for row in rows])
+        if not found:
+            raise HTTPException(404, "no table has that room code: check the letters")
+        return {"table": found[-1]}
+
+    @app.get("/api/tables/{table_id}/qr.svg")
+    async def invite_qr(
+        table_id: Annotated[str, Path(max_length=40)], request: Request
+    ) -> Response:
+        """The table's invite link as a QR code, for a phone's camera."""
+        import segno  # only the host's invite panel asks for it
+
+        known = await asyncio.to_thread(hub_of(app).summary_of, table_id)  # any worker's table
+        if known is None:
+            raise HTTPException(404, "no such table")
+        link = f"{str(request.base_url).rstrip('/')}/table/{known['id']}"
+        drawn = io.BytesIO()
+        segno.make(link, error="m").save(drawn, kind="svg", scale=5, title=f"QR code of {link}")
+        return Response(
+            drawn.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"}
+        )
 
     @app.websocket("/ws/lobby")
     async def lobby_socket(websocket: WebSocket) -> None:
@@ -78,7 +125,7 @@ async def _serve_lobby(app: FastAPI, websocket: WebSocket, address: str) -> None
     hub = hub_of(app)
     connection = Connection(app.state.addresses.message_buckets_for(address), address)
     found = hub.page(page)
-    first = {"type": "tables", "tables": found, "next": cursor_after(found, page)}
+    first = {"type": "tables", "tables": listed(found), "next": cursor_after(found, page)}
     await websocket.send_text(encode(first))
     hub.lobby.listen(connection, page)
     writer = app.state.spawn_writer(websocket, connection)

@@ -38,7 +38,7 @@ def events_for(events: Iterable[Event], seat: int | None, names: Sequence[str]) 
 
 
 def seat_names(seats: Sequence[SeatRow]) -> list[str]:
-    return [row.name or f"P{row.seat + 1}" for row in seats]
+    return [row.name or f"Seat {row.seat + 1}" for row in seats]
 
 
 def seat_info(row: SeatRow, connected: bool, away: bool) -> SeatInfo:

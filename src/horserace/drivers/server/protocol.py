@@ -173,6 +173,7 @@ class CreateTable(_Inbound):
     turn_seconds: float = Field(default=60.0, ge=0, le=86_400)  # 0: no timer, wait for people
     companion: bool = False
     pace: Pace | None = None  # how long bots pause before a move; None: the server's default
+    private: bool = False  # left out of the lobby's list: found by its link or room code
 
 
 class JoinTable(_Inbound):

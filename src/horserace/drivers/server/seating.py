@@ -35,6 +35,7 @@ class TableSettings:
     turn_seconds: float = 60.0  # then a person's move is made by their stand-in; 0: wait
     companion: bool = False
     pace: Pace | None = None  # instant, quick or natural; None: the server's bot delay
+    private: bool = False  # not listed in the lobby: found by its link or its room code
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -50,6 +51,7 @@ class TableSettings:
             turn_seconds=float(data.get("turn_seconds", 60.0)),
             companion=bool(data.get("companion", False)),
             pace=pace_of(data.get("pace")),
+            private=bool(data.get("private", False)),
         )
 
 
@@ -73,6 +75,18 @@ def status_of(text: str) -> Status:
     raise ConfigError(f"unknown table status {text!r}")
 
 
+BOT_NAMES = (
+    "Ada", "Bram", "Cleo", "Dex", "Edie", "Finn", "Gus", "Hana", "Ivo", "Juno",
+    "Kit", "Lars", "Mina", "Ned", "Odile", "Pip", "Quin", "Rosa", "Sol", "Tess",
+)  # fmt: skip
+
+
+def bot_name(seat: int) -> str:
+    """A bot's name at the table: a first name of its own (one per seat, so two bots are never
+    told apart by their kind alone), marked as a bot."""
+    return f"{BOT_NAMES[seat % len(BOT_NAMES)]} (bot)"
+
+
 def new_seats(
     players: int, kinds: Sequence[str] | None, default_bot: str, check: Callable[[str], str]
 ) -> list[SeatRow]:
@@ -85,7 +99,7 @@ def new_seats(
         if kind == OPEN:
             seats.append(SeatRow(seat=seat, kind=OPEN, bot=default_bot))
         else:
-            seats.append(SeatRow(seat=seat, kind=BOT, name=f"{check(kind)} bot", bot=kind))
+            seats.append(SeatRow(seat=seat, kind=BOT, name=bot_name(seat), bot=check(kind)))
     return seats
 
 

@@ -29,6 +29,7 @@ from horserace.drivers.server.protocol import (
 )
 from horserace.drivers.server.seating import (
     TableRefusal,
+    bot_name,
     now,
     refusal_code,
 )
@@ -113,7 +114,7 @@ class TableMaster(TableSeeds):
                 raise TableRefusal("illegal", "the game has already started")
             if not self.settings.companion:
                 self.seats = [
-                    replace(row, kind=BOT, name=f"{row.bot} bot") if row.kind == OPEN else row
+                    replace(row, kind=BOT, name=bot_name(row.seat)) if row.kind == OPEN else row
                     for row in self.seats
                 ]
                 await self._write(self.storage.save_seats, list(self.seats))
@@ -210,7 +211,7 @@ class TableMaster(TableSeeds):
             )
         actor = self.game.actor
         if not self.may_move(connection, actor):
-            whose = f"P{actor + 1}" if isinstance(actor, int) else actor_json(actor)
+            whose = self.names[actor] if isinstance(actor, int) else actor_json(actor)
             raise TableRefusal("not-your-turn", f"it is {whose}'s turn")
         try:
             action = self.rules.parse_action(self.game.state, message.action)

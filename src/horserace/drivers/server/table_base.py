@@ -30,6 +30,7 @@ from horserace.drivers.server.fair import (
     fair_key,
     seed_hash,
 )
+from horserace.drivers.server.lobby import room_code
 from horserace.drivers.server.messages import seat_info, seat_names
 from horserace.drivers.server.ops import Metrics
 from horserace.drivers.server.records import RecordCheck, check_published, published_lines
@@ -219,6 +220,8 @@ class TableBase:
             "created": self.created,
             "config": self.rules.config_to_dict(self.config),
             "pace": self.settings.pace,
+            "private": self.settings.private,
+            "room": room_code(self.id),
             "race": race[1] if race is not None else None,
             "next_table": self.next_table,
         }

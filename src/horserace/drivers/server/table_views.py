@@ -39,6 +39,7 @@ class TableViews(TableBase):
             self.version,
             len(self.chat.lines),
             (self.revealing, len(self.player_seeds)),
+            self._seats_now(),  # a join, a leave or a connection changes no version
         )
         text = self._welcomes.get(key)
         if text is None:
@@ -47,6 +48,13 @@ class TableViews(TableBase):
             text = encode(self._welcome(connection, missed_from).model_dump(mode="json"))
             self._welcomes[key] = text
         return text
+
+    def _seats_now(self) -> tuple[tuple[str, str, bool, bool], ...]:
+        """Who sits where, who is here and who is away, as the welcome shows them."""
+        return tuple(
+            (row.kind, row.name, self.connected(row.seat), row.seat in self.away)
+            for row in self.seats
+        )
 
     def _missed_from(self, since: int | None) -> tuple[int, bool]:
         """(index of the first step to send, resync): at most MAX_MISSED steps are ever sent;

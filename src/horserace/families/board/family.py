@@ -18,15 +18,19 @@ class BoardFamily(Family):
     name = "board"
     presets = (
         PresetSpec(
-            "classic", "The dice board game, Classic Mode: 2-12 players, no decisions, pure luck"
+            "classic",
+            "The dice board game, Classic Mode: 2-12 players, no decisions, pure luck",
+            "Horse Race (dice)",
         ),
         PresetSpec(
             "advanced",
             "The dice board game, Advanced Mode: draft, antes, two pots, A/K/Joker powers",
+            "Horse Race (dice), Advanced",
         ),
         PresetSpec(
             "northwoods",
             "The dice board game for money: 20/15/10/5-cent scratches, play to the last player",
+            "Horse Race (dice) for nickels: Northwoods",
         ),
     )
     bot_kinds = ("random", "heuristic", "ev")

@@ -22,14 +22,19 @@ class CardsFamily(Family):
     name = "cards"
     presets = (
         PresetSpec(
-            "basic", "The card race: four aces race on a 7-card course, the dealer makes a book"
+            "basic",
+            "The card race: four aces race on a 7-card course, the dealer makes a book",
+            "Horse Race (cards)",
         ),
         PresetSpec(
-            "scarne", "The card race as in Scarne: a 6-card course, reach the end to win, no redeal"
+            "scarne",
+            "The card race as in Scarne: a 6-card course, reach the end to win, no redeal",
+            "Horse Race (cards), Scarne's",
         ),
         PresetSpec(
             "calcutta",
             "The card race with a Calcutta auction: buy horses, 1st and 2nd share the pool",
+            "Calcutta Horse Race (cards, an auction)",
         ),
     )
     bot_kinds = ("value", "favourite", "random", "blind")

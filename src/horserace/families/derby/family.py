@@ -19,7 +19,9 @@ class DerbyFamily(Family):
     money = "dollars"
     presets = (
         PresetSpec(
-            "derby", "Derby Challenge: 2-20 players pick horses, roll odds, wager $0-3, 3 races"
+            "derby",
+            "Derby Challenge: 2-20 players pick horses, roll odds, wager $0-3, 3 races",
+            "Derby Challenge",
         ),
     )
     bot_kinds = ("random", "ev")

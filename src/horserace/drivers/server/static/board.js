@@ -6,7 +6,7 @@ const Board = (() => {
     2: "#7d3c98", 3: "#2471a3", 4: "#117a65", 5: "#1e7b45", 6: "#b03a2e", 7: "#a04000",
     8: "#2c3e50", 9: "#7d6608", 10: "#ad1457", 11: "#00697a", 12: "#6d4c41",
   };
-  const SUIT_COLOURS = ["#1e8449", "#d35400", "#c0392b", "#1f6fb2"];
+  const SUIT_COLOURS = ["#17703b", "#a94400", "#b03024", "#1d65a3"]; // 4.5:1 or more on white and on the lanes' cream
   const SUIT_SYMBOLS = ["♣", "♦", "♥", "♠"];
   const SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
   const RANK_NAMES = { 0: "joker", 1: "A", 11: "J", 12: "Q", 13: "K" };
@@ -19,7 +19,7 @@ const Board = (() => {
     return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   }
   function who(seat) {
-    return seat === null || seat === undefined || seat < 0 ? "-" : esc(names[seat] || "P" + (seat + 1));
+    return seat === null || seat === undefined || seat < 0 ? "-" : esc(names[seat] || "Seat " + (seat + 1));
   }
   function rankText(rank) { return RANK_NAMES[rank] || String(rank); }
   function boardCard(rank) {
@@ -70,7 +70,7 @@ const Board = (() => {
     const note = info.oddsRough ? "~ odds being refined" : ranked.some(([horse]) => !tenth(horse)) ? "whole % being refined" : "";
     return box("Win odds", rows.join("") + (note ? `<div class="muted odds-note">${note}</div>` : ""), "odds");
   }
-  function derbyColour(horse) { return `hsl(${(horse * 137) % 360} 55% 40%)`; }
+  function derbyColour(horse) { return `hsl(${(horse * 137) % 360} 60% 28%)`; } // 4.5:1 with white, every hue
 
   // --- the dice board (classic, advanced, northwoods) ---------------------------------------
   function drawDiceBoard(view, info) {
@@ -158,7 +158,7 @@ const Board = (() => {
     const cols = finish + 1;
     const cell = (i) => `calc(${i} * 100% / ${cols})`;
     const zoneOf = (space) => track.zones.findIndex((z) => z.first <= space && space <= z.last);
-    const race = view.race;
+    const race = view.phase === "race" || view.phase === "over" ? view.race : null; // before a race: last race's board is not this one's
     const runners = race ? race.runners : view.horses.filter((h) => h).sort((a, b) => a - b);
     const horses = [...new Set([...runners, ...view.scratched])].sort((a, b) => a - b);
     const labels = new Map(track.labels.map(([space, text]) => [space, text]));
@@ -239,7 +239,7 @@ const Board = (() => {
       lanes += row;
     }
     const turned = view.turned && view.turned.length ? view.turned[view.turned.length - 1] : null;
-    let side = `<div class="pot">Table <b>${view.table}</b> · bank ${view.bank}</div>`;
+    let side = `<div class="pot">Stakes on the table <b>${money(view.table, "chips")}</b>${view.bank ? ` · the bank holds ${money(view.bank, "chips")}` : ""}</div>`;
     if (turned !== null) side += `<div class="dice">last card ${cardText(turned).replace('class="card"', 'class="card hot"')}</div>`;
     side += `<div class="muted">deck ${view.deck_left} left</div>`;
     side += oddsBox(info, (letter) => {
@@ -286,14 +286,57 @@ const Board = (() => {
       <div class="players">${players}</div>`;
   }
 
+  // --- the board in words, for a screen reader (the drawing is lanes of empty cells) --------
+  function plain(seat) { return seat === null || seat === undefined || seat < 0 ? "nobody" : names[seat] || "Seat " + (seat + 1); }
+  function sayDiceBoard(view, info) {
+    const running = [];
+    const scratched = [];
+    for (let horse = 2; horse <= 12; horse++) {
+      const line = view.lines.indexOf(horse) + 1;
+      const need = view.board.slots[horse - 2] + 1;
+      if (line) scratched.push(`${horse} on line ${line}`);
+      else running.push(`${horse} at ${Math.min(view.positions[horse - 2], need)} of ${need}`);
+    }
+    const said = [`Round ${view.round} of ${view.rounds}, ${PHASES[view.phase] || view.phase}.`, `Horses: ${running.join(", ")}.`];
+    if (scratched.length) said.push(`Scratched: ${scratched.join(", ")}.`);
+    if (info.lastDice) said.push(`Last roll ${info.lastDice.dice.join(" and ")}, total ${info.lastDice.dice[0] + info.lastDice.dice[1]}, by ${plain(info.lastDice.seat)}.`);
+    said.push(`Pot ${money(view.pot, info.unit)}.`);
+    return said.join(" ");
+  }
+  function sayDerby(view) {
+    const race = view.phase === "race" || view.phase === "over" ? view.race : null;
+    const said = [`Race ${view.race_number} of ${view.config.races}, ${view.phase}.`];
+    if (race) {
+      const finish = view.config.track.finish;
+      said.push("Horses: " + race.runners.map((h) => {
+        const owner = view.horses.indexOf(h);
+        return `${h}${owner >= 0 ? " (" + plain(owner) + ")" : ""} at ${Math.min(race.positions[h - 1] || 0, finish)} of ${finish}${race.stuck.includes(h) ? ", stuck" : ""}`;
+      }).join(", ") + ".");
+    }
+    view.order.forEach((seat) => said.push(`${plain(seat)}: horse ${view.horses[seat] || "not chosen"}, ${money(view.money[seat], "dollars")}.`));
+    return said.join(" ");
+  }
+  function sayCards(view) {
+    const need = view.config.need;
+    const places = view.track.finished.map((suit, i) => `${SUIT_NAMES[suit]} ${["first", "second", "third", "fourth"][i]}`);
+    const said = [`Race ${view.race} of ${view.config.races}, ${CARD_PHASES[view.phase] || view.phase}.`];
+    said.push("Horses: " + [0, 1, 2, 3].map((suit) => `${SUIT_NAMES[suit]} at ${view.track.positions[suit]} of ${need}`).join(", ") + ".");
+    if (places.length) said.push(`Finished: ${places.join(", ")}.`);
+    const course = view.course.map((card) => card === null || card === undefined ? "face down" : card >= 52 ? "joker" : `${rankText((card % 13) + 1)} of ${SUIT_NAMES[Math.floor(card / 13)]}`);
+    if (course.length) said.push(`Course: ${course.join(", ")}.`);
+    return said.join(" ");
+  }
+
   // the drawing of each rules family, by the family's name (the welcome message's `family`)
   const DRAWINGS = { board: drawDiceBoard, derby: drawDerby, cards: drawCards };
+  const WORDS = { board: sayDiceBoard, derby: sayDerby, cards: sayCards };
 
   function draw(root, view, info) {
     names = info.names || [];
     const drawing = view ? DRAWINGS[info.family] : undefined;
     const html = drawing ? drawing(view, info) : '<p class="muted">This game has no drawing yet; its view is below.</p>';
-    root.innerHTML = html;
+    const words = view && WORDS[info.family] ? `<p class="sr-only board-words">${esc(WORDS[info.family](view, info))}</p>` : "";
+    root.innerHTML = words + html;
     animate(root);
   }
   return { draw };

@@ -3,6 +3,7 @@
 let presets = [];
 const FRIENDLY_BOT = ["heuristic", "ev", "random"]; // the first of these a game has seats a new bot
 
+function gameTitle(name) { const p = presets.find((each) => each.name === name); return p ? p.title : name; }
 function preset() { return presets.find((p) => p.name === $("preset").value); }
 
 function setField(id, field, label) {
@@ -106,6 +107,7 @@ async function create(event) {
     const created = await api("POST", "/api/tables", {
       preset: p.name, title: $("title").value, seats, options,
       turn_seconds: Number($("turn").value), companion: $("companion").checked, pace: $("pace").value,
+      private: $("private").checked,
     });
     const id = created.table.id;
     Held.setHost(id, created.host_token);
@@ -119,6 +121,20 @@ async function create(event) {
     $("create-error").textContent = "The table was not created: " + error.message;
   } finally {
     button.disabled = false;
+  }
+}
+
+async function goToRoom(event) {
+  // a room code said aloud or read off the host's screen: the table it names
+  event.preventDefault();
+  const code = $("room-code").value.replace(/[^a-z]/gi, "").toUpperCase();
+  $("room-error").textContent = code.length === 5 ? "" : "A room code is five letters, e.g. KFRTW.";
+  if (code.length !== 5) { $("room-code").focus(); return; }
+  try {
+    const found = await api("GET", `/api/rooms/${code}`);
+    location.href = `/table/${found.table}`;
+  } catch (error) {
+    $("room-error").textContent = error.message;
   }
 }
 
@@ -186,7 +202,7 @@ function drawTables() {
     item.dataset.table = t.id;
     const players = t.seats.map((s) => s.kind === "open" ? "(open seat)" : s.name).join(", ");
     item.innerHTML = `<div><b class="game"></b> <span class="title"></span></div><div class="muted state"></div><div class="who"></div><div class="go"></div>`;
-    item.querySelector(".game").textContent = t.preset;
+    item.querySelector(".game").textContent = gameTitle(t.preset);
     item.querySelector(".title").textContent = t.title;
     item.querySelector(".state").textContent = statusWords(t);
     item.querySelector(".who").textContent = players;
@@ -202,7 +218,7 @@ function drawTables() {
     if (t.status === "waiting" && t.open_seats.length && !t.companion) {
       const join = document.createElement("button");
       join.textContent = "Join";
-      join.setAttribute("aria-label", `Join ${t.preset} table ${t.title}`.trim());
+      join.setAttribute("aria-label", `Join ${gameTitle(t.preset)} table ${t.title}`.trim());
       join.onclick = () => joinAs(t.id, null, "name", "name-error", join);
       go.appendChild(join);
     }
@@ -217,12 +233,13 @@ function drawTables() {
 
 async function start() {
   $("name").value = Held.name();
-  presets = await api("GET", "/api/presets");
-  const options = presets.map((p) => `<option value="${esc(p.name)}">${esc(p.name)}</option>`).join("");
+  presets = (await api("GET", "/api/presets")).sort((a, b) => a.title.localeCompare(b.title));
+  const options = presets.map((p) => `<option value="${esc(p.name)}">${esc(p.title)}</option>`).join("");
   $("preset").innerHTML = options;
   $("filter-preset").innerHTML += options;
   $("preset").value = "classic";
   choosePreset();
+  drawTables(); // the games' names are known now
 }
 
 $("preset").onchange = choosePreset;
@@ -233,5 +250,6 @@ $("filter-state").onchange = listen;
 $("filter-preset").onchange = listen;
 $("more-tables").onclick = moreTables;
 $("create").onsubmit = create;
+$("room-form").onsubmit = goToRoom;
 listen();
 start();

@@ -43,7 +43,16 @@ function act(text) {
   Actions.disable($("actions"), true);
 }
 
-function nameOf(seat) { return names[seat] || "P" + (seat + 1); }
+let titles = {}; // preset name -> the game's name in words (from /api/presets)
+function gameTitle() { return welcome ? titles[welcome.preset] || welcome.preset : "horserace table"; }
+function showTitle() {
+  if (!welcome) return;
+  $("title").textContent = `${gameTitle()}${welcome.title ? ": " + welcome.title : ""}`;
+  if (!document.title.startsWith("●")) document.title = gameTitle();
+}
+api("GET", "/api/presets").then((list) => { titles = Object.fromEntries(list.map((p) => [p.name, p.title])); showTitle(); }).catch(() => {});
+
+function nameOf(seat) { return names[seat] || "Seat " + (seat + 1); }
 function unit(view) {
   if (view && view.config && view.config.money) return view.config.money;
   return (welcome && welcome.money) || "chips";
@@ -66,7 +75,7 @@ function log(events, news) {
 
 function showSeats(list) {
   seats = list;
-  names = list.map((s) => s.name || "P" + (s.seat + 1));
+  names = list.map((s) => s.name || "Seat " + (s.seat + 1));
   $("seats").innerHTML = "";
   for (const s of list) {
     const row = document.createElement("tr");
@@ -111,7 +120,7 @@ function notice(state) {
 }
 
 function turnSignals(mine) {
-  document.title = (mine ? "● Your turn · " : "") + "horserace: " + ((welcome && welcome.preset) || "table");
+  document.title = (mine ? "● Your turn · " : "") + gameTitle();
   $("favicon").href = mine ? TURN_ICON : ICON;
   if (mine && !wasMyTurn && $("sound").checked) beep();
   wasMyTurn = mine;
@@ -154,7 +163,8 @@ function showEnd(state) {
     $("standings").appendChild(row);
   }
   const left = state.result.unclaimed;
-  $("left-over").textContent = left ? `Left in the pot: ${money(left, money_unit)} (not awarded).` : "Nothing is left in the pot.";
+  const bank = welcome && welcome.family === "derby"; // Derby's house money is the bank's, never a pot
+  $("left-over").textContent = left ? (bank ? `The bank keeps ${money(left, money_unit)}.` : `Left in the pot: ${money(left, money_unit)} (not awarded).`) : bank ? "" : "Nothing is left in the pot.";
   $("again").hidden = !(welcome && welcome.host);
   $("again-note").textContent = welcome && welcome.host ? "" : "The host can start the next game with the same seats.";
 }
@@ -249,7 +259,7 @@ function receive(message) {
   if (message.type === "welcome") {
     welcome = message;
     $("banner").hidden = true;
-    $("title").textContent = `${message.preset}${message.title ? ": " + message.title : ""}`;
+    showTitle();
     $("seed-hash").textContent = message.seed_hash;
     $("leave").hidden = message.seat === null;
     $("chat-form").hidden = message.seat === null && !message.host;
@@ -321,9 +331,17 @@ function follow(next) {
   location.href = `/table/${next}${me !== null ? "?seat=" + me : ""}`;
 }
 
-function showInvite() {
+let roomShown = false;
+async function showInvite() {
   $("invite").hidden = false;
   $("invite-link").value = `${location.origin}/table/${tableId}`;
+  if (roomShown) return;
+  roomShown = true;
+  $("qr").src = `/api/tables/${tableId}/qr.svg`;
+  $("qr").alt = "QR code of the invite link";
+  $("qr").hidden = false;
+  $("qr-note").hidden = false;
+  try { $("room-code").textContent = (await api("GET", `/api/tables/${tableId}`)).room; } catch (error) { roomShown = false; }
 }
 
 function connect() {

@@ -1,0 +1,95 @@
+"""axe-core finds no serious or critical violation on any state of the pages: the lobby, a
+host's invite (room code and QR code), a dice board with scratched lanes, a card race's
+course, a Derby, the end of a game, the rules and the fair-dice panel; and a screen reader is
+told the board in words."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page
+
+from tests.web.support import CHROMIUM, DESKTOP, PHONE, api, new_page, page_errors, serve
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("axe")
+    with serve(folder / "t.db", folder / "server.log", bot_delay=0.0) as url:
+        yield url
+
+
+def _serious(page: Page, state: str) -> None:
+    """Each serious or critical violation, named with the elements it was found on."""
+    results = Axe().run(page)
+    found = [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert not found, (state, found)
+
+
+def _bots_game(base: str, preset: str, players: int, options: dict[str, int]) -> str:
+    created = api(
+        base,
+        "POST",
+        "/api/tables",
+        {
+            "preset": preset,
+            "options": {"players": players, **options},
+            "seats": ["random"] * players,
+            "pace": "instant",
+        },
+    )
+    return str(created["table"]["id"])
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_lobby_and_a_hosts_invite(browser: Browser, base: str, size: dict[str, int]) -> None:
+    page = new_page(browser, size)
+    page.goto(base + "/")
+    page.locator("#preset option").first.wait_for(state="attached")
+    _serious(page, "lobby")
+    page.fill("#name", "Ann")
+    page.fill("#players", "2")
+    page.locator("#players").dispatch_event("input")
+    page.select_option('#seat-list select[data-seat="1"]', "open")  # a friend to invite
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url(re.compile(r".*/table/[\w-]+$"))
+    page.wait_for_function("document.getElementById('qr').naturalWidth > 0")
+    page.locator("#room-code").filter(has_text=re.compile("^[A-Z]{5}$")).wait_for()
+    _serious(page, "invite")
+    page.locator("#fair summary").click()
+    page.locator("#seed-text").wait_for()
+    _serious(page, "fair dice")
+    page.get_by_role("button", name="Rules").click()
+    page.locator("#rules-text h3").first.wait_for()
+    _serious(page, "rules")
+    assert page_errors(page) == []
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "options", "said"),
+    [
+        ("classic", 4, {"rounds": 2}, r"Scratched: \d+ on line \d"),
+        ("basic", 4, {"races": 1}, r"Course: .*(clubs|diamonds|hearts|spades)"),
+        ("derby", 3, {"races": 1}, r"Race 1 of 1"),
+    ],
+)
+def test_a_game_to_its_end_in_words_and_without_violations(
+    browser: Browser, base: str, preset: str, players: int, options: dict[str, int], said: str
+) -> None:
+    table = _bots_game(base, preset, players, options)
+    page = new_page(browser, PHONE)
+    page.goto(f"{base}/table/{table}")
+    page.locator("#end").wait_for()  # bots at the instant pace: the game is over at once
+    words = page.locator(".board-words")
+    assert re.search(said, words.inner_text()), words.inner_text()
+    _serious(page, f"{preset} over")
+    assert page_errors(page) == []
