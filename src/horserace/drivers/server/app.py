@@ -45,6 +45,7 @@ from horserace.drivers.server.protocol import (
     CreateTable,
     JoinTable,
 )
+from horserace.drivers.server.records import Archive
 from horserace.drivers.server.routing import HAND_OVER, PEER, Router
 from horserace.drivers.server.seating import TableRefusal
 from horserace.drivers.server.signing import ServerKey
@@ -226,14 +227,29 @@ def _paced(request: Request) -> str:
 Paced = Annotated[str, Depends(_paced)]
 
 
-def _table(app: FastAPI, table_id: str) -> TableMaster:
+async def _table(app: FastAPI, table_id: str) -> TableMaster:
+    """The live table (read back off the event loop if it left memory), for a request
+    that changes it."""
     try:
-        table = hub_of(app).find(table_id)
+        table = await hub_of(app).load(table_id)
     except TableElsewhere as error:
         raise HTTPException(503, str(error)) from None
     if table is None:
         raise HTTPException(404, "no such table")
     return table
+
+
+async def _archive(app: FastAPI, table_id: str) -> Archive:
+    """A finished table's record and check, as stored when it ended."""
+    try:
+        found = await hub_of(app).archived(table_id)
+    except TableElsewhere as error:
+        raise HTTPException(503, str(error)) from None
+    except HorseraceError as error:
+        raise _refused(error) from None
+    if found is None:
+        raise HTTPException(404, "no such table")
+    return found
 
 
 def _bearer(authorization: str | None) -> str:
@@ -306,11 +322,15 @@ def _lobby(app: FastAPI) -> None:
 
     @app.get("/api/tables/{table_id}")
     async def table_detail(table_id: str) -> dict[str, Any]:
-        return _table(app, table_id).summary()
+        """The lobby line: the live table's, else its stored row's (never a replay)."""
+        found = await hub_of(app).summary(table_id)
+        if found is None:
+            raise HTTPException(404, "no such table")
+        return found
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: JoinTable, address: Paced) -> dict[str, Any]:
-        table = _table(app, table_id)
+        table = await _table(app, table_id)
         token = new_token()
         try:
             token_hash = hash_token(token)
@@ -323,7 +343,7 @@ def _lobby(app: FastAPI) -> None:
     async def leave(
         table_id: str, address: Paced, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
-        table = _table(app, table_id)
+        table = await _table(app, table_id)
         token = _bearer(authorization)
         seat = table.seat_of(lambda stored: token_matches(token, stored))
         if seat is None:
@@ -335,7 +355,7 @@ def _lobby(app: FastAPI) -> None:
     async def start(
         table_id: str, address: Paced, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
-        table = _table(app, table_id)
+        table = await _table(app, table_id)
         if not token_matches(_bearer(authorization), table.host_hash):
             raise HTTPException(403, "only the host may start the table")
         try:
@@ -349,7 +369,7 @@ def _lobby(app: FastAPI) -> None:
         table_id: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         """The host's "play again": the next game with the same seats (and tokens)."""
-        table = _table(app, table_id)
+        table = await _table(app, table_id)
         if not token_matches(_bearer(authorization), table.host_hash):
             raise HTTPException(403, "only the host may start the next game")
         try:
@@ -361,18 +381,15 @@ def _lobby(app: FastAPI) -> None:
     @app.get("/api/tables/{table_id}/verify")
     async def verify(table_id: str) -> dict[str, Any]:
         """The check of a finished table's published record, done by the server for the
-        page's link (the same check as `horserace verify`), off the event loop."""
-        table = _table(app, table_id)
-        try:
-            checked = await table.checked(hub_of(app).key)
-        except HorseraceError as error:
-            raise _refused(error) from None
+        page's link (the same check as `horserace verify`) when the game ended."""
+        checked = (await _archive(app, table_id)).check
+        line = await hub_of(app).summary(table_id)
         return {
             "verified": checked.verified,
             "problems": list(checked.problems),
             "draws": checked.draws,
             "steps": checked.steps,
-            "seed_hash": table.seed_hash,
+            "seed_hash": line["seed_hash"] if line is not None else None,
             "server_key": checked.server_key,
         }
 
@@ -384,11 +401,8 @@ def _lobby(app: FastAPI) -> None:
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> PlainTextResponse:
-        table = _table(app, table_id)
-        try:
-            text = table.published(hub_of(app).key)
-        except HorseraceError as error:
-            raise _refused(error) from None
+        """The published record, as stored when the game ended."""
+        text = (await _archive(app, table_id)).record
         return PlainTextResponse(
             text,
             media_type="application/x-ndjson",

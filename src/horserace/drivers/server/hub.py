@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from horserace.drivers.server.limits import Limits
 from horserace.drivers.server.lobby import PUSH_SECONDS, LobbyFeed, row_summary
 from horserace.drivers.server.ops import Metrics, event
 from horserace.drivers.server.protocol import CreateTable
+from horserace.drivers.server.records import Archive, RecordCheck
 from horserace.drivers.server.routing import CLOSE_MOVING
 from horserace.drivers.server.seating import TableRefusal, TableSettings, new_seats, now
 from horserace.drivers.server.signing import ServerKey
@@ -30,6 +32,7 @@ from horserace.families import family
 from horserace.families.presets import get_preset
 
 log = logging.getLogger("horserace.drivers.server")
+REBUILDS = 2  # tables replayed (read back, or their records checked) off the loop at once
 
 
 class Hub:
@@ -52,6 +55,8 @@ class Hub:
         self.limits = limits or Limits()
         self.tables: dict[str, TableMaster] = {}
         self.created_by: dict[str, set[str]] = {}  # address -> its tables still waiting
+        self.heavy = asyncio.Semaphore(REBUILDS)  # replays off the loop at once
+        self._loading: dict[str, asyncio.Future[TableMaster | None]] = {}
         self.lobby = LobbyFeed(self.summary_of)
         self.cluster = cluster  # one worker of several over PostgreSQL (cluster.py)
         self._news: set[str] = set()
@@ -79,7 +84,8 @@ class Hub:
         return resumed
 
     def adopt(self, claimed: list[str]) -> int:
-        """A worker plays on the tables it claimed from dead workers."""
+        """A worker plays on the tables it claimed from dead workers (at its start, before
+        it serves anyone)."""
         adopted = 0
         for table_id in claimed:
             row = None if table_id in self.tables else self.storage.load_table(table_id)
@@ -89,19 +95,70 @@ class Hub:
             event(log, "tables adopted", count=adopted)
         return adopted
 
-    def find(self, table_id: str) -> TableMaster | None:
+    async def adopt_later(self, claimed: list[str]) -> int:
+        """`adopt` while serving: each table read back off the event loop."""
+        adopted = 0
+        for table_id in claimed:
+            with contextlib.suppress(TableElsewhere):
+                if table_id not in self.tables and await self.load(table_id) is not None:
+                    adopted += 1
+        if adopted:
+            event(log, "tables adopted", count=adopted)
+        return adopted
+
+    async def load(self, table_id: str) -> TableMaster | None:
         """A table in memory, or one read back from storage (a table that left memory while
-        idle, or a finished one), which then plays on where it was. A worker reads back only
-        a table it owns (or claims): TableElsewhere if another live worker owns it."""
+        idle, or a finished one), which then plays on where it was. Reading back replays the
+        table's record: that is done off the event loop, `REBUILDS` tables at a time, and a
+        table asked for by many at once is read back once. A worker reads back only a table
+        it owns (or claims): TableElsewhere if another live worker owns it."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        pending = self._loading.get(table_id)
+        if pending is None:
+            pending = self._loading[table_id] = asyncio.ensure_future(self._read_back(table_id))
+            pending.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        return await asyncio.shield(pending)
+
+    async def _read_back(self, table_id: str) -> TableMaster | None:
+        async with self.heavy:
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            built = await asyncio.to_thread(self._rebuild, table_id)
+        if built is None:
+            return None
+        return self.tables.get(table_id) or self._take(built)
+
+    def _rebuild(self, table_id: str) -> TableMaster | None:
+        """In a thread: the table's row, its claim (a worker's), its replay."""
         row = self.storage.load_table(table_id)
         if row is None:
             return None
         if self.cluster is not None and not self.cluster.claim(table_id):
             raise TableElsewhere("the table is moving to another worker; try again")
-        return self._load(row)
+        return self._restore(row)
+
+    async def summary(self, table_id: str) -> dict[str, Any] | None:
+        """A table's lobby line: the live one in memory, else its stored row's (read off the
+        event loop; the table stays where it is)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table.summary()
+        row = await asyncio.to_thread(self.storage.load_table, table_id)
+        return None if row is None else row_summary(row)
+
+    async def archived(self, table_id: str) -> Archive | None:
+        """A finished table's published record and check: stored when it ended, else worked
+        out now off the event loop (a table that ended before they were kept)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            stored = await asyncio.to_thread(self.storage.load_published, table_id)
+            if stored is not None:
+                return Archive(stored[0], RecordCheck.from_dict(stored[1]))
+            table = await self.load(table_id)
+        return None if table is None else await table.archive(self.key)
 
     async def route(self, table_id: str) -> str | None:
         """Where a table's requests are served: None here, else its owner's address."""
@@ -161,11 +218,17 @@ class Hub:
                         table = self.tables.get(table_id)
                         if table_id not in mine and table is not None:
                             self.lost(table)
-                self.adopt(await asyncio.to_thread(cluster.orphans))
+                await self.adopt_later(await asyncio.to_thread(cluster.orphans))
             except Exception:  # the next round tries again
                 log.exception("keeping the tables failed")
 
     def _load(self, row: TableRow) -> TableMaster | None:
+        table = self._restore(row)
+        return None if table is None else self._take(table)
+
+    def _restore(self, row: TableRow) -> TableMaster | None:
+        """A table replayed from its record (no event loop needed: `load` runs it in a
+        thread), started if every seat is a bot's."""
         try:
             table = TableMaster.restore(
                 row, self.storage.load_steps(row.id), self.storage, self.bot_delay
@@ -173,9 +236,13 @@ class Hub:
         except HorseraceError as error:
             log.error("table %s cannot be read back: %s", row.id, error)
             return None
-        self._hold(table)
         if table.status == WAITING and table.ready_to_start():
             table.start_now()  # every seat was a bot's: it was stopped before it started
+        return table
+
+    def _take(self, table: TableMaster) -> TableMaster:
+        """A table read back, held and set going (on the event loop)."""
+        self._hold(table)
         if table.status != OVER:
             table.kick()
         return table
@@ -187,13 +254,30 @@ class Hub:
         table.writer = self.writer
         table.on_moved = self.lost
         table.reveal_seconds = self.limits.reveal_seconds
+        table.heavy = self.heavy
 
     def _changed(self, table: TableBase) -> None:
         self.lobby.changed(table.id)
+        if table.status == OVER and not table.archiving:
+            self._archive_soon(table)
         if self.cluster is not None:
             if not self._news:
                 asyncio.get_running_loop().call_later(PUSH_SECONDS, self._tell_others)
             self._news.add(table.id)
+
+    def _archive_soon(self, table: TableBase) -> None:
+        """A table that just ended: its published record and check are made and stored now,
+        while it is in memory (the table stays busy, so in memory, until they are)."""
+
+        async def archive() -> None:
+            try:
+                await table.archive(self.key)
+            except Exception:  # a request for the record tries again
+                log.exception("table %s: its record could not be archived", table.id)
+
+        task = asyncio.get_running_loop().create_task(archive())
+        table.tasks.add(task)
+        task.add_done_callback(table.tasks.discard)
 
     def _tell_others(self) -> None:
         news, self._news = sorted(self._news), set()
@@ -308,7 +392,7 @@ class Hub:
         if table.status != OVER:
             raise TableRefusal("illegal", "the next game starts when this one is over")
         if table.next_table is not None:
-            found = self.find(table.next_table)
+            found = await self.load(table.next_table)
             if found is not None:
                 return found
         row = TableRow(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from horserace.core.errors import HorseraceError
@@ -76,6 +76,21 @@ class RecordCheck:
     @property
     def verified(self) -> bool:
         return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "problems": list(self.problems)}
+
+    @classmethod
+    def from_dict(cls, found: Mapping[str, Any]) -> RecordCheck:
+        return cls(**{**found, "problems": tuple(found["problems"])})
+
+
+@dataclass(frozen=True)
+class Archive:
+    """A finished table as it is published: its record's text and what checking it found."""
+
+    record: str
+    check: RecordCheck
 
 
 class _Mismatch(Exception):

@@ -67,6 +67,12 @@ SCHEMA = (
         table_id TEXT PRIMARY KEY,
         worker {big} NOT NULL
     )""",
+    # a finished table's published record and its check, as they were when it ended
+    """CREATE TABLE IF NOT EXISTS published (
+        table_id TEXT PRIMARY KEY REFERENCES tables(id),
+        record TEXT NOT NULL,
+        checked TEXT NOT NULL
+    )""",
     "CREATE UNIQUE INDEX IF NOT EXISTS actions_by_version ON actions(table_id, version)",
     "CREATE INDEX IF NOT EXISTS tables_by_status ON tables(status)",
     "CREATE INDEX IF NOT EXISTS tables_by_age ON tables(status, created, id)",
@@ -267,6 +273,7 @@ class SQLStorage:
         with self._transaction() as db:
             self._fence(db, [table_id])
             db.execute("DELETE FROM actions WHERE table_id = ? AND step >= ?", (table_id, keep))
+            db.execute("DELETE FROM published WHERE table_id = ?", (table_id,))  # not over now
             db.execute("UPDATE tables SET version = ? WHERE id = ?", (version, table_id))
 
     def load_steps(self, table_id: str) -> list[StoredStep]:
@@ -279,6 +286,18 @@ class SQLStorage:
             StoredStep(step, version, actor, action, tuple(json.loads(events)), request)
             for step, version, actor, action, events, request in rows
         ]
+
+    def save_published(self, table_id: str, record: str, checked: dict[str, Any]) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO published VALUES (?, ?, ?) ON CONFLICT (table_id) DO UPDATE"
+                " SET record = excluded.record, checked = excluded.checked",
+                (table_id, record, json.dumps(checked, sort_keys=True)),
+            )
+
+    def load_published(self, table_id: str) -> tuple[str, dict[str, Any]] | None:
+        rows = self._read("SELECT record, checked FROM published WHERE table_id = ?", (table_id,))
+        return (rows[0][0], json.loads(rows[0][1])) if rows else None
 
     def close(self) -> None:
         with self._lock:

@@ -110,4 +110,10 @@ class Storage(Protocol):
 
     def load_steps(self, table_id: str) -> list[StoredStep]: ...
 
+    def save_published(self, table_id: str, record: str, checked: dict[str, Any]) -> None:
+        """A finished table's published record and what its check found (kept so neither
+        is worked out again: a long table's replay takes seconds)."""
+
+    def load_published(self, table_id: str) -> tuple[str, dict[str, Any]] | None: ...
+
     def close(self) -> None: ...

@@ -9,6 +9,8 @@ a rule. An action is durable in storage before any connection hears of it.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import time
 from dataclasses import replace
@@ -245,7 +247,7 @@ class TableMaster(TableSeeds):
                     ).model_dump(mode="json")
                 )
                 return
-            self._undo_from(keep)
+            await self._undo_from(keep)
         self.kick()
 
     def _last_entry(self) -> int | None:
@@ -256,13 +258,19 @@ class TableMaster(TableSeeds):
                 return index
         return None
 
-    def _undo_from(self, keep: int) -> None:
+    async def _undo_from(self, keep: int) -> None:
+        """The table as it was before step `keep`: its record up to there replayed (off the
+        event loop), the rest of it gone from storage."""
         whole = self.game.record()
-        report = replay(replace(whole, steps=whole.steps[:keep], result=None), get_preset)
+        kept = replace(whole, steps=whole.steps[:keep], result=None)
+        report = await asyncio.to_thread(replay, kept, get_preset)
         if not report.ok or report.game is None:
             raise RecordError("; ".join(report.problems))
-        self.storage.truncate(self.id, keep, self.version + 1)
-        self._published = self._checked = None
+        if self._archive is not None:  # an archive under way is stored before it is dropped
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._archive)
+        await self._write(self.storage.truncate, keep, self.version + 1)
+        self._published, self._archive = None, None
         self.game = report.game
         self.undone.append((self.step_versions[keep - 1] if keep else 0, self.version + 1))
         self.version += 1

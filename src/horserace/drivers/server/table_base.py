@@ -33,7 +33,12 @@ from horserace.drivers.server.fair import (
 from horserace.drivers.server.lobby import room_code
 from horserace.drivers.server.messages import seat_info, seat_names
 from horserace.drivers.server.ops import Metrics
-from horserace.drivers.server.records import RecordCheck, check_published, published_lines
+from horserace.drivers.server.records import (
+    Archive,
+    RecordCheck,
+    check_published,
+    published_lines,
+)
 from horserace.drivers.server.seating import (
     CHAT,
     ChatRoom,
@@ -142,7 +147,8 @@ class TableBase:
         self.metrics: Metrics | None = None  # the app's, once a hub holds the table
         self.writer: GroupWriter | None = None  # the hub's group writer
         self._published: str | None = None
-        self._checked: RecordCheck | None = None
+        self._archive: asyncio.Future[Archive] | None = None  # once over: record and check
+        self.heavy: asyncio.Semaphore | None = None  # the hub's bound on replays at once
         self.away: set[int] = set()
         self.lock = asyncio.Lock()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -247,14 +253,38 @@ class TableBase:
             self._published = "".join(line + "\n" for line in lines)
         return self._published
 
-    async def checked(self, key: ServerKey) -> RecordCheck:
-        """The published record checked as anyone would check it (once; it cannot change)."""
-        if self._checked is None:
-            text = self.published(key)
-            self._checked = await asyncio.to_thread(
+    @property
+    def archiving(self) -> bool:
+        """Its archive is made, or under way."""
+        return self._archive is not None
+
+    async def archive(self, key: ServerKey) -> Archive:
+        """Once the game is over: its published record and the check of it, worked out once
+        (off the event loop, at most `heavy` tables at a time: a long table's replay takes
+        seconds) and stored, so every later request is answered from storage."""
+        if self.status != OVER:
+            raise TableRefusal("waiting", "the record is published when the game is over")
+        if self._archive is None:
+            made = self._archive = asyncio.ensure_future(self._make_archive(key))
+
+            def forget_failure(done: asyncio.Future[Archive]) -> None:
+                if (done.cancelled() or done.exception() is not None) and self._archive is made:
+                    self._archive = None  # the next request tries again
+
+            made.add_done_callback(forget_failure)
+        return await asyncio.shield(self._archive)
+
+    async def _make_archive(self, key: ServerKey) -> Archive:
+        async with self.heavy or contextlib.nullcontext():
+            stored = await asyncio.to_thread(self.storage.load_published, self.id)
+            if stored is not None:
+                return Archive(stored[0], RecordCheck.from_dict(stored[1]))
+            text = await asyncio.to_thread(self.published, key)
+            checked = await asyncio.to_thread(
                 check_published, text, table=self.id, published_hash=self.seed_hash
             )
-        return self._checked
+            await asyncio.to_thread(self.storage.save_published, self.id, text, checked.to_dict())
+        return Archive(text, checked)
 
     # --- seats ---
     def _chance(self) -> SeededChance | FairChance | None:

@@ -71,7 +71,7 @@ def add_table_socket(app: FastAPI) -> None:
 
 async def _serve_socket(app: FastAPI, websocket: WebSocket, table_id: str, address: str) -> None:
     try:
-        table = hub_of(app).find(table_id)
+        table = await hub_of(app).load(table_id)
     except TableElsewhere:
         await websocket.close(code=CLOSE_MOVING)
         return
