@@ -140,7 +140,7 @@ def test_reconnect_gets_the_missed_events_and_its_own_view(tmp_path: Path) -> No
 
 def test_a_dropped_player_is_played_by_a_bot_and_takes_the_seat_back(tmp_path: Path) -> None:
     with serving(tmp_path / "t.db") as client:
-        table, _, token_a, token_b = _two_people(client, turn_seconds=0.05)
+        table, _, token_a, token_b = _two_people(client, turn_seconds=1.0)
         with client.websocket_connect(f"/ws/tables/{table}") as ws_a:
             ann = Player(ws_a, 0)
             ann.hello(token=token_a)

@@ -21,3 +21,4 @@ def fresh_seed() -> int:
 
 BOT_STREAM = 1
 GAME_STREAM = 2
+ANSWER_STREAM = 3  # the server's pauses before an answer it makes for a person, per seat

@@ -255,6 +255,7 @@ class Hub:
         table.on_moved = self.lost
         table.reveal_seconds = self.limits.reveal_seconds
         table.heavy = self.heavy
+        table.pauses.median = self.limits.answer_seconds
 
     def _changed(self, table: TableBase) -> None:
         self.lobby.changed(table.id)

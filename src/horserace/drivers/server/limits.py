@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from horserace.drivers.server.fair import REVEAL_SECONDS
+from horserace.drivers.server.turn_clock import ANSWER_SECONDS
 
 MAX_BODY = 64 * 1024  # bytes of an HTTP request body
 MAX_FRAME = 64 * 1024  # bytes of a WebSocket frame (uvicorn refuses larger ones with 1009)
@@ -133,6 +134,7 @@ class Limits:
     sweep_seconds: float = 10.0  # how often housekeeping looks
     claim_seconds: float = 1.0  # how often a worker looks for the tables of dead workers
     reveal_seconds: float = REVEAL_SECONDS  # how long the players' committed seeds are awaited
+    answer_seconds: float = ANSWER_SECONDS  # the median pause before an "answer for me"
 
 
 def serving_limits(

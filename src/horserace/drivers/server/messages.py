@@ -70,11 +70,13 @@ def table_state_data(
     seed: int,
     moves: bool,
     reveal: RevealState | None = None,
+    deadline: float | None = None,
 ) -> dict[str, Any]:
     """A `TableState` as plain data, built from checked values (nothing to validate, and
     the hottest message goes straight to the encoder): `seat`'s view, and the legal actions
     when this connection `moves` now (its seat's turn; or, for a companion table's host,
-    chance's outcomes or a seat nobody holds)."""
+    chance's outcomes or a seat nobody holds); `deadline`, the turn clock's end of the person
+    to move."""
     actor = rules.actor(state)
     legal: list[str] = []
     if status == "playing" and moves and isinstance(actor, int):
@@ -94,6 +96,7 @@ def table_state_data(
         "seed": str(seed) if over else None,
         **odds_data(rules.family, seen),
         "reveal": None if reveal is None else reveal.model_dump(),
+        "deadline": deadline,
     }
 
 

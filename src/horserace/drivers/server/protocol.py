@@ -157,7 +157,17 @@ class RevealSeed(_Inbound):
     seed: PLAYER_SEED
 
 
-AnyClientMessage = Hello | Act | Sync | Undo | Ping | Skip | Chat | CommitSeed | RevealSeed
+class AnswerForMe(_Inbound):
+    """A seated person's own choice: when their seat has exactly one legal answer, the table
+    makes it for them (after a person's pause, drawn alike whatever they hold), or not."""
+
+    type: Literal["answer_for_me"]
+    on: bool
+
+
+AnyClientMessage = (
+    Hello | Act | Sync | Undo | Ping | Skip | Chat | CommitSeed | RevealSeed | AnswerForMe
+)
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -232,6 +242,8 @@ class TableState(_Strict):
     odds_decimals: dict[str, int] | None = None  # per horse: 1, print to a tenth; 0, whole %
     odds_rough: bool = False  # a quick estimate (printed ~12), the precise one on its way
     reveal: RevealState | None = None  # play is to start: the players' seeds are awaited
+    deadline: float | None = None  # the person to move has until then (seconds since the
+    # epoch), when a bot plays the turn for them; None: no clock runs
 
 
 class MissedStep(_Strict):
@@ -268,6 +280,7 @@ class Welcome(_Strict):
     pace: Pace | None = None
     chat: list[ChatLine] = Field(default_factory=list)  # the table's recent chat, oldest first
     next_table: str | None = None  # the host started the next game with these seats there
+    answer_for_me: bool = False  # this seat asked the table to make its one legal answer
 
 
 class Update(_Strict):
@@ -338,6 +351,13 @@ class Revealed(_Strict):
 
     type: Literal["revealed"] = "revealed"
     seat: int
+
+
+class AnsweringForYou(_Strict):
+    """To a seat's own connections: whether the table makes its one legal answer for it."""
+
+    type: Literal["answer_for_me"] = "answer_for_me"
+    on: bool
 
 
 class Pong(_Strict):

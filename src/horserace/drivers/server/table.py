@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from horserace.core.actions import Action
 from horserace.core.errors import IllegalAction, InvalidAction, RecordError
-from horserace.drivers.server.connection import Connection
+from horserace.drivers.server.connection import Connection, encode
 from horserace.drivers.server.fair import FAIR
 from horserace.drivers.server.messages import (
     actor_json,
@@ -25,6 +25,7 @@ from horserace.drivers.server.messages import (
 from horserace.drivers.server.protocol import (
     Ack,
     Act,
+    AnsweringForYou,
     ErrorReply,
     Undo,
     Undone,
@@ -78,7 +79,7 @@ class TableMaster(TableSeeds):
             await self._write(self.storage.save_seats, list(self.seats))
             if commitment is not None and self.chance_mode == FAIR:
                 self.commitments[seat] = commitment
-                await self._save_seeds()
+                await self._save_settings()
             if any(row.kind == OPEN for row in self.seats):
                 self._broadcast_seats()
             else:
@@ -93,10 +94,11 @@ class TableMaster(TableSeeds):
             if self.status == WAITING:
                 self.seats[seat] = SeatRow(seat=seat, kind=OPEN, bot=row.bot)
                 if self.commitments.pop(seat, None) is not None:
-                    await self._save_seeds()
+                    await self._save_settings()
             else:
                 self.seats[seat] = replace(row, kind=BOT, name=f"{row.name} (bot)", token_hash=None)
                 self.away.discard(seat)
+                self.answering.discard(seat)
             await self._write(self.storage.save_seats, list(self.seats))
             for connection in self.connections:
                 if connection.seat == seat:
@@ -283,10 +285,29 @@ class TableMaster(TableSeeds):
         if self.status == OVER:
             self.status = PLAYING
             self.storage.set_status(self.id, PLAYING)
-        self._timer_version = None
+        self.clocked_out = {step for step in self.clocked_out if step < keep}
         for connection in self.connections:
             state = self._state_for(connection)
             connection.send(Undone(version=self.version, state=state).model_dump(mode="json"))
+
+    # --- "answer for me" ---
+    async def answer_for_me(self, connection: Connection, on: bool) -> None:
+        """A seated person's own choice: the table makes their one legal answer whenever they
+        have exactly one, after a person's pause. Told to that seat's connections alone."""
+        async with self.lock:
+            seat = connection.seat
+            if seat is None:
+                self._refuse(connection, "not-seated", "take a seat to have answers made for you")
+                return
+            if on:
+                self.answering.add(seat)
+            else:
+                self.answering.discard(seat)
+            told = AnsweringForYou(on=on).model_dump(mode="json")
+            for each in self.connections:
+                if each.seat == seat:
+                    self.connections.send(each, encode(told))
+        self.kick()
 
     # --- the chat ---
     async def say(self, connection: Connection, text: str) -> None:
@@ -308,5 +329,5 @@ class TableMaster(TableSeeds):
                 return
             name = self.names[connection.seat] if connection.seat is not None else "host"
             line = self.chat.add(connection.seat, name, text, now())
-            await self._save_seeds()  # kept with the table, and published with its record
+            await self._save_settings()  # kept with the table, and published with its record
             self.connections.everyone(line.model_dump(mode="json"))

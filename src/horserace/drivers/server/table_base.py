@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Self
@@ -49,6 +48,7 @@ from horserace.drivers.server.seating import (
 )
 from horserace.drivers.server.signing import ServerKey
 from horserace.drivers.server.storage import (
+    BOT,
     HUMAN,
     OPEN,
     OVER,
@@ -57,12 +57,14 @@ from horserace.drivers.server.storage import (
     StoredStep,
     TableRow,
 )
+from horserace.drivers.server.turn_clock import AnswerPauses, TurnClock
 from horserace.drivers.server.writer import GroupWriter
 from horserace.engine import Game, Step, replay
 from horserace.families import family
 from horserace.families.presets import get_preset
 
 log = logging.getLogger("horserace.drivers.server")
+CLOCKED_OUT = "clocked_out"  # the settings' key: the steps a bot played when a clock ran out
 
 
 def _nobody(table: TableBase) -> None:
@@ -154,8 +156,12 @@ class TableBase:
         self.tasks: set[asyncio.Task[None]] = set()
         self._driver: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
-        self._timer_version: int | None = None  # the version the turn timer was armed at
-        self._jitter = secrets.SystemRandom()  # timing only: never the game's chance
+        self._clock_timed: TurnClock | None = None  # the clock the turn timer runs for
+        self.clock: TurnClock | None = None  # the turn clock of the person to move
+        self.ran_out: tuple[int, int] | None = None  # (version, seat) whose clock ran out
+        self.clocked_out = {int(step) for step in row.settings.get(CLOCKED_OUT, [])}
+        self.answering: set[int] = set()  # seats whose person asked "answer for me"
+        self.pauses = AnswerPauses(row.seed)  # the pause before each such answer, per seat
 
     # --- building and resuming ---
     @classmethod
@@ -190,9 +196,40 @@ class TableBase:
         return table
 
     def remember(self, step: Step) -> None:
-        """Keep a step's events and every viewer's log lines, for clients that missed them."""
+        """Keep a step's events and every viewer's log lines, for clients that missed them
+        (a step a bot played when a person's clock ran out says so first, to everyone)."""
         self.step_events.append(step.events)
-        self.step_news.append(viewers_news(self.family.news, step, self.names, len(self.seats)))
+        news = viewers_news(self.family.news, step, self.names, len(self.seats))
+        if step.index in self.clocked_out and isinstance(step.actor, int):
+            said = f"{self.names[step.actor]}'s time ran out: a bot plays this turn."
+            news = {viewer: [said, *lines] for viewer, lines in news.items()}
+        self.step_news.append(news)
+
+    def turn_clock(self) -> TurnClock | None:
+        """The clock of the person to move now (none for a bot's turn, chance's, a seat
+        played by its stand-in, or a table without a timer), started the first time this
+        turn is looked at: every person's turn runs on it, whatever they hold."""
+        actor = self.game.actor
+        seconds = self.settings.turn_seconds
+        timed = (
+            self.status == PLAYING
+            and not self.revealing
+            and isinstance(actor, int)
+            and seconds > 0
+            and self.seats[actor].kind == HUMAN
+            and actor not in self.away
+        )
+        if not timed or not isinstance(actor, int):
+            self.clock = None
+        elif self.clock is None or (self.clock.version, self.clock.seat) != (self.version, actor):
+            self.clock = TurnClock.start(self.version, actor, seconds)
+        return self.clock
+
+    def stood_in(self, seat: int) -> bool:
+        """A bot plays `seat` now: a bot's seat, a person's played by its stand-in (they
+        dropped), or a person's whose clock ran out on this turn."""
+        kind = self.seats[seat].kind
+        return kind == BOT or seat in self.away or self.ran_out == (self.version, seat)
 
     # --- what the lobby shows ---
     @property
@@ -299,9 +336,9 @@ class TableBase:
         it waits for the disk); the caller holds the table's lock."""
         await asyncio.to_thread(write, self.id, *values)
 
-    async def _save_seeds(self) -> None:
-        """The settings as stored: the table's own, the players' commitments and seeds, and
-        the chat."""
+    async def _save_settings(self) -> None:
+        """The settings as stored: the table's own, the players' commitments and seeds, the
+        chat, and the steps a bot played when a person's clock ran out."""
         seeds = {str(seat): seed for seat, seed in sorted(self.player_seeds.items())}
         committed = {str(seat): hashed for seat, hashed in sorted(self.commitments.items())}
         chat = [line.model_dump(mode="json") for line in self.chat.lines]
@@ -311,6 +348,7 @@ class TableBase:
             COMMITMENTS: committed,
             REVEALING: self.revealing,
             CHAT: chat,
+            CLOCKED_OUT: sorted(self.clocked_out),
         }
         await self._write(self.storage.save_settings, stored)
 

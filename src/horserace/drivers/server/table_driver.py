@@ -1,6 +1,9 @@
-"""The moves nobody is asked for: chance, the bots (and a stand-in for a person who is away),
-the table's answer for a person who may only pay or pass, a spectator's skip at a table of
-bots alone, and the turn timer of a person who dropped."""
+"""The moves nobody is asked for: chance, the bots (and a stand-in for a person who is away,
+or whose turn clock ran out), the answer a person asked the table to make for them, a
+spectator's skip at a table of bots alone, and every person's turn clock.
+
+The table never answers for a person by itself: whoever holds what, a person is asked, and
+only their clock (the same for every seat) or their own "answer for me" moves for them."""
 
 from __future__ import annotations
 
@@ -15,14 +18,12 @@ from horserace.core.types import CHANCE, TERMINAL
 from horserace.drivers.server.bots import bot_for_move
 from horserace.drivers.server.connection import Connection
 from horserace.drivers.server.protocol import ErrorReply
-from horserace.drivers.server.storage import BOT, HUMAN, PLAYING
+from horserace.drivers.server.storage import BOT, PLAYING
 from horserace.drivers.server.table_moves import NotStored, TableMoves
+from horserace.drivers.server.turn_clock import TurnClock
 from horserace.engine import Agent
 
 log = logging.getLogger("horserace.drivers.server")
-QUICK_ANSWER = (0.5, 1.5)  # a person's "pass", in bot pauses: the table answers as fast
-
-
 RETRY_SECONDS = 1.0  # after a move that could not be stored, then twice as long each time
 RETRY_MAX_SECONDS = 60.0
 INLINE_SECONDS = 0.0003  # a bot kind that decides faster on average decides on the loop
@@ -41,8 +42,8 @@ class TableDriver(TableMoves):
 
     # --- who moves when nobody is asked ---
     def _automatic(self) -> Literal["chance", "bot", "answer"] | None:
-        """What the driver does next: draw chance, let a bot (or a stand-in) move, answer for
-        a person who has nothing to play but "pay" or "pass", or wait."""
+        """What the driver does next: draw chance, let a bot (or a stand-in) move, make the
+        one answer of a person who asked for "answer for me", or wait for a person."""
         if self.status != PLAYING or self.revealing:
             return None
         actor = self.game.actor
@@ -51,20 +52,16 @@ class TableDriver(TableMoves):
         if actor is CHANCE:
             return "chance" if self.chance is not None else None
         assert isinstance(actor, int)
-        row = self.seats[actor]
-        if row.kind == BOT or actor in self.away:
+        if self.stood_in(actor):
             return "bot"
-        if self._only_answer(actor) is not None:
+        if actor in self.answering and self._one_answer(actor) is not None:
             return "answer"
         return None
 
-    def _only_answer(self, seat: int) -> Action | None:
-        """The one thing `seat` may do, when that is to pay or pass (holding no card that
-        could answer): the table says it for them."""
+    def _one_answer(self, seat: int) -> Action | None:
+        """The seat's one legal action, when it has exactly one."""
         legal = self.rules.legal_actions(self.game.state, seat)
-        if len(legal) == 1 and legal[0].text in ("pay", "pass"):
-            return legal[0]
-        return None
+        return legal[0] if len(legal) == 1 else None
 
     def kick(self) -> None:
         """Make sure the driver runs if anything should happen without a person."""
@@ -100,29 +97,30 @@ class TableDriver(TableMoves):
     async def _drive(self) -> None:
         while True:
             async with self.lock:
+                self._arm_timer()
                 move = self._automatic()
                 if move is None:
-                    self._arm_timer()
                     return
                 if move == "chance":
                     await self._chance_run()
                     version = -1
                 else:
                     version = self.version
+                pause = 0.0
+                if move == "answer":
+                    actor = self.game.actor
+                    assert isinstance(actor, int)
+                    pause = self.pauses.next(actor)  # drawn alike whatever the seat holds
+                elif not self._hurrying():
+                    pause = self.bot_delay
             if version < 0:
                 await asyncio.sleep(0)
                 continue
+            await asyncio.sleep(pause)
             if move == "answer":
-                await asyncio.sleep(self._quick_person())
                 await self._answer_for(version)
-                continue
-            await asyncio.sleep(0 if self._hurrying() else self.bot_delay)
-            await self._bot_move(version)
-
-    def _quick_person(self) -> float:
-        """How long a quick person takes to press "pass": the others must not tell the
-        table's answer from theirs, so it takes as long, at random."""
-        return self._jitter.uniform(QUICK_ANSWER[0], QUICK_ANSWER[1]) * self.bot_delay
+            else:
+                await self._bot_move(version)
 
     def _still_automatic(self, version: int, move: Literal["bot", "answer"]) -> int | None:
         """The seat to move for (under the lock), if the table is still at `version` and its
@@ -133,12 +131,12 @@ class TableDriver(TableMoves):
         return seat
 
     async def _answer_for(self, version: int) -> None:
-        """Pay or pass for the seat, exactly as if they had pressed it (nobody is told)."""
+        """The one answer of a person who asked the table to make it, as if they had."""
         async with self.lock:
             seat = self._still_automatic(version, "answer")
             if seat is None:
                 return
-            answer = self._only_answer(seat)
+            answer = self._one_answer(seat)
             assert answer is not None
             await self.commit(answer, seat)
 
@@ -154,8 +152,18 @@ class TableDriver(TableMoves):
             legal = self.rules.legal_actions(self.game.state, seat)
         choice = await self._decide(row.bot, bot, view, legal)
         async with self.lock:
-            if self.version == version and self._automatic() == "bot":
+            if self.version != version or self._automatic() != "bot":
+                return
+            clocked = self.ran_out == (version, seat)
+            if clocked:  # the log says so, to everyone alike
+                self.clocked_out.add(len(self.game.steps))
+            try:
                 await self.commit(choice, seat)
+            except BaseException:
+                self.clocked_out.discard(len(self.game.steps))
+                raise
+            if clocked:
+                await self._save_settings()
 
     async def _decide(self, kind: str, bot: Agent, view: Any, legal: Sequence[Action]) -> Action:
         """A bot's choice: on the event loop when bots of its kind decide in well under a
@@ -198,27 +206,26 @@ class TableDriver(TableMoves):
         self.kick()
 
     def _arm_timer(self) -> None:
-        """A dropped person's turn: after `turn_seconds` their stand-in bot takes the seat
-        (until they come back). A person who is here is never hurried."""
-        actor = self.game.actor
-        seconds = self.settings.turn_seconds
-        if self.status != PLAYING or not isinstance(actor, int) or seconds <= 0:
+        """The clock of the person to move (every person's, whatever they hold): when it
+        runs out a bot plays that turn for them; for a person who is not connected, their
+        stand-in plays their seat from then on, until they come back."""
+        clock = self.turn_clock()
+        if clock is None or self.ran_out == (clock.version, clock.seat):
             return
-        if self.seats[actor].kind != HUMAN or self.connected(actor) or actor in self.away:
-            return
-        pending = self._timer is not None and not self._timer.done()
-        if pending and self._timer_version == self.version:
-            return
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer_version = self.version
-        self._timer = self._spawn(self._turn_timer(self.version, actor, seconds))
-
-    async def _turn_timer(self, version: int, seat: int, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        async with self.lock:
-            if self.version != version or self.game.actor != seat or self.connected(seat):
+        if self._timer is not None and not self._timer.done():
+            if self._clock_timed is clock:
                 return
-            self.away.add(seat)
-            self._broadcast_seats()
+            self._timer.cancel()
+        self._clock_timed = clock
+        self._timer = self._spawn(self._turn_timer(clock))
+
+    async def _turn_timer(self, clock: TurnClock) -> None:
+        await asyncio.sleep(clock.left())
+        async with self.lock:
+            if self.turn_clock() is not clock:
+                return
+            self.ran_out = (clock.version, clock.seat)
+            if not self.connected(clock.seat):
+                self.away.add(clock.seat)
+                self._broadcast_seats()
         self.kick()

@@ -14,6 +14,7 @@ from horserace.drivers.server.seating import (
 )
 from horserace.drivers.server.sql_storage import TableMoved
 from horserace.drivers.server.storage import (
+    HUMAN,
     OVER,
     PLAYING,
     StoredStep,
@@ -49,6 +50,14 @@ class TableMoves(TableViews):
         while len(steps) < CHANCE_RUN and self.game.actor is CHANCE:
             steps.append((self.game.apply(self.chance.choose(self.rules, self.game.state)), None))
         await self._publish(mark, steps)
+
+    def _made_by(self, step: Step) -> str:
+        """Who a step counts as made by in the metrics: chance, a bot's seat or a person's
+        seat. A person's seat counts as theirs whoever moved for it (their clock's bot, their
+        "answer for me"), so no count tells what anybody holds."""
+        if not isinstance(step.actor, int):
+            return "chance"
+        return "person" if self.seats[step.actor].kind == HUMAN else "bot"
 
     def _mark(self) -> tuple[Any, int, int | None]:
         draws = self.chance.draws if isinstance(self.chance, FairChance) else None
@@ -98,10 +107,7 @@ class TableMoves(TableViews):
         self.last_active = time.monotonic()
         for (step, request), row in zip(steps, stored, strict=True):
             if self.metrics is not None:
-                by = (
-                    "person" if request is not None else "chance" if step.actor is CHANCE else "bot"
-                )
-                self.metrics.actions.labels(by).inc()
+                self.metrics.actions.labels(self._made_by(step)).inc()
             self.version = row.version
             self.status = status if row is stored[-1] else PLAYING
             self.step_versions.append(row.version)

@@ -38,7 +38,7 @@ class TableSeeds(TableDriver):
                 self._refuse(connection, "illegal", "commitments are made before play")
             else:
                 self.commitments[seat] = commitment
-                await self._save_seeds()
+                await self._save_settings()
                 connection.send(Committed(seat=seat, commitment=commitment).model_dump())
 
     async def reveal_seed(self, connection: Connection, seed: str) -> None:
@@ -65,7 +65,7 @@ class TableSeeds(TableDriver):
                 connection.send(Revealed(seat=seat).model_dump())  # the same seed again
             else:
                 self.player_seeds[seat] = seed
-                await self._save_seeds()
+                await self._save_settings()
                 self.connections.everyone(Revealed(seat=seat).model_dump())
                 if not self._unrevealed():
                     await self._set_dice()
@@ -86,7 +86,7 @@ class TableSeeds(TableDriver):
         self._start()
         await self._write(self.storage.set_status, PLAYING)
         if self.revealing:
-            await self._save_seeds()
+            await self._save_settings()
             if not self._unrevealed():
                 await self._set_dice()
                 return
@@ -97,7 +97,7 @@ class TableSeeds(TableDriver):
         is offered (the caller holds the lock)."""
         self.revealing = False
         self.chance = self._chance()
-        await self._save_seeds()
+        await self._save_settings()
         self._broadcast_seats(with_state=True)
 
     def _arm_timer(self) -> None:

@@ -27,6 +27,7 @@ from horserace.drivers.server.ops import Metrics, event
 from horserace.drivers.server.protocol import (
     CLIENT_MESSAGE,
     Act,
+    AnswerForMe,
     Chat,
     CommitSeed,
     ErrorReply,
@@ -178,5 +179,7 @@ async def _handle(table: TableMaster, connection: Connection, text: str) -> None
         await table.commit_seed(connection, message.commitment)
     elif isinstance(message, RevealSeed):
         await table.reveal_seed(connection, message.seed)
+    elif isinstance(message, AnswerForMe):
+        await table.answer_for_me(connection, message.on)
     else:
         connection.send(Pong(version=table.version).model_dump(mode="json"))

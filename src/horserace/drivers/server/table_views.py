@@ -40,6 +40,8 @@ class TableViews(TableBase):
             len(self.chat.lines),
             (self.revealing, len(self.player_seeds)),
             self._seats_now(),  # a join, a leave or a connection changes no version
+            self._deadline(self.game.state),
+            connection.seat in self.answering,
         )
         text = self._welcomes.get(key)
         if text is None:
@@ -101,6 +103,7 @@ class TableViews(TableBase):
             pace=self.settings.pace,
             chat=self.chat.lines,
             next_table=self.next_table,
+            answer_for_me=seat in self.answering,
         )
 
     def _state_for(self, connection: Connection, state: Any = None) -> TableState:
@@ -118,8 +121,20 @@ class TableViews(TableBase):
                 revealed=sorted(self.player_seeds),
             )
         return table_state_data(
-            self.rules, state, connection.seat, self.status, self.seed, moves, reveal
+            self.rules,
+            state,
+            connection.seat,
+            self.status,
+            self.seed,
+            moves,
+            reveal,
+            self._deadline(state),
         )
+
+    def _deadline(self, state: Any) -> float | None:
+        """When the clock of the person to move runs out, for the table's latest state."""
+        clock = self.turn_clock() if state is self.game.state else None
+        return None if clock is None else round(clock.deadline, 3)
 
     def may_move(self, connection: Connection, actor: Any) -> bool:
         """Whose move a connection may make: its own seat's; at a companion table the host

@@ -8,8 +8,8 @@ const Actions = (() => {
   const MANY = 12; // more forms of one choice than this: a list
   const HELP = {
     roll: "Roll the two dice: the sum names the horse that moves (or costs you, if scratched).",
-    pay: "Pay what you owe into the pot.",
-    pass: "Do nothing this time.",
+    pay: "Pay what you owe into the pot: nothing to play.",
+    pass: "Do nothing this time: nothing to play.",
     ace: "An Ace cancels the penalty you owe.",
     king: "A King passes the penalty to a neighbour (answered with a King, it doubles first).",
     joker: "A Joker moves one running horse a slot forward or back.",
@@ -52,8 +52,8 @@ const Actions = (() => {
     const who = (seat) => names[Number(seat) - 1] || "player " + seat;
     switch (w[0]) {
       case "roll": return "Roll the dice";
-      case "pay": return "Pay";
-      case "pass": return "Pass";
+      case "pay": return "Pay (nothing to play)";
+      case "pass": return "Pass (nothing to play)";
       case "ace": return "Play an Ace: cancel the penalty";
       case "king": return /^\d+$/.test(w[1]) ? `K: two chips under horse ${w[1]}` : `Play a King: pass it to your ${w[1]}`;
       case "joker": return `Joker: horse ${w[1]} ${w[2] === "back" ? "back" : "forward"} one slot`;

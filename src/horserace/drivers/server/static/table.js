@@ -188,6 +188,7 @@ function showState(state) {
   $("notice").textContent = notice(state);
   $("notice").classList.toggle("mine", mine);
   turnSignals(mine || (state.legal.length > 0 && welcome && welcome.host));
+  showClock();
   showEnd(state);
   if (state.seed !== null) {
     $("seed").textContent = state.seed;
@@ -204,6 +205,17 @@ function showState(state) {
   if (state.status !== "waiting" && !(welcome && welcome.host && state.status === "waiting")) $("invite").hidden = true;
   showJoin();
 }
+
+function showClock() {
+  // the turn clock of the person to move: when it runs out a bot plays that turn for them
+  const deadline = lastState && lastState.status === "playing" ? lastState.deadline : null;
+  $("clock").hidden = deadline === null || deadline === undefined;
+  if ($("clock").hidden) return;
+  const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
+  const who = lastState.actor === mySeat() ? "You have" : `${nameOf(lastState.actor)} has`;
+  $("clock").textContent = `${who} ${left} s to move; then a bot plays this turn.`;
+}
+setInterval(showClock, 1000);
 
 function showJoin() {
   // a visitor holding no seat: the open seats to take, or watching
@@ -262,6 +274,8 @@ function receive(message) {
     showTitle();
     $("seed-hash").textContent = message.seed_hash;
     $("leave").hidden = message.seat === null;
+    $("answer-box").hidden = message.seat === null || message.companion;
+    $("answer-for-me").checked = Boolean(message.answer_for_me);
     $("chat-form").hidden = message.seat === null && !message.host;
     $("fair").hidden = message.companion; // the dice are real ones at a companion table
     showSeats(message.seats);
@@ -294,6 +308,8 @@ function receive(message) {
     showChat(message);
   } else if (message.type === "committed") {
     $("seed-note").textContent = `Your seed is committed (SHA-256 ${message.commitment.slice(0, 16)}…): it is revealed when play starts, and the record names it.`;
+  } else if (message.type === "answer_for_me") {
+    $("answer-for-me").checked = message.on;
   } else if (message.type === "next") {
     follow(message.table);
   } else if (message.type === "error") {
@@ -410,6 +426,7 @@ $("rules-close").onclick = () => $("rules").close();
 $("dev").onchange = () => { $("dev-box").hidden = !$("dev").checked; };
 $("sound").checked = localStorage.getItem("horserace.sound") === "1";
 $("sound").onchange = () => localStorage.setItem("horserace.sound", $("sound").checked ? "1" : "0");
+$("answer-for-me").onchange = () => send({ type: "answer_for_me", on: $("answer-for-me").checked });
 $("join-name").value = Held.name();
 $("verify").onclick = async (click) => {
   click.preventDefault();
