@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
-from tests.server.serve_process import start_serve, stop_process
+from tests.server.serve_process import METRICS_TOKEN, start_serve, stop_process
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -147,7 +147,8 @@ def histogram_percentile(buckets: dict[float, float], share: float) -> float:
 
 
 async def read_metrics(client: httpx.AsyncClient, base: str) -> dict[str, float]:
-    response = await client.get(f"{base}/metrics")
+    authorization = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+    response = await client.get(f"{base}/metrics", headers=authorization)
     response.raise_for_status()
     found = {}
     for line in response.text.splitlines():

@@ -4,6 +4,7 @@ from a browser and for the server benchmarks."""
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -18,6 +19,7 @@ import httpx
 HOST = "127.0.0.1"
 HORSERACE = Path(sys.executable).parent / "horserace"
 STARTUP_POLLS = 300  # x 0.1 s
+METRICS_TOKEN = "the-operators-metrics-token"  # given as an operator gives it: in the environment
 
 
 def free_port() -> int:
@@ -33,7 +35,8 @@ def start_serve(arguments: list[str], log: Path) -> tuple[subprocess.Popen[bytes
     port = free_port()
     command = [str(HORSERACE), "serve", "--host", HOST, "--port", str(port), *arguments]
     with log.open("ab") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        environment = {**os.environ, "HORSERACE_METRICS_TOKEN": METRICS_TOKEN}
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=environment)
     base = f"http://{HOST}:{port}"
     try:
         with httpx.Client(trust_env=False, timeout=5) as client:

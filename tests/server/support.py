@@ -21,8 +21,10 @@ with warnings.catch_warnings():  # starlette's notice about httpx's successor, n
 from horserace.drivers.server import protocol
 from horserace.drivers.server.app import create_app
 from horserace.drivers.server.limits import Limits
+from tests.server.serve_process import METRICS_TOKEN
 
 __all__ = [
+    "METRICS_TOKEN",
     "Message",
     "Player",
     "TestClient",
@@ -31,6 +33,7 @@ __all__ = [
     "create_table",
     "game_of",
     "join",
+    "metrics_text",
     "player_and_watcher",
     "receive",
     "serving",
@@ -59,10 +62,21 @@ def serving(
     """The app on `database` with every new table's seed fixed (tables made in one test
     share it); `limits` are the server's defaults unless a test lowers or raises them."""
     app = create_app(
-        f"sqlite:///{database}", bot_delay=bot_delay, seeds=lambda: seed, limits=limits
+        f"sqlite:///{database}",
+        bot_delay=bot_delay,
+        seeds=lambda: seed,
+        limits=limits,
+        metrics_token=METRICS_TOKEN,
     )
     with TestClient(app) as client:
         yield client
+
+
+def metrics_text(client: TestClient) -> str:
+    """/metrics as the operator reads it (with the metrics token)."""
+    response = client.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+    assert response.status_code == 200, response.text
+    return str(response.text)
 
 
 def create_table(

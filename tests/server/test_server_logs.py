@@ -18,7 +18,7 @@ from websockets.sync.client import connect
 
 from horserace.drivers.server.connection import Connection
 from horserace.drivers.server.table_socket import spawn_writer
-from tests.server.serve_process import serve_running, stop_process
+from tests.server.serve_process import METRICS_TOKEN, serve_running, stop_process
 
 GAME = {
     "preset": "classic",
@@ -41,6 +41,9 @@ def test_every_line_is_json_and_a_vanished_socket_is_at_most_one_line(tmp_path: 
         with httpx.Client(base_url=base, trust_env=False, timeout=10) as http:
             assert http.get("/api/presets").status_code == 200
             assert http.get("/no/such/page").status_code == 404
+            assert http.get("/metrics").status_code == 401  # a player on the game port
+            operator = {"Authorization": f"Bearer {METRICS_TOKEN}"}  # as HORSERACE_METRICS_TOKEN
+            assert "horserace_tables" in http.get("/metrics", headers=operator).text
             table = http.post("/api/tables", json=GAME).json()["table"]["id"]
             port = int(base.rsplit(":", 1)[1])
             watchers = []
@@ -68,7 +71,7 @@ def test_every_line_is_json_and_a_vanished_socket_is_at_most_one_line(tmp_path: 
         parsed = json.loads(line)  # every line, the web server's included
         assert {"time", "level", "logger", "message"} <= set(parsed), line
     text = "\n".join(lines)
-    assert "Traceback" not in text
+    assert "Traceback" not in text and METRICS_TOKEN not in text
     assert sum("socket.send()" in line for line in lines) <= 1, text[-3000:]
     requests = [json.loads(line) for line in lines if '"logger": "uvicorn.access"' in line]
     assert {(r["method"], r["path"], r["status"]) for r in requests} >= {

@@ -12,7 +12,15 @@ from pathlib import Path
 
 from horserace.drivers.server.app import create_app
 from horserace.drivers.server.ops import COLLECTOR_THRESHOLDS, JsonLogFormatter, event
-from tests.server.support import Player, TestClient, create_table, join, serving
+from tests.server.support import (
+    METRICS_TOKEN,
+    Player,
+    TestClient,
+    create_table,
+    join,
+    metrics_text,
+    serving,
+)
 
 
 def _metric(text: str, name: str) -> float:
@@ -39,9 +47,9 @@ def test_health_metrics_and_no_openapi_by_default(tmp_path: Path) -> None:
             assert ann.reply()["type"] == "ack"
             ann.send_act(state["state"]["legal"][0], state["version"])
             assert ann.reply()["code"] in ("stale", "not-your-turn")
-            text = client.get("/metrics").text
+            text = metrics_text(client)
             assert _metric(text, "horserace_connections") == 1
-        text = client.get("/metrics").text
+        text = metrics_text(client)
         assert _metric(text, 'horserace_tables{status="playing"}') == 1
         assert _metric(text, 'horserace_actions_total{by="person"}') == 1
         assert _metric(text, 'horserace_actions_total{by="bot"}') >= 1
@@ -59,6 +67,22 @@ def test_health_metrics_and_no_openapi_by_default(tmp_path: Path) -> None:
     app = create_app(f"sqlite:///{tmp_path / 'o.db'}", openapi=True)
     with TestClient(app) as client:
         assert "/api/tables" in client.get("/openapi.json").json()["paths"]
+        assert client.get("/metrics").status_code == 404  # no token given: no metrics
+
+
+def test_the_metrics_are_the_operators_alone(tmp_path: Path) -> None:
+    with serving(tmp_path / "t.db") as client:
+        for headers in (
+            {},
+            {"Authorization": "Bearer nope"},
+            {"Authorization": METRICS_TOKEN},
+            {"Authorization": f"Basic {METRICS_TOKEN}"},
+            {"Authorization": f"Bearer {METRICS_TOKEN}x"},
+        ):
+            refused = client.get("/metrics", headers=headers)
+            assert refused.status_code == 401, headers
+            assert "horserace_" not in refused.text and METRICS_TOKEN not in refused.text
+        assert "horserace_actions_total" in metrics_text(client)
 
 
 def test_log_lines_are_json_and_never_hold_a_token() -> None:

@@ -49,6 +49,15 @@ def serve(
     openapi: Annotated[
         bool, typer.Option("--openapi", help="Serve the API description at /docs.")
     ] = False,
+    metrics_token: Annotated[
+        str | None,
+        typer.Option(
+            "--metrics-token",
+            envvar="HORSERACE_METRICS_TOKEN",
+            help="/metrics answers only 'Authorization: Bearer TOKEN' (best given in the"
+            " environment, where other users' ps cannot read it); without one /metrics is off.",
+        ),
+    ] = None,
     workers: Annotated[
         int,
         typer.Option(
@@ -87,7 +96,8 @@ def serve(
 
     Every action is written to the database before anyone is told of it; on start the server
     resumes every unfinished table. /healthz answers whether it and its database are up,
-    /metrics gives Prometheus metrics; the server's own logs are JSON lines on stderr.
+    /metrics gives Prometheus metrics to whoever holds the metrics token; the server's own
+    logs are JSON lines on stderr.
     """
     import uvicorn
 
@@ -123,6 +133,7 @@ def serve(
             sockets_per_address,
             requests_per_second,
             messages_per_address,
+            metrics_token=metrics_token,
         )
         serve_workers(workers, host, port, settings)
         return
@@ -134,6 +145,7 @@ def serve(
             openapi=openapi,
             limits=serving_limits(sockets_per_address, requests_per_second, messages_per_address),
             long_lived=True,
+            metrics_token=metrics_token,
         ),
         host=host,
         port=port,

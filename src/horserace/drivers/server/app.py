@@ -40,7 +40,12 @@ from horserace.drivers.server.limits import (
 )
 from horserace.drivers.server.lobby_routes import add_lobby_routes, hub_of
 from horserace.drivers.server.messages import prepare_live_odds
-from horserace.drivers.server.ops import METRICS_CONTENT_TYPE, Metrics, tune_collector
+from horserace.drivers.server.ops import (
+    METRICS_CONTENT_TYPE,
+    Metrics,
+    metrics_allowed,
+    tune_collector,
+)
 from horserace.drivers.server.protocol import (
     CreateTable,
     JoinTable,
@@ -73,6 +78,7 @@ def create_app(
     openapi: bool = False,
     peers: Peers | None = None,
     long_lived: bool = False,
+    metrics_token: str | None = None,
 ) -> FastAPI:
     """The server for one database. `seeds` draws each new table's seed (tests fix it);
     `bot_delay` is the pause before a bot's move, so people can follow the game; `key_file`
@@ -81,7 +87,8 @@ def create_app(
     (`/openapi.json`, `/docs`), which is off unless asked for. `peers` makes this server one
     worker of several over a PostgreSQL database (cluster.py, routing.py). `long_lived`: the
     app is a server process's (`serve`), so Python's collector is set for one
-    (`ops.tune_collector`)."""
+    (`ops.tune_collector`). `metrics_token`: `/metrics` answers only a request that sends
+    it as `Authorization: Bearer TOKEN` (none: `/metrics` is not served)."""
 
     def open_database() -> Storage:
         return storage() if storage is not None else open_storage(database)
@@ -151,7 +158,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.state.spawn_writer = spawn_writer
     _pages(app)
-    _operations(app)
+    _operations(app, metrics_token)
     add_lobby_routes(app)
     _lobby(app)
     add_table_socket(app)
@@ -275,7 +282,7 @@ def _pages(app: FastAPI) -> None:
         return FileResponse(STATIC / "table.html")
 
 
-def _operations(app: FastAPI) -> None:
+def _operations(app: FastAPI, metrics_token: str | None) -> None:
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
         """200 while the server answers and its database does; 503 otherwise."""
@@ -290,8 +297,17 @@ def _operations(app: FastAPI) -> None:
         return JSONResponse(found)
 
     @app.get("/metrics", include_in_schema=False)
-    async def metrics() -> Response:
-        """Prometheus text format: tables by status, sockets, actions, latency, refusals."""
+    async def metrics(authorization: Annotated[str | None, Header()] = None) -> Response:
+        """Prometheus text format: tables by status, sockets, actions, latency, refusals;
+        only to the operator (the token), never to a player on the game port."""
+        if metrics_token is None:
+            raise HTTPException(404, "metrics are off: start the server with a metrics token")
+        if not metrics_allowed(metrics_token, authorization):
+            raise HTTPException(
+                401,
+                "send the metrics token as 'Authorization: Bearer TOKEN'",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
         held = list(hub_of(app).tables.values())
         counts = Counter(table.status for table in held)
         sent = sum(table.connections.sent for table in held)

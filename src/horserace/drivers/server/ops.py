@@ -5,6 +5,7 @@ which no token can appear."""
 from __future__ import annotations
 
 import gc
+import hmac
 import json
 import logging
 import sys
@@ -21,7 +22,13 @@ from prometheus_client.registry import Collector
 
 from horserace.drivers.server.event_loop import TURN_BUCKETS, TurnTimes
 
-__all__ = ["METRICS_CONTENT_TYPE", "JsonLogFormatter", "Metrics", "configure_logging"]
+__all__ = [
+    "METRICS_CONTENT_TYPE",
+    "JsonLogFormatter",
+    "Metrics",
+    "configure_logging",
+    "metrics_allowed",
+]
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 SECRET_WORDS = ("token", "authorization", "secret", "password", "key_file")
@@ -69,6 +76,15 @@ class Metrics:
         for status in ("waiting", "playing", "over"):
             self.tables.labels(status).set(table_counts.get(status, 0))
         return generate_latest(self.registry)
+
+
+def metrics_allowed(token: str, authorization: str | None) -> bool:
+    """Whether a request's `Authorization` header carries the metrics token (compared in
+    constant time). The metrics are the operator's: what they count is nobody's at a table."""
+    if not authorization or not authorization.startswith("Bearer "):
+        return False
+    given = authorization.removeprefix("Bearer ").strip()
+    return hmac.compare_digest(given.encode(), token.encode())
 
 
 class _TurnCollector(Collector):

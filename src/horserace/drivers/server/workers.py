@@ -43,6 +43,7 @@ class WorkerSettings:
     sockets_per_address: int
     requests_per_second: float
     messages_per_address: float
+    metrics_token: str | None = None
     secret: str = ""
     listener: int | None = None  # the shared socket's file descriptor, once it is open
 
@@ -135,6 +136,7 @@ def run_worker(settings: WorkerSettings) -> None:
         ),
         peers=Peers(address, settings.secret),
         long_lived=True,
+        metrics_token=settings.metrics_token,
     )
     server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(settings.log_level)))
     parent = os.getppid()
