@@ -14,7 +14,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -52,6 +52,9 @@ class Family(ABC):
     bot_kinds: tuple[str, ...]
     standin_bot: str  # plays for a person who has left a table, until they come back
     money: str = "chips"  # what a table's money is called where a preset does not say
+    # a race drawn at a pace people follow: seconds a table at the natural pace waits after
+    # a chance step with an event of each kind (a card turned, a die of a race's turn)
+    race_beats: Mapping[str, float] = MappingProxyType({})
 
     def house_rules(self, defaults: Mapping[str, Any], check: Any) -> HouseRules:
         """The house rules a table of a preset (its `defaults`, its config maker `check`) may

@@ -131,6 +131,12 @@ class Skip(_Strict):
     type: Literal["skip"]
 
 
+class NextRace(_Strict):
+    """A person has seen the results between two races (natural pace): play may go on."""
+
+    type: Literal["next-race"]
+
+
 class Chat(_Strict):
     """A short line for the table's chat, from a seat (or the host)."""
 
@@ -166,7 +172,17 @@ class AnswerForMe(_Inbound):
 
 
 AnyClientMessage = (
-    Hello | Act | Sync | Undo | Ping | Skip | Chat | CommitSeed | RevealSeed | AnswerForMe
+    Hello
+    | Act
+    | Sync
+    | Undo
+    | Ping
+    | Skip
+    | NextRace
+    | Chat
+    | CommitSeed
+    | RevealSeed
+    | AnswerForMe
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
@@ -244,6 +260,8 @@ class TableState(_Strict):
     reveal: RevealState | None = None  # play is to start: the players' seeds are awaited
     deadline: float | None = None  # the person to move has until then (seconds since the
     # epoch), when a bot plays the turn for them; None: no clock runs
+    race_break: dict[str, Any] | None = None  # the results between races: race, lines,
+    # waiting (seats still to tap "Next race"), seconds (until play goes on anyway)
 
 
 class MissedStep(_Strict):

@@ -32,6 +32,7 @@ from horserace.drivers.server.fair import (
 from horserace.drivers.server.lobby import room_code
 from horserace.drivers.server.messages import seat_info, seat_names
 from horserace.drivers.server.ops import Metrics
+from horserace.drivers.server.race_break import RaceBreak
 from horserace.drivers.server.records import (
     Archive,
     RecordCheck,
@@ -141,6 +142,7 @@ class TableBase:
         self.hurry: object = None  # a spectator's skip: bots move at once while this race runs
         self.chat = ChatRoom(row.settings.get(CHAT, []))
         self.next_table: str | None = None  # the host's next game with these seats
+        self.race_break: RaceBreak | None = None  # the results between races (natural pace)
         self.connections = Audience()
         self.last_active = time.monotonic()  # the last change or connection (housekeeping)
         self.on_change: Callable[[TableBase], None] = _nobody  # the lobby hears of changes
@@ -218,6 +220,7 @@ class TableBase:
             and seconds > 0
             and self.seats[actor].kind == HUMAN
             and actor not in self.away
+            and self.race_break is None  # a clock starts once the results are seen
         )
         if not timed or not isinstance(actor, int):
             self.clock = None

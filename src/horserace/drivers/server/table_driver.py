@@ -114,7 +114,7 @@ class TableDriver(TableMoves):
                 elif not self._hurrying():
                     pause = self.bot_delay
             if version < 0:
-                await asyncio.sleep(0)
+                await asyncio.sleep(0 if self._hurrying() else self.chance_pause)
                 continue
             await asyncio.sleep(pause)
             if move == "answer":

@@ -4,6 +4,7 @@ then told to everyone, step by step; put back as it was if it cannot be stored."
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from horserace.core.actions import Action
@@ -30,6 +31,8 @@ class NotStored(Exception):
 
 
 class TableMoves(TableViews):
+    chance_pause = 0.0  # seconds the driver waits after chance's last run (a race's beat)
+
     # --- moves ---
     async def commit(
         self, action: Action, seat: int | None = None, request: str | None = None
@@ -44,11 +47,18 @@ class TableMoves(TableViews):
     async def _chance_run(self) -> None:
         """Chance's moves until a seat is to move (a deal of many cards), up to CHANCE_RUN of
         them: applied one after another, stored in one write, then told in order."""
+        await self._run_chance(lambda step: False)
+
+    async def _run_chance(self, stop: Callable[[Step], bool]) -> None:
+        """`_chance_run`, ending early after a step `stop` names."""
         assert self.chance is not None
         mark = self._mark()
         steps: list[tuple[Step, str | None]] = []
         while len(steps) < CHANCE_RUN and self.game.actor is CHANCE:
-            steps.append((self.game.apply(self.chance.choose(self.rules, self.game.state)), None))
+            step = self.game.apply(self.chance.choose(self.rules, self.game.state))
+            steps.append((step, None))
+            if stop(step):
+                break
         await self._publish(mark, steps)
 
     def _made_by(self, step: Step) -> str:

@@ -17,10 +17,10 @@ from horserace.drivers.server.connection import Connection
 from horserace.drivers.server.fair import FAIR, commitment_of
 from horserace.drivers.server.protocol import Committed, ErrorCode, ErrorReply, Revealed
 from horserace.drivers.server.storage import HUMAN, PLAYING, WAITING
-from horserace.drivers.server.table_driver import TableDriver
+from horserace.drivers.server.table_breaks import TableBreaks
 
 
-class TableSeeds(TableDriver):
+class TableSeeds(TableBreaks):
     def _refuse(self, connection: Connection, code: ErrorCode, message: str) -> None:
         reply = ErrorReply(code=code, message=message, version=self.version)
         connection.send(reply.model_dump())

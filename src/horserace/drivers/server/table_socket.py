@@ -32,6 +32,7 @@ from horserace.drivers.server.protocol import (
     CommitSeed,
     ErrorReply,
     Hello,
+    NextRace,
     Pong,
     RevealSeed,
     Skip,
@@ -173,6 +174,8 @@ async def _handle(table: TableMaster, connection: Connection, text: str) -> None
         await table.undo(connection, message)
     elif isinstance(message, Skip):
         await table.skip(connection)
+    elif isinstance(message, NextRace):
+        await table.next_race(connection)
     elif isinstance(message, Chat):
         await table.say(connection, message.text)
     elif isinstance(message, CommitSeed):

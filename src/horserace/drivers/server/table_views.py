@@ -42,6 +42,7 @@ class TableViews(TableBase):
             self._seats_now(),  # a join, a leave or a connection changes no version
             self._deadline(self.game.state),
             connection.seat in self.answering,
+            None if self.race_break is None else str(self.race_break.data()),
         )
         text = self._welcomes.get(key)
         if text is None:
@@ -120,7 +121,7 @@ class TableViews(TableBase):
                 commitments={str(seat): hashed for seat, hashed in self.commitments.items()},
                 revealed=sorted(self.player_seeds),
             )
-        return table_state_data(
+        data = table_state_data(
             self.rules,
             state,
             connection.seat,
@@ -130,6 +131,10 @@ class TableViews(TableBase):
             reveal,
             self._deadline(state),
         )
+        shown = self.race_break
+        now = shown is not None and state is self.game.state
+        data["race_break"] = shown.data() if shown is not None and now else None
+        return data
 
     def _deadline(self, state: Any) -> float | None:
         """When the clock of the person to move runs out, for the table's latest state."""

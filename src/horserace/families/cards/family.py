@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from functools import lru_cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from horserace.core.errors import HorseraceError
@@ -37,6 +38,7 @@ class CardsFamily(Family):
             "Calcutta Horse Race (cards, an auction)",
         ),
     )
+    race_beats = MappingProxyType({"card-turned": 0.7, "link-turned": 0.7})
     bot_kinds = ("value", "favourite", "random", "blind")
     standin_bot = "value"
 

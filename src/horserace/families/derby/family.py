@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from horserace.families.family import Family, PresetSpec
@@ -23,6 +24,9 @@ class DerbyFamily(Family):
             "Derby Challenge: 2-20 players pick horses, roll odds, wager $0-3, 3 races",
             "Derby Challenge",
         ),
+    )
+    race_beats = MappingProxyType(
+        {"die-rolled": 0.12, "mud-rolled": 0.4, "accelerator-rolled": 0.4}
     )
     bot_kinds = ("random", "ev")
     standin_bot = "ev"
