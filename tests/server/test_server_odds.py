@@ -197,7 +197,10 @@ def test_only_the_newest_derby_positions_wait_for_their_precise_odds(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A table that moves on faster than the precise odds are worked out leaves at most
-    WAITING positions waiting, newest first: the older ones are dropped, not worked out."""
+    WAITING positions waiting, newest first: the older ones are dropped, not worked out. Each
+    precise step queues its refinement, which runs only once no position waits: every one is
+    asked for after the last precise step (a stand-in too, a refinement being millions of
+    races)."""
     rules, state = _play_until("derby", {}, 13, _derby_mid_race)
     chance, views = SeededChance(13), list[Any]()
     while len(views) < 12:
@@ -207,14 +210,21 @@ def test_only_the_newest_derby_positions_wait_for_their_precise_odds(
             views.append(rules.view(state, None))
     started, go, computed = threading.Event(), threading.Event(), []
 
+    refined: list[Any] = []
+
     def slow(key: Any) -> Any:
         started.set()
         go.wait()
         computed.append(key)
         return live_odds_module.quick_odds(key)
 
-    LIVE.settle()  # the shared table odds' thread must not pick up the stand-in below
+    def refine(key: Any, going: Any = None, after: Any = None) -> Any:
+        refined.append((key, len(computed)))
+        return None  # nothing kept: the precise step's estimate stays
+
+    LIVE.settle()  # the shared table odds' thread must not pick up the stand-ins below
     monkeypatch.setattr(live_odds_module, "precise_odds", slow)
+    monkeypatch.setattr(live_odds_module, "refined_odds", refine)
     live = live_odds_module.LiveOdds()
     live.wins(views[0])
     started.wait()  # the first position is being worked out
@@ -224,6 +234,7 @@ def test_only_the_newest_derby_positions_wait_for_their_precise_odds(
     live.settle()
     keys = [odds_key(view) for view in views]
     assert computed == [keys[0], *reversed(keys[-live_odds_module.WAITING :])]
+    assert refined and all(done == len(computed) for _, done in refined)
 
 
 def test_a_derby_table_before_the_race_sends_the_exact_even_odds() -> None:
