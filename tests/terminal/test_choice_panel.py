@@ -70,13 +70,11 @@ def test_a_refused_answer_says_the_rule_and_what_is_allowed_and_asks_again() -> 
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: asking(app))
             await pilot.press("q", "enter")  # q is no card: refused, not a quit while typing
-            await pilot.pause(0.05)
+            await until(pilot, lambda: "'q' is not a choice here" in _shown(app, "#feedback"))
             feedback = _shown(app, "#feedback")
-            assert "'q' is not a choice here" in feedback
             assert "allowed: 2: keep the 2; 3: keep the 3; 10: keep the 10" in feedback
             await pilot.press("enter")  # no default: Enter alone chooses nothing
-            await pilot.pause(0.05)
-            assert "Enter alone chooses nothing here" in _shown(app, "#feedback")
+            await until(pilot, lambda: "Enter alone chooses nothing" in _shown(app, "#feedback"))
             assert asking(app) and not chosen
             await pilot.press("j", "enter")
             await until(pilot, lambda: not app.is_running)
@@ -101,8 +99,7 @@ def test_typing_words_narrows_a_long_list_and_the_arrows_pick_from_it() -> None:
             listed = app.query_one("#options", OptionList)
             assert listed.option_count == 36 + 4  # the options and their four headings
             await pilot.press(*"7 of hearts")
-            await pilot.pause(0.05)
-            assert listed.option_count == 2  # the heading and the one card left
+            await until(pilot, lambda: listed.option_count == 2)  # the heading and the one card
             await pilot.press("down", "enter")
             await until(pilot, lambda: not app.is_running)
 
@@ -123,8 +120,8 @@ def test_the_bid_field_takes_its_step_keys_and_refuses_what_is_over_the_limit() 
             assert list(buttons) == ["+1", "+5", "+10"]
             assert "bid 11 to 40 chips (+1 = 11, +5 = 15, +10 = 20)" in _shown(app, "#field")
             await pilot.press(*"99", "enter")
-            await pilot.pause(0.05)
-            assert "99 is over the limit: a bid is at most 40 chips" in _shown(app, "#feedback")
+            over = "99 is over the limit: a bid is at most 40 chips"
+            await until(pilot, lambda: over in _shown(app, "#feedback"))
             await pilot.click(buttons["+5"])
             await until(pilot, lambda: not app.is_running)
 
@@ -149,11 +146,9 @@ def test_a_step_leads_to_the_next_choice_and_back_goes_to_the_one_before() -> No
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: asking(app))
             await pilot.press("t", "enter")
-            await pilot.pause(0.05)
-            assert "to whom" in _shown(app, "#question")
+            await until(pilot, lambda: "to whom" in _shown(app, "#question"))
             await pilot.press("<", "enter")
-            await pilot.pause(0.05)
-            assert "which trade" in _shown(app, "#question")
+            await until(pilot, lambda: "which trade" in _shown(app, "#question"))
             await pilot.press("t", "enter", "b", "enter")
             await until(pilot, lambda: not app.is_running)
 

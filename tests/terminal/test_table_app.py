@@ -172,11 +172,9 @@ def test_the_board_fits_80x24_and_sits_beside_the_log_on_a_wide_short_screen() -
             await until(pilot, lambda: asking(app))
             assert not app.query_one("#main").has_class("-wide")  # tall: the log below
             await pilot.resize_terminal(130, 26)
-            await pilot.pause(0.1)
-            assert app.query_one("#main").has_class("-wide")
+            await until(pilot, lambda: app.query_one("#main").has_class("-wide"))
             await pilot.resize_terminal(80, 24)
-            await pilot.pause(0.1)
-            assert not app.query_one("#main").has_class("-wide")
+            await until(pilot, lambda: not app.query_one("#main").has_class("-wide"))
             board = app.query_one("#board")
             panel = app.query_one(ChoicePanel)
             assert board.region.bottom <= panel.region.y <= 24 - 1 - 2
