@@ -91,7 +91,7 @@ def test(extra: list[str]) -> None:
     run(BIN / "ruff", "check", *CHECKED)
     run(BIN / "ruff", "format", "--check", *CHECKED)
     run(BIN / "mypy")
-    run(BIN / "pytest", "-n", "2", *extra)
+    run(BIN / "pytest", "-n", "2", "--durations=10", *extra)  # the ten slowest, to keep it fast
 
 
 def analysis(extra: list[str]) -> None:
