@@ -2,11 +2,17 @@
 // The table page: one WebSocket, the drawn table (board.js), the moves (actions.js), what
 // happened in words, chat, the end of the game. Tokens come from localStorage and go only in
 // the first message, never in a URL; a browser may hold several seats (?seat=N picks one).
+// ?tv: the display for a big screen (a fundraiser's TV): it holds no seat and no host's
+// token, shows the board, odds, log and results in large type, and has no controls; each
+// person's phone holds their hand, bets and choices.
 const tableId = location.pathname.split("/").pop();
-const wanted = new URLSearchParams(location.search).get("seat");
-let held = Held.seats(tableId);
+const query = new URLSearchParams(location.search);
+const tv = query.has("tv");
+const wanted = query.get("seat");
+let held = tv ? {} : Held.seats(tableId);
 let token = held[wanted] || held[Object.keys(held).sort()[0]] || null;
-const hostToken = Held.host(tableId);
+const hostToken = tv ? null : Held.host(tableId);
+if (tv) document.body.classList.add("tv");
 let version = null; // the last version seen; a fresh page asks for the whole log (since 0)
 let names = [];
 let seats = [];
@@ -343,7 +349,7 @@ function receive(message) {
     for (const line of message.chat || []) showChat(line);
     showState(message.state);
     showBreak(message.state.race_break || null);
-    if (message.host && message.state.status === "waiting" && !message.companion) showInvite();
+    if ((message.host || tv) && message.state.status === "waiting" && !message.companion) showInvite();
     if (message.seat !== null && message.state.status === "waiting" && !message.companion) {
       FairSeed.commit(tableId, message.seat, send); // a seed of this browser's own, hashed
     }
@@ -410,6 +416,7 @@ let roomShown = false;
 async function showInvite() {
   $("invite").hidden = false;
   $("invite-link").value = `${location.origin}/table/${tableId}`;
+  $("tv-link").href = `/table/${tableId}?tv`;
   if (roomShown) return;
   roomShown = true;
   $("qr").src = `/api/tables/${tableId}/qr.svg`;
