@@ -46,6 +46,7 @@ def start_server(
     arguments = ["--db", database, "--workers", str(workers), "--bot-delay", str(bot_delay)]
     arguments += ["--log-level", "warning", "--sockets-per-address", "100000"]
     arguments += ["--requests-per-second", "100000", "--messages-per-address", "100000"]
+    arguments += ["--tables-per-address", "100000", "--steps-per-address", "1000000"]
     return start_serve(arguments, log)
 
 

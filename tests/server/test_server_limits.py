@@ -4,7 +4,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from typer.testing import CliRunner
 
 from horserace.drivers.cli.app import app as cli_app
 from horserace.drivers.server.connection import MAX_BACKLOG, Connection, encode
+from horserace.drivers.server.hub import Hub
 from horserace.drivers.server.limits import (
     CLOSE_TOO_FAST,
     CLOSE_TOO_MANY,
@@ -20,6 +23,9 @@ from horserace.drivers.server.limits import (
     MAX_BODY,
     Limits,
 )
+from horserace.drivers.server.protocol import CreateTable
+from horserace.drivers.server.sql_storage import SQLiteStorage
+from horserace.drivers.server.table_moves import CHANCE_RUN
 from tests.server.support import Player, close_code, create_table, join, receive, serving
 
 FAMILIES = [
@@ -237,3 +243,48 @@ def test_the_tables_held_in_all_are_bounded(tmp_path: Path) -> None:
         assert [client.post("/api/tables", json=body).status_code for _ in range(3)] == [201] * 3
         refused = client.post("/api/tables", json=body)
         assert refused.status_code == 429 and "tables" in refused.json()["detail"]
+
+
+def test_tables_of_bots_count_against_the_address_and_the_server(tmp_path: Path) -> None:
+    """A table of bots alone starts at once, but counts until it is over, as a waiting one
+    does: past the address's share, and past the tables the server runs, 429."""
+    slow = Limits(tables_per_address=2, steps_per_address=1)  # they stay in play
+    bots = {"preset": "classic", "options": {"players": 3}, "seats": ["random"] * 3}
+    with serving(tmp_path / "a.db", limits=slow) as client:
+        assert client.post("/api/tables", json=bots).status_code == 201
+        waiting = {"preset": "classic", "options": {"players": 2}}
+        assert client.post("/api/tables", json=waiting).status_code == 201
+        refused = client.post("/api/tables", json=bots)
+        assert refused.status_code == 429 and "waiting or playing" in refused.json()["detail"]
+        statuses = [t["status"] for t in client.get("/api/tables").json()]
+        assert sorted(statuses) == ["playing", "waiting"]
+    server = replace(slow, tables_per_address=100, tables_running=3)
+    with serving(tmp_path / "b.db", limits=server) as client:
+        assert [client.post("/api/tables", json=bots).status_code for _ in range(3)] == [201] * 3
+        refused = client.post("/api/tables", json=bots)
+        assert refused.status_code == 429 and "runs all" in refused.json()["detail"]
+
+
+def test_one_address_s_tables_share_its_steps_a_second(tmp_path: Path) -> None:
+    """Three bot tables from one address share 20 steps a second (bursts of 40), while a
+    table from another address plays 100 steps on a budget of its own. What the three made
+    meanwhile stays within their one budget (a run of chance's moves, at most 64, may
+    overdraw it once per table): a third of what one table alone may make, each."""
+    limits = Limits(steps_per_address=20, tables_per_address=10)
+    bots = CreateTable(preset="classic", options={"players": 4, "rounds": 50}, seats=["random"] * 4)
+
+    async def run() -> tuple[int, float]:
+        hub = Hub(SQLiteStorage(tmp_path / "t.db"), limits=limits)
+        try:
+            flood = [(await hub.create(bots, "10.0.0.1"))[0] for _ in range(3)]
+            started = time.monotonic()
+            other, _ = await hub.create(bots, "10.0.0.2")
+            while other.version < 100:
+                assert time.monotonic() - started < 15, "the other address's table stalled"
+                await asyncio.sleep(0.01)
+            return sum(table.version for table in flood), time.monotonic() - started
+        finally:
+            await hub.close()
+
+    made, seconds = asyncio.run(run())
+    assert made <= 40 + 20 * seconds + 3 * CHANCE_RUN, (made, seconds)

@@ -3,6 +3,7 @@ the server published once its game ended)."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated
 
@@ -91,6 +92,24 @@ def serve(
             " (bursts of twice this); each socket alone may send 20.",
         ),
     ] = Limits.address_messages_per_second,
+    tables_per_address: Annotated[
+        int,
+        typer.Option(
+            "--tables-per-address",
+            min=1,
+            help="Tables one client address may have created that are not over yet (tables of"
+            " bots alone too).",
+        ),
+    ] = Limits.tables_per_address,
+    steps_per_address: Annotated[
+        float,
+        typer.Option(
+            "--steps-per-address",
+            min=0.1,
+            help="Steps a second all the tables one client address created may take together"
+            " (bots and dice wait for the budget; bursts of twice this).",
+        ),
+    ] = Limits.steps_per_address,
 ) -> None:
     """Serve the lobby and the tables: open http://HOST:PORT/ in a browser.
 
@@ -123,17 +142,16 @@ def serve(
         else:
             sqlite_path(db)
     configure_logging(log_level)
+    limits = serving_limits(
+        sockets_per_address,
+        requests_per_second,
+        messages_per_address,
+        tables_per_address,
+        steps_per_address,
+    )
     if workers > 1:
         settings = WorkerSettings(
-            db,
-            bot_delay,
-            key_file,
-            log_level,
-            openapi,
-            sockets_per_address,
-            requests_per_second,
-            messages_per_address,
-            metrics_token=metrics_token,
+            db, bot_delay, key_file, log_level, openapi, asdict(limits), metrics_token
         )
         serve_workers(workers, host, port, settings)
         return
@@ -143,7 +161,7 @@ def serve(
             bot_delay=bot_delay,
             key_file=key_file,
             openapi=openapi,
-            limits=serving_limits(sockets_per_address, requests_per_second, messages_per_address),
+            limits=limits,
             long_lived=True,
             metrics_token=metrics_token,
         ),

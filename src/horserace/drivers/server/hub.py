@@ -15,7 +15,7 @@ from horserace.drivers.server.bots import bot_family
 from horserace.drivers.server.catalogue import check_fields
 from horserace.drivers.server.cluster import Cluster
 from horserace.drivers.server.fair import FAIR, server_seed
-from horserace.drivers.server.limits import Limits
+from horserace.drivers.server.limits import MAX_ADDRESSES, Limits, StepBudget
 from horserace.drivers.server.lobby import PUSH_SECONDS, LobbyFeed, row_summary
 from horserace.drivers.server.ops import Metrics, event
 from horserace.drivers.server.protocol import CreateTable
@@ -54,7 +54,8 @@ class Hub:
         self.seeds = seeds
         self.limits = limits or Limits()
         self.tables: dict[str, TableMaster] = {}
-        self.created_by: dict[str, set[str]] = {}  # address -> its tables still waiting
+        self.created_by: dict[str, set[str]] = {}  # address -> its tables not over yet
+        self.step_budgets: dict[str, StepBudget] = {}
         self.heavy = asyncio.Semaphore(REBUILDS)  # replays off the loop at once
         self._loading: dict[str, asyncio.Future[TableMaster | None]] = {}
         self.lobby = LobbyFeed(self.summary_of)
@@ -247,8 +248,9 @@ class Hub:
             table.kick()
         return table
 
-    def _hold(self, table: TableMaster) -> None:
+    def _hold(self, table: TableMaster, budget: StepBudget | None = None) -> None:
         self.tables[table.id] = table
+        table.pacer = budget or self.steps_of(f"table {table.id}")
         table.on_change = self._changed
         table.metrics = self.metrics
         table.writer = self.writer
@@ -334,19 +336,41 @@ class Hub:
             except Exception:  # the next sweep tries again; nothing is lost by waiting
                 log.exception("housekeeping failed")
 
-    async def create(self, request: CreateTable, address: str = "") -> tuple[TableMaster, str]:
-        """A new table with a fresh seed (only its hash is shown until the end); returns the
-        table and the host's token. An address may hold a few waiting tables at once, and
-        the server a bounded number in all."""
+    def steps_of(self, address: str) -> StepBudget:
+        """The steps a second every table `address` created shares (a table read back from
+        storage, whose creator is not kept, has a budget of its own)."""
+        budget = self.step_budgets.get(address)
+        if budget is None:
+            if len(self.step_budgets) > MAX_ADDRESSES:
+                self.step_budgets.clear()
+            rate = self.limits.steps_per_address
+            budget = self.step_budgets[address] = StepBudget(rate, 2 * rate)
+        return budget
+
+    def _budget(self, address: str) -> None:
+        """Refuse a new table past the address's share or the server's (429 `rate-limited`):
+        every table counts, one of bots alone too, until it is over."""
         mine = self.created_by.setdefault(address, set())
         for table_id in list(mine):
             held = self.tables.get(table_id)
-            if held is None or held.status != WAITING:
+            if held is None or held.status == OVER:
                 mine.discard(table_id)
         if len(mine) >= self.limits.tables_per_address:
-            raise TableRefusal("rate-limited", "this address has too many tables waiting")
+            raise TableRefusal(
+                "rate-limited",
+                f"this address has {len(mine)} tables waiting or playing; finish one first",
+            )
+        running = sum(1 for table in self.tables.values() if table.status != OVER)
+        if running >= self.limits.tables_running:
+            raise TableRefusal("rate-limited", "the server runs all the tables it can")
         if len(self.tables) >= self.limits.tables_total:
             raise TableRefusal("rate-limited", "the server holds all the tables it can")
+
+    async def create(self, request: CreateTable, address: str = "") -> tuple[TableMaster, str]:
+        """A new table with a fresh seed (only its hash is shown until the end); returns the
+        table and the host's token. An address may have a few tables not over at once,
+        whose automatic moves share its steps a second, and the server a bounded number."""
+        self._budget(address)
         preset = get_preset(request.preset)
         check_fields(preset.name, request.options)
         rules = preset.rules
@@ -379,9 +403,8 @@ class Hub:
             created=now(),
             seats=tuple(seats),
         )
-        table = await self._open(row)
-        if table.status == WAITING:
-            mine.add(row.id)
+        table = await self._open(row, self.steps_of(address))
+        self.created_by[address].add(row.id)
         kinds = [seat.kind if seat.kind != "bot" else seat.bot for seat in row.seats]
         event(log, "table created", table=row.id, preset=row.preset, seats=kinds, by=address)
         return table, host_token
@@ -407,11 +430,11 @@ class Hub:
             created=now(),
             seats=tuple(table.seats),
         )
-        again = await self._open(row)
+        again = await self._open(row, table.pacer)
         table.moved_to(again.id)
         return again
 
-    async def _open(self, row: TableRow) -> TableMaster:
+    async def _open(self, row: TableRow, budget: StepBudget | None = None) -> TableMaster:
         """Store and hold a new table; one of bots alone is stored as playing at once (so a
         stop between storing and starting cannot leave it waiting)."""
         if not any(seat.kind == OPEN for seat in row.seats):
@@ -420,7 +443,7 @@ class Hub:
             raise ConfigError("table id collision; try again")
         await asyncio.to_thread(self.storage.create_table, row)
         table = TableMaster(row, self.storage, self.bot_delay)
-        self._hold(table)
+        self._hold(table, budget)
         self.lobby.changed(table.id)
         table.kick()
         return table

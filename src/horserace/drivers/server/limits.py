@@ -116,6 +116,33 @@ class TokenBucket:
         return True
 
 
+class StepBudget:
+    """The steps a second that the tables one address created may take together (bots,
+    chance and stand-ins move only while it allows; a person's move is never held back but
+    is counted). A move is made while the budget is not in debt, and its steps are then
+    taken from it, so a run of chance's moves may put it into debt, which time pays off."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.steps = burst  # what may still be spent now
+        self.stamp = time.monotonic()
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.steps = min(self.burst, self.steps + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    def wait_seconds(self) -> float:
+        """How long the next automatic move must wait: 0 while the budget is not in debt."""
+        self._refill()
+        return 0.0 if self.steps >= 0 else -self.steps / self.rate
+
+    def spend(self, steps: int) -> None:
+        self._refill()
+        self.steps -= steps
+
+
 @dataclass(frozen=True)
 class Limits:
     """The server's limits; tests and benchmarks lower or raise them."""
@@ -127,7 +154,9 @@ class Limits:
     requests_per_second: float = 20.0  # HTTP lobby requests that change something, per address
     request_burst: float = 40.0
     sockets_per_address: int = 64
-    tables_per_address: int = 20  # tables an address created that are still waiting
+    tables_per_address: int = 20  # tables an address created that are not over yet
+    steps_per_address: float = 200.0  # steps a second of all the tables one address created
+    tables_running: int = 5_000  # tables not over yet, held at once
     tables_total: int = 20_000  # tables held in memory at once
     idle_seconds: float = 600.0  # a table nobody watches and nothing moves leaves memory
     over_seconds: float = 60.0  # a finished table nobody watches leaves memory
@@ -138,7 +167,11 @@ class Limits:
 
 
 def serving_limits(
-    sockets_per_address: int, requests_per_second: float, messages_per_address: float
+    sockets_per_address: int,
+    requests_per_second: float,
+    messages_per_address: float,
+    tables_per_address: int = Limits.tables_per_address,
+    steps_per_address: float = Limits.steps_per_address,
 ) -> Limits:
     """The limits `serve` sets from its options (bursts of twice each rate)."""
     return Limits(
@@ -147,6 +180,8 @@ def serving_limits(
         request_burst=2 * requests_per_second,
         address_messages_per_second=messages_per_address,
         address_message_burst=2 * messages_per_address,
+        tables_per_address=tables_per_address,
+        steps_per_address=steps_per_address,
     )
 
 

@@ -29,6 +29,7 @@ from horserace.drivers.server.fair import (
     fair_key,
     seed_hash,
 )
+from horserace.drivers.server.limits import StepBudget
 from horserace.drivers.server.lobby import room_code
 from horserace.drivers.server.messages import seat_info, seat_names
 from horserace.drivers.server.ops import Metrics
@@ -153,6 +154,7 @@ class TableBase:
         self._published: str | None = None
         self._archive: asyncio.Future[Archive] | None = None  # once over: record and check
         self.heavy: asyncio.Semaphore | None = None  # the hub's bound on replays at once
+        self.pacer: StepBudget | None = None  # the steps a second its creator's tables share
         self.away: set[int] = set()
         self.lock = asyncio.Lock()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -297,6 +299,15 @@ class TableBase:
     def archiving(self) -> bool:
         """Its archive is made, or under way."""
         return self._archive is not None
+
+    async def paced(self) -> None:
+        """Before a move nobody is asked for: wait while the steps a second of the tables
+        its creator made are spent (a flood of bot tables from one address shares one
+        budget, and the other tables keep their pace)."""
+        if self.pacer is not None:
+            delay = self.pacer.wait_seconds()
+            if delay > 0:
+                await asyncio.sleep(delay)
 
     async def archive(self, key: ServerKey) -> Archive:
         """Once the game is over: its published record and the check of it, worked out once

@@ -96,6 +96,7 @@ class TableDriver(TableMoves):
 
     async def _drive(self) -> None:
         while True:
+            await self.paced()
             async with self.lock:
                 self._arm_timer()
                 move = self._automatic()

@@ -40,9 +40,7 @@ class WorkerSettings:
     key_file: str | None
     log_level: str
     openapi: bool
-    sockets_per_address: int
-    requests_per_second: float
-    messages_per_address: float
+    limits: dict[str, Any]  # the fields of limits.Limits
     metrics_token: str | None = None
     secret: str = ""
     listener: int | None = None  # the shared socket's file descriptor, once it is open
@@ -116,7 +114,7 @@ def run_worker(settings: WorkerSettings) -> None:
     import uvicorn
 
     from horserace.drivers.server.app import Peers, create_app
-    from horserace.drivers.server.limits import serving_limits
+    from horserace.drivers.server.limits import Limits
     from horserace.drivers.server.ops import configure_logging
 
     assert settings.listener is not None, "a worker is started with the shared socket"
@@ -129,11 +127,7 @@ def run_worker(settings: WorkerSettings) -> None:
         bot_delay=settings.bot_delay,
         key_file=settings.key_file,
         openapi=settings.openapi,
-        limits=serving_limits(
-            settings.sockets_per_address,
-            settings.requests_per_second,
-            settings.messages_per_address,
-        ),
+        limits=Limits(**settings.limits),
         peers=Peers(address, settings.secret),
         long_lived=True,
         metrics_token=settings.metrics_token,
