@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from horserace.drivers.server.hub import REBUILDS, Hub
+from horserace.drivers.server.signing import ServerKey
 from horserace.drivers.server.sql_storage import SQLiteStorage
 from horserace.drivers.server.storage import TableRow
 from horserace.drivers.server.table import TableMaster
@@ -74,7 +75,8 @@ def test_reading_back_is_off_the_loop_bounded_and_once_per_table(tmp_path: Path)
         tables = _play_out(client, REBUILDS + 2)
 
     async def run() -> None:
-        hub = Hub(SQLiteStorage(database))
+        seal = ServerKey.load_or_create(f"{database}.key").seed_seal()  # the seeds' key
+        hub = Hub(SQLiteStorage(database, seal))
         loop_thread = threading.get_ident()
         gate = threading.Event()
         lock = threading.Lock()

@@ -18,6 +18,7 @@ from horserace.core.errors import ConfigError
 from horserace.drivers.server.app import Peers, create_app
 from horserace.drivers.server.cluster import Cluster
 from horserace.drivers.server.database_url import postgres_conninfo
+from horserace.drivers.server.signing import ServerKey
 from horserace.drivers.server.sql_storage import PostgresStorage, TableMoved
 from horserace.drivers.server.storage import OPEN, OVER, PLAYING, SeatRow, StoredStep, TableRow
 from tests.server.support import Player, TestClient, create_table, game_of, serving
@@ -202,3 +203,22 @@ def test_only_a_worker_that_knows_the_secret_speaks_for_a_client(
         asked = client.post(f"/_workers/hand-over/{table}", json=worker, headers=forwarded)
         assert asked.json() == {"moved": False}  # to itself: nothing moves
         assert table in app.state.hub.tables
+
+
+def test_postgres_keeps_the_seeds_sealed_and_reads_plain_ones_of_older_servers(
+    postgres_url: str,
+) -> None:
+    older = PostgresStorage(postgres_url)  # a server from before seeds were sealed
+    older.create_table(replace(ROW, id="old", status=PLAYING))
+    older.close()
+    seal = ServerKey.generate().seed_seal()
+    store = PostgresStorage(postgres_url, seal)  # opening seals the older plain seed
+    store.create_table(replace(ROW, id="new"))
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        stored: dict[str, str] = dict(db.execute("SELECT id, seed FROM tables").fetchall())
+    assert all(seed.startswith("sealed:") for seed in stored.values())
+    assert str(ROW.seed) not in "".join(stored.values())
+    assert [store.load_table(t).seed for t in ("old", "new")] == [ROW.seed, ROW.seed]  # type: ignore[union-attr]
+    store.close()
+    with pytest.raises(ConfigError, match="sealed"):
+        PostgresStorage(postgres_url).load_table("new")

@@ -90,8 +90,8 @@ def create_app(
     (`ops.tune_collector`). `metrics_token`: `/metrics` answers only a request that sends
     it as `Authorization: Bearer TOKEN` (none: `/metrics` is not served)."""
 
-    def open_database() -> Storage:
-        return storage() if storage is not None else open_storage(database)
+    def open_database(key: ServerKey) -> Storage:
+        return storage() if storage is not None else open_storage(database, key.seed_seal())
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -99,7 +99,7 @@ def create_app(
         # within a millisecond, not Python's default 5 ms: a 5 ms wait is a visible stall
         sys.setswitchinterval(SWITCH_SECONDS)
         key = open_key(database, key_file)
-        stored = open_database()
+        stored = open_database(key)
         cluster = None
         if peers is not None:
             cluster = Cluster(database, peers.address)

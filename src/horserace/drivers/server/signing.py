@@ -28,6 +28,7 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 from horserace.core.errors import ConfigError
+from horserace.drivers.server.at_rest import PRIVATE_FILE, SeedSeal, private_directory, private_file
 
 CHAIN_START = hashlib.sha256(b"horserace signed record").hexdigest()
 CHAIN = "chain"
@@ -50,8 +51,8 @@ def signed_message(chain_end: str, lines: int) -> bytes:
 
 
 class ServerKey:
-    """The server's signing key, kept in a file (mode 0600) that every process of one server
-    shares; made on first start."""
+    """The server's signing key, kept in a file (mode 0600, in a folder made 0700) that every
+    process of one server shares; made on first start. It also seals the tables' seeds."""
 
     def __init__(self, private: Ed25519PrivateKey) -> None:
         self._private = private
@@ -66,17 +67,23 @@ class ServerKey:
     def load_or_create(cls, path: str | Path) -> ServerKey:
         file = Path(path)
         if file.exists():
+            private_file(file)  # one made readable by others is narrowed to its owner
             raw = bytes.fromhex(file.read_text().strip())
             if len(raw) != 32:
                 raise ConfigError(f"{file} is not a signing key (64 hex digits)")
             return cls(Ed25519PrivateKey.from_private_bytes(raw))
         key = cls.generate()
-        file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_directory(file.parent)
         raw = key._private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
-        descriptor = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        descriptor = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
         with os.fdopen(descriptor, "w") as out:
             out.write(raw.hex() + "\n")
         return key
+
+    def seed_seal(self) -> SeedSeal:
+        """What seals the tables' seeds in the database: a key derived from this one."""
+        raw = self._private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+        return SeedSeal(raw)
 
     def sign(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The rows with their chain links, the last one signed."""

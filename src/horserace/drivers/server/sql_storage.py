@@ -20,9 +20,12 @@ from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from horserace.core.errors import HorseraceError
+from horserace.drivers.server.at_rest import SEALED, SeedSeal, open_seed, private_file
 from horserace.drivers.server.database_url import is_postgres_url, postgres_conninfo, sqlite_path
 from horserace.drivers.server.storage import (
+    PLAYING,
     STATUSES,
+    WAITING,
     Page,
     SeatRow,
     StoredStep,
@@ -103,14 +106,39 @@ class SQLStorage:
     BEGIN = "BEGIN"
     TYPES: ClassVar[dict[str, str]] = {}
 
-    def __init__(self) -> None:
+    def __init__(self, seal: SeedSeal | None = None) -> None:
         self.owner: int | None = None  # the worker that must own every table written to
+        self.seal = seal  # seals each table's seed with the server's key (at_rest.py)
         self._lock = threading.Lock()
         self._db: Any = self._connect()
         with self._transaction() as db:
             self._prepare(db)
             for statement in SCHEMA:
                 db.execute(statement.format(**self.TYPES))
+        if seal is not None:
+            self.seal_clear_seeds()
+
+    def seal_clear_seeds(self) -> int:
+        """Seal the seeds an older server stored as plain text, of every unfinished table
+        (a finished table's seed is public); how many were sealed."""
+        assert self.seal is not None
+        with self._transaction() as db:
+            clear = db.execute(
+                "SELECT id, seed FROM tables WHERE status IN (?, ?) AND seed NOT LIKE ?"
+                " ORDER BY id",
+                (WAITING, PLAYING, SEALED + "%"),
+            ).fetchall()
+            for table_id, seed in clear:
+                db.execute(
+                    "UPDATE tables SET seed = ? WHERE id = ? AND seed = ?",
+                    (self.seal.seal(table_id, int(seed)), table_id, seed),
+                )
+        if clear:
+            self._forget_old_pages()
+        return len(clear)
+
+    def _forget_old_pages(self) -> None:
+        """After rewriting secrets: nothing of the old text stays where a copy finds it."""
 
     # --- where the dialects differ --------------------------------------------------------
     def _connect(self) -> Any:
@@ -171,7 +199,7 @@ class SQLStorage:
                     table.id,
                     table.preset,
                     json.dumps(table.config, sort_keys=True),
-                    str(table.seed),
+                    self._stored_seed(table),
                     table.chance,
                     json.dumps(table.settings, sort_keys=True),
                     table.host_hash,
@@ -184,12 +212,17 @@ class SQLStorage:
             if self.owner is not None:
                 db.execute("INSERT INTO table_owners VALUES (?, ?)", (table.id, self.owner))
 
+    def _stored_seed(self, table: TableRow) -> str:
+        if self.seal is None:
+            return str(table.seed)
+        return self.seal.seal(table.id, table.seed)
+
     def load_table(self, table_id: str) -> TableRow | None:
         with self._transaction(write=False) as db:
             row = db.execute(
                 f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
             ).fetchone()
-            return None if row is None else _table(db, row)
+            return None if row is None else _table(db, row, self.seal)
 
     def list_tables(self, statuses: Sequence[str] = STATUSES) -> list[TableRow]:
         with self._transaction(write=False) as db:
@@ -198,7 +231,7 @@ class SQLStorage:
                 " ORDER BY created, id",
                 tuple(statuses),
             ).fetchall()
-            return [_table(db, row) for row in rows]
+            return [_table(db, row, self.seal) for row in rows]
 
     def page_tables(self, page: Page) -> list[TableRow]:
         where = [f"status IN ({marks(len(page.statuses))})"]
@@ -220,7 +253,7 @@ class SQLStorage:
                 " ORDER BY created DESC, id DESC LIMIT ?",
                 (*values, page.limit),
             ).fetchall()
-            return [_table(db, row) for row in rows]
+            return [_table(db, row, self.seal) for row in rows]
 
     def save_seats(self, table_id: str, seats: Sequence[SeatRow]) -> None:
         with self._transaction() as db:
@@ -312,18 +345,27 @@ class SQLiteStorage(SQLStorage):
     BEGIN = "BEGIN IMMEDIATE"
     TYPES: ClassVar[dict[str, str]] = {"real": "REAL", "big": "INTEGER"}
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, seal: SeedSeal | None = None) -> None:
         self.path = str(path)
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        super().__init__()
+            # readable by its owner alone (SQLite gives its -wal and -shm files the same mode)
+            private_file(Path(self.path))
+            for beside in (Path(self.path + "-wal"), Path(self.path + "-shm")):
+                if beside.exists():
+                    private_file(beside)
+        super().__init__(seal)
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA secure_delete=ON")  # what is deleted or rewritten is zeroed
         db.execute("PRAGMA foreign_keys=ON")
         return db
+
+    def _forget_old_pages(self) -> None:
+        with self._lock:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def pragma(self, name: str) -> Any:
         with self._lock:
@@ -338,9 +380,9 @@ class PostgresStorage(SQLStorage):
     TYPES: ClassVar[dict[str, str]] = {"real": "DOUBLE PRECISION", "big": "BIGINT"}
     SHARE = "FOR SHARE"
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, seal: SeedSeal | None = None) -> None:
         self.url = postgres_conninfo(url)
-        super().__init__()
+        super().__init__(seal)
 
     def _connect(self) -> Any:
         import psycopg
@@ -357,11 +399,12 @@ class PostgresStorage(SQLStorage):
         return not self._db.broken
 
 
-def open_storage(url: str) -> SQLStorage:
-    """The storage a database URL names: postgresql://... or sqlite:///FILE (or a path)."""
+def open_storage(url: str, seal: SeedSeal | None = None) -> SQLStorage:
+    """The storage a database URL names: postgresql://... or sqlite:///FILE (or a path);
+    `seal` seals the tables' seeds (the server's key's)."""
     if is_postgres_url(url):
-        return PostgresStorage(url)
-    return SQLiteStorage(sqlite_path(url))
+        return PostgresStorage(url, seal)
+    return SQLiteStorage(sqlite_path(url), seal)
 
 
 class _Dialected:
@@ -375,7 +418,7 @@ class _Dialected:
         return self._db.execute(self._sql(statement), values)
 
 
-def _table(db: Any, row: tuple[Any, ...]) -> TableRow:
+def _table(db: Any, row: tuple[Any, ...], seal: SeedSeal | None) -> TableRow:
     table_id, preset, config, seed, chance, settings, host, created, status, version = row
     seats = db.execute(
         "SELECT seat, kind, name, bot, token_hash FROM seats WHERE table_id = ? ORDER BY seat",
@@ -385,7 +428,7 @@ def _table(db: Any, row: tuple[Any, ...]) -> TableRow:
         id=table_id,
         preset=preset,
         config=json.loads(config),
-        seed=int(seed),
+        seed=open_seed(seal, table_id, seed),
         chance=chance,
         settings=json.loads(settings),
         host_hash=host,
