@@ -75,8 +75,14 @@ def test_simulate_advanced_takes_the_kernel_and_names_it() -> None:
     assert edge["first"] == "heuristic" and edge["ci95"][0] > 20
     classic = CliRunner().invoke(app, ["simulate", "classic", "-n", "50", "--json"])
     assert json.loads(classic.stdout)["kernel"] == "board-game"
-    engine = CliRunner().invoke(app, [*args[:3], "4", *args[4:], "--bots", "ev"])
-    assert json.loads(engine.stdout)[("engine")] == "reference"
+    ev = CliRunner().invoke(app, [*args[:3], "40", *args[4:], "--bots", "ev,random"])
+    assert (json.loads(ev.stdout)["engine"], json.loads(ev.stdout)["kernel"]) == (
+        "kernel",
+        "advanced",
+    )
+    engine = CliRunner().invoke(app, [*args[:3], "4", *args[4:], "--engine", "reference"])
+    assert json.loads(engine.stdout)["engine"] == "reference"
     assert json.loads(engine.stdout)["kernel"] is None
-    refused = CliRunner().invoke(app, [*args, "--bots", "ev", "--engine", "kernel"])
+    house = [*args, "--house", "robertson", "--engine", "kernel"]  # no kernel plays it yet
+    refused = CliRunner().invoke(app, house)
     assert refused.exit_code == 2 and "--engine reference" in refused.stderr

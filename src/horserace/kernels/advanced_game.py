@@ -12,12 +12,14 @@ must make the pick the engine's made). `advanced_rules` holds the round's parts.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 from horserace.core.chunks import kernel_threads
 from horserace.kernels import Array, Word
+from horserace.kernels.advanced_ev import ev_joker, ev_tables
 from horserace.kernels.advanced_numbers import (
     ANTE,
     CHIPS,
@@ -25,6 +27,7 @@ from horserace.kernels.advanced_numbers import (
     DECK,
     DECKS,
     DRAFT,
+    EV,
     FINISH,
     JOCKEY,
     JOKER,
@@ -43,6 +46,13 @@ from horserace.kernels.advanced_rules import (
     JOCKEY_POT,
     PAID,
     POT,
+    REMAINING,
+    STUB,
+    TABLES,
+    VALUED,
+    WIN,
+    WORK,
+    WORTHS,
     answer_penalties,
     antes,
     deal,
@@ -52,6 +62,7 @@ from horserace.kernels.advanced_rules import (
     pay,
 )
 from horserace.kernels.board_numbers import GameOutcomes
+from horserace.kernels.race_odds import odds_scratch
 from horserace.kernels.rng import dice, game_state, read_tape
 
 __all__ = ["AdvancedSpec", "bot_kinds", "replay_tape", "run_games"]
@@ -73,6 +84,7 @@ def _dice(z: Word, tape: Array, at: Array) -> tuple[Word, Word]:
 def _scratch(
     spec: Array, z: Word, tape: Array, at: Array, kinds: Array, dealer: Word, line_of: Array,
     hands: Array, given_up: Array, discards: Array, chips: Array, money: Array, queue: Array,
+    position: Array, ev: Any,
 ) -> tuple[Word, Word]:  # fmt: skip
     """The scratch rolls from the dealer's left until four horses are scratched (four rolls
     under the move rule); returns (stream, the seat that rolled last)."""
@@ -111,8 +123,9 @@ def _scratch(
                     waiting = owe(queue, waiting, seat, value * held)
         rolls += 1
         z = answer_penalties(
-            spec, z, tape, at, kinds, queue, waiting, hands, discards, chips, money
-        )
+            spec, z, tape, at, kinds, queue, waiting, hands, discards, chips, money, line_of,
+            position, False, ev,
+        )  # fmt: skip
         if (rolls if repeat == MOVE else scratched) == 4:
             return z, roller
         roller = (roller + 1) % n
@@ -121,10 +134,11 @@ def _scratch(
 @njit(cache=True)
 def _joker(
     spec: Array, z: Word, tape: Array, at: Array, kind: Word, seat: Word, line_of: Array,
-    position: Array, hand: Array, discards: Array, moves: Array,
+    position: Array, hands: Array, discards: Array, moves: Array, money: Array, ev: Any,
 ) -> tuple[Word, Word]:  # fmt: skip
     """The roller's Joker after a race roll: pass, or any running horse one slot forward (or
     back, past the gate). Returns (stream, the horse that crossed the line by it or 0)."""
+    hand = hands[seat]
     options = 1
     own, best = 0, -1  # the heuristic: forward the horse it holds most of (then the farthest)
     for horse in range(2, 13):
@@ -137,6 +151,12 @@ def _joker(
         if position[horse] > 0:
             moves[options] = -horse
             options += 1
+    if kind == EV:
+        own = ev_joker(
+            spec, seat, hands, discards, ev[STUB][0], money[POT], money[JOCKEY_POT], line_of,
+            position, moves, options, ev[TABLES], ev[WORK], ev[WIN], ev[REMAINING], ev[VALUED],
+            ev[WORTHS],
+        )  # fmt: skip
     z, index = decide(z, tape, at, kind, options, own)
     if index == 0:
         return z, 0
@@ -154,13 +174,13 @@ def _joker(
 def _race(
     spec: Array, z: Word, tape: Array, at: Array, kinds: Array, roller: Word, line_of: Array,
     hands: Array, discards: Array, chips: Array, money: Array, queue: Array, moves: Array,
+    position: Array, ev: Any,
 ) -> tuple[Word, Word, Word, Word]:  # fmt: skip
     """Roll until a horse crosses the line; returns (stream, winner, rolls, the seat that moved
     it across). A scratched horse costs the roller its line's value, which may be answered;
     then the roller may play a Joker."""
     n = spec[PLAYERS]
     unit = max(spec[ANTE], 1)
-    position = np.zeros(13, dtype=np.int64)
     rolls = 0
     while True:
         z, horse = _dice(z, tape, at)
@@ -169,16 +189,17 @@ def _race(
         if line:
             waiting = owe(queue, 0, roller, spec[VALUES + line - 1] * unit)
             z = answer_penalties(
-                spec, z, tape, at, kinds, queue, waiting, hands, discards, chips, money
-            )
+                spec, z, tape, at, kinds, queue, waiting, hands, discards, chips, money,
+                line_of, position, True, ev,
+            )  # fmt: skip
         else:
             position[horse] += 1
             if position[horse] >= spec[FINISH + horse]:
                 return z, horse, rolls, roller
         if hands[roller, JOKER]:
             z, won = _joker(
-                spec, z, tape, at, kinds[roller], roller, line_of, position, hands[roller],
-                discards, moves,
+                spec, z, tape, at, kinds[roller], roller, line_of, position, hands, discards,
+                moves, money, ev,
             )  # fmt: skip
             if won:
                 return z, won, rolls, roller
@@ -216,7 +237,7 @@ def _payout(
 @njit(cache=True)
 def play_game(
     spec: Array, z: Word, tape: Array, at: Array, kinds: Array, chips: Array,
-    winner: Array, rolls: Array, paid: Array,
+    winner: Array, rolls: Array, paid: Array, ev: Any,
 ) -> tuple[Word, Word]:  # fmt: skip
     """Play one game into the output rows; returns (stream, chips left in the pots)."""
     n, rounds = spec[PLAYERS], spec[ROUNDS]
@@ -232,26 +253,29 @@ def play_game(
     queue = np.zeros((3, n + 1), dtype=np.int64)
     moves = np.zeros(24, dtype=np.int64)
     money = np.zeros(3, dtype=np.int64)
+    position = np.zeros(13, dtype=np.int64)
     chips[:] = spec[CHIPS]
     dealer = spec[DEALER]
     for race in range(rounds):
         table[:] = 0
         discards[:] = 0
         line_of[:] = 0
+        position[:] = 0
         z = deal(spec, DECK, z, tape, at, dealer, cards, packets if spec[DRAFT] else hands)
         if spec[DRAFT]:
-            z = draft(spec, z, tape, at, kinds, dealer, hands, packets, passed)
+            z = draft(spec, z, tape, at, kinds, dealer, hands, packets, passed, discards, money, ev)
         antes(spec, dealer, chips, money)
         z, last = _scratch(
             spec, z, tape, at, kinds, dealer, line_of, hands, given_up, discards, chips, money,
-            queue,
+            queue, position, ev,
         )  # fmt: skip
         first = (
             (last + 1) % n if spec[START] == 0 else last if spec[START] == 1 else (dealer + 1) % n
         )
         z, horse, race_rolls, mover = _race(
-            spec, z, tape, at, kinds, first, line_of, hands, discards, chips, money, queue, moves
-        )
+            spec, z, tape, at, kinds, first, line_of, hands, discards, chips, money, queue, moves,
+            position, ev,
+        )  # fmt: skip
         winner[race], rolls[race], paid[race] = horse, race_rolls, money[PAID]
         money[PAID] = 0  # the fees below count with the next round's payments, as the engine's
         _payout(spec, dealer, horse, mover, hands, chips, money)
@@ -261,7 +285,7 @@ def play_game(
 
 
 @njit(cache=True, nogil=True)
-def play_games(spec, base, mix, start, stop, chips, pot_left, winner, rolls, paid):  # type: ignore[no-untyped-def]
+def play_games(spec, base, mix, start, stop, ev, chips, pot_left, winner, rolls, paid):  # type: ignore[no-untyped-def]
     """Games start..stop-1 of the run seeded `base`, each from its own stream, into row
     i - start; game i seats bot mix[(seat + i) % players] (the mix rotated one seat a game)."""
     n = spec[PLAYERS]
@@ -273,8 +297,17 @@ def play_games(spec, base, mix, start, stop, chips, pot_left, winner, rolls, pai
             kinds[seat] = mix[(seat + index) % n]
         _, pot_left[row] = play_game(
             spec, game_state(base, index), EMPTY_TAPE, at, kinds, chips[row], winner[row],
-            rolls[row], paid[row],
+            rolls[row], paid[row], ev,
         )  # fmt: skip
+
+
+def ev_space(spec: AdvancedSpec) -> tuple[Array, ...]:
+    """The EV bot's arrays for one thread's games (`advanced_rules.TABLES` ... `STUB`)."""
+    tables = ev_tables(spec.finish, spec.repeat_rule != MOVE)
+    stub = np.array([sum(spec.deck) - spec.hand * spec.players], dtype=np.int64)
+    win, valued, worths = np.zeros(13), np.zeros(13), np.zeros(32)
+    remaining = np.zeros(13, dtype=np.int64)
+    return (tables, odds_scratch(max(spec.finish)), win, remaining, valued, worths, stub)
 
 
 def run_games(
@@ -291,14 +324,15 @@ def run_games(
     def block(first: int) -> None:
         last = min(first + BLOCK_GAMES, stop)
         part = (row[first - start : last - start] for row in rows)
-        play_games(numbers, seed, mix, np.int64(first), np.int64(last), *part)
+        ev = ev_space(spec)
+        play_games(numbers, seed, mix, np.int64(first), np.int64(last), ev, *part)
 
     if threads > 1 and stop - start > BLOCK_GAMES:
         with ThreadPoolExecutor(threads, thread_name_prefix="horserace-kernel") as pool:
             for _ in pool.map(block, range(start, stop, BLOCK_GAMES)):
                 pass  # (an error in a block is raised here)
     else:
-        play_games(numbers, seed, mix, np.int64(start), np.int64(stop), *rows)
+        play_games(numbers, seed, mix, np.int64(start), np.int64(stop), ev_space(spec), *rows)
     return out
 
 
@@ -311,6 +345,6 @@ def replay_tape(spec: AdvancedSpec, kinds: Array, tape: list[int]) -> tuple[Game
     at = np.zeros(1, dtype=np.int64)
     _, out.pot_left[0] = play_game(
         spec.numbers(), np.uint64(0), np.array(tape, dtype=np.int64), at, kinds,
-        out.chips[0], out.winner[0], out.rolls[0], out.paid[0],
+        out.chips[0], out.winner[0], out.rolls[0], out.paid[0], ev_space(spec),
     )  # fmt: skip
     return out, int(at[0])

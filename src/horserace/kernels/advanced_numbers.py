@@ -15,8 +15,8 @@ from horserace.families.board.rules.config import ADVANCED_DECKS
 from horserace.kernels import Array
 from horserace.kernels.board_numbers import RACE_STARTS, REPEAT_RULES
 
-RANDOM, HEURISTIC = 0, 1
-BOT_KINDS = ("random", "heuristic")  # the bots the kernel plays, by their index
+RANDOM, HEURISTIC, EV = 0, 1, 2
+BOT_KINDS = ("random", "heuristic", "ev")  # the bots the kernel plays, by their index
 RANKS = 14  # card ranks: 0 joker, 1 ace, 2..12 the horses, 13 king
 JOKER, ACE, KING = 0, 1, 13
 
@@ -50,6 +50,7 @@ class AdvancedSpec:
     decks: int  # the classic deck count that a share payout divides by
     first_dealer: int
     rotate_dealer: bool
+    open_hands: bool
 
     name = "advanced"  # the kernel's name in a simulation's JSON
 
@@ -88,6 +89,7 @@ class AdvancedSpec:
             decks=1 if players <= 4 else 2,
             first_dealer=int(config["first_dealer"]),
             rotate_dealer=bool(config["rotate_dealer"]),
+            open_hands=bool(config["open_hands"]),
         )
 
     def numbers(self) -> Array:
@@ -101,7 +103,7 @@ class AdvancedSpec:
             self.race_start,
         )
         row[SPLIT], row[DECKS], row[DEALER] = int(self.split_payout), self.decks, self.first_dealer
-        row[ROTATE] = int(self.rotate_dealer)
+        row[ROTATE], row[OPEN] = int(self.rotate_dealer), int(self.open_hands)
         row[VALUES : VALUES + 4] = self.scratch_values
         row[FINISH + 2 : FINISH + 13] = self.finish
         row[DECK : DECK + RANKS] = self.deck
@@ -117,6 +119,7 @@ def bot_kinds(bots: Sequence[str]) -> Array | None:
 
 # Positions in AdvancedSpec.numbers(); finish[horse] at FINISH + horse, deck[rank] at DECK + rank.
 (PLAYERS, ROUNDS, CHIPS, HAND, DRAFT, ANTE, JOCKEY, REPEAT, START, SPLIT, DECKS, DEALER) = range(12)
-ROTATE, VALUES, FINISH = 12, 13, 17
+ROTATE, OPEN, VALUES = 12, 13, 14
+FINISH = VALUES + 4
 DECK = FINISH + 13
 SPEC_SIZE = DECK + RANKS

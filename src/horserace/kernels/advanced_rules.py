@@ -11,15 +11,19 @@ equal), else from the game's stream for a random bot, else the bot's own rule.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
 from horserace.kernels import Array, Word
+from horserace.kernels.advanced_ev import ev_keep, future_penalty
 from horserace.kernels.advanced_numbers import (
     ACE,
     ANTE,
     CHOICE,
     DRAFT,
+    EV,
     HAND,
     JOCKEY,
     KING,
@@ -34,6 +38,9 @@ from horserace.kernels.rng import bounded, read_tape
 POT, JOCKEY_POT, PAID = 0, 1, 2
 # Rows of `queue` (penalties waiting to be answered, in order): debtor, amount, kings played.
 DEBTOR, AMOUNT, KINGS = 0, 1, 2
+# The EV bot's arrays, one tuple (`advanced_game.ev_space`): its tables, the odds' scratch, a
+# row of chances, of advances to go, of cards valued, of worths, and the stub's size.
+TABLES, WORK, WIN, REMAINING, VALUED, WORTHS, STUB = range(7)
 # The heuristic bot's draft: the lowest of these keeps first (A, K, then the horses 2 and 12...)
 KEEP_ORDER = np.array([5, 0, 2, 3, 4, 6, 6, 6, 6, 6, 4, 3, 2, 1], dtype=np.int64)
 
@@ -120,11 +127,12 @@ def deal(
 @njit(cache=True)
 def draft(
     spec: Array, z: Word, tape: Array, at: Array, kinds: Array, dealer: Word,
-    hands: Array, packets: Array, passed: Array,
+    hands: Array, packets: Array, passed: Array, discards: Array, money: Array, ev: Any,
 ) -> Word:  # fmt: skip
     """Each seat from the dealer's left keeps one card of its packet; the packets pass left
     after each pass, until every card is kept. Legal keeps are the packet's ranks in order."""
     n = spec[PLAYERS]
+    stub = ev[STUB]
     for turn in range(spec[HAND]):
         for k in range(n):
             seat = (dealer + 1 + k) % n
@@ -134,6 +142,11 @@ def draft(
                     if KEEP_ORDER[rank] < best:
                         best, own = KEEP_ORDER[rank], options
                     options += 1
+            if kinds[seat] == EV and options > 1:
+                own = ev_keep(
+                    spec, seat, hands, packets[seat], discards, stub[0], money[POT], 0,
+                    ev[TABLES], ev[VALUED], ev[WORTHS],
+                )  # fmt: skip
             z, index = decide(z, tape, at, kinds[seat], options, own)
             for rank in range(RANKS):
                 if packets[seat, rank]:
@@ -165,7 +178,8 @@ def antes(spec: Array, dealer: Word, chips: Array, money: Array) -> None:
 @njit(cache=True)
 def answer_penalties(
     spec: Array, z: Word, tape: Array, at: Array, kinds: Array, queue: Array, waiting: Word,
-    hands: Array, discards: Array, chips: Array, money: Array,
+    hands: Array, discards: Array, chips: Array, money: Array, line_of: Array, position: Array,
+    racing: bool, ev: Any,
 ) -> Word:  # fmt: skip
     """The waiting penalties, in order: each debtor pays, cancels it with an Ace, or passes it
     to a neighbour with a King (doubled first when a King brought it); legal actions are pay,
@@ -181,7 +195,15 @@ def answer_penalties(
         ace, king = hands[debtor, ACE] > 0, hands[debtor, KING] > 0
         options = 1 + ace + 2 * king
         own = 0  # the heuristic: an Ace against two antes or more, else a King to the left
-        if ace and amount >= 2 * unit:
+        if kinds[debtor] == EV and options > 1:  # an Ace against more than it would save later
+            if ace and amount >= future_penalty(
+                spec, racing, line_of, position, ev[TABLES], ev[WORK], ev[WIN], ev[REMAINING]
+            ):
+                own = 1
+            elif king and amount >= unit:  # a King towards the neighbour with fewer cards
+                fewer_right = hands[(debtor - 1) % n].sum() < hands[(debtor + 1) % n].sum()
+                own = 1 + ace + fewer_right
+        elif ace and amount >= 2 * unit:
             own = 1
         elif king:
             own = 1 + ace

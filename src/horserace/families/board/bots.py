@@ -41,6 +41,17 @@ from horserace.families.board.rules.actions import (
 from horserace.families.board.rules.config import SCRATCH_LINES
 from horserace.families.board.rules.view import BoardView
 
+TIE = 1e-9  # worths closer than this are equal: the first legal action among them is taken
+
+
+def first_best(actions: Sequence[Action], worths: Sequence[float]) -> Action:
+    """The first action whose worth is within TIE of the best. Worths equal in exact arithmetic
+    (horses alike on a mirrored board) come out of float sums a few ulps apart; so the choice
+    does not turn on rounding, and the compiled kernels' EV bot, whose odds agree with these
+    to 1e-12, chooses alike."""
+    top = max(worths)
+    return next(action for action, worth in zip(actions, worths, strict=True) if worth >= top - TIE)
+
 
 def _with(hand: RankCounts, rank: int, delta: int) -> RankCounts:
     return (*hand[:rank], hand[rank] + delta, *hand[rank + 1 :])
@@ -116,7 +127,7 @@ class EvBot(_BoardBot):
             risk = scratch_risk(rank) * (1 - sum(1 for h in view.lines if h) / SCRATCH_LINES)
             return gain - risk * mean_penalty(view)
 
-        return max(legal, key=worth)
+        return first_best(legal, [worth(action) for action in legal])
 
     def _buy(self, view: BoardView, legal: Sequence[Action]) -> Action:
         """Buy the market card whose swap gains more than the price, or pass."""
@@ -178,20 +189,19 @@ class EvBot(_BoardBot):
         hand = _with(_own_hand(view), JOKER, -1)  # a played Joker escapes its 4A fee
         fee = 4 * view.config.penalty_unit
         keep = valuer.value(_own_hand(view), win_odds(view)) - fee + view.config.penalty_unit
-        best: Action = legal[0]
-        best_value = keep
-        for action in legal:
+
+        def worth(action: Action) -> float:
             if not isinstance(action, PlayJoker):
-                continue
+                return keep  # pass
             positions = list(view.positions)
             positions[action.horse - 2] += 1 if action.forward else -1
             odds = win_odds(view, tuple(positions))
             value = valuer.value(hand, odds)
             if len(odds) == 1 and action.forward:  # it finishes the race: the Jockey Pot is ours
                 value += view.jockey
-            if value > best_value:
-                best, best_value = action, value
-        return best
+            return value
+
+        return first_best(legal, [worth(action) for action in legal])
 
     def _pair(self, view: BoardView, legal: Sequence[Action]) -> Action:
         valuer = HandValuer(view)
@@ -211,7 +221,7 @@ class EvBot(_BoardBot):
                     break  # the race ends on this sum
             return valuer.value(hand, win_odds(view, tuple(positions))) - cost
 
-        return max(legal, key=worth)
+        return first_best(legal, [worth(action) for action in legal])
 
 
 class Swaps:
