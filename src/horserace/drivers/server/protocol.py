@@ -137,6 +137,15 @@ class NextRace(_Strict):
     type: Literal["next-race"]
 
 
+class StandIn(_Inbound):
+    """A bot plays `seat` for now (`on`) or no longer: a person's own seat (they step away),
+    or, from the host, the seat of a person who is not here."""
+
+    type: Literal["stand_in"]
+    seat: int = Field(ge=0, le=1_000)
+    on: bool
+
+
 class Chat(_Strict):
     """A short line for the table's chat, from a seat (or the host)."""
 
@@ -179,6 +188,7 @@ AnyClientMessage = (
     | Ping
     | Skip
     | NextRace
+    | StandIn
     | Chat
     | CommitSeed
     | RevealSeed

@@ -309,6 +309,29 @@ class TableMaster(TableSeeds):
                     self.connections.send(each, encode(told))
         self.kick()
 
+    # --- a bot in a person's seat, for now ---
+    async def stand_in(self, connection: Connection, seat: int, on: bool) -> None:
+        """A person steps away (their seat's stand-in bot plays for them) and comes back;
+        the host may do the same for a person who is not here. Everyone sees it on the
+        seats; a person who connects again takes the seat back."""
+        async with self.lock:
+            mine = connection.seat == seat
+            if not (mine or connection.host):
+                self._refuse(connection, "not-host", "only the host may hand another's seat over")
+                return
+            if not 0 <= seat < len(self.seats) or self.seats[seat].kind != HUMAN:
+                self._refuse(connection, "illegal", "that seat is not a person's")
+                return
+            if not mine and on and self.connected(seat):
+                self._refuse(connection, "illegal", f"{self.names[seat]} is here: they choose")
+                return
+            if on:
+                self.away.add(seat)
+            else:
+                self.away.discard(seat)
+            self._broadcast_seats()
+        self.kick()
+
     # --- the chat ---
     async def say(self, connection: Connection, text: str) -> None:
         """A chat line from a seat or the host, to everyone at the table."""

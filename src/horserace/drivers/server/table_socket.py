@@ -36,6 +36,7 @@ from horserace.drivers.server.protocol import (
     Pong,
     RevealSeed,
     Skip,
+    StandIn,
     Sync,
     Undo,
 )
@@ -176,6 +177,8 @@ async def _handle(table: TableMaster, connection: Connection, text: str) -> None
         await table.skip(connection)
     elif isinstance(message, NextRace):
         await table.next_race(connection)
+    elif isinstance(message, StandIn):
+        await table.stand_in(connection, message.seat, message.on)
     elif isinstance(message, Chat):
         await table.say(connection, message.text)
     elif isinstance(message, CommitSeed):

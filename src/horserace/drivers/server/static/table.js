@@ -87,12 +87,27 @@ function showSeats(list) {
     const row = document.createElement("tr");
     const how = s.kind === "human" ? (s.away ? "away: a bot plays for now" : s.connected ? "here" : "not connected")
       : s.kind === "bot" ? "bot" : "open seat";
-    row.innerHTML = "<td></td><td></td><td></td>";
+    row.innerHTML = "<td></td><td></td><td></td><td></td>";
+    row.dataset.seat = s.seat;
     row.children[0].textContent = "Seat " + (s.seat + 1);
     row.children[1].textContent = s.name || "-";
     row.children[2].textContent = how;
+    // the host may let a bot play the seat of a person who is not here, and give it back
+    const playing = lastState && lastState.status === "playing";
+    if (playing && welcome && welcome.host && !tv && s.kind === "human" && s.seat !== mySeat() && (s.away || !s.connected)) {
+      const hand = document.createElement("button");
+      hand.type = "button";
+      hand.textContent = s.away ? "Give the seat back" : "Let a bot play";
+      hand.setAttribute("aria-label", `${hand.textContent}: ${names[s.seat]}`);
+      hand.onclick = () => send({ type: "stand_in", seat: s.seat, on: !s.away });
+      row.children[3].appendChild(hand);
+    }
     $("seats").appendChild(row);
   }
+  const me = list.find((s) => s.seat === mySeat());
+  $("step-away").hidden = !me || !lastState || lastState.status !== "playing";
+  $("step-away").textContent = me && me.away ? "I'm back: I play my seat" : "Step away: a bot plays for me";
+  $("step-away").onclick = () => send({ type: "stand_in", seat: mySeat(), on: !(me && me.away) });
   showJoin();
 }
 
@@ -114,6 +129,8 @@ function notice(state) {
     return "The dice are rolling…";
   }
   if (typeof actor === "number") {
+    const mine = seats.find((s) => s.seat === me);
+    if (actor === me && mine && mine.away) return "You stepped away: a bot plays your turns until you are back.";
     if (actor === me && state.legal.length) {
       return state.legal.length === 1 && state.legal[0] === "roll" ? "Your turn: roll the dice." : "Your turn: choose your move below.";
     }
@@ -348,6 +365,7 @@ function receive(message) {
     $("chat").innerHTML = "";
     for (const line of message.chat || []) showChat(line);
     showState(message.state);
+    showSeats(message.seats); // its buttons depend on the state just shown
     showBreak(message.state.race_break || null);
     if ((message.host || tv) && message.state.status === "waiting" && !message.companion) showInvite();
     if (message.seat !== null && message.state.status === "waiting" && !message.companion) {
