@@ -55,6 +55,8 @@ def chip_return(view: BoardView, hand: RankCounts) -> float:
 def ev_husted(view: BoardView, legal: Sequence[Action]) -> Action:
     hand = _hand(view)
     first = legal[0]
+    if isinstance(first, Fold):  # short of the wager: folding is all there is
+        return first
     if isinstance(first, Check | Meet):
         players_in = sum(1 for s, f in enumerate(view.folded) if not f and not view.out[s])
         back = chip_return(view, hand)
@@ -126,7 +128,7 @@ def heuristic_husted(view: BoardView, legal: Sequence[Action]) -> Action:
     """Meet or check, never raise; throw away dead aces and jokers; hold back the leader."""
     hand = _hand(view)
     first = legal[0]
-    if isinstance(first, Check | Meet):
+    if isinstance(first, Check | Meet | Fold):  # a lone fold: short of the wager
         return first
     if isinstance(first, Discard):
         dead = [

@@ -96,15 +96,26 @@ def deal_text(
     return f"{text} ({stub} left in the stub)"
 
 
-def opening_news(state: Any, names: Sequence[str]) -> News | None:
-    """The first deal's line, which no event tells (the game starts dealing): from the state
+def round_news(
+    round_no: int, dealer: int, to_deal: int, stub: int, names: Sequence[str], table: Any
+) -> list[News]:
+    """A round's opening lines: the deal, and under Husted, when it leaves no stub, that there
+    is no draw (`NoDraw` says so in every later round; the first deal has no event)."""
+    text = deal_text(round_no, dealer, to_deal, stub, names, Takers.of(table))
+    lines = [News(text, "round")]
+    if table.config.husted and stub == 0:
+        lines.append(News(hev.NoDraw(round_no).describe(names), "round"))
+    return lines
+
+
+def opening_news(state: Any, names: Sequence[str]) -> list[News]:
+    """The first deal's lines, which no event tells (the game starts dealing): from the state
     before the game's first step."""
     record = innermost(state.phase_record)
     if not isinstance(record, Dealing):
-        return None
+        return []
     stub = total(state.cards.deck) - record.to_deal
-    text = deal_text(state.round, state.dealer, record.to_deal, stub, names, Takers.of(state))
-    return News(text, "round")
+    return round_news(state.round, state.dealer, record.to_deal, stub, names, state)
 
 
 def table_news(step: Step, names: Sequence[str], viewer: int | None) -> list[News]:
@@ -113,8 +124,8 @@ def table_news(step: Step, names: Sequence[str], viewer: int | None) -> list[New
     step (its first card) also says the first deal."""
     unit = getattr(getattr(step.before, "config", None), "money", "chips")
     lines = step_news(redact(step.events, viewer), names, unit, Takers.of(step.after))
-    opening = opening_news(step.before, names) if step.index == 0 else None
-    return lines if opening is None else [opening, *lines]
+    opening = opening_news(step.before, names) if step.index == 0 else []
+    return [*opening, *lines]
 
 
 def step_news(
@@ -214,6 +225,7 @@ _QUIET = (
 _KINDS: Mapping[type[Event], str] = {
     ev.CardKept: "move",
     hev.Checked: "move",
+    hev.NoDraw: "round",
     ev.JockeyPotFilled: "payout",
     ev.JockeyPotWon: "payout",
 }

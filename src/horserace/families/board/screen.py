@@ -15,7 +15,7 @@ from horserace.core.events import redact, seat_name
 from horserace.core.rules import Rules
 from horserace.core.types import CHANCE
 from horserace.engine import Game, Step
-from horserace.families.board.news import Takers, deal_text
+from horserace.families.board.news import Takers, round_news
 from horserace.families.board.render import (
     BoardInfo,
     News,
@@ -74,13 +74,12 @@ class BoardScreen(TableScreen):
                 self.open()
             return
         stub = view.undealt - view.to_deal
-        dealt = deal_text(view.round, view.dealer, view.to_deal, stub, self.names, Takers.of(view))
-        first = News(dealt, "round")
-        self.keep([first])  # news the engine has no event for
+        first = round_news(view.round, view.dealer, view.to_deal, stub, self.names, view)
+        self.keep(first)  # news the engine has no event for
         if self.animated:
             self.open()  # shown on the board, not printed above it
         else:
-            self.print_news([first])
+            self.print_news(first)
 
     def learn(self, step: Step) -> list[News]:
         """Keep the dice and the news from a step, as the viewer may see them."""

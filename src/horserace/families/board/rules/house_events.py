@@ -100,6 +100,15 @@ class Folded(PublicEvent):
 
 
 @dataclass(frozen=True)
+class NoDraw(PublicEvent):
+    """Husted: the deal left no stub to draw from, said at the round's start."""
+
+    kind = "no-draw"
+    says = "No stub this round: no draw, the second betting round follows the first"
+    round: int
+
+
+@dataclass(frozen=True)
 class CardsDrawn(PublicEvent):
     """The draw: the discarded cards are shown face up; the drawn ones are dealt privately."""
 

@@ -24,6 +24,7 @@ from horserace.families.board.rules.actions import (
     PAYOUT,
     ROLL,
     Deal,
+    Meet,
     Offer,
     Roll,
     SeatAction,
@@ -162,6 +163,10 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             trade.check_offer(state, record, _spoken_by(action, actor))
             return
         legal = self.legal_actions(state, actor)
+        if isinstance(action, Meet) and isinstance(record, rec.Betting):
+            short = betting.short_of(state, record, actor)
+            if short is not None:
+                raise IllegalAction(short)
         if action not in legal:
             shown = [a.text for a in legal[:12]]
             more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""

@@ -1,7 +1,8 @@
 """Husted's betting rounds: from the dealer's left each player checks or wagers (1 to 2A);
 facing a wager they meet it, raise it (by 1 to 2A) or fold. A player's wagers over both rounds
 total at most 5A. A round ends when everyone still in has answered the last wager; folded
-players' cards collect nothing this round."""
+players' cards collect nothing this round. A player whose chips cannot cover the wager to meet
+may only fold: there is no "pay what you can" meet and there are no side pots."""
 
 from __future__ import annotations
 
@@ -44,7 +45,21 @@ def legal(state: BoardState, record: Betting, seat: int) -> tuple[HustedAction, 
     top = min(MAX_WAGER * ante, room, chips - owe)
     if owe == 0:
         return (CHECK, *(Wager(x, raising=False) for x in range(1, top + 1)))
+    if owe > chips:
+        return (FOLD,)
     return (MEET, *(Wager(x, raising=True) for x in range(1, top + 1)), FOLD)
+
+
+def short_of(state: BoardState, record: Betting, seat: int) -> str | None:
+    """Why `seat` may not meet the wager (its chips cannot cover it), or None when it may."""
+    owe = record.level - record.round_bets[seat]
+    chips = state.ledger.balances[seat]
+    if owe > chips:
+        return (
+            f"seat {seat + 1} owes {owe} to meet and holds {chips}: a player who cannot cover"
+            " the wager may only fold"
+        )
+    return None
 
 
 def bet(tx: Tx, record: Betting, action: HustedAction) -> Betting | None:
@@ -62,10 +77,10 @@ def bet(tx: Tx, record: Betting, action: HustedAction) -> Betting | None:
     else:
         owe = level - round_bets[seat]
         added = owe + (action.amount if isinstance(action, Wager) else 0)
-        paid = tx.pay(seat, added, action.text)
+        tx.pay_in_full(seat, added, action.text)  # legal() offers only what the seat can pay
         bets, wagered = list(round_bets), list(tx.seats.wagered)
-        bets[seat] += added  # a short payment still meets: pay what you can
-        wagered[seat] += paid
+        bets[seat] += added
+        wagered[seat] += added
         round_bets = tuple(bets)
         tx.seats = tx.seats._replace(wagered=tuple(wagered))
         if isinstance(action, Wager):  # everyone else still in must answer the new level
@@ -78,4 +93,4 @@ def bet(tx: Tx, record: Betting, action: HustedAction) -> Betting | None:
     return None
 
 
-__all__ = ["FOLD", "MAX_TOTAL", "MAX_WAGER", "bet", "in_hand", "legal", "start"]
+__all__ = ["FOLD", "MAX_TOTAL", "MAX_WAGER", "bet", "in_hand", "legal", "short_of", "start"]

@@ -47,6 +47,8 @@ def start(tx: Tx) -> Dealing | None:
     deck_size = total(tx.cards.deck)
     to_deal = cards_to_deal(tx.config, deck_size, seats)
     tx.emit(ev.RoundStarted(tx.round, tx.dealer, to_deal, deck_size - to_deal))
+    if tx.config.husted and to_deal == deck_size:  # nothing left to draw from
+        tx.emit(hev.NoDraw(tx.round))
     return Dealing(to_deal, next_seat(tx.seats.out, tx.dealer)) if to_deal else None
 
 

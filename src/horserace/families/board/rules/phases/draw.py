@@ -1,5 +1,5 @@
 """Husted's draw: each player still in discards up to two cards face up and draws as many from
-the stub. With no stub (2 or 9 players) there is no draw."""
+the stub. When the deal leaves no stub there is no draw (the deal says so: `NoDraw`)."""
 
 from __future__ import annotations
 
