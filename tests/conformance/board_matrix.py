@@ -28,7 +28,8 @@ _CLASSIC_RULES: dict[str, dict[str, Any]] = {
     "robertson": {"robertson": True},
     "perry": {"trade_window": "after-each-scratch"},
     "schellenberg": {"market": True},
-    "husted": {"husted": True, "ante": 1, "open_hands": False},
+    # 8 chips a seat: within two rounds seats run short of a wager (only the fold is theirs)
+    "husted": {"husted": True, "ante": 1, "open_hands": False, "starting_chips": 8},
 }
 _ADVANCED_RULES: dict[str, dict[str, Any]] = {
     "robertson": {"robertson": True},
@@ -59,6 +60,11 @@ class Row:
         return self.name
 
     @property
+    def golden_rounds(self) -> int:
+        """Rounds in the golden record: Husted's two, so its short stacks show; else one."""
+        return 2 if self.options.get("husted") else 1
+
+    @property
     def hidden_hands(self) -> bool:
         return self.preset == "advanced" or bool(self.options.get("husted"))
 
@@ -67,6 +73,15 @@ ROWS: tuple[Row, ...] = (
     *(_row("classic", names, _CLASSIC_RULES) for names in _subsets(_CLASSIC_RULES)),
     Row("classic+perry-before", "classic", {"players": 4, "trade_window": "before-scratch"}),
     Row("classic+perry-after", "classic", {"players": 4, "trade_window": "after-scratch"}),
+    *(  # Husted at every table size: the deal leaves no stub at some, a stub at others
+        Row(
+            f"classic+husted-{n}p",
+            "classic",
+            {"players": n, "rounds": 2, **_CLASSIC_RULES["husted"]},
+        )
+        for n in range(2, 13)
+        if n != 4
+    ),
     *(_row("advanced", names, _ADVANCED_RULES) for names in _subsets(_ADVANCED_RULES)),
     Row("northwoods", "northwoods", {"players": 4, "rounds": 6}),
 )
@@ -94,7 +109,7 @@ def play_row(
 
 
 def golden_lines(row: Row) -> list[str]:
-    game = play_row(row, GOLDEN_SEED, GOLDEN_BOTS, rounds=1)
+    game = play_row(row, GOLDEN_SEED, GOLDEN_BOTS, rounds=row.golden_rounds)
     return list(game.record().lines())
 
 
