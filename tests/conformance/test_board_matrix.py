@@ -17,7 +17,7 @@ from horserace.core.events import redact
 from horserace.core.types import CHANCE, TERMINAL
 from horserace.engine import Game, Step, replay
 from horserace.families.board.rules.events import MoneyEvent
-from horserace.families.board.rules.records import Payout, Scratching, innermost
+from horserace.families.board.rules.records import Dealing, Payout, Scratching, innermost
 from horserace.families.board.rules.state import BoardState
 from horserace.families.presets import get_preset
 from tests.board_positions import arrange
@@ -145,7 +145,9 @@ def leaves_a_stub(row: Row) -> bool:
     """The first deal leaves cards in the stub (the swap below takes one from there)."""
     preset = get_preset(row.preset)
     state = preset.rules.initial_state(preset.config(row.options))
-    return sum(state.cards.deck) > innermost(state.phase_record).to_deal
+    record = innermost(state.phase_record)
+    assert isinstance(record, Dealing)
+    return sum(state.cards.deck) > record.to_deal
 
 
 HIDDEN_ROWS = [row for row in ROWS if row.hidden_hands and leaves_a_stub(row)]
