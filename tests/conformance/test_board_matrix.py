@@ -147,7 +147,7 @@ def leaves_a_stub(row: Row) -> bool:
     state = preset.rules.initial_state(preset.config(row.options))
     record = innermost(state.phase_record)
     assert isinstance(record, Dealing)
-    return sum(state.cards.deck) > record.to_deal
+    return bool(sum(state.cards.deck) > record.to_deal)
 
 
 HIDDEN_ROWS = [row for row in ROWS if row.hidden_hands and leaves_a_stub(row)]
