@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -240,6 +241,23 @@ class ReplayReport:
         return not self.problems
 
 
+def first_difference(recorded: Sequence[Any], played: Sequence[Any]) -> str:
+    """The first event where a record and the rules part, in words a reader can check: a
+    record written under an earlier reading of a rule stops here."""
+    for number, (want, got) in enumerate(zip(recorded, played, strict=False), start=1):
+        if want != got:
+            return (
+                f"event {number}: the record has {_compact(want)}, the rules give {_compact(got)}"
+            )
+    if len(recorded) > len(played):
+        return f"the record has more: {_compact(recorded[len(played)])}"
+    return f"the rules give more: {_compact(played[len(recorded)])}"
+
+
+def _compact(event: Any) -> str:
+    return json.dumps(event, sort_keys=True, separators=(",", ":"))
+
+
 def replay(
     record: GameRecord,
     resolve: Callable[[str], Any],
@@ -289,8 +307,11 @@ def replay(
             step = game.apply(action)
         except (HorseraceError, IllegalAction) as error:
             return ReplayReport(index, (f"{where}: {error}",), game)
-        if tuple(e.to_json() for e in step.events) != tuple(recorded.events):
-            return ReplayReport(index, (f"{where}: the events differ from the record",), game)
+        played = tuple(e.to_json() for e in step.events)
+        if played != tuple(recorded.events):
+            differs = first_difference(recorded.events, played)
+            problem = f"{where}: the events differ from the record ({differs})"
+            return ReplayReport(index, (problem,), game)
         if observe is not None:
             observe(step)
     steps = len(record.steps)

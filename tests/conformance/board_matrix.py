@@ -10,6 +10,7 @@ behaviour shows up as a diff that a reviewer must accept.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -95,13 +96,21 @@ def play_row(
     rounds: int | None = None,
 ) -> Game:
     """One seeded game of the row, the bot kinds round the table in order."""
-    preset = get_preset(row.preset)
     options = dict(row.options) if rounds is None else {**row.options, "rounds": rounds}
+    return play_seeded(row.preset, options, seed, bots, observe)
+
+
+def play_seeded(
+    name: str, options: dict[str, Any], seed: int, bots: tuple[str, ...], observe: Any = None
+) -> Game:
+    """One seeded game of a preset, the bot kinds (of the preset's family) round the table."""
+    preset = get_preset(name)
     config = preset.config(options)
-    game = Game(row.preset, preset.rules, config, seed=seed, chance_mode="seeded")
+    game = Game(name, preset.rules, config, seed=seed, chance_mode="seeded")
     players = preset.rules.players(config)
+    family = preset.rules.family
     agents = {
-        seat: make_bot(bots[seat % len(bots)], derive_seed(seed, BOT_STREAM, seat), "board")
+        seat: make_bot(bots[seat % len(bots)], derive_seed(seed, BOT_STREAM, seat), family)
         for seat in range(players)
     }
     play(game, agents, SeededChance(seed), observe=observe)
@@ -117,14 +126,28 @@ def golden_path(row: Row) -> Path:
     return GOLDEN / f"{row.name}.jsonl"
 
 
-def write_golden() -> None:
+def write_records(records: Iterable[tuple[Path, list[str]]]) -> None:
+    """Write each golden record, saying which ones changed."""
     GOLDEN.mkdir(exist_ok=True)
-    for row in ROWS:
-        path = golden_path(row)
-        text = "".join(line + "\n" for line in golden_lines(row))
+    for path, lines in records:
+        text = "".join(line + "\n" for line in lines)
         changed = not path.exists() or path.read_text(encoding="utf-8") != text
         path.write_text(text, encoding="utf-8")
         print(f"{'rewrote' if changed else 'same   '} {path.name}")
+
+
+def assert_plays_as_recorded(path: Path, actual: list[str], write: str) -> None:
+    """The game played again gives the golden record line for line (`write`: the command
+    that writes the records, for a missing one)."""
+    assert path.exists(), f"no golden record {path.name}: run python -m {write} --write"
+    expected = path.read_text(encoding="utf-8").splitlines()
+    for number, (want, got) in enumerate(zip(expected, actual, strict=False), start=1):
+        assert got == want, f"{path.name} line {number} differs:\n want {want}\n got  {got}"
+    assert len(actual) == len(expected), f"{path.name}: {len(actual)} lines, not {len(expected)}"
+
+
+def write_golden() -> None:
+    write_records((golden_path(row), golden_lines(row)) for row in ROWS)
 
 
 if __name__ == "__main__":

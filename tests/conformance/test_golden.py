@@ -10,20 +10,19 @@ import pytest
 from horserace.core.record import parse_record
 from horserace.engine import replay
 from horserace.families.presets import get_preset
-from tests.conformance.board_matrix import ROWS, Row, golden_lines, golden_path
+from tests.conformance.board_matrix import (
+    ROWS,
+    Row,
+    assert_plays_as_recorded,
+    golden_lines,
+    golden_path,
+)
 
 
 @pytest.mark.parametrize("row", ROWS, ids=repr)
 def test_the_game_plays_exactly_as_recorded(row: Row) -> None:
-    path = golden_path(row)
-    assert path.exists(), (
-        f"no golden record for {row}: run python -m tests.conformance.board_matrix --write"
-    )
-    expected = path.read_text(encoding="utf-8").splitlines()
-    actual = golden_lines(row)
-    for number, (want, got) in enumerate(zip(expected, actual, strict=False), start=1):
-        assert got == want, f"{path.name} line {number} differs:\n want {want}\n got  {got}"
-    assert len(actual) == len(expected), f"{path.name}: {len(actual)} lines, not {len(expected)}"
+    write = "tests.conformance.board_matrix"
+    assert_plays_as_recorded(golden_path(row), golden_lines(row), write)
 
 
 @pytest.mark.parametrize("row", ROWS, ids=repr)

@@ -156,18 +156,27 @@ def test_the_book_takes_in_what_the_exact_odds_say(book: dict[str, Any] | None) 
         assert (staked == 0).any()
 
 
-def test_the_tote_keeps_its_takeout_and_pays_out_the_rest() -> None:
+def test_the_tote_keeps_its_takeout_and_odd_chips_and_makes_up_minus_pools() -> None:
     """Every seat stakes the limit (9) on a win ticket: each race's pool is 7 x 9 = 63 and the
-    house keeps 17 % of it, rounded down (10), whoever wins; the rest goes back to the seats,
-    to the winner's backers or, when nobody backed the winner (chance (3/4)^7, the picks being
-    blind), to every ticket by stake."""
+    house takes 17 % of it, rounded down (10), leaving 53. With k backers of the winner each
+    gets 9 back and (53 - 9k) // k more, the odd chips to the house; with nobody backing it
+    (chance (3/4)^7, the picks being blind) every ticket gets 53 x 9 // 63 = 7 back and the
+    house keeps 4 more; with 6 or 7 backers the net pool is short of the stakes (a minus pool)
+    and the house makes every stake whole out of its takeout."""
     options = {"players": 7, "races": 6, "bet_limit": 9, "betting": "tote", "takeout": 17}
     options["starting_chips"] = 10**6
     _, out = _play("basic", options, 40_000, 8)
-    assert np.all(out.pool == 63) and np.all(out.takeout == 10)
-    assert np.all(out.bank == 6 * 10) and np.all(out.table == 0)
-    assert np.all(out.chips.sum(axis=1) == 7 * 10**6 - 6 * 10)
-    unbacked = (out.bet_horse != out.order[:, :, :1]).all(axis=2).ravel().astype(float)
+    backers = (out.bet_horse == out.order[:, :, :1]).sum(axis=2)
+    profit = 53 - 9 * backers
+    odd = np.where(
+        backers == 0, 53 - 7 * 7, np.where(profit >= 0, profit % np.maximum(backers, 1), 0)
+    )
+    kept = 10 + odd + np.minimum(profit, 0)  # a minus pool comes out of the takeout
+    assert np.all(out.pool == 63) and np.array_equal(out.takeout, kept)
+    assert np.array_equal(out.bank, kept.sum(axis=1)) and np.all(out.table == 0)
+    assert np.array_equal(out.chips.sum(axis=1), 7 * 10**6 - out.bank)
+    assert (backers >= 6).sum() >= 100 and (odd > 0).mean() > 0.3  # both paths are taken
+    unbacked = (backers == 0).ravel().astype(float)
     _close(unbacked, 0.75**7)
 
 

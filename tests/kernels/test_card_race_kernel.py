@@ -96,7 +96,8 @@ def engine_game(preset: str, options: dict[str, Any], seed: int) -> tuple[Any, l
         seat: BlindBettor(_Taped(seed * 100 + seat, tape)) for seat in range(options["players"])
     }
     seen: dict[str, list[Any]] = {
-        "order": [], "cards": [], "redeals": [], "steps": [0], "discarded": [], "dealing": [0]
+        "order": [], "cards": [], "redeals": [], "steps": [0], "discarded": [], "dealing": [0],
+        "odd chips": [0], "minus pool": [0], "to the gate": [0],
     }  # fmt: skip
 
     def observe(step: Step) -> None:
@@ -110,6 +111,11 @@ def engine_game(preset: str, options: dict[str, Any], seed: int) -> tuple[Any, l
             elif isinstance(event, ev.CourseRedealt):
                 seen["redeals"].append(len(seen["order"]))
                 seen["dealing"][0] = 0  # the joker is back in the reshuffled deck
+            elif isinstance(event, ev.Payment) and event.reason.startswith("win "):
+                for case in ("odd chips", "minus pool"):
+                    seen[case][0] += event.reason.endswith(case)
+            elif isinstance(event, ev.HorseFellBack) and event.position == 0:
+                seen["to the gate"][0] += 1
             elif isinstance(event, ev.CourseJokerDiscarded):
                 seen["dealing"][0] += 1
             elif isinstance(event, ev.CourseCardDealt) and is_joker(event.card):
@@ -123,8 +129,10 @@ def engine_game(preset: str, options: dict[str, Any], seed: int) -> tuple[Any, l
 def test_kernel_plays_the_rules_game_chip_for_chip(batch: int) -> None:
     """Each batch deals the joker to some courses, discarded (another card dealt) on some
     tables and left on its link on others (`course_joker = "stays"`): counted, and the kernel
-    must say which races' courses got it, as the rules' events do."""
+    must say which races' courses got it, as the rules' events do. Win pools leaving odd chips
+    or short of their winning stakes, and horses thrown back to the gate, are counted too."""
     dealt = {False: 0, True: 0}  # by whether the joker stays
+    cases = {"odd chips": 0, "minus pool": 0, "to the gate": 0}  # the tote's and the gate's
     for seed in range(batch * GAMES_PER_BATCH, (batch + 1) * GAMES_PER_BATCH):
         preset, options = random_options(seed)
         game, tape, seen = engine_game(preset, options, seed)
@@ -144,7 +152,14 @@ def test_kernel_plays_the_rules_game_chip_for_chip(batch: int) -> None:
         assert int(out.steps[0]) == seen["steps"][0], (seed, options)
         assert out.course[0][:, 4].tolist() == seen["discarded"], (seed, options)
         dealt[config.joker_stays] += sum(seen["discarded"])
+        for case in cases:
+            cases[case] += seen[case][0]
     assert min(dealt.values()) >= 4, dealt
+    # each batch pays win pools with odd chips (30-57 of them) and minus pools (3-18), and
+    # throws horses back to the gate (105-187 times): the kernel follows all three
+    assert cases["odd chips"] >= 20 and cases["minus pool"] >= 3 and cases["to the gate"] >= 50, (
+        cases
+    )
 
 
 def test_games_are_reproducible_and_split_by_game_index() -> None:

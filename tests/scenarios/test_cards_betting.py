@@ -24,7 +24,7 @@ COURSE = ["2C", "9H", "KD", "5S", "7H", "JC", "3D"]  # clubs 2, diamonds 2, hear
 S_H_D = [*of_suit("S", 8, COURSE), *of_suit("H", 8, COURSE), *of_suit("D", 8, COURSE)]
 
 
-def test_tote_pools_pay_everything_but_the_takeout() -> None:
+def test_tote_pools_pay_whole_chips_rounded_down_the_odd_chips_to_the_bank() -> None:
     options = {"players": 3, "races": 1, "betting": "tote", "takeout": 10}
     tickets = [
         "win 6 S",  # P2
@@ -39,17 +39,40 @@ def test_tote_pools_pay_everything_but_the_takeout() -> None:
     ]
     game, steps = scripted("basic", options, [*COURSE, *tickets, *S_H_D])
     settled = {e.pool: e for e in events(steps, ev.PoolSettled)}
-    # win: 6 + 1 + 4 + 5 = 16, takeout 1, net 15; spades staked 11: profit 4 split 6:5 -> 2, 2
-    assert (settled["win"].total, settled["win"].kept) == (16, 1)
+    # win: 6 + 1 + 4 + 5 = 16, takeout 1, net 15; spades staked 11: profit 4 split 6:5 is
+    # 2.18 and 1.82 -> 2 and 1 rounded down, the odd chip to the bank
+    assert (settled["win"].total, settled["win"].kept) == (16, 2)
     # place: 1 on H, 5 on D -> S, H placed: only hearts' ticket wins the net pool
     assert (settled["place"].total, settled["place"].kept) == (6, 0)
     # show: 1 on H, 2 on C -> S, H, D: hearts' ticket takes the net pool
     assert (settled["show"].total, settled["show"].kept) == (3, 0)
     paid = {(p.target, p.reason): p.amount for p in events(steps, ev.Payment) if p.source < -1}
-    assert paid[(1, "win ticket")] == 6 + 2 and paid[(0, "win ticket")] == 5 + 2
+    assert paid[(1, "win ticket")] == 6 + 2 and paid[(0, "win ticket")] == 5 + 1
     assert paid[(1, "place ticket")] == 6 and paid[(1, "show ticket")] == 3
-    assert paid[(-3, "win takeout")] == 1
-    assert chips(game) == (100 - 7 + 7, 100 - 9 + 8 + 6 + 3, 100 - 9)
+    assert paid[(-3, "win takeout")] == 1 and paid[(-3, "win odd chips")] == 1
+    assert chips(game) == (100 - 7 + 6, 100 - 9 + 8 + 6 + 3, 100 - 9)
+    assert game.state.ledger.balance(3) == 0 and game.state.ledger.balance(4) == 2
+
+
+def test_the_bank_makes_up_a_minus_pool_so_no_winning_ticket_loses() -> None:
+    options = {"players": 3, "races": 1, "betting": "tote", "takeout": 50}
+    tickets = [
+        *("win 6 S", "done"),  # P2
+        *("win 1 H", "place 2 H", "done"),  # P3
+        *("place 4 S", "done"),  # P1
+    ]
+    game, steps = scripted("basic", options, [*COURSE, *tickets, *S_H_D[:16]])  # S, H place
+    settled = {e.pool: e for e in events(steps, ev.PoolSettled)}
+    # win: 7, takeout 3, net 4 for spades' 6: P2 gets the 4 and the bank makes up 2
+    # place: 6, takeout 3, net 3 for the 6 on spades and hearts: 2 and 1, the bank adds 2 and 1
+    assert [(e.total, e.kept) for e in settled.values()] == [(7, 3 - 2), (6, 3 - 3)]
+    made_up = [(p.target, p.amount, p.reason) for p in events(steps, ev.Payment) if p.source == -3]
+    assert made_up == [  # the tickets in the order they were bought
+        (1, 2, "win minus pool"),
+        (2, 1, "place minus pool"),
+        (0, 2, "place minus pool"),
+    ]
+    assert chips(game) == (100, 100, 99)  # P3's losing win ticket is its only loss
     assert game.state.ledger.balance(3) == 0 and game.state.ledger.balance(4) == 1
 
 

@@ -1,5 +1,6 @@
 """The pari-mutuel pools and the English auction as generic components, with hand-worked
-numbers: every pool returns exactly its total less the takeout."""
+numbers: every payout rounded down, the odd chips and the takeout to the house, which makes up
+a minus pool so that no winning ticket returns less than its stake."""
 
 from __future__ import annotations
 
@@ -8,30 +9,46 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from horserace.components.auction import bid, open_lot, pass_turn
-from horserace.components.tote import Ticket, settle_pool, split_by_weight
+from horserace.components.tote import Ticket, settle_pool, shares_by_weight
 from horserace.core.errors import IllegalAction
 
 
-def test_split_by_weight_uses_the_largest_remainder_earlier_first() -> None:
-    assert split_by_weight(3, [6, 5]) == [2, 1]
-    assert split_by_weight(10, [1, 1, 1]) == [4, 3, 3]
-    assert split_by_weight(0, [0, 0]) == [0, 0]
+def test_shares_by_weight_round_down() -> None:
+    assert shares_by_weight(3, [6, 5]) == [1, 1]
+    assert shares_by_weight(10, [1, 1, 1]) == [3, 3, 3]
+    assert shares_by_weight(0, [0, 0]) == [0, 0]
     with pytest.raises(ValueError):
-        split_by_weight(1, [0, 0])
+        shares_by_weight(1, [0, 0])
 
 
-def test_win_pool_pays_the_net_pool_by_stake() -> None:
+def test_win_pool_pays_the_net_pool_by_stake_rounded_down() -> None:
     tickets = [Ticket(1, ("S",), 6), Ticket(2, ("H",), 4), Ticket(0, ("S",), 5)]
     result = settle_pool(tickets, [("S",)], takeout_percent=10)
     assert (result.total, result.takeout) == (15, 1)
-    # net 14; winners staked 11: stakes back, profit 3 split 6:5 -> 2 and 1
-    assert result.payouts == (8, 0, 6)
+    # net 14; winners staked 11: stakes back, profit 3 by 6:5 -> 1 and 1, 1 odd chip
+    assert result.payouts == (7, 0, 6) and result.odd_chips == 1
+    assert result.from_house == (0, 0, 0) and result.house_keeps == 2
 
 
 def test_place_pool_splits_the_profit_between_the_placed_horses() -> None:
     tickets = [Ticket(0, ("S",), 10), Ticket(1, ("H",), 5), Ticket(2, ("D",), 5)]
     result = settle_pool(tickets, [("S",), ("H",)], takeout_percent=0)
-    assert result.payouts == (13, 7, 0)  # profit 5: 3 to spades' tickets, 2 to hearts'
+    # profit 5 between two horses: 2 each, the fifth chip to the house
+    assert result.payouts == (12, 7, 0) and result.odd_chips == 1
+
+
+def test_the_place_pool_of_fourteen_pays_seven_and_six() -> None:
+    """A basic table's place pool (seed 58514, race 3): diamonds 1st, hearts 2nd; profit 9
+    between the two horses is 4 each, the ninth chip to the house (not to diamonds' ticket)."""
+    tickets = [
+        Ticket(4, ("D",), 3),
+        Ticket(4, ("S",), 1),
+        Ticket(3, ("S",), 1),
+        Ticket(5, ("S",), 7),
+        Ticket(8, ("H",), 2),
+    ]
+    result = settle_pool(tickets, [("D",), ("H",)], takeout_percent=0)
+    assert result.payouts == (7, 0, 0, 0, 6) and result.odd_chips == 1
 
 
 def test_show_pool_with_one_placed_horse_unbacked() -> None:
@@ -44,12 +61,24 @@ def test_nobody_holding_the_winner_gets_the_net_pool_back_by_stake() -> None:
     tickets = [Ticket(0, ("S", "H"), 3), Ticket(1, ("H", "S"), 1)]
     result = settle_pool(tickets, [("C", "D")], takeout_percent=20)
     assert result.refunded and result.takeout == 0 and result.payouts == (3, 1)
+    tickets = [Ticket(0, ("S",), 7), Ticket(1, ("H",), 3)]
+    refund = settle_pool(tickets, [("C",)], takeout_percent=25)  # net 8: 5.6 and 2.4
+    assert refund.refunded and refund.payouts == (5, 2) and refund.odd_chips == 1
 
 
-def test_a_takeout_bigger_than_the_losers_leaves_the_winners_short() -> None:
+def test_a_minus_pool_is_made_up_by_the_house() -> None:
     tickets = [Ticket(0, ("S",), 10), Ticket(1, ("H",), 1)]
     result = settle_pool(tickets, [("S",)], takeout_percent=50)
-    assert result.takeout == 5 and result.payouts == (6, 0)
+    assert result.takeout == 5 and result.from_pool == (6, 0) and result.from_house == (4, 0)
+    assert result.payouts == (10, 0) and result.house_keeps == 1
+
+
+def test_a_minus_place_pool_makes_every_winning_stake_whole() -> None:
+    tickets = [Ticket(0, ("S",), 5), Ticket(1, ("H",), 2), Ticket(2, ("S",), 2)]
+    result = settle_pool(tickets, [("S",), ("H",)], takeout_percent=50)
+    # total 9, takeout 4, net 5 for 9 staked on the placed horses: 2, 1 and 1 from the pool
+    assert result.from_pool == (2, 1, 1) and result.from_house == (3, 1, 1)
+    assert result.payouts == (5, 2, 2) and result.odd_chips == 1 and result.house_keeps == 0
 
 
 @settings(max_examples=200, deadline=None)
@@ -58,18 +87,26 @@ def test_a_takeout_bigger_than_the_losers_leaves_the_winners_short() -> None:
     winners=st.lists(st.integers(0, 3), min_size=1, max_size=3, unique=True),
     takeout=st.integers(0, 50),
 )
-def test_every_pool_returns_exactly_its_total_less_the_takeout(
+def test_every_pool_pays_its_net_rounded_down_and_never_less_than_a_winning_stake(
     stakes: list[tuple[int, int]], winners: list[int], takeout: int
 ) -> None:
     tickets = [Ticket(seat, (horse,), stake) for seat, (horse, stake) in enumerate(stakes)]
     result = settle_pool(tickets, [(w,) for w in winners], takeout)
     assert result.total == sum(stake for _, stake in stakes)
     assert result.takeout == result.total * takeout // 100
-    assert sum(result.payouts) == result.total - result.takeout
-    assert all(p >= 0 for p in result.payouts)
+    assert 0 <= result.odd_chips < len(tickets)
+    assert sum(result.from_pool) + result.odd_chips == result.total - result.takeout
+    assert result.house_keeps >= 0
+    assert all(p >= 0 for p in result.from_pool + result.from_house)
     losers = [i for i, (horse, _) in enumerate(stakes) if horse not in winners]
-    if not result.refunded:
+    if result.refunded:
+        assert not any(result.from_house)
+    else:
         assert all(result.payouts[i] == 0 for i in losers)
+        for i, (horse, stake) in enumerate(stakes):
+            if horse in winners:
+                assert result.payouts[i] >= stake
+                assert result.from_house[i] == 0 or result.payouts[i] == stake
 
 
 def test_an_english_auction_closes_when_everyone_else_has_passed() -> None:

@@ -1,5 +1,5 @@
 """The card race's money rules that the game's body calls: the most a seat may stake at the book,
-and a sum split in whole chips by weight (the tote's pool).
+and a sum split in whole chips by weight, rounded down (the tote's pool).
 
 Both take numbers or a few arrays once a race: inside a card's or a seat's loop a call that passes
 arrays costs more than the work (numba counts references to each array it passes).
@@ -23,8 +23,9 @@ def stake_limit(room: Word, cover: Word, win: Word, per: Word) -> Word:
 
 
 @njit(cache=True)
-def split(amount: Word, weights: Array, count: Word, out: Array) -> None:
-    """`amount` in whole chips by weight, largest remainder first, earlier first on a tie."""
+def split(amount: Word, weights: Array, count: Word, out: Array) -> Word:
+    """`amount` in whole chips by weight, each share rounded down; returns the odd chips left
+    over (the house keeps them)."""
     whole = 0
     for i in range(count):
         whole += weights[i]
@@ -32,10 +33,4 @@ def split(amount: Word, weights: Array, count: Word, out: Array) -> None:
     for i in range(count):
         out[i] = amount * weights[i] // whole
         left -= out[i]
-    for _ in range(left):
-        best, best_rest = -1, -1
-        for i in range(count):
-            rest = amount * weights[i] % whole
-            if out[i] == amount * weights[i] // whole and rest > best_rest:
-                best, best_rest = i, rest
-        out[best] += 1
+    return left

@@ -216,7 +216,8 @@ def play_game(  # type: ignore[no-untyped-def]
                 bet_horse[race, row[b, 0]], bet_stake[race, row[b, 0]] = row[b, 1], row[b, 2]
         places = spec[PRIZES] if styles == 2 else 1
         # the race: the standing order is by position, then by arrival (`seq`: the mover
-        # arrives last at its spot), and is sorted only once the race is over
+        # arrives last at its spot; at the gate `seq` is the suit, below every arrival), and
+        # is sorted only once the race is over
         for suit in range(SUITS):
             pos[suit], seq[suit], run[suit] = 0, suit, 1
         running, done, frontier, turned, clock = SUITS, 0, 0, 0, SUITS
@@ -275,11 +276,14 @@ def play_game(  # type: ignore[no-untyped-def]
                 for link in range(frontier, pos[suit]):
                     hidden[course[link]] -= 1
                 frontier = int(pos[suit])
-                back = course[frontier - 1]  # thrown back: it arrives last at its new spot
+                back = course[frontier - 1]  # thrown back: it arrives last at its new spot,
                 if back != JOKER and run[back] and pos[back] > 0:  # a joker moves nobody
                     pos[back] -= 1
-                    seq[back] = clock
-                    clock += 1
+                    if pos[back] == 0:  # but the gate is not a link: there, suit order
+                        seq[back] = back
+                    else:
+                        seq[back] = clock
+                        clock += 1
         for s in range(SUITS):  # the rest, in the standing order
             if run[s]:
                 place = done
@@ -308,9 +312,7 @@ def play_game(  # type: ignore[no-untyped-def]
                 total += row[b, 2]
             kept = total * spec[TAKEOUT] // 100
             net = total - kept
-            pool[race], takeout[race] = total, kept
             table -= total
-            bank += kept
             backing, held = 0, 0
             for b in range(nbets):
                 if row[b, 1] == winner:
@@ -320,17 +322,23 @@ def play_game(  # type: ignore[no-untyped-def]
             if held == 0:  # nobody backed the winner: the net pool goes back by stake
                 for b in range(nbets):
                     weights[b] = row[b, 2]
-                split(net, weights, nbets, shares)
+                kept += split(net, weights, nbets, shares)  # the odd chips: the house's
                 for b in range(nbets):
                     chips[row[b, 0]] += shares[b]
-            else:
-                profit = net - backing
-                split(net if profit < 0 else profit, weights, held, shares)
+            elif net < backing:  # a minus pool: the house makes every winning stake whole
+                kept -= backing - net
+                for b in range(nbets):
+                    if row[b, 1] == winner:
+                        chips[row[b, 0]] += row[b, 2]
+            else:  # stakes back and the profit by stake, rounded down
+                kept += split(net - backing, weights, held, shares)
                 k = 0
                 for b in range(nbets):
                     if row[b, 1] == winner:
-                        chips[row[b, 0]] += shares[k] + (row[b, 2] if profit >= 0 else 0)
+                        chips[row[b, 0]] += row[b, 2] + shares[k]
                         k += 1
+            pool[race], takeout[race] = total, kept  # what the house keeps of the pool
+            bank += kept
         elif styles == 2:
             for offset in range(1, n + 1):
                 seat = (dealer + offset) % n

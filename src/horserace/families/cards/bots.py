@@ -85,7 +85,8 @@ def _book_value(view: CardsView, bet: BookBet, odds: CardOdds[float]) -> float:
 
 
 def _tote_value(view: CardsView, bet: ToteBet, odds: CardOdds[float]) -> float:
-    """Against the pools as they stand: the ticket's share of the net pool if it wins."""
+    """Against the pools as they stand: the ticket's share of the net pool if it wins, never
+    less than its stake (the house makes up a minus pool)."""
     if bet.kind not in ("win", "exacta", "trifecta", "superfecta"):
         return -bet.stake  # place and show depend on who else places: left to other bots
     pool = [b for b in view.betting.bets if b.kind == bet.kind]
@@ -97,7 +98,7 @@ def _tote_value(view: CardsView, bet: ToteBet, odds: CardOdds[float]) -> float:
     else:
         table: dict[Any, float] = getattr(odds, bet.kind)
         chance = table.get(bet.horses, 0.0)
-    return chance * net * bet.stake / backing - bet.stake
+    return chance * max(net * bet.stake / backing, bet.stake) - bet.stake  # a stake back at least
 
 
 def party_value(view: CardsView, suit: int, odds: CardOdds[float]) -> float:

@@ -267,7 +267,8 @@ def print_simulation(console: Console, report: CardsReport, *, seed_given: bool)
         figures.add_row(label, *_mean_cells(stats))
     console.print(figures)
     if report.takeout:
-        console.print(f"takeout kept by the bank: {report.takeout} chips", markup=False)
+        kept = f"kept by the bank (takeout and odd chips, less minus pools): {report.takeout} chips"
+        console.print(kept, markup=False)
     seats = Table(title="Final chips per seat", title_justify="left")
     for name in ("seat", "bot", "mean", "std dev", "95% CI", "games"):
         seats.add_column(name, justify="right" if name not in ("seat", "bot") else "left")

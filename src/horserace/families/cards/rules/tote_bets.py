@@ -2,8 +2,9 @@
 
 Every seat, the dealer too, buys tickets in turn from the dealer's left, up to the bet limit
 a race ("board" costs three stakes: one each in win, place and show). Stakes lie on the table
-until the race is over; each pool then pays out everything but the takeout, which goes to the
-bank (components/tote.py says exactly how).
+until the race is over; each pool then pays out its net (the takeout goes to the bank) in whole
+chips rounded down, the odd chips to the bank, and the bank makes up a minus pool so that no
+winning ticket returns less than its stake (components/tote.py says exactly how).
 """
 
 from __future__ import annotations
@@ -115,11 +116,22 @@ class ToteStyle(BettingStyle):
                 continue
             tickets = [Ticket(bet.seat, bet.horses, bet.stake) for bet in bets]
             result = settle_pool(tickets, winning_selections(kind, order), state.config.takeout)
-            state, kept = pay(state, ev.TABLE, ev.BANK, result.takeout, f"{kind} takeout")
-            events += kept
+            seats = [bet.seat for bet in bets]
             reason = f"{kind} refund" if result.refunded else f"{kind} ticket"
-            for bet, amount in zip(bets, result.payouts, strict=True):
-                state, paid = pay(state, ev.TABLE, bet.seat, amount, reason)
+            moves = [
+                (ev.TABLE, ev.BANK, result.takeout, f"{kind} takeout"),
+                *(
+                    (ev.TABLE, seat, x, reason)
+                    for seat, x in zip(seats, result.from_pool, strict=True)
+                ),
+                (ev.TABLE, ev.BANK, result.odd_chips, f"{kind} odd chips"),
+                *(
+                    (ev.BANK, seat, x, f"{kind} minus pool")
+                    for seat, x in zip(seats, result.from_house, strict=True)
+                ),
+            ]
+            for source, target, amount, why in moves:
+                state, paid = pay(state, source, target, amount, why)
                 events += paid
-            events.append(ev.PoolSettled(kind, result.total, result.takeout, 0))
+            events.append(ev.PoolSettled(kind, result.total, result.house_keeps, 0))
         return state, events

@@ -5,8 +5,9 @@ history with them); the odds' fast paths are separate code, tested against these
 
 The standing order is the finishing order of the horses still running: farthest along first,
 and among equals the one that came to stand there first. A horse that moves up or falls back
-arrives last at its new spot; a stumbling joker lifts every non-leader together, which keeps
-the order as it was.
+arrives last at its new spot, except at the gate, which is not a link: horses level there,
+fallen back or never moved, stand clubs, diamonds, hearts, spades. A stumbling joker lifts
+every non-leader together, which keeps the order as it was.
 """
 
 from __future__ import annotations
@@ -49,13 +50,21 @@ class CardTrack:
 def reorder_standing(
     standing: Sequence[int], positions: Sequence[int], suit: int
 ) -> tuple[int, ...]:
-    """`standing` with `suit` moved to arrive last among the horses at its position or beyond."""
+    """`standing` with `suit` moved to arrive last among the horses at its position or beyond;
+    at the gate, which is not a link, it takes its place in suit order instead."""
     others = [s for s in standing if s != suit]
     spot = positions[suit]
     index = 0
-    while index < len(others) and positions[others[index]] >= spot:
+    while index < len(others) and _ahead(positions[others[index]], others[index], spot, suit):
         index += 1
     return (*others[:index], suit, *others[index:])
+
+
+def _ahead(position: int, other: int, spot: int, suit: int) -> bool:
+    """Whether a horse standing at `position` stays ahead of `suit` arriving at `spot`."""
+    if position != spot:
+        return position > spot
+    return spot > 0 or other < suit  # level at the gate: clubs, diamonds, hearts, spades
 
 
 def move_up(track: CardTrack, suit: int, need: int) -> CardTrack:
