@@ -3,9 +3,26 @@
 A shell that starts a job in the background (`cmd &`) starts it with Ctrl-C ignored, and a
 child inherits that: Python then never raises KeyboardInterrupt, so the tests that press Ctrl-C
 in a game, a simulation or a sweep would wait for runs that never stop. The suite puts Ctrl-C
-back to its default, in this process and so in every child it starts."""
+back to its default, in this process and so in every child it starts. The fixtures tests of
+several folders share are here too."""
 
 import signal
 
+import pytest
+
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture
+def quick_derby_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Derby's live odds worked out from a few thousand races instead of millions, on a
+    LiveOdds of the test's own (nothing it keeps reaches another test): for a test of a Derby
+    table that reads no odds, where a terminal or a printed board would otherwise work out
+    several positions' precise odds (seconds of CPU each) that nothing checks."""
+    from horserace.families.derby import live_odds
+
+    live = live_odds.LiveOdds()
+    monkeypatch.setattr(live_odds, "PRECISE_SAMPLES", 10_000)
+    monkeypatch.setattr(live_odds, "REFINED_SAMPLES", 20_000)
+    monkeypatch.setattr(live_odds, "LIVE", live)
