@@ -15,6 +15,7 @@ from horserace.families.presets import PRESETS, Preset, get_preset
 MOST_SEATS = 20
 ROUND_KEYS = ("rounds", "races")
 MONEY_KEYS = ("starting_chips", "starting_money")
+BETTING = ("book", "tote", "party")  # the card race's betting styles a lobby offers
 
 
 def _accepts(preset: Preset, options: dict[str, Any]) -> bool:
@@ -40,6 +41,8 @@ def describe(preset: Preset) -> dict[str, Any]:
     for key in MONEY_KEYS:
         if key in options:
             fields["money"] = _field(key, options[key], 1, 100_000)
+    betting = options.get("betting")
+    styles = [b for b in BETTING if _accepts(preset, {"betting": b})] if betting in BETTING else []
     fam = family(rules.family)
     house = fam.house_rules(preset.defaults, preset.config)
     bots = bot_family(rules.family)
@@ -53,6 +56,7 @@ def describe(preset: Preset) -> dict[str, Any]:
         "options": options,
         "fields": fields,
         "money": options.get("money", fam.money),
+        "betting": styles,  # the styles offered (the default first in the options)
         "house_rules": list(house.rules),
         "house_combinations": [list(chosen) for chosen in house.combinations],
     }

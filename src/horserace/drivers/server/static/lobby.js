@@ -22,6 +22,10 @@ function choosePreset() {
   setField("rounds", p.fields.rounds, "rounds-label");
   setField("money", p.fields.money);
   $("money-label").textContent = p.money === "cents" ? "Starting money (cents)" : p.money === "dollars" ? "Starting money ($)" : "Starting chips";
+  const styles = { book: "the dealer's book: fixed prices by the course", tote: "the tote: stakes pooled, winners share", party: "party prizes: no stakes, prizes for 1st, 2nd, 3rd" };
+  $("betting").innerHTML = p.betting.map((b) => `<option value="${esc(b)}">${esc(styles[b] || b)}</option>`).join("");
+  if (p.betting.includes(p.options.betting)) $("betting").value = p.options.betting;
+  $("betting-box").hidden = !p.betting.length;
   $("house").innerHTML = "";
   for (const rule of p.house_rules) {
     const label = document.createElement("label");
@@ -93,6 +97,7 @@ async function create(event) {
   const p = preset();
   const options = {};
   for (const id of ["players", "rounds", "money"]) options[$(id).dataset.key] = Number($(id).value);
+  if (p.betting.length) options.betting = $("betting").value;
   for (const box of document.querySelectorAll('input[name="house"]:checked')) {
     Object.assign(options, p.house_rules.find((r) => r.name === box.value).options);
   }
