@@ -88,6 +88,8 @@ def test(extra: list[str]) -> None:
         apt_install("chromium", "the browser tests (tests/web)")
     if not list(Path("/usr/lib/postgresql").glob("*/bin/initdb")):
         apt_install("postgresql", "the storage tests (tests/server)")
+    if not Path("/usr/sbin/nginx").exists():
+        apt_install("nginx-light", "the reverse-proxy test (tests/server/test_server_nginx.py)")
     run(BIN / "ruff", "check", *CHECKED)
     run(BIN / "ruff", "format", "--check", *CHECKED)
     run(BIN / "mypy")

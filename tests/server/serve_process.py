@@ -9,10 +9,12 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -73,3 +75,24 @@ def stop_process(process: subprocess.Popen[bytes], seconds: float = 20.0) -> Non
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=10)
+
+
+@contextmanager
+def uvicorn_thread(app: Any, options: dict[str, Any]) -> Iterator[str]:
+    """`app` served by uvicorn with `options` in a thread of this process, on a free port,
+    for the length of a `with`: its base URL (http://)."""
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host=HOST, port=port, **options))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.05)
+        yield f"http://{HOST}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)

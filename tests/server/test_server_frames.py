@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,7 +15,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -24,6 +22,7 @@ from horserace.drivers.server import connection
 from horserace.drivers.server.app import create_app
 from horserace.drivers.server.limits import CLOSE_TOO_SLOW, MAX_BODY, MAX_FRAME
 from horserace.drivers.server.workers import uvicorn_options
+from tests.server.serve_process import uvicorn_thread
 
 HOST = "127.0.0.1"
 MESSAGE_TOO_BIG = 1009
@@ -31,22 +30,9 @@ MESSAGE_TOO_BIG = 1009
 
 @contextmanager
 def _uvicorn(database: Path) -> Iterator[str]:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((HOST, 0))
-        port = int(probe.getsockname()[1])
     app = create_app(f"sqlite:///{database}", seeds=lambda: 7)
-    server = uvicorn.Server(uvicorn.Config(app, host=HOST, port=port, **uvicorn_options("warning")))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.05)
-        yield f"ws://{HOST}:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(30)
+    with uvicorn_thread(app, uvicorn_options("warning")) as base:
+        yield base.replace("http:", "ws:")
 
 
 def test_a_frame_over_the_limit_closes_with_1009_and_one_under_it_is_answered(

@@ -110,6 +110,14 @@ def serve(
             " (bots and dice wait for the budget; bursts of twice this).",
         ),
     ] = Limits.steps_per_address,
+    trusted_proxies: Annotated[
+        str,
+        typer.Option(
+            "--trusted-proxies",
+            help="Addresses or networks (comma-separated, e.g. 127.0.0.1,10.0.0.0/8) of reverse"
+            " proxies whose X-Forwarded-For names the client; nobody's by default.",
+        ),
+    ] = "",
 ) -> None:
     """Serve the lobby and the tables: open http://HOST:PORT/ in a browser.
 
@@ -151,7 +159,14 @@ def serve(
     )
     if workers > 1:
         settings = WorkerSettings(
-            db, bot_delay, key_file, log_level, openapi, asdict(limits), metrics_token
+            db,
+            bot_delay,
+            key_file,
+            log_level,
+            openapi,
+            asdict(limits),
+            metrics_token,
+            trusted_proxies,
         )
         serve_workers(workers, host, port, settings)
         return
@@ -167,7 +182,7 @@ def serve(
         ),
         host=host,
         port=port,
-        **uvicorn_options(log_level),
+        **uvicorn_options(log_level, trusted_proxies),
     )
 
 

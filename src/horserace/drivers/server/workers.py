@@ -42,14 +42,20 @@ class WorkerSettings:
     openapi: bool
     limits: dict[str, Any]  # the fields of limits.Limits
     metrics_token: str | None = None
+    trusted_proxies: str = ""
     secret: str = ""
     listener: int | None = None  # the shared socket's file descriptor, once it is open
 
 
-def uvicorn_options(log_level: str) -> dict[str, Any]:
-    """How every server process runs uvicorn (one process or many)."""
+def uvicorn_options(log_level: str, trusted_proxies: str = "") -> dict[str, Any]:
+    """How every server process runs uvicorn (one process or many). `X-Forwarded-For` and
+    `X-Forwarded-Proto` are believed only from `trusted_proxies` (addresses or networks,
+    comma-separated); from anyone else, and from everyone when none are given, the client
+    is the address the connection comes from."""
     return {
         "log_level": log_level,
+        "proxy_headers": bool(trusted_proxies),
+        "forwarded_allow_ips": trusted_proxies or "",
         "log_config": None,  # its lines go through the server's JSON logging (ops.py)
         "ws_max_size": MAX_FRAME,  # a larger frame closes the socket with 1009
         "ws_per_message_deflate": False,  # compressing every frame costs more CPU than it saves
@@ -132,7 +138,8 @@ def run_worker(settings: WorkerSettings) -> None:
         long_lived=True,
         metrics_token=settings.metrics_token,
     )
-    server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(settings.log_level)))
+    options = uvicorn_options(settings.log_level, settings.trusted_proxies)
+    server = uvicorn.Server(uvicorn.Config(app, **options))
     parent = os.getppid()
 
     def watch_parent() -> None:
