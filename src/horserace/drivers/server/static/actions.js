@@ -156,6 +156,20 @@ const Actions = (() => {
     return box;
   }
 
+  function sumGrid(texts, send) {
+    // two dice whose sum alone moves a horse: one tap on the sum the table rolled (the first
+    // pair of that sum is entered: the rules read only the sum)
+    const box = document.createElement("div");
+    box.className = "sum-grid";
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", "The sum the dice showed at the table");
+    for (let sum = 2; sum <= 12; sum++) {
+      const pair = texts.find((t) => t.split("+").reduce((a, b) => a + Number(b), 0) === sum);
+      if (pair) box.appendChild(button(String(sum), `The dice showed ${sum} (entered as ${pair.replace("+", " + ")})`, () => send(pair), pair));
+    }
+    return box;
+  }
+
   function listControl(verb, texts, names, send) {
     const box = document.createElement("div");
     box.className = "choose";
@@ -191,7 +205,8 @@ const Actions = (() => {
     const row = document.createElement("div");
     row.className = "buttons";
     for (const [verb, texts] of byVerb) {
-      if (texts.length > MANY) root.appendChild(listControl(verb, texts, names, send));
+      if (verb === "dice" && texts.every((t) => /^\d+\+\d+$/.test(t))) root.appendChild(sumGrid(texts, send));
+      else if (texts.length > MANY) root.appendChild(listControl(verb, texts, names, send));
       else for (const text of texts) row.appendChild(button(words(text, names), help(text), () => send(text), text));
     }
     if (row.children.length) root.prepend(row);
