@@ -79,3 +79,20 @@ def test_the_invite_link_as_a_qr_code(tmp_path: Path) -> None:
         svg = response.text
         assert "<svg" in svg and f"http://testserver/table/{table}</title>" in svg
         assert client.get("/api/tables/nope/qr.svg").status_code == 404
+
+
+def test_the_people_at_a_real_board_have_names(tmp_path: Path) -> None:
+    with serving(tmp_path / "t.db") as client:
+        body = {
+            "preset": "classic",
+            "options": {"players": 3},
+            "seats": ["open", "open", "open"],
+            "companion": True,
+            "names": ["Cy", "", "Di"],
+        }
+        made = client.post("/api/tables", json=body)
+        assert made.status_code == 201, made.text
+        table = made.json()["table"]["id"]
+        assert _welcome_seats(client, table) == [("open", "Cy"), ("open", ""), ("open", "Di")]
+        too_many = client.post("/api/tables", json={**body, "names": ["A", "B", "C", "D"]})
+        assert too_many.status_code == 400 and "4 names" in too_many.text

@@ -54,10 +54,14 @@ def test_a_companion_table_from_the_form_starts_enters_and_undoes(
             "open",
             "open",
         ]
+        host.fill('.seat-name[data-seat="0"]', "Cy")
+        host.fill('.seat-name[data-seat="1"]', "Di")
         host.get_by_role("button", name="Create table").click()
         host.wait_for_url(re.compile(r".*/table/[\w-]+$"))
         table = host.url.rsplit("/", 1)[1]
         wait_text(host, "#notice", "Start when the people at the board are ready")
+        assert host.locator("#seats").inner_text().count("Cy") == 1  # named, not "P1"
+        assert "Di" in host.locator("#seats").inner_text()
         watcher = new_page(browser)
         watcher.goto(f"{base}/table/{table}")
         wait_text(watcher, "#you", "You are watching")

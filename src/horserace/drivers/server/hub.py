@@ -383,7 +383,9 @@ class Hub:
         except (TypeError, ValueError, OverflowError) as error:  # a type the rules did not expect
             raise ConfigError(f"bad options: {error}") from None
         bots = bot_family(rules.family)
-        seats = new_seats(rules.players(config), request.seats, bots.standin, bots.check)
+        seats = new_seats(
+            rules.players(config), request.seats, bots.standin, bots.check, request.names
+        )
         host_token = new_token()
         settings = TableSettings(
             title=request.title.strip(),

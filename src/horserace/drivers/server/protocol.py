@@ -210,6 +210,8 @@ class CreateTable(_Inbound):
     companion: bool = False
     pace: Pace | None = None  # how long bots pause before a move; None: the server's default
     private: bool = False  # left out of the lobby's list: found by its link or room code
+    names: list[NAME | Literal[""]] | None = Field(default=None, max_length=20)  # per seat:
+    # the name of a person at a companion table's real board ("" for none)
 
 
 class JoinTable(_Inbound):

@@ -88,16 +88,25 @@ def bot_name(seat: int) -> str:
 
 
 def new_seats(
-    players: int, kinds: Sequence[str] | None, default_bot: str, check: Callable[[str], str]
+    players: int,
+    kinds: Sequence[str] | None,
+    default_bot: str,
+    check: Callable[[str], str],
+    names: Sequence[str] | None = None,
 ) -> list[SeatRow]:
-    """Seat rows from the lobby's list ("open" or a bot kind per seat; all open if none)."""
+    """Seat rows from the lobby's list ("open" or a bot kind per seat; all open if none);
+    `names` names the people at a companion table's board, whose open seats the host plays."""
     given = list(kinds) if kinds is not None else ["open"] * players
     if len(given) != players:
         raise ConfigError(f"this table has {players} seats; {len(given)} were described")
+    named = list(names or [])
+    if len(named) > players:
+        raise ConfigError(f"this table has {players} seats; {len(named)} names were given")
+    named += [""] * (players - len(named))
     seats: list[SeatRow] = []
     for seat, kind in enumerate(given):
         if kind == OPEN:
-            seats.append(SeatRow(seat=seat, kind=OPEN, bot=default_bot))
+            seats.append(SeatRow(seat=seat, kind=OPEN, name=named[seat].strip(), bot=default_bot))
         else:
             seats.append(SeatRow(seat=seat, kind=BOT, name=bot_name(seat), bot=check(kind)))
     return seats

@@ -68,6 +68,14 @@ function drawSeats(fresh) {
       item.innerHTML = `<label>Seat ${seat + 1} <select data-seat="${seat}">${options.join("")}</select></label>`;
       const select = item.querySelector("select");
       select.value = before[seat - ($("play-myself").checked ? 1 : 0)] || ($("companion").checked ? "open" : bot);
+      if ($("companion").checked) {
+        // the people at the real board: their names, said in the log and on the board
+        const name = document.createElement("input");
+        Object.assign(name, { className: "seat-name", maxLength: 30, placeholder: "their name" });
+        name.dataset.seat = seat;
+        name.setAttribute("aria-label", `Seat ${seat + 1}: name of the person at the board`);
+        item.querySelector("label").appendChild(name);
+      }
     }
     $("seat-list").appendChild(item);
   }
@@ -113,6 +121,10 @@ async function create(event) {
       preset: p.name, title: $("title").value, seats, options,
       turn_seconds: Number($("turn").value), companion: $("companion").checked, pace: $("pace").value,
       private: $("private").checked,
+      names: $("companion").checked ? [...Array(options.players).keys()].map((seat) => {
+        const name = document.querySelector(`.seat-name[data-seat="${seat}"]`);
+        return name ? name.value.trim() : "";
+      }) : null,
     });
     const id = created.table.id;
     Held.setHost(id, created.host_token);
