@@ -37,6 +37,7 @@ __all__ = [
     "player_and_watcher",
     "receive",
     "serving",
+    "start",
 ]
 
 SHAPES: dict[str, type[BaseModel]] = {
@@ -100,6 +101,15 @@ def create_table(
     assert response.status_code == 201, response.text
     data = response.json()
     return data["table"]["id"], data["host_token"], data["table"]
+
+
+def start(client: TestClient, table_id: str, host_token: str) -> Message:
+    """The host starts the table (bots take the seats still open): its lobby line."""
+    started = client.post(
+        f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {host_token}"}
+    )
+    assert started.status_code == 200, started.text
+    return dict(started.json())
 
 
 def join(client: TestClient, table_id: str, name: str) -> tuple[int, str]:
