@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from horserace.drivers.server.app import create_app
-from horserace.drivers.server.ops import COLLECTOR_THRESHOLDS, JsonLogFormatter, event
+from horserace.drivers.server.ops import COLLECTOR_THRESHOLDS, JsonLogFormatter, Metrics, event
 from tests.server.support import (
     METRICS_TOKEN,
     Player,
@@ -132,3 +132,17 @@ def test_a_long_lived_server_freezes_what_start_up_made_and_collects_less_often(
         f"{defaults} ({COLLECTOR_THRESHOLDS}, True)",
         f"{defaults} ((700, 10, 10), False)",
     ]
+
+
+def test_one_worker_of_several_labels_every_sample_with_its_id() -> None:
+    metrics = Metrics()
+    metrics.actions.labels("bot").inc(3)
+    metrics.latency.observe(0.004)
+    text = metrics.exposition({"playing": 2}, 5, worker=77).decode()
+    samples = [line for line in text.splitlines() if line and not line.startswith("#")]
+    assert len(samples) > 20
+    assert all('worker="77"' in line for line in samples), samples
+    assert 'horserace_actions_total{by="bot",worker="77"} 3.0' in samples
+    assert 'horserace_tables{status="playing",worker="77"} 2.0' in samples
+    alone = metrics.exposition({"playing": 2}, 5).decode()
+    assert "worker=" not in alone

@@ -308,10 +308,12 @@ def _operations(app: FastAPI, metrics_token: str | None) -> None:
                 "send the metrics token as 'Authorization: Bearer TOKEN'",
                 headers={"WWW-Authenticate": "Bearer"},
             )
-        held = list(hub_of(app).tables.values())
+        hub = hub_of(app)
+        held = list(hub.tables.values())
         counts = Counter(table.status for table in held)
         sent = sum(table.connections.sent for table in held)
-        body = app.state.metrics.exposition(dict(counts), sent)
+        worker = hub.cluster.worker if hub.cluster is not None else None
+        body = app.state.metrics.exposition(dict(counts), sent, worker)
         return Response(body, media_type=METRICS_CONTENT_TYPE)
 
 

@@ -71,11 +71,34 @@ class Metrics:
         self.turns: tuple[TurnTimes, TurnTimes] | None = None
         registry.register(_TurnCollector(self))
 
-    def exposition(self, table_counts: dict[str, int], messages: int) -> bytes:
+    def exposition(
+        self, table_counts: dict[str, int], messages: int, worker: int | None = None
+    ) -> bytes:
+        """The text Prometheus reads; one worker of several labels every sample with its
+        id (`worker`), so the series of two workers are never taken for one."""
         self.messages.set(messages)
         for status in ("waiting", "playing", "over"):
             self.tables.labels(status).set(table_counts.get(status, 0))
-        return generate_latest(self.registry)
+        if worker is None:
+            return generate_latest(self.registry)
+        return generate_latest(_Labelled(self.registry, {"worker": str(worker)}))
+
+
+class _Labelled(CollectorRegistry):
+    """A registry's metrics with labels added to every sample."""
+
+    def __init__(self, registry: CollectorRegistry, labels: dict[str, str]) -> None:
+        super().__init__()
+        self.inner = registry
+        self.labels = labels
+
+    def collect(self) -> Iterator[Metric]:
+        for found in self.inner.collect():
+            labelled = Metric(found.name, found.documentation, found.type, found.unit)
+            labelled.samples = [
+                sample._replace(labels={**sample.labels, **self.labels}) for sample in found.samples
+            ]
+            yield labelled
 
 
 def metrics_allowed(token: str, authorization: str | None) -> bool:
