@@ -94,6 +94,9 @@ def test_a_host_sets_up_husted_in_the_form_and_a_friend_joins_by_the_link(
         turn = bo  # the betting starts at the dealer's (Ann's) left
         turn.locator("#action-bar").wait_for()
         wait_text(turn, "#notice", "Your turn")
+        held = turn.locator('.player[data-seat="1"] .hand .card').all_inner_texts()
+        in_bar = turn.locator("#bar-hand .card").all_inner_texts()
+        assert in_bar == held and held  # the hand in sight in the move bar
         moves = turn.locator("#actions button[data-action]")
         helps = moves.evaluate_all("bs => bs.map(b => b.title)")
         assert helps and all(len(h) > 10 for h in helps), helps  # every move says what it does

@@ -263,6 +263,11 @@ function showState(state) {
   pending = null;
   Actions.draw($("actions"), state.legal, names, act, (text) => { $("error").textContent = text; });
   $("action-bar").hidden = !state.legal.length;
+  // your cards ride in the move bar: on a phone the bar sits over the seats, hand included
+  const hand = $("board").querySelector(".player.me .hand");
+  const cards = hand && state.legal.length && state.actor === mySeat() ? hand.querySelectorAll(".card") : [];
+  $("bar-hand").hidden = !cards.length;
+  $("bar-hand").innerHTML = cards.length ? `<span class="muted">Your cards:</span> ${hand.innerHTML}` : "";
   const mine = state.legal.length > 0 && state.actor === mySeat() && mySeat() !== null;
   $("notice").textContent = notice(state);
   $("notice").classList.toggle("mine", mine);
