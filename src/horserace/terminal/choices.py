@@ -116,7 +116,9 @@ class Choice:
     """One question to the person at `seat`. `default` is the key Enter gives, None wherever the
     consequences are real. `hint` says how to type what the options do not list; `read` reads
     such free-typed answers (a bet, a whole trade) into an action, a next step, a Rejection, or
-    None when it does not know the text. `back` is the step before this one."""
+    None when it does not know the text. `back` is the step before this one. `always_ask` puts
+    the question even when it has one answer: what may be answered hangs on cards others do not
+    see (a debt an Ace could cancel), so an answer taken at once would tell them."""
 
     seat: int
     question: str
@@ -126,6 +128,7 @@ class Choice:
     hint: str = ""
     read: Reader | None = None
     back: Choice | None = None
+    always_ask: bool = False
 
     def __post_init__(self) -> None:
         keys = [option.key.lower() for option in self.options]

@@ -6,7 +6,8 @@ what its board looks like and when to draw it."""
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+import shutil
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -18,10 +19,11 @@ from rich.text import Text
 
 from horserace.core.actions import Action
 from horserace.core.chance import TypedChance
-from horserace.core.events import Event
+from horserace.core.events import Event, seat_name
 from horserace.core.rules import Rules
-from horserace.engine import Game, Step
+from horserace.engine import CHANCE_TEXT, Game, Step
 from horserace.terminal.choices import Choice, Presenter
+from horserace.terminal.plain import PlainPresenter, discard_typeahead, read_line
 
 NEWS_KEPT = 40
 DOT = " · "  # between two parts of a status line
@@ -128,8 +130,10 @@ class Display(Protocol):
     def ask(self, question: str, default: str | None) -> str:
         """The text a person answers `question` with."""
 
-    def choose(self, choice: Choice) -> Action:
-        """The legal action a person comes to through `choice` (its steps and refusals shown)."""
+    def choose(self, choice: Choice, then: RenderableType | None = None) -> Action:
+        """The legal action a person comes to through `choice` (its steps and refusals shown);
+        `then` is the board shown the moment it is answered (a shared keyboard's hand hidden
+        in the same frame as the question goes)."""
 
     def tell(self, text: Text) -> None:
         """Say something to the person answering (a rejected answer, and why)."""
@@ -145,11 +149,14 @@ class PanelPresenter:
     """A person's choices on the full screen: each `Choice` in the choice panel (its steps and
     refusals handled there), what is said for them in the log."""
 
-    def __init__(self, display: Display) -> None:
+    def __init__(
+        self, display: Display, then: Callable[[], RenderableType | None] = lambda: None
+    ) -> None:
         self.display = display
+        self.then = then  # the board to show as soon as the person answers, if another
 
     def ask(self, choice: Choice) -> Action:
-        return self.display.choose(choice)
+        return self.display.choose(choice, self.then())
 
     def tell(self, lines: Sequence[str]) -> None:
         self.display.log([Text(line) for line in lines])
@@ -175,6 +182,8 @@ class TableScreen:
     news: list[Any] = field(default_factory=list)
     display: Display | None = None
     collected: list[RenderableType] | None = None  # the final standings, gathered to be held
+    shared_keyboard: bool = False  # people take turns at one keyboard and hands are hidden
+    holder: tuple[int, int] | None = None  # who last saw their hand, and the steps played then
 
     # --- what a family's screen supplies ------------------------------------------------------
     def render(self, view: Any) -> RenderableType:
@@ -202,6 +211,51 @@ class TableScreen:
         raise NotImplementedError
 
     # --- shared ---------------------------------------------------------------------------------
+    @property
+    def news_viewer(self) -> int | None:
+        """Whose eyes the log is written for: the seat at the keyboard, or nobody's (what a
+        spectator reads) where people share it, so that nobody's hidden pick stays in it."""
+        return None if self.shared_keyboard else self.viewer
+
+    def hand_to(self, seat: int) -> None:
+        """Before `seat` is asked: its cards are shown from now on. Where people share the
+        keyboard and someone else moved since `seat` last saw its hand, the keyboard is passed
+        first, behind a screen that shows no hand at all."""
+        if self.shared_keyboard and not self._still_holding(seat):
+            self.viewer = None
+            self.pass_keyboard(seat_name(self.names, seat))
+        self.viewer = seat
+
+    def hand_back(self, seat: int) -> None:
+        """After `seat` answered: where people share the keyboard its hand is hidden again (it
+        shows only on its own turn), and it holds the keyboard until someone else moves."""
+        if not self.shared_keyboard:
+            return
+        self.viewer = None
+        self.holder = (seat, len(self.game.steps) if self.game is not None else 0)
+        if self.display is not None:
+            self.draw(self.current())
+        elif self.console.file.isatty():  # printed lines: scrolled off the terminal's screen
+            self.console.print("\n" * shutil.get_terminal_size().lines, end="")
+
+    def _still_holding(self, seat: int) -> bool:
+        """Whether `seat` answered last and no other seat has moved since (chance may have)."""
+        if self.holder is None or self.holder[0] != seat or self.game is None:
+            return False
+        since = self.game.steps[self.holder[1] :]
+        return all(step.actor in (str(seat), CHANCE_TEXT) for step in since)
+
+    def pass_keyboard(self, name: str) -> None:
+        """The screen between two people: no hand shows on it (the last person's was hidden as
+        they answered), and it stays until Enter."""
+        words = f"pass to {name}: press Enter when only {name} is looking"
+        if self.display is not None:
+            self.draw(self.current())
+            self.display.hold(f"{name}'s turn", Text(words), until_enter=True, seconds=0)
+            return
+        discard_typeahead()
+        read_line(f"{words} >")
+
     def start(self, game: Game) -> None:
         self.game = game
         if self.animated:
@@ -276,10 +330,14 @@ class TableScreen:
     def presenter(self) -> Presenter:
         """What puts a person's choices: the full screen's choice panel, else printed lines."""
         if self.display is not None:
-            return PanelPresenter(self.display)
-        from horserace.terminal.plain import PlainPresenter
-
+            return PanelPresenter(self.display, self.hidden_board)
         return PlainPresenter(self.console)
+
+    def hidden_board(self) -> RenderableType | None:
+        """Where people share the keyboard: the board as it stands, with no hand shown."""
+        if not self.shared_keyboard or self.game is None:
+            return None
+        return self.render(self.rules.view(self.game.state, None))
 
     def prompt(self, text: str, default: str | None = None) -> str:
         if self.display is not None:

@@ -67,21 +67,28 @@ class TableTerminal(ABC):
 
     screen_type: type[TableScreen]
 
+    def hides_hands(self, config: Any) -> bool:
+        """Whether a seat holds cards the others may not see at this table."""
+        return False
+
     def screen(
         self, setup: TableSetup, console: Console, plain: bool, animated: bool
     ) -> TableScreen:
-        """The family's screen: printed lines (`animated` False) or a live board."""
+        """The family's screen: printed lines (`animated` False) or a live board. People who
+        share the keyboard at a table of hidden hands see no hand between their turns."""
+        shared = len(setup.humans) > 1 and self.hides_hands(setup.config)
         return self.screen_type(
             console=console,
             rules=setup.rules,
             names=setup.names,
             humans=setup.humans,
             plain=plain,
-            viewer=setup.viewer,
+            viewer=None if shared else setup.viewer,
             animated=animated,
             speed=setup.speed,
             width=self.width,
             title=setup.preset,
+            shared_keyboard=shared,
         )
 
     @abstractmethod

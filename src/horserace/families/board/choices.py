@@ -36,6 +36,7 @@ from horserace.families.board.rules.actions import (
     parse_seat_action,
 )
 from horserace.families.board.rules.phases.trade import MAX_CARDS_MOVED
+from horserace.families.board.rules.records import Phase
 from horserace.families.board.rules.view import BoardView
 from horserace.terminal.choices import Choice, NumberField, Option, Rejection, lettered
 from horserace.terminal.screen import TableScreen
@@ -104,8 +105,17 @@ class BoardAsker:
             preferred=_preferred_key,
             reserved=CARD_LETTERS if cards else (),
         )
+        # paying or passing alone: an Ace, a King, the joker or a face card could have answered,
+        # so the seat is asked whatever it holds (RULINGS 1b)
+        hidden = len(legal) == 1 and isinstance(legal[0], Pay | Pass)
         return Choice(
-            seat, f"{name}, {_question(plain or legal)}", tuple(options), None, field, read=read
+            seat,
+            f"{name}, {_question(plain or legal, view)}",
+            tuple(options),
+            None,
+            field,
+            read=read,
+            always_ask=hidden,
         )
 
     def words(self, view: BoardView, action: Action, seat: int) -> str:
@@ -378,8 +388,13 @@ def _preferred_key(action: Action) -> str | None:
     return simple.get(type(action))
 
 
-def _question(legal: Sequence[Action]) -> str:
+def _question(legal: Sequence[Action], view: BoardView) -> str:
     first = legal[0]
+    if len(legal) == 1 and isinstance(first, Pass) and view.phase is Phase.RACE:
+        # asked as if the seat held the card: the question says nothing of the hand
+        if view.config.husted:
+            return "play a face card?"
+        return "play your joker?" if view.config.deck == "advanced" else "buy from the market?"
     if isinstance(first, Keep):
         return "which card do you keep"
     if isinstance(first, Pay | PlayAce | PlayKing):

@@ -83,7 +83,7 @@ class BoardScreen(TableScreen):
 
     def learn(self, step: Step) -> list[News]:
         """Keep the dice and the news from a step, as the viewer may see them."""
-        events = redact(step.events, self.viewer)
+        events = redact(step.events, self.news_viewer)
         for event in events:
             if isinstance(event, ev.DiceRolled):
                 self.last_dice = event.dice

@@ -52,6 +52,9 @@ class BoardTerminal(TableTerminal):
             options["open_hands"] = given["open_hands"]
         return options
 
+    def hides_hands(self, config: Any) -> bool:
+        return not config.open_hands
+
     def header(self, setup: TableSetup) -> str:
         config = setup.config
         money = "cents" if config.money == "cents" else "chips"

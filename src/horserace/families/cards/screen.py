@@ -33,7 +33,7 @@ class CardsScreen(TableScreen):
         return Fitted(render_board(view, info), render_board(view, info, compact=True))
 
     def observe(self, step: Step) -> None:
-        items = self.keep(table_news(step, self.names, self.viewer))
+        items = self.keep(table_news(step, self.names, self.news_viewer))
         race_over = self.ends_race(step)
         if not self.animated:
             self.print_news(items)  # the course's cards too: the log the full screen keeps

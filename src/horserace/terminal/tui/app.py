@@ -15,6 +15,7 @@ from typing import ClassVar
 from rich.console import RenderableType
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.color import Color
 from textual.containers import Container, VerticalScroll
@@ -113,6 +114,7 @@ class TableApp(App[str]):
         self._result: ResultScreen | None = None
         self._contrast = Contrast()
         self._here: Callable[[str], Text | None] | None = None
+        self._then: RenderableType | None = None  # the board shown once the question is answered
         self._board: RenderableType = Text("")  # as the play loop drew it (full and compact)
         self._shown: RenderableType = self._board  # the drawing of it on the screen
         self._compact = False  # whether the last layout drew the board compact
@@ -221,12 +223,17 @@ class TableApp(App[str]):
         self.query_one(ChoicePanel).open(question, default)
         self.fit()
 
-    def present_choice(self, choice: Choice) -> None:
+    def present_choice(self, choice: Choice, then: RenderableType | None = None) -> None:
+        self._then = then
         self.query_one(ChoicePanel).present(choice)
         self.fit()
 
     def on_choice_panel_chosen(self, message: ChoicePanel.Chosen) -> None:
+        """The question goes; the board the play loop gave for this moment comes with it."""
         self.query_one(ChoicePanel).close()
+        then, self._then = self._then, None
+        if then is not None:
+            self._board = then
         self.fit()
         self.answers.put(message.action)
 
@@ -242,10 +249,14 @@ class TableApp(App[str]):
         self._result = ResultScreen(title, body, self.pacer.release)
         self.push_screen(self._result)
 
-    def close_result(self) -> None:
-        if self._result is not None and self._result.is_current:
-            self._result.dismiss()
-        self._result = None
+    def close_result(self) -> AwaitComplete | None:
+        """Take the result off the screen; the play loop's thread waits until it is gone, so
+        that nothing it draws next (a person's hand after the keyboard was passed) shows
+        under it."""
+        result, self._result = self._result, None
+        if result is None or not result.is_current:
+            return None
+        return result.dismiss()
 
     def ask_here(self, question: str, answer: Callable[[str], Text | None]) -> None:
         """A question the screen answers itself, not the play loop (a replay's "go to race"):
@@ -335,7 +346,7 @@ class AppBridge:
         self._pending: RenderableType | None = None
         self._lock = threading.Lock()  # the play loop's thread and the odds' thread draw
 
-    def _call(self, callback: Callable[..., None], *args: object) -> None:
+    def _call(self, callback: Callable[..., object], *args: object) -> None:
         self.pacer.check()
         self.app.call_from_thread(callback, *args)
 
@@ -370,8 +381,8 @@ class AppBridge:
     def ask(self, question: str, default: str | None) -> str:
         return str(self._wait_for(self.app.open_question, question, default))
 
-    def choose(self, choice: Choice) -> Action:
-        action = self._wait_for(self.app.present_choice, choice)
+    def choose(self, choice: Choice, then: RenderableType | None = None) -> Action:
+        action = self._wait_for(self.app.present_choice, choice, then)
         assert isinstance(action, Action)
         return action
 

@@ -83,7 +83,7 @@ class ResultScreen(ModalScreen[None]):
             yield Static("Enter: go on", classes="hint")
 
     def action_go_on(self) -> None:
-        self.dismiss()
+        """Whoever opened the result closes it (`TableApp.close_result`), once told."""
         self.on_close()
 
 
