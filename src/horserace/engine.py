@@ -11,7 +11,7 @@ from horserace.core.actions import Action
 from horserace.core.chance import ChanceSource, SeededChance
 from horserace.core.errors import HorseraceError, IllegalAction, RecordError
 from horserace.core.events import Event
-from horserace.core.record import GameRecord, RecordedStep
+from horserace.core.record import GameRecord, Journal, RecordedStep
 from horserace.core.rules import Result, Rules, Standing
 from horserace.core.types import CHANCE, TERMINAL, Actor, actor_text, is_whole_number
 
@@ -101,6 +101,7 @@ class Game:
     state: Any = None
     steps: list[PlayedStep | RecordedStep] = field(default_factory=list)
     seating: dict[str, Any] | None = None  # who sits where, kept in the record's header
+    journal: Journal | None = None  # the record on disk, appended to as each step is played
 
     def __post_init__(self) -> None:
         if self.state is None:
@@ -136,7 +137,16 @@ class Game:
         """`apply` for the play loop, which knows whose turn it is and keeps no Step."""
         self.state, events = self.rules.apply(self.state, action)
         self.steps.append(PlayedStep(actor, action, events))
+        if self.journal is not None:
+            self._journal_last()
         return events
+
+    def _journal_last(self) -> None:
+        """The step just played onto the record on disk, and the result if it ended the game."""
+        assert self.journal is not None
+        self.journal.step(self.steps[-1])
+        if self.over:
+            self.journal.result(result_to_json(self.rules.result(self.state)))
 
     def record(self) -> GameRecord:
         result = result_to_json(self.rules.result(self.state)) if self.over else None
@@ -172,6 +182,8 @@ class Game:
         withdrawn = tuple(step.action for step in kept[cut:])
         event = {"type": WITHDRAWN, "actions": list(withdrawn)}
         self.steps.append(RecordedStep(CHANCE_TEXT, UNDO, (event,)))
+        if self.journal is not None:
+            self._journal_last()
         return withdrawn
 
 

@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from horserace.core.errors import RecordError
 from horserace.core.files import read_text
@@ -56,10 +56,9 @@ class GameRecord:
             header["seating"] = self.seating
         yield json.dumps(header, sort_keys=True)
         for index, step in enumerate(self.steps):
-            row = {"step": index, "actor": step.actor, "action": step.action}
-            yield json.dumps({**row, "events": list(step.events)}, sort_keys=True)
+            yield step_line(index, step)
         if self.result is not None:
-            yield json.dumps({"result": self.result}, sort_keys=True)
+            yield result_line(self.result)
 
     def write(self, path: str | Path) -> None:
         """Write the whole record or nothing: a resumed game rewrites the file it was read from,
@@ -71,6 +70,70 @@ class GameRecord:
             os.replace(partial, target)
         finally:
             partial.unlink(missing_ok=True)
+
+
+class StepLike(Protocol):
+    """A step as a record writes it (a recorded step, or one played just now)."""
+
+    @property
+    def actor(self) -> str: ...
+    @property
+    def action(self) -> str: ...
+    @property
+    def events(self) -> tuple[dict[str, Any], ...]: ...
+
+
+def step_line(index: int, step: StepLike) -> str:
+    row = {"step": index, "actor": step.actor, "action": step.action}
+    return json.dumps({**row, "events": list(step.events)}, sort_keys=True)
+
+
+def result_line(result: dict[str, Any]) -> str:
+    return json.dumps({"result": result}, sort_keys=True)
+
+
+class Journal:
+    """A record kept on disk as the game goes: the record so far is written whole, then each
+    step (an undo line too) and at last the result are appended, a line at a time in one write
+    each, so that a game stopped in any way (a closed terminal, a kill, a crash) leaves a record
+    of every step played. A write that fails is kept in `error` and ends the writing."""
+
+    def __init__(self, path: str | Path, record: GameRecord) -> None:
+        self.path = Path(path)
+        self.error: OSError | None = None
+        self.steps = len(record.steps)
+        self.finished = record.result is not None
+        self._fd: int | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            record.write(self.path)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        except OSError as error:
+            self.error = error
+
+    def step(self, step: StepLike) -> None:
+        self._write(step_line(self.steps, step))
+        self.steps += 1
+
+    def result(self, result: dict[str, Any]) -> None:
+        self._write(result_line(result))
+        self.finished = True
+
+    def _write(self, line: str) -> None:
+        if self._fd is None:
+            return
+        try:
+            data = (line + "\n").encode("utf-8")
+            while data:  # a regular file takes the whole line at once
+                data = data[os.write(self._fd, data) :]
+        except OSError as error:
+            self.error = error
+            self.close()
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
 def _require(condition: bool, line_number: int, message: str) -> None:

@@ -20,6 +20,7 @@ from rich.text import Text
 
 from horserace.core.chance import ChanceSource
 from horserace.core.files import state_directory
+from horserace.core.record import Journal
 from horserace.core.words import counted
 from horserace.engine import Agent, Game
 from horserace.terminal.books import play_to_the_end
@@ -53,6 +54,15 @@ def in_lines(
         return False
 
 
+def open_record(game: Game, record: Path | None) -> Path:
+    """Keep the game's record on disk as it is played (`Journal`): in `record`, else in a file
+    of its own in the state directory, so that however the game stops nothing played is lost.
+    Returns the file."""
+    path = record if record is not None else default_record_path(game.preset)
+    game.journal = Journal(path, game.record())
+    return path
+
+
 def end_interrupted(game: Game, record: Path | None, console: Console | None = None) -> int:
     """A game stopped before its end (Ctrl-C, input closed, the person quit): save the record
     (to `record`, else to a file of its own, so nothing played is lost) and say in one line how
@@ -62,17 +72,28 @@ def end_interrupted(game: Game, record: Path | None, console: Console | None = N
 
 
 def keep_the_game(game: Game, record: Path | None, console: Console, why: str) -> None:
-    """Save an unfinished game's record and say in one line where, and how to resume it."""
+    """An unfinished game's record kept (written now unless its journal holds every step) and
+    one line saying where, and how to resume it; nothing kept of a game with no step played."""
     steps = len(game.steps)
-    path = record if record is not None or not steps else default_record_path(game.preset)
+    journal, game.journal = game.journal, None
+    if journal is not None:
+        journal.close()
+    own = journal.path if journal is not None and record is None else None  # a file of its own
+    path = record if record is not None or not steps else own or default_record_path(game.preset)
+    if path is None and own is not None:
+        own.unlink(missing_ok=True)  # nothing played: nothing to keep
+    kept = journal is not None and journal.error is None and journal.path == path
     with sigint_ignored():  # a second Ctrl-C must not cut the record in half
-        saved = path is not None and write_record(game, path)
+        saved = path is not None and (kept or write_record(game, path))
     line = f"{why} after {counted(steps, 'step')}"
     if saved:
         resume = f"{command_name()} play {game.preset} --resume {path}"
         line += f"; record saved to {path}; resume with: {resume}"
-    console.print()  # off the line of a prompt that was answered with Ctrl-C
-    console.print(Text(line, style="bold red"), soft_wrap=True)
+    try:
+        console.print()  # off the line of a prompt that was answered with Ctrl-C
+        console.print(Text(line, style="bold red"), soft_wrap=True)
+    except OSError:  # the terminal is gone (closed): the record is kept all the same
+        pass
 
 
 def command_name() -> str:

@@ -16,7 +16,13 @@ from horserace.core.words import counted
 from horserace.drivers.bots import make_bot
 from horserace.engine import Agent, Game
 from horserace.terminal.screen import TableScreen
-from horserace.terminal.session import end_interrupted, in_lines, keep_the_game, write_record
+from horserace.terminal.session import (
+    end_interrupted,
+    in_lines,
+    keep_the_game,
+    open_record,
+    write_record,
+)
 from horserace.terminal.table import TableSetup
 
 RECORD_FAILED = 1
@@ -49,6 +55,7 @@ def run_table(
     """Play `game` to its end (or to Ctrl-C, or q on the full screen), then the standings (on
     the terminal too, after the full screen closes) and the record; the exit code."""
     console = screen.console
+    kept = open_record(game, record)
     try:
         if screen.animated:
             finished = on_full_screen(game, agents, chance, screen, finish, theme, odds)
@@ -59,10 +66,14 @@ def run_table(
         raise
     if not finished:
         return end_interrupted(game, record, console)
+    journal, game.journal = game.journal, None
+    if journal is not None:
+        journal.close()
     finish(game.rules.result(game.state))
-    if record is None:
+    if record is None:  # no record asked for: the one kept while playing goes
+        kept.unlink(missing_ok=True)
         return 0
-    if not write_record(game, record):
+    if (journal is None or journal.error is not None) and not write_record(game, record):
         return RECORD_FAILED
     console.print(
         f"record of {counted(len(game.steps), 'step')} written to {record}",

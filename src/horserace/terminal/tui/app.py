@@ -4,8 +4,11 @@ thread of its own. The thread reaches the screen through `AppBridge` (every call
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import math
 import queue
+import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -134,6 +137,21 @@ class TableApp(App[str]):
         play loop's thread (a kernel's first compile takes seconds); the daemon ends with the
         process, and the game it played stands as it was when the person quit."""
         threading.Thread(target=self._play, name="horserace-table", daemon=True).start()
+        self._leave_on_signals()
+
+    def _leave_on_signals(self) -> None:
+        """A closed terminal (SIGHUP) or a plain `kill` (SIGTERM) leaves the table as `q` does:
+        the terminal is given back as it was (the main screen, no mouse reports, the cursor
+        shown) and the command keeps the record and says how to resume. Only the main thread
+        can take signals (a test's app runs elsewhere)."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        loop = asyncio.get_running_loop()
+        for name in ("SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)
+            if number is not None:
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    loop.add_signal_handler(number, self.action_quit_table)
 
     def on_unmount(self) -> None:
         """However the app ends, the play loop must not wait on a screen that is gone."""
