@@ -6,6 +6,7 @@ line says how to resume."""
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 from pathlib import Path
@@ -18,7 +19,8 @@ from horserace.families.presets import get_preset
 from tests.terminal.pty import HORSERACE, Terminal
 
 TABLE = ["classic", "--players", "4", "--rounds", "1", "--seed", "3"]
-ROLLS = 6  # rolls seen on the screen before the signal
+ROLLS = 6  # race rolls seen before the signal
+RACE_ROLL = re.compile(r"race, roll (\d+)")
 RESTORED = ("\x1b[?1049l", "\x1b[?25h", "\x1b[?1000l", "\x1b[?1003l", "\x1b[?1006l")
 
 
@@ -29,7 +31,8 @@ def stopped_game(record: Path, state: Path, stop: signal.Signals, plain: bool) -
     terminal = Terminal(args, state, rows=30, columns=80)
     try:
         for screen in terminal.frames():
-            if screen.count(" rolls ") >= ROLLS:
+            race = RACE_ROLL.search(screen)  # the full screen's status line
+            if (race and int(race.group(1)) >= ROLLS) or terminal.written.count(" rolls ") > ROLLS:
                 break
         terminal.child.kill(stop)
         for _ in terminal.frames():
