@@ -48,9 +48,8 @@ def stopped_game(record: Path, state: Path, stop: signal.Signals, plain: bool) -
         (signal.SIGHUP, False),
         (signal.SIGTERM, False),
         (signal.SIGKILL, False),
-        (signal.SIGKILL, True),
     ],
-    ids=["hup", "term", "kill-9", "kill-9-plain"],
+    ids=["hup", "term", "kill-9"],
 )
 def test_a_stopped_game_keeps_its_record_and_resumes(
     tmp_path: Path, stop: signal.Signals, plain: bool
