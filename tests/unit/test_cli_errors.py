@@ -6,6 +6,9 @@ read (missing, a folder, not UTF-8, malformed), and click's own usage errors."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -125,3 +128,43 @@ def test_ctrl_c_in_any_command_is_one_line_and_exit_code_130(
     result = runner.invoke(app, ["rules", "classic"], env=NO_COLOUR)
     assert result.exit_code == 130
     assert result.stdout == "" and result.stderr == "interrupted\n"
+
+
+def with_stdin_closed(args: list[str], state: Path) -> subprocess.CompletedProcess[str]:
+    """`horserace ARGS` started as with `<&-`."""
+    horserace = str(Path(sys.executable).with_name("horserace"))
+    return subprocess.run(
+        [horserace, *args],
+        capture_output=True,
+        text=True,
+        env={"XDG_STATE_HOME": str(state), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+        preexec_fn=lambda: os.close(0),
+    )
+
+
+def test_a_person_cannot_play_with_stdin_closed(tmp_path: Path) -> None:
+    """Started with no input at all (`<&-`): one line and exit 2 before anything is played (a
+    stopped game's record is left as it was), where it used to be a traceback; a game of bots
+    is printed instead of the full screen, which has no keys to read."""
+    args = ["play", "advanced", "--players", "4", "--rounds", "1", "--seed", "5", "--plain"]
+    person = with_stdin_closed([*args, "--human", "1"], tmp_path)
+    assert person.returncode == 2, person.stderr
+    assert person.stderr.strip() == (
+        "error: stdin is closed, so nobody can answer at the keyboard:"
+        " play on a terminal, or pipe the answers in"
+    )
+    bots = with_stdin_closed([*args, "--speed", "0"], tmp_path)
+    assert bots.returncode == 0, bots.stderr
+    assert "Final standings" in bots.stdout
+
+
+@pytest.mark.parametrize("preset", ["advanced", "basic", "derby"])
+def test_help_says_every_options_default(preset: str) -> None:
+    """`play PRESET --help`: each option says its default (the preset's own, a fresh seed,
+    off, ...), where options left to the table said nothing."""
+    shown = runner.invoke(app, ["play", preset, "--help"], env={**NO_COLOUR, "COLUMNS": "250"})
+    assert shown.exit_code == 0
+    rows = [line for line in shown.output.splitlines() if line.startswith("│ --")]
+    assert len(rows) > 12
+    assert [row for row in rows if "[default:" not in row and "--help" not in row] == []

@@ -24,19 +24,33 @@ class Opt(NamedTuple):
     default: Any
     help: str
     name: str | None = None
+    shown: str | None = None  # the default as the help says it, where the value does not
 
     def parameter(self) -> inspect.Parameter:
         words = self.usage.split()
         flags = [word for word in words if word.startswith("-")]
         metavar = next((word for word in words if not word.startswith("-")), None)
         name = self.name or flags[0].split("/")[0].removeprefix("--").replace("-", "_")
-        option = typer.Option(*flags, metavar=metavar, help=self.help)
+        option = typer.Option(
+            *flags, metavar=metavar, help=self.help, show_default=self.default_words()
+        )
         return inspect.Parameter(
             name,
             inspect.Parameter.KEYWORD_ONLY,
             default=self.default,
             annotation=Annotated[self.kind, option],
         )
+
+    def default_words(self) -> str | bool:
+        """What `--help` says of the default: every option says one (None is the table's own,
+        from its preset; a flag left out is off)."""
+        if self.shown is not None:
+            return self.shown
+        if self.default is None:
+            return "the preset's"
+        if self.default is False:
+            return "off"
+        return self.default is not REQUIRED
 
 
 def declared(*options: Opt) -> Callable[..., None]:

@@ -7,6 +7,7 @@ screen. The game runs through the engine's one play loop (cli/table.py)."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +33,21 @@ from horserace.terminal.table import TableSetup
 # The options of every table (what `play` offers for every preset).
 common_options = declared(
     Opt("--players N", int | None, None, "Seats at the table."),
-    Opt("--seed N", int | None, None, "Table seed; a fresh one is drawn and printed."),
-    Opt("--bots KINDS", str | None, None, "Bot kinds by seat, cycling, e.g. ev,random."),
-    Opt("--speed SECONDS", float | None, None, "Seconds between steps; 0 = no pause."),
+    Opt("--seed N", int | None, None, "Table seed.", shown="a fresh one, printed"),
+    Opt(
+        "--bots KINDS",
+        str | None,
+        None,
+        "Bot kinds by seat, cycling, e.g. ev,random.",
+        shown="the game's own",
+    ),
+    Opt(
+        "--speed SECONDS",
+        float | None,
+        None,
+        "Seconds between steps; 0 = no pause.",
+        shown="the game's pace",
+    ),
     Opt("--no-animation", bool, False, "Print lines and a board now and then instead."),
     Opt(
         "--plain",
@@ -43,18 +56,35 @@ common_options = declared(
         "Line by line, no colour or redrawing: for screen readers, pipes and logs"
         " (a pipe gets it anyway).",
     ),
-    Opt("--record FILE", Path | None, None, "Write the game record to this file."),
     Opt(
-        "--human SEAT", list[int] | None, None, "Seat (1-based) played at the keyboard; repeatable."
+        "--record FILE",
+        Path | None,
+        None,
+        "Write the game record to this file (as the game is played).",
+        shown="a file in ~/.local/state/horserace while the game is unfinished",
+    ),
+    Opt(
+        "--human SEAT",
+        list[int] | None,
+        None,
+        "Seat (1-based) played at the keyboard; repeatable.",
+        shown="none: bots play every seat",
     ),
     Opt("--companion", bool, False, "Keep the books of a real table: type the dice in."),
-    Opt("--names NAMES", str | None, None, 'Comma-separated names, e.g. "Ann,Bob".'),
+    Opt(
+        "--names NAMES",
+        str | None,
+        None,
+        'Comma-separated names, e.g. "Ann,Bob".',
+        shown="P1, P2, ...",
+    ),
     Opt(
         "--resume FILE",
         Path | None,
         None,
         "Go on with a stopped game from its record (the table comes from the record;"
         " the record goes on in the same file unless --record names another).",
+        shown="none: a new game",
     ),
     Opt(
         "--theme auto|light|dark",
@@ -107,6 +137,11 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
             raise ConfigError(
                 "--companion keeps the books of people at a real table: leave out --human"
             )
+        if (humans or companion) and stdin_closed():
+            raise ConfigError(
+                "stdin is closed, so nobody can answer at the keyboard:"
+                " play on a terminal, or pipe the answers in"
+            )
         bots = common["bots"] or ",".join(_recorded(resumed, "bots") or [])
         kinds = bot_kinds_of(bots or terminal.default_bots, fam.name)
         names = seat_names(seats, common["names"] or ",".join(_recorded(resumed, "names") or []))
@@ -121,7 +156,7 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
         companion=companion,
         speed=speed,
     )
-    console, plain = table_console(terminal.width, plain=common["plain"])
+    console, plain = table_console(terminal.width, plain=common["plain"] or stdin_closed())
     animated = not (plain or common["no_animation"])
     screen = terminal.screen(setup, console, plain, animated)
     agents = seat_agents(fam.name, setup, lambda seat: terminal.keyboard(seat, screen))
@@ -161,6 +196,13 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
     )
     if code:
         raise typer.Exit(code)
+
+
+def stdin_closed() -> bool:
+    """Whether the command was started with no input at all (`<&-`): no keys to read, so no
+    person can answer and the full screen cannot run (a game of bots is printed instead)."""
+    stream = sys.stdin
+    return stream is None or bool(stream.closed)
 
 
 def _recorded(resumed: Resumable | None, key: str) -> Any:
