@@ -90,7 +90,7 @@ def register(app: typer.Typer) -> None:
             " every event matches" + ("; every chance outcome matches the seed" if seeded else "")
         )
         if not game.over:
-            console.print("the game in this record is not finished")
+            console.print(f"the game stopped at step {report.steps_checked}")
             return
         result = game.rules.result(game.state)
         table = Table("place", "seat", "chips", title="Final standings")

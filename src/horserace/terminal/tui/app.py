@@ -44,6 +44,7 @@ SHORT = 32  # rows below which a wide screen puts the log beside the board
 FRAME = 1 / 30  # seconds between two boards drawn while the bots play at full speed
 REMEASURE = 0.5  # seconds a layout holds for the boards drawn after it (a question lays out anew)
 FINISHED, QUIT = "finished", "quit"
+PAUSE_NOTICE = 365 * 24 * 3600.0  # seconds the pause notice stays: until the game goes on
 
 
 class TableArea(Container):
@@ -324,9 +325,18 @@ class TableApp(App[str]):
             self.answers.put(UNDO_WORD)
 
     def action_help(self) -> None:
+        """The help over the table, which waits meanwhile (unless it was paused already)."""
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(self.help.rules, self.help.odds()))
+        held = not self.pacer.paused
+        if held:
+            self.pacer.toggle_pause()
+
+        def closed(_: None) -> None:
+            if held and self.pacer.paused:
+                self.pacer.toggle_pause()
+
+        self.push_screen(HelpScreen(self.help.rules, self.help.odds()), closed)
 
     def action_faster(self) -> None:
         self.pacer.change(factor=self.pacer.factor / 2)
@@ -340,8 +350,13 @@ class TableApp(App[str]):
         self.pacer.change(skip=True)
 
     def action_pause(self) -> None:
+        """Pause or go on; the pause is said until the game goes on again."""
         paused = self.pacer.toggle_pause()
-        self.notify("paused (space goes on)" if paused else "going on", timeout=1)
+        self.clear_notifications()
+        if paused:
+            self.notify("paused: space goes on", timeout=PAUSE_NOTICE)
+        else:
+            self.notify("going on", timeout=1)
 
     def action_quit_table(self) -> None:
         """Leave at once, whatever the play loop's thread is doing (it stops at its next wait)."""

@@ -74,6 +74,11 @@ class Playback:
             screen.observe(step)
         if self.wanted is not None:
             return False
+        if not game.over:  # a stopped game's record: it ends where the game stopped
+            said = Text(stopped_at(len(self.steps)))
+            display.log([said])
+            display.hold("The game stopped", said, until_enter=True, seconds=0)
+            return self.wanted is None
         screen.collected = []
         self.finish(screen, game.rules.result(game.state))
         standings, screen.collected = screen.collected, None
@@ -116,6 +121,11 @@ class ReplayApp(TableApp):
         self.playback.wanted = int(text)
         self.pacer.release()  # out of a pause or a held result, to the race asked for
         return None
+
+
+def stopped_at(steps: int) -> str:
+    """What a replay of an unfinished game's record ends on."""
+    return f"the game stopped at step {steps}"
 
 
 def replay_app(
