@@ -4,8 +4,8 @@ on again, not for a second."""
 
 from __future__ import annotations
 
-from horserace.terminal.tui.app import PAUSE_NOTICE
-from horserace.terminal.tui.overlays import HelpScreen
+from horserace.terminal.tui.app import PAUSE_NOTICE, QUIT
+from horserace.terminal.tui.overlays import HelpScreen, LeaveScreen
 from tests.terminal.pilot import run, until
 from tests.terminal.tables import table
 
@@ -25,9 +25,8 @@ def test_the_help_pauses_the_table_and_a_pause_is_said_until_it_ends() -> None:
             assert not isinstance(app.screen, HelpScreen)
             await pilot.press("space")
             assert app.pacer.paused
-            notices = list(app._notifications)
-            assert [n.message for n in notices] == ["paused: space goes on"]
-            assert notices[0].timeout == PAUSE_NOTICE
+            notices = [n for n in app._notifications if n.message == "paused: space goes on"]
+            assert [n.timeout for n in notices] == [PAUSE_NOTICE]
             await pilot.press("question_mark")
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))
             await pilot.press("escape")
@@ -35,7 +34,29 @@ def test_the_help_pauses_the_table_and_a_pause_is_said_until_it_ends() -> None:
             assert app.pacer.paused  # paused before the help: still paused
             await pilot.press("space")
             assert not app.pacer.paused
-            assert [n.message for n in app._notifications] == ["going on"]
+            assert "paused: space goes on" not in [n.message for n in app._notifications]
             await pilot.press("ctrl+c")
 
     run(scenario)
+
+
+def test_q_asks_before_the_table_is_left() -> None:
+    """A q typed a moment after an answer (meaning the Queen) used to end the table at once."""
+    app, game, screen = table("classic", options={"rounds": 1})
+    screen.speed = 0.2
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: len(game.steps) > 5)
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, LeaveScreen))
+            await pilot.press("n")
+            await until(pilot, lambda: not isinstance(app.screen, LeaveScreen))
+            assert app.is_running
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, LeaveScreen))
+            await pilot.press("y")
+            await until(pilot, lambda: not app.is_running)
+
+    run(scenario)
+    assert app.return_value == QUIT and not game.over

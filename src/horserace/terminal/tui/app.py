@@ -33,7 +33,7 @@ from horserace.terminal.choices import Choice
 from horserace.terminal.screen import Display, Fitted
 from horserace.terminal.tui.choice_panel import AnswerField, ChoicePanel
 from horserace.terminal.tui.layout import lay_out
-from horserace.terminal.tui.overlays import HelpScreen, ResultScreen
+from horserace.terminal.tui.overlays import HelpScreen, LeaveScreen, ResultScreen
 from horserace.terminal.tui.pacer import Pacer, Stopped
 from horserace.terminal.tui.panels import GameLog
 from horserace.terminal.tui.theme import Contrast, theme_name
@@ -91,7 +91,7 @@ class TableApp(App[str]):
         Binding("minus", "slower", "slower"),
         Binding("n", "skip", "next decision"),
         Binding("space", "pause", "pause"),
-        Binding("q", "quit_table", "quit"),
+        Binding("q", "ask_to_leave", "quit"),
         Binding("ctrl+c", "quit_table", "quit", show=False, priority=True),
         Binding("escape", "drop_question", show=False),
         Binding("ctrl+z", "undo", "undo last entry", priority=True),
@@ -357,6 +357,17 @@ class TableApp(App[str]):
             self.notify("paused: space goes on", timeout=PAUSE_NOTICE)
         else:
             self.notify("going on", timeout=1)
+
+    def action_ask_to_leave(self) -> None:
+        """q asks first (Ctrl-C leaves at once)."""
+        if isinstance(self.screen, LeaveScreen):
+            return
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.action_quit_table()
+
+        self.push_screen(LeaveScreen(), answered)
 
     def action_quit_table(self) -> None:
         """Leave at once, whatever the play loop's thread is doing (it stops at its next wait)."""

@@ -122,3 +122,31 @@ class HelpScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss()
+
+
+class LeaveScreen(ModalScreen[bool]):
+    """Asked before the table is left with q, so that a q typed a moment too late (meaning the
+    Queen) leaves nothing: y leaves, n or Esc stays."""
+
+    DEFAULT_CSS = """
+    LeaveScreen { align: center middle; background: $background 30%; }
+    LeaveScreen > Static {
+        width: auto; max-width: 60; height: auto; border: thick $accent;
+        background: $surface; padding: 0 1;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "leave", "leave", priority=True),
+        Binding("n,escape", "stay", "stay", priority=True),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            "Leave the table? Its record is kept to resume it.\ny: leave  ·  n or Esc: stay"
+        )
+
+    def action_leave(self) -> None:
+        self.dismiss(True)
+
+    def action_stay(self) -> None:
+        self.dismiss(False)
