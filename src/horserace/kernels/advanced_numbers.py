@@ -13,7 +13,12 @@ import numpy as np
 
 from horserace.families.board.rules.config import ADVANCED_DECKS
 from horserace.kernels import Array
-from horserace.kernels.board_numbers import RACE_STARTS, REPEAT_RULES
+from horserace.kernels.board_numbers import (
+    RACE_STARTS,
+    REPEAT_RULES,
+    finish_counts,
+    house_rule_on,
+)
 
 RANDOM, HEURISTIC, EV = 0, 1, 2
 BOT_KINDS = ("random", "heuristic", "ev")  # the bots the kernel plays, by their index
@@ -59,11 +64,8 @@ class AdvancedSpec:
         """The spec for a config the kernel plays exactly, or None."""
         unsupported = (
             config.get("deck") != "advanced"
-            or config.get("robertson")
-            or config.get("market")
-            or config.get("husted")
+            or house_rule_on(config)
             or config.get("elimination")
-            or config.get("trade_window", "none") != "none"
             or config.get("reset") != "gather"
         )
         if unsupported:
@@ -71,12 +73,11 @@ class AdvancedSpec:
         players = int(config["players"])
         suits, jokers, hand = ADVANCED_DECKS[players]
         deck = tuple(jokers if rank == JOKER else suits for rank in range(RANKS))
-        lanes = config["board"]["lanes"]
         return cls(
             players=players,
             rounds=int(config["rounds"]),
             starting_chips=int(config["starting_chips"]),
-            finish=tuple(int(lanes[str(horse)]) + 1 for horse in range(2, 13)),
+            finish=finish_counts(config),
             deck=deck,
             hand=hand,
             draft=bool(config["draft"]),

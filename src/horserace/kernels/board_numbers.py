@@ -16,6 +16,22 @@ REPEAT_RULES = ("move", "reroll", "chain")
 RACE_STARTS = ("after-last-scratch", "last-scratcher", "dealer-left")
 
 
+def house_rule_on(config: Mapping[str, Any]) -> bool:
+    """Whether the table plays a house rule: no board kernel plays one yet."""
+    return bool(
+        config.get("robertson")
+        or config.get("market")
+        or config.get("husted")
+        or config.get("trade_window", "none") != "none"
+    )
+
+
+def finish_counts(config: Mapping[str, Any]) -> tuple[int, ...]:
+    """The advances each horse 2..12 needs to win: its lane's slots and one more."""
+    lanes = config["board"]["lanes"]
+    return tuple(int(lanes[str(horse)]) + 1 for horse in range(2, 13))
+
+
 @dataclass(frozen=True)
 class BoardGameSpec:
     """The numbers a whole-game kernel needs, read from a board config's plain data."""
@@ -44,22 +60,18 @@ class BoardGameSpec:
             config.get("draft")
             or config.get("ante")
             or config.get("jockey_pot")
-            or config.get("robertson")
-            or config.get("market")
-            or config.get("husted")
-            or config.get("trade_window", "none") != "none"
+            or house_rule_on(config)
             or config.get("deck") not in ("classic", "northwoods")
         )
         if decisions:
             return None
         players = int(config["players"])
         northwoods = config["deck"] == "northwoods"
-        lanes = config["board"]["lanes"]
         return cls(
             players=players,
             rounds=int(config["rounds"]),
             starting_chips=int(config["starting_chips"]),
-            finish=tuple(int(lanes[str(horse)]) + 1 for horse in range(2, 13)),
+            finish=finish_counts(config),
             decks=1 if northwoods or players <= 4 else 2,
             repeat_rule=REPEAT_RULES.index(config["repeat_scratch"]),
             scratch_values=tuple(int(v) for v in config["scratch_values"]),  # type: ignore[arg-type]
