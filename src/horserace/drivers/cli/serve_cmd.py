@@ -92,6 +92,15 @@ def serve(
             " (bursts of twice this); each socket alone may send 20.",
         ),
     ] = Limits.address_messages_per_second,
+    connections_per_address: Annotated[
+        int,
+        typer.Option(
+            "--connections-per-address",
+            min=1,
+            help="HTTP connections one client address may hold at once (a trusted proxy's"
+            " excepted); a request's head must arrive within 10 s and its body 10 s after.",
+        ),
+    ] = Limits.connections_per_address,
     tables_per_address: Annotated[
         int,
         typer.Option(
@@ -156,6 +165,7 @@ def serve(
         messages_per_address,
         tables_per_address,
         steps_per_address,
+        connections_per_address,
     )
     if workers > 1:
         settings = WorkerSettings(
@@ -182,7 +192,7 @@ def serve(
         ),
         host=host,
         port=port,
-        **uvicorn_options(log_level, trusted_proxies),
+        **uvicorn_options(log_level, trusted_proxies, connections_per_address),
     )
 
 

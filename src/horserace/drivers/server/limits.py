@@ -154,6 +154,7 @@ class Limits:
     requests_per_second: float = 20.0  # HTTP lobby requests that change something, per address
     request_burst: float = 40.0
     sockets_per_address: int = 64
+    connections_per_address: int = 64  # HTTP connections at once, per address (guard.py)
     tables_per_address: int = 20  # tables an address created that are not over yet
     steps_per_address: float = 200.0  # steps a second of all the tables one address created
     tables_running: int = 5_000  # tables not over yet, held at once
@@ -172,6 +173,7 @@ def serving_limits(
     messages_per_address: float,
     tables_per_address: int = Limits.tables_per_address,
     steps_per_address: float = Limits.steps_per_address,
+    connections_per_address: int = Limits.connections_per_address,
 ) -> Limits:
     """The limits `serve` sets from its options (bursts of twice each rate)."""
     return Limits(
@@ -182,6 +184,7 @@ def serving_limits(
         address_message_burst=2 * messages_per_address,
         tables_per_address=tables_per_address,
         steps_per_address=steps_per_address,
+        connections_per_address=connections_per_address,
     )
 
 

@@ -24,7 +24,8 @@ from dataclasses import asdict, dataclass
 from types import FrameType
 from typing import Any
 
-from horserace.drivers.server.limits import MAX_FRAME
+from horserace.drivers.server.guard import Guard, guarded_protocol
+from horserace.drivers.server.limits import MAX_FRAME, Limits
 from horserace.drivers.server.ops import event
 
 log = logging.getLogger("horserace.drivers.server")
@@ -47,12 +48,21 @@ class WorkerSettings:
     listener: int | None = None  # the shared socket's file descriptor, once it is open
 
 
-def uvicorn_options(log_level: str, trusted_proxies: str = "") -> dict[str, Any]:
+def uvicorn_options(
+    log_level: str,
+    trusted_proxies: str = "",
+    connections_per_address: int = Limits.connections_per_address,
+    peers_port: str = "",
+) -> dict[str, Any]:
     """How every server process runs uvicorn (one process or many). `X-Forwarded-For` and
     `X-Forwarded-Proto` are believed only from `trusted_proxies` (addresses or networks,
     comma-separated); from anyone else, and from everyone when none are given, the client
-    is the address the connection comes from."""
+    is the address the connection comes from. HTTP connections are guarded (guard.py):
+    timeouts for heads and bodies, `connections_per_address` at once (but on `peers_port`,
+    HOST:PORT, where the other workers forward their clients), descriptors kept."""
+    guard = Guard(connections_per_address, trusted=trusted_proxies, peers_port=peers_port)
     return {
+        "http": guarded_protocol(guard),
         "log_level": log_level,
         "proxy_headers": bool(trusted_proxies),
         "forwarded_allow_ips": trusted_proxies or "",
@@ -120,7 +130,6 @@ def run_worker(settings: WorkerSettings) -> None:
     import uvicorn
 
     from horserace.drivers.server.app import Peers, create_app
-    from horserace.drivers.server.limits import Limits
     from horserace.drivers.server.ops import configure_logging
 
     assert settings.listener is not None, "a worker is started with the shared socket"
@@ -128,17 +137,20 @@ def run_worker(settings: WorkerSettings) -> None:
     private = socket.create_server(("127.0.0.1", 0))
     address = f"127.0.0.1:{private.getsockname()[1]}"
     configure_logging(settings.log_level)
+    limits = Limits(**settings.limits)
     app = create_app(
         settings.database,
         bot_delay=settings.bot_delay,
         key_file=settings.key_file,
         openapi=settings.openapi,
-        limits=Limits(**settings.limits),
+        limits=limits,
         peers=Peers(address, settings.secret),
         long_lived=True,
         metrics_token=settings.metrics_token,
     )
-    options = uvicorn_options(settings.log_level, settings.trusted_proxies)
+    options = uvicorn_options(
+        settings.log_level, settings.trusted_proxies, limits.connections_per_address, address
+    )
     server = uvicorn.Server(uvicorn.Config(app, **options))
     parent = os.getppid()
 
