@@ -47,6 +47,7 @@ def start_server(
     arguments += ["--log-level", "warning", "--sockets-per-address", "100000"]
     arguments += ["--requests-per-second", "100000", "--messages-per-address", "100000"]
     arguments += ["--tables-per-address", "100000", "--steps-per-address", "1000000"]
+    arguments += ["--connections-per-address", "100000"]
     return start_serve(arguments, log)
 
 
