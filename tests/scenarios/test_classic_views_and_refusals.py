@@ -136,7 +136,7 @@ def test_garbage_during_the_deal_is_invalid(text: str) -> None:
     assert RULES.parse_action(state, "7") == Deal(7)  # companion mode: a bare rank
 
 
-@pytest.mark.parametrize("text", ["7", "0+6", "6+7", "3-4", "roll", "deal 7", "three+four"])
+@pytest.mark.parametrize("text", ["1", "13+", "0+6", "6+7", "3-4", "roll", "deal 7", "three+four"])
 def test_garbage_dice_are_invalid(text: str) -> None:
     state = _a_dice_state()
     with pytest.raises(InvalidAction):

@@ -31,19 +31,19 @@ def test_ctrl_z_withdraws_the_last_card_typed_in_as_a_new_line_of_the_record() -
 
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await asked(pilot, app, "card 1/84 to P2")
+            await asked(pilot, app, "P2's hand, 14 cards (card 1/84 next)")
             await until(pilot, lambda: "^z undo last entry" in on_screen(app))  # in the footer
             await enter(pilot, app, game, "deal 2")
             await enter(pilot, app, game, "deal 5")
-            await asked(pilot, app, "card 3/84 to P4")
+            await asked(pilot, app, "P4's hand, 14 cards (card 3/84 next)")
             await pilot.press("ctrl+z")
-            await asked(pilot, app, "card 2/84 to P3")
+            await asked(pilot, app, "P3's hand, 14 cards (card 2/84 next)")
             assert "undone: deal 5; type it again" in said(app)
             actions = [step.action for step in game.record().steps]
             assert actions == ["deal 2", "deal 5", UNDO]  # nothing erased: an undo line added
             assert [sum(hand) for hand in game.state.cards.hands][:3] == [0, 1, 0]  # the 5 is back
             await enter(pilot, app, game, "deal 7")
-            await asked(pilot, app, "card 3/84 to P4")
+            await asked(pilot, app, "P4's hand, 14 cards (card 3/84 next)")
             await pilot.press("ctrl+c")
         assert app.return_value == QUIT
 
@@ -58,7 +58,7 @@ def test_a_stopped_record_goes_on_on_the_full_screen_numbering_its_deal_on(
 
     async def typing() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await asked(pilot, app, "card 1/84")
+            await asked(pilot, app, "card 1/84 next")
             for card in ("deal 2", "deal 3", "deal 4"):
                 await enter(pilot, app, game, card)
             await pilot.press("ctrl+c")
@@ -79,12 +79,12 @@ def test_a_stopped_record_goes_on_on_the_full_screen_numbering_its_deal_on(
 
     async def going_on() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await asked(pilot, app, "card 4/84 to P5")
+            await asked(pilot, app, "P5's hand, 14 cards (card 4/84 next)")
             assert not any("deals 84 cards" in line for line in said(app))  # not dealt again
             await pilot.press("ctrl+z")
-            await asked(pilot, app, "card 3/84 to P4")
+            await asked(pilot, app, "P4's hand, 14 cards (card 3/84 next)")
             await enter(pilot, app, resumed, "deal 9")
-            await asked(pilot, app, "card 4/84 to P5")
+            await asked(pilot, app, "P5's hand, 14 cards (card 4/84 next)")
             await pilot.press("ctrl+c")
 
     run(going_on)

@@ -159,7 +159,7 @@ def test_companion_typing_a_recorded_game_reproduces_it(tmp_path: Path) -> None:
     )
     assert code == 0, again
     assert "not accepted" in again
-    assert "card 1/44 to P2: what came up?" in again
+    assert "P2's hand, 22 cards (card 1/44 next): type them in one line" in again
     assert "seed" not in again.splitlines()[1]
     assert standings(again) == standings(out)
     record = read_record(typed)

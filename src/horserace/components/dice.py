@@ -49,6 +49,15 @@ class DiceRoll:
         return f"{self.low}+{self.high}"
 
     @classmethod
+    def for_sum(cls, total: int) -> DiceRoll:
+        """The first pair (lowest die first) that makes `total`: where only the sum counts, a
+        person at a real board may give the sum alone."""
+        if not 2 <= total <= 2 * SIDES:
+            raise InvalidAction(f"two dice make 2 to {2 * SIDES}, not {total}")
+        low = max(1, total - SIDES)
+        return cls(low, total - low)
+
+    @classmethod
     def parse(cls, text: str) -> DiceRoll:
         match = _ROLL_TEXT.match(text)
         if match is None:

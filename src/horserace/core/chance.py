@@ -88,7 +88,13 @@ class ScriptedChance:
 
 
 class UndoRequested(Exception):
-    """The person typing the outcomes asked to withdraw the last one (`Game.undo` does it)."""
+    """The person typing the outcomes asked to withdraw the last one (`Game.undo` does it), or
+    the last `entries` of them at once, which were typed as one line (`what`: a whole hand)."""
+
+    def __init__(self, entries: int = 1, what: str | None = None) -> None:
+        super().__init__(what or "the last entry")
+        self.entries = entries
+        self.what = what
 
 
 UNDO_WORD = "undo"
@@ -107,9 +113,11 @@ class TypedChance:
         if forced is not None:
             return forced
         outcomes, _ = rules.chance_weights(state)
-        example = outcomes[0].text if outcomes else ""
+        example = f"e.g. {outcomes[0].text}" if outcomes else ""
+        if rules.reads_only_sum(state):
+            example = "the sum like 7, or the dice like 3+4"
         while True:
-            text = self._ask(f"what came up? (e.g. {example}, or {UNDO_WORD})")
+            text = self._ask(f"what came up? ({example}, or {UNDO_WORD})")
             if text.strip().lower() == UNDO_WORD:
                 raise UndoRequested
             try:

@@ -99,6 +99,12 @@ class Rules(ABC, Generic[ConfigT, StateT]):
         plays without asking or drawing; None when chance really chooses."""
         return None
 
+    def reads_only_sum(self, state: StateT) -> bool:
+        """Whether the dice rolled at `state` (a roll called for, or chance rolling it) count
+        by their sum alone: a person keeping the books of a real board then gives the sum (one
+        tap, or `7`) instead of each die. Every driver asks this one question."""
+        return False
+
     def chance_table(self, state: StateT) -> Sequence[Action] | None:
         """For a fixed distribution (the dice), every outcome repeated by its weight, in the
         order of chance_weights, so a seeded draw is one lookup; None to draw by weights."""

@@ -21,15 +21,21 @@ def play_to_the_end(
         try:
             play(game, agents, chance, observe=screen.observe)
             return
-        except UndoRequested:
-            say_undone(screen, game.undo())
+        except UndoRequested as undo:
+            withdrawn: tuple[str, ...] = ()
+            for _ in range(undo.entries):
+                withdrawn = game.undo() + withdrawn
+            say_undone(screen, withdrawn, undo.what)
             if screen.animated:
                 screen.open()
 
 
-def say_undone(screen: TableScreen, withdrawn: tuple[str, ...]) -> None:
+def say_undone(screen: TableScreen, withdrawn: tuple[str, ...], what: str | None = None) -> None:
     if not withdrawn:
         screen.say("nothing typed in yet: nothing to undo", "yellow")
+        return
+    if what is not None:
+        screen.say(f"undone: {what}; type it again", "yellow")
         return
     after = len(withdrawn) - 1
     more = f" and the {counted(after, 'step')} after it" if after else ""

@@ -3,18 +3,21 @@ redrawn board), the question put to a seat at the keyboard, and dice typed in fr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rich.console import RenderableType
 
-from horserace.components.cards import total
+from horserace.components.cards import add_counts, counts_from_ranks, rank_text, total
 from horserace.core.actions import Action
-from horserace.core.chance import UndoRequested
+from horserace.core.chance import UNDO_WORD, UndoRequested
+from horserace.core.errors import InvalidAction
 from horserace.core.events import redact, seat_name
 from horserace.core.rules import Rules
 from horserace.core.types import CHANCE
+from horserace.core.words import counted
 from horserace.engine import Game, Step
+from horserace.families.board.hand_entry import Hand, next_hand, read_hand, still_to_deal
 from horserace.families.board.news import Takers, round_news
 from horserace.families.board.render import (
     BoardInfo,
@@ -26,6 +29,7 @@ from horserace.families.board.render import (
     step_news,
 )
 from horserace.families.board.rules import events as ev
+from horserace.families.board.rules.actions import Deal
 from horserace.families.board.rules.records import MARKET
 from horserace.families.board.rules.state import BoardState, Phase
 from horserace.families.board.rules.view import BoardView
@@ -129,36 +133,101 @@ def _race_won(step: Step) -> bool:
 
 
 class CompanionChance(TypedOutcomes):
-    """Chance read off a real board: before each roll the board is shown and the dice asked for;
-    each dealt card is asked for with the seat it goes to, numbered within its deal (also when
-    the game was resumed, or an entry undone, in the middle of one)."""
+    """Chance read off a real board: before each roll the board is shown and the dice asked for
+    (the sum alone will do where only the sum counts); each hand of a deal is typed in one line
+    ('3 4 5 J'), its cards then dealt one at a time as the deal goes round the table (each a
+    step of the record, written as it is dealt), the hands typed but not yet dealt shown on the
+    board. An undo in the middle of a deal takes back the last line typed, whole."""
 
     def __init__(self, screen: TableScreen) -> None:
         super().__init__(screen)
-        self._dealing = False  # whether the last question was a card of the deal under way
+        self._held: dict[Hand, list[int]] = {}  # ranks typed in but not dealt yet, by hand
+        self._lines: list[_Line] = []  # the lines typed in this deal, the last one last
 
     def choose(self, rules: Rules[Any, Any], state: Any) -> Action:
         forced = rules.forced_chance(state)
-        if forced is not None:  # paying out or the next round: nothing to type
-            self._dealing = False
-            return forced
-        names = self.screen.names
-        view: BoardView = rules.view(state, self.screen.viewer)
-        if view.phase is not Phase.DEAL:
-            self._dealing = False
-            return self.typed(rules, state, f"{seat_name(names, view.roller)} rolls", view)
+        hand = None if forced is not None else next_hand(state)
+        if hand is None:  # a roll, or paying out and the next round (nothing to type)
+            self._held, self._lines = {}, []
+            if forced is not None:
+                return forced
+            view: BoardView = rules.view(state, self.screen.viewer)
+            return self.typed(
+                rules, state, f"{seat_name(self.screen.names, view.roller)} rolls", view
+            )
+        held = self._held.get(hand)
+        if held:
+            return Deal(held.pop(0))
+        return self._typed_hand(rules, state, hand)
+
+    def _typed_hand(self, rules: Rules[Any, Any], state: BoardState, hand: Hand) -> Action:
+        """Ask for the cards `hand` still gets, in one line, until the line is right."""
+        if not any(self._held.values()):  # every line typed is dealt: undo goes card by card
+            self._lines = []
+        who = "the market" if hand is MARKET else seat_name(self.screen.names, hand)
+        owed = still_to_deal(state)[hand]
         dealt = cards_dealt(state)
-        # the table shown once a deal: as it begins, or as the typing takes it up again
-        seen = view if dealt == 0 or not self._dealing else None
-        self._dealing = True
-        seat = view.deal_to
-        who = "the market" if seat is None or seat is MARKET else seat_name(names, seat)
-        context = f"card {dealt + 1}/{dealt + view.to_deal} to {who}"
+        remaining = sum(still_to_deal(state).values())
+        context = (
+            f"{who}'s hand, {counted(owed, 'card')} (card {dealt + 1}/{dealt + remaining} next)"
+        )
+        self.screen.before_prompt(self._as_entered(rules.view(state, self.screen.viewer)))
         try:
-            return self.typed(rules, state, context, seen)
-        except UndoRequested:
-            self._dealing = False
-            raise
+            while True:
+                text = self.screen.prompt(
+                    f"{context}: type them in one line (e.g. 3 4 5 J), or {UNDO_WORD}"
+                )
+                if text.strip().lower() == UNDO_WORD:
+                    self._undo(dealt)
+                try:
+                    ranks = read_hand(state, hand, who, text, self._held)
+                except InvalidAction as error:
+                    self.screen.say(f"not accepted: {error}", "red")
+                    continue
+                break
+        finally:
+            self.screen.after_prompt()
+        entered = " ".join(rank_text(rank) for rank in ranks)
+        before = {each: list(cards) for each, cards in self._held.items()}
+        self._lines.append(_Line(dealt, before, f"{who}'s hand ({entered})"))
+        self._held[hand] = list(ranks[1:])
+        if len(ranks) > 1:
+            self.screen.say(f"{who}'s hand as entered: {entered}")
+        return Deal(ranks[0])
+
+    def _undo(self, dealt: int) -> None:
+        """Take back the last line typed in this deal (its cards dealt since, and the cards of
+        the others dealt after them), else the last outcome typed, as before."""
+        if not self._lines:
+            self._held = {}
+            raise UndoRequested
+        line = self._lines.pop()
+        self._held = line.held
+        raise UndoRequested(dealt - line.dealt, line.what)
+
+    def _as_entered(self, view: BoardView) -> BoardView:
+        """The board with the hands as they were typed in, the cards still to be dealt too."""
+        hands = list(view.hands)
+        sizes = list(view.hand_sizes)
+        market = view.market
+        for hand, ranks in self._held.items():
+            extra = counts_from_ranks(ranks)
+            if hand is MARKET:
+                market = None if market is None else add_counts(market, extra)
+                continue
+            seen = hands[hand]
+            hands[hand] = None if seen is None else add_counts(seen, extra)
+            sizes[hand] += len(ranks)
+        return replace(view, hands=tuple(hands), hand_sizes=tuple(sizes), market=market)
+
+
+@dataclass(frozen=True)
+class _Line:
+    """A line of cards typed in: the cards dealt before it, what was held then, and its words."""
+
+    dealt: int
+    held: dict[Hand, list[int]]
+    what: str
 
 
 def cards_dealt(state: BoardState) -> int:

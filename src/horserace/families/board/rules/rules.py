@@ -15,7 +15,7 @@ from horserace.core.errors import IllegalAction, InvalidAction
 from horserace.core.events import Event
 from horserace.core.ledger import Ledger
 from horserace.core.rules import Result, Rules
-from horserace.core.types import CHANCE, TERMINAL, Actor
+from horserace.core.types import CHANCE, TERMINAL, Actor, is_whole_number
 from horserace.families.board.rules import flow
 from horserace.families.board.rules import records as rec
 from horserace.families.board.rules.actions import (
@@ -143,9 +143,24 @@ class BoardRules(Rules[BoardConfig, BoardState]):
         if isinstance(record, rec.Dealing | rec.Drawing):
             plain = deal.deck_for(state.config) == full_deck(state.config.decks)
             return Deal.parse(word, RANKS if plain else ALL_RANKS)
+        if is_whole_number(word) and 2 <= int(word) <= 12:  # the sum alone ('7')
+            if not self.reads_only_sum(state):
+                raise InvalidAction(
+                    f"{text!r} is a sum, but Robertson's race reads each of the four dice:"
+                    " type all four, like '1+3+4+6'"
+                )
+            return DiceRoll.for_sum(int(word))
         if _four_dice(state):
             return FourDice.parse(word)
         return DiceRoll.parse(word)
+
+    def reads_only_sum(self, state: BoardState) -> bool:
+        """Two dice count by their sum (scratch and race rolls); Robertson's race rolls four,
+        which the roller pairs."""
+        record = rec.innermost(state.phase_record)
+        return isinstance(record, rec.Rolling) and not (
+            state.config.robertson and isinstance(record, rec.Racing)
+        )
 
     def verify(self, state: BoardState, action: Action) -> None:
         actor = state.actor

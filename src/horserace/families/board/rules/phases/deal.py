@@ -69,7 +69,7 @@ def deal(tx: Tx, record: Dealing, rank: int) -> Dealing | None:
     tx.cards = Cards(hands, deck, discards, packets, market, cards.given_up)
     if record.to_deal == 1:
         return None
-    return Dealing(record.to_deal - 1, _next_to_deal(tx, seat))
+    return Dealing(record.to_deal - 1, next_to_deal(config, tx.seats.out, tx.dealer, seat))
 
 
 def finish(tx: Tx) -> None:
@@ -79,8 +79,10 @@ def finish(tx: Tx) -> None:
         tx.cards = tx.cards._replace(discards=leftover, deck=NO_CARDS)
 
 
-def _next_to_deal(tx: Tx, seat: int | Market) -> int | Market:
+def next_to_deal(
+    config: BoardConfig, out: tuple[int | None, ...], dealer: int, seat: int | Market
+) -> int | Market:
     """Round the table from the dealer's left; the market, when there is one, comes last."""
-    if tx.config.market and seat == tx.dealer:
+    if config.market and seat == dealer:
         return MARKET
-    return next_seat(tx.seats.out, tx.dealer if seat is MARKET else seat)
+    return next_seat(out, dealer if seat is MARKET else seat)
