@@ -69,6 +69,26 @@ def serve(
             " each table is played by one of them, and moves on if it dies).",
         ),
     ] = 1,
+    advertise_host: Annotated[
+        str | None,
+        typer.Option(
+            "--advertise-host",
+            help="Where the workers of other hosts reach this host's workers (each listens"
+            " there on a port of its own; the hosts share the PostgreSQL --db and the --key-file)."
+            " Given, serve is one host of several, even with --workers 1; default: 127.0.0.1,"
+            " this host alone.",
+        ),
+    ] = None,
+    peer_port: Annotated[
+        int,
+        typer.Option(
+            "--peer-port",
+            min=0,
+            max=65535,
+            help="The first worker's port at --advertise-host (the next worker's is one more,"
+            " and so on); 0: any free port.",
+        ),
+    ] = 0,
     sockets_per_address: Annotated[
         int,
         typer.Option(
@@ -152,9 +172,10 @@ def serve(
             raise ConfigError(f"--log-level is one of {', '.join(levels)}")
         if is_postgres_url(db):
             postgres_conninfo(db)
-        elif workers > 1:
+        elif workers > 1 or advertise_host is not None:
             raise ConfigError(
-                "--workers above 1 shares one PostgreSQL database: --db postgresql://..."
+                "--workers above 1 and --advertise-host share one PostgreSQL database:"
+                " --db postgresql://..."
             )
         else:
             sqlite_path(db)
@@ -167,7 +188,7 @@ def serve(
         steps_per_address,
         connections_per_address,
     )
-    if workers > 1:
+    if workers > 1 or advertise_host is not None:
         settings = WorkerSettings(
             db,
             bot_delay,
@@ -177,6 +198,8 @@ def serve(
             asdict(limits),
             metrics_token,
             trusted_proxies,
+            advertise=advertise_host or "127.0.0.1",
+            peer_port=peer_port,
         )
         serve_workers(workers, host, port, settings)
         return

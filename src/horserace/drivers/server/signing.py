@@ -10,6 +10,7 @@ check a record without trusting the server again.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 from pathlib import Path
@@ -84,6 +85,12 @@ class ServerKey:
         """What seals the tables' seeds in the database: a key derived from this one."""
         raw = self._private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
         return SeedSeal(raw)
+
+    def peer_secret(self) -> str:
+        """What workers show each other on a forwarded request: derived from this key, so the
+        workers of every host that holds the key share it, and nobody else has it."""
+        raw = self._private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+        return hmac.new(raw, b"horserace-peers", hashlib.sha256).hexdigest()
 
     def sign(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The rows with their chain links, the last one signed."""

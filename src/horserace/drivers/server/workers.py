@@ -3,9 +3,11 @@ listening socket (the kernel hands each new connection to one of them).
 
 The supervisor (this module's `serve_workers`) binds the socket, makes the signing key once,
 starts the workers and starts another when one dies; its tables meanwhile move to a live
-worker (cluster.py). Each worker also listens on a private loopback port, where the others
-forward the requests of the tables it owns (routing.py). A worker whose supervisor is gone
-stops by itself.
+worker (cluster.py). Each worker also listens on a port of its own at the advertised host
+(`--advertise-host`, loopback by default), where the other workers, on this host or others,
+forward the requests of the tables it owns (routing.py); they prove they are workers with a
+secret derived from the signing key, so every host given the same key file shares it. A
+worker whose supervisor is gone stops by itself.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import secrets
 import signal
 import socket
 import subprocess
@@ -46,6 +47,8 @@ class WorkerSettings:
     trusted_proxies: str = ""
     secret: str = ""
     listener: int | None = None  # the shared socket's file descriptor, once it is open
+    advertise: str = "127.0.0.1"  # the host where other workers reach this one
+    peer_port: int = 0  # the port they reach it at (0: any free one)
 
 
 def uvicorn_options(
@@ -77,11 +80,11 @@ def serve_workers(count: int, host: str, port: int, settings: WorkerSettings) ->
     """Run `count` workers until SIGTERM or SIGINT; a worker that dies is started again."""
     from horserace.drivers.server.app import open_key
 
-    open_key(settings.database, settings.key_file)  # made once, before workers race to
+    key = open_key(settings.database, settings.key_file)  # made once, before workers race to
     listener = socket.create_server((host, port), backlog=4096)
     listener.set_inheritable(True)
     shared = WorkerSettings(
-        **{**asdict(settings), "secret": secrets.token_hex(16), "listener": listener.fileno()}
+        **{**asdict(settings), "secret": key.peer_secret(), "listener": listener.fileno()}
     )
     stopping = threading.Event()
 
@@ -99,7 +102,7 @@ def serve_workers(count: int, host: str, port: int, settings: WorkerSettings) ->
                     continue
                 if worker is not None:
                     event(log, "worker died; starting another", pid=worker.pid, code=worker.poll())
-                workers[index] = _start(shared)
+                workers[index] = _start(shared, index)
             stopping.wait(RESTART_SECONDS)
     finally:
         running = [worker for worker in workers if worker is not None]
@@ -115,8 +118,11 @@ def serve_workers(count: int, host: str, port: int, settings: WorkerSettings) ->
         listener.close()
 
 
-def _start(settings: WorkerSettings) -> subprocess.Popen[bytes]:
-    environment = {**os.environ, ENVIRONMENT: json.dumps(asdict(settings))}
+def _start(settings: WorkerSettings, index: int) -> subprocess.Popen[bytes]:
+    """Worker `index` (a fixed `--peer-port` gives it that port plus its index)."""
+    port = settings.peer_port + index if settings.peer_port else 0
+    own = {**asdict(settings), "peer_port": port}
+    environment = {**os.environ, ENVIRONMENT: json.dumps(own)}
     assert settings.listener is not None, "the shared socket opens before the workers start"
     return subprocess.Popen(
         [sys.executable, "-m", "horserace.drivers.server.workers"],
@@ -134,8 +140,9 @@ def run_worker(settings: WorkerSettings) -> None:
 
     assert settings.listener is not None, "a worker is started with the shared socket"
     shared = socket.socket(fileno=settings.listener)
-    private = socket.create_server(("127.0.0.1", 0))
-    address = f"127.0.0.1:{private.getsockname()[1]}"
+    private = socket.create_server((settings.advertise, settings.peer_port))
+    host = f"[{settings.advertise}]" if ":" in settings.advertise else settings.advertise
+    address = f"{host}:{private.getsockname()[1]}"
     configure_logging(settings.log_level)
     limits = Limits(**settings.limits)
     app = create_app(

@@ -1,0 +1,169 @@
+"""`horserace serve` on two hosts sharing only a PostgreSQL database (and the key file): two
+processes listening on 127.0.0.2 and 127.0.0.3 with `--advertise-host`, each a host of its
+own. Each worker publishes the address it was given; a request or socket that reaches the
+host not owning its table is forwarded across; each worker's /metrics carries its own label
+and counts only what it did; and when one host dies with SIGKILL (its supervisor and worker
+at once) mid-game, the survivor takes its tables on: every acknowledged move is in the
+published record, and every record verifies."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from horserace.drivers.server.records import check_published
+from horserace.drivers.server.signing import ServerKey
+from tests.server.cluster_clients import Follower, get, live_workers, owners, post
+from tests.server.serve_process import METRICS_TOKEN
+
+HOSTS = ("127.0.0.2", "127.0.0.3")
+HORSERACE = Path(sys.executable).parent / "horserace"
+DEADLINE = 60.0
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGKILL is a POSIX signal")
+
+
+def _free_port(host: str) -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def _hosts(url: str, key: Path, logs: Path) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
+    """`serve --workers 1 --advertise-host HOST` on each of `HOSTS`, each in a process group
+    of its own (so a whole host can be killed at once), started together, once every worker
+    is up: (each process, its URL)."""
+    ServerKey.load_or_create(key)  # the key file every host is given
+    environment = {**os.environ, "HORSERACE_METRICS_TOKEN": METRICS_TOKEN}
+    hosts = []
+    with ExitStack() as stack:
+        for host in HOSTS:
+            port, log = _free_port(host), logs / f"{host}.log"
+            command = [str(HORSERACE), "serve", "--host", host, "--port", str(port)]
+            command += ["--advertise-host", host, "--db", url, "--key-file", str(key)]
+            command += ["--bot-delay", "0.02", "--log-level", "warning"]
+            with log.open("ab") as out:
+                process = subprocess.Popen(
+                    command,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    env=environment,
+                    start_new_session=True,
+                )
+            stack.callback(_kill_host, process)
+            hosts.append((process, f"http://{host}:{port}"))
+        deadline = time.monotonic() + DEADLINE
+        while len(live_workers(url)) < len(HOSTS):
+            for (process, _), host in zip(hosts, HOSTS, strict=True):
+                assert process.poll() is None, (logs / f"{host}.log").read_text()
+            assert time.monotonic() < deadline, "the hosts did not start"
+            time.sleep(0.1)
+        yield hosts
+
+
+def _kill_host(process: subprocess.Popen[bytes]) -> None:
+    """A host's processes (its supervisor and workers) killed at once, as a machine dies."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+
+
+def _worker_at(url: str, host: str) -> tuple[int, str]:
+    """The worker of `host` (its id and advertised address)."""
+    found = [(w, a) for w, a in live_workers(url).items() if a.startswith(f"{host}:")]
+    assert len(found) == 1, live_workers(url)
+    return found[0]
+
+
+def _actions(address: str) -> tuple[set[str], dict[str, float]]:
+    """A worker's /metrics at its own address: the `worker` labels on its samples, and the
+    actions it applied by who made them."""
+    with httpx.Client(trust_env=False, timeout=10) as client:
+        text = client.get(
+            f"http://{address}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}
+        ).text
+    samples = [line for line in text.splitlines() if line and not line.startswith("#")]
+    labels = {m.group(1) for line in samples if (m := re.search(r'worker="(\d+)"', line))}
+    assert all('worker="' in line for line in samples if "{" in line)
+    actions = {
+        by.group(1): float(line.rsplit(" ", 1)[1])
+        for line in samples
+        if line.startswith("horserace_actions_total{") and (by := re.search(r'by="(\w+)"', line))
+    }
+    return labels, actions
+
+
+def test_two_hosts_forward_across_and_survive_one_killed(postgres_url: str, tmp_path: Path) -> None:
+    with _hosts(postgres_url, tmp_path / "server.key", tmp_path) as hosts:
+        (first, first_base), (_, second_base) = hosts
+        (a_id, a_address), (b_id, b_address) = (_worker_at(postgres_url, h) for h in HOSTS)
+        body = {
+            "preset": "classic",
+            "options": {"players": 2, "rounds": 1},
+            "seats": ["open", "ev"],
+        }
+        person = post(first_base, "/api/tables", body)["table"]["id"]
+        bots = post(
+            first_base,
+            "/api/tables",
+            {"preset": "classic", "options": {"players": 3, "rounds": 1}, "seats": ["random"] * 3},
+        )["table"]["id"]
+        assert owners(postgres_url)[person] == a_id
+        held_url = f"ws://{a_address}/ws/tables/{person}"
+        with connect(held_url, proxy=None, max_queue=None) as held:  # unread, never blocking
+            held.send(json.dumps({"type": "hello"}))  # somebody is here: the table stays
+            assert json.loads(held.recv(timeout=10))["type"] == "welcome"
+            token = post(second_base, f"/api/tables/{person}/join", {"name": "Ann"})["token"]
+            player = Follower(second_base, person, token)  # its socket reaches the other host
+            watcher = Follower(second_base, bots)
+            while len(player.acked) < 3:
+                player.pump(0.05)
+                watcher.pump(0.01)
+        assert owners(postgres_url)[person] == a_id  # forwarded across, not taken over
+        a_labels, a_actions = _actions(a_address)
+        b_labels, b_actions = _actions(b_address)
+        assert (a_labels, b_labels) == ({str(a_id)}, {str(b_id)})
+        # each counts its own: the person's moves were all made by the first host
+        assert a_actions["person"] >= len(player.acked) and "person" not in b_actions
+        server_key = get(first_base, "/api/server-key").json()["server_key"]
+        acked_before, bots_over = dict(player.acked), watcher.over
+        _kill_host(first)
+        followers = [player, watcher]
+        deadline = time.monotonic() + DEADLINE
+        while not all(follower.over for follower in followers):
+            assert time.monotonic() < deadline, "the tables did not finish"
+            for follower in followers:
+                if not follower.over:
+                    follower.pump(0.05)
+        for follower in followers:
+            follower.close()
+        owned, live = owners(postgres_url), live_workers(postgres_url)
+        assert set(live) == {b_id} and owned[person] == b_id
+        assert bots_over or owned[bots] == b_id
+        assert get(second_base, "/api/server-key").json()["server_key"] == server_key
+        for table, follower in ((person, player), (bots, watcher)):
+            assert follower.seen == list(range(1, follower.version + 1))  # no gap, no repeat
+            text = get(second_base, f"/api/tables/{table}/record").text
+            checked = check_published(text, server_key=server_key, table=table)
+            assert checked.verified, checked.problems
+            assert checked.steps == follower.version
+        record = get(second_base, f"/api/tables/{person}/record").text
+        rows = [json.loads(line) for line in record.splitlines()]
+        made = {row["step"] + 1: (row["actor"], row["action"]) for row in rows if "step" in row}
+        assert all(made[version] == ("0", action) for version, action in player.acked.items())
+        assert set(acked_before.items()) <= set(player.acked.items())
+        assert any(version > max(acked_before) for version in player.acked)  # played on
