@@ -10,7 +10,7 @@ import contextlib
 import re
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import httpx
@@ -31,10 +31,13 @@ def _documented() -> str:
 
 
 @contextlib.contextmanager
-def _nginx(folder: Path, upstream: int) -> Iterator[str]:
+def nginx_in_front(folder: Path, upstreams: Sequence[str], extra: str = "") -> Iterator[str]:
+    """nginx with the documented configuration in front of `upstreams` (HOST:PORT each), and
+    `extra` directives in its server block; its URL."""
     port = free_port()
-    server = _documented().replace("listen 80;", f"listen {HOST}:{port};")
-    server = server.replace("server 127.0.0.1:8000;", f"server {HOST}:{upstream};")
+    server = _documented().replace("listen 80;", f"listen {HOST}:{port};\n    {extra}")
+    lines = " ".join(f"server {upstream};" for upstream in upstreams)
+    server = server.replace("server 127.0.0.1:8000;", lines)
     temp = " ".join(
         f"{kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi")
     )
@@ -76,7 +79,10 @@ def test_the_documented_nginx_configuration_in_front_of_two_workers(
     arguments += ["--sockets-per-address", "2", "--key-file", str(tmp_path / "server.key")]
     with serve_running(arguments, tmp_path / "serve.log") as (_, direct):
         upstream = int(direct.rsplit(":", 1)[1])
-        with _nginx(tmp_path, upstream) as base, httpx.Client(trust_env=False) as http:
+        with (
+            nginx_in_front(tmp_path, [f"{HOST}:{upstream}"]) as base,
+            httpx.Client(trust_env=False) as http,
+        ):
             assert "<html" in http.get(f"{base}/", timeout=10).text.lower()
             body = {"preset": "classic", "options": {"players": 2}}
             created = http.post(f"{base}/api/tables", json=body, timeout=10)
