@@ -123,3 +123,18 @@ def play_until(pages: list[Page], done: Any, seconds: float = 120.0) -> int:
 def moved_on(page: Page, version: str | None) -> None:
     """Wait until the page has drawn a version other than `version`."""
     page.wait_for_function(f"document.getElementById('version').textContent !== '{version}'")
+
+
+def seated(
+    browser: Browser, base: str, table: str, seat: int, token: str, size: dict[str, int] = DESKTOP
+) -> Page:
+    """A browser holding `seat`'s token (as the lobby's Join leaves it), on the table page."""
+    page = new_page(browser, size)
+    page.goto(base + "/")
+    page.evaluate(
+        "([table, seat, token]) => localStorage.setItem("
+        "'horserace.seats.' + table, JSON.stringify({[seat]: token}))",
+        [table, str(seat), token],
+    )
+    page.goto(f"{base}/table/{table}?seat={seat}")
+    return page

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser
 
 from tests.web.support import (
     CHROMIUM,
     PHONE,
     api,
-    new_page,
     page_errors,
     play_until,
+    seated,
     serve,
     snap,
     wait_text,
@@ -26,26 +26,6 @@ from tests.web.support import (
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 SHORT_RACES = {"players": 3, "races": 2, "course_length": 1, "need": 2, "ranks": 4}
-
-
-def _seated(
-    browser: Browser,
-    base: str,
-    table: str,
-    seat: int,
-    token: str,
-    size: dict[str, int] | None = None,
-) -> Page:
-    """A browser holding `seat`'s token (as the lobby's Join leaves it), on the table page."""
-    page = new_page(browser, size) if size else new_page(browser)
-    page.goto(base + "/")
-    page.evaluate(
-        "([table, seat, token]) => localStorage.setItem("
-        "'horserace.seats.' + table, JSON.stringify({[seat]: token}))",
-        [table, str(seat), token],
-    )
-    page.goto(f"{base}/table/{table}?seat={seat}")
-    return page
 
 
 def test_the_results_screen_waits_for_every_tap(browser: Browser, tmp_path: Path) -> None:
@@ -66,8 +46,8 @@ def test_the_results_screen_waits_for_every_tap(browser: Browser, tmp_path: Path
             api(base, "POST", f"/api/tables/{table}/join", {"name": who})["token"]
             for who in ("Ann", "Bo")
         ]
-        ann = _seated(browser, base, table, 0, tokens[0], PHONE)
-        bo = _seated(browser, base, table, 1, tokens[1])
+        ann = seated(browser, base, table, 0, tokens[0], PHONE)
+        bo = seated(browser, base, table, 1, tokens[1])
         results = [page.locator("#results") for page in (ann, bo)]
         play_until([ann, bo], lambda: all(r.is_visible() for r in results), seconds=18)
         for page in (ann, bo):

@@ -46,7 +46,7 @@ function act(text) {
     return;
   }
   pending = id;
-  Actions.disable($("actions"), true);
+  Actions.disable($("action-bar"), true);
 }
 
 let titles = {}; // preset name -> the game's name in words (from /api/presets)
@@ -192,61 +192,6 @@ function showEnd(state) {
   $("again-note").textContent = welcome && welcome.host ? "" : "The host can start the next game with the same seats.";
 }
 
-// The results between two races (a table of the natural pace): the race's end in words, each
-// seat's money and what it won or lost in that race (from the money this page saw when the
-// race began), who is still looking, and a countdown; "Next race" says this person is done.
-const startMoney = {}; // race number -> each seat's money when this page first saw that race
-let breakClock = null;
-function raceOf(view) {
-  for (const key of ["round", "race_number", "race"]) if (view && typeof view[key] === "number") return [key, view[key]];
-  return [null, null];
-}
-function moneyOf(view) { return (view && (view.chips || view.money)) || null; }
-function noteRace(view) {
-  const [, race] = raceOf(view);
-  const held = moneyOf(view);
-  if (race !== null && held && !(race in startMoney)) startMoney[race] = [...held];
-}
-function showBreak(info) {
-  clearInterval(breakClock);
-  $("results").hidden = !info;
-  if (!info) return;
-  const [key] = raceOf(lastState && lastState.view);
-  $("results-heading").textContent = `${key === "round" ? "Round" : "Race"} ${info.race} is over`;
-  $("results-lines").innerHTML = "";
-  for (const text of info.lines) {
-    const item = document.createElement("li");
-    item.textContent = text;
-    $("results-lines").appendChild(item);
-  }
-  const now = moneyOf(lastState && lastState.view) || [];
-  const before = startMoney[info.race];
-  const cash = (amount) => money(amount, unit(lastState && lastState.view));
-  $("results-money").innerHTML = "";
-  now.forEach((held, seat) => {
-    const row = document.createElement("tr");
-    row.dataset.seat = seat;
-    row.innerHTML = "<td></td><td></td><td></td>";
-    row.children[0].textContent = nameOf(seat) + (seat === mySeat() ? " (you)" : "");
-    row.children[1].textContent = cash(held);
-    const change = before ? held - before[seat] : null;
-    row.children[2].textContent = change === null ? "-" : change > 0 ? "+" + cash(change) : change < 0 ? "−" + cash(-change) : "even";
-    $("results-money").appendChild(row);
-  });
-  const mine = info.waiting.includes(mySeat());
-  $("next-race").hidden = !mine;
-  $("next-race").disabled = false;
-  const others = info.waiting.filter((seat) => seat !== mySeat()).map(nameOf);
-  const ends = Date.now() + info.seconds * 1000;
-  const tell = () => {
-    const left = Math.max(0, Math.round((ends - Date.now()) / 1000));
-    const who = others.length ? `Waiting for ${others.join(", ")} to tap Next race. ` : "";
-    $("results-wait").textContent = `${who}The next race starts in ${left} s.`;
-  };
-  tell();
-  breakClock = setInterval(tell, 1000);
-}
-
 function showState(state) {
   lastState = state;
   noteRace(state.view);
@@ -261,11 +206,20 @@ function showState(state) {
     $("board").textContent = "The table could not be drawn (" + error.message + ").";
   }
   pending = null;
-  Actions.draw($("actions"), state.legal, names, act, (text) => { $("error").textContent = text; });
+  // bets at the card race's tote or book: a list of horses in the page, not a box of buttons
+  // and the draft, a discard or a face card's power: chosen by tapping the cards
+  const betting = Betting.fits(state.legal);
+  const pick = betting ? Picker.split([]) : Picker.split(state.legal);
+  $("action-bar").classList.toggle("betting", betting);
+  Picker.draw($("picker"), pick.kind, pick.picked, state.view, act);
+  if (betting) Betting.draw($("actions"), state.legal, state.view, (amount) => money(amount, unit(state.view)), act);
+  else Actions.draw($("actions"), pick.rest, names, act, (text) => { $("error").textContent = text; });
   $("action-bar").hidden = !state.legal.length;
-  // your cards ride in the move bar: on a phone the bar sits over the seats, hand included
-  const hand = $("board").querySelector(".player.me .hand");
-  const cards = hand && state.legal.length && state.actor === mySeat() ? hand.querySelectorAll(".card") : [];
+  // the seats (your hand among them) come after the move bar, which so never covers them;
+  // your cards also ride in the bar on your turn (tappable when the choice is a card)
+  $("seats-drawn").replaceChildren(...$("board").querySelectorAll(":scope .players"));
+  const hand = $("seats-drawn").querySelector(".player.me .hand");
+  const cards = hand && state.legal.length && state.actor === mySeat() && !pick.kind ? hand.querySelectorAll(".card") : [];
   $("bar-hand").hidden = !cards.length;
   $("bar-hand").innerHTML = cards.length ? `<span class="muted">Your cards:</span> ${hand.innerHTML}` : "";
   const mine = state.legal.length > 0 && state.actor === mySeat() && mySeat() !== null;
@@ -423,7 +377,7 @@ function refused(message) {
     return;
   }
   $("error").textContent = message.message;
-  if (lastState) Actions.disable($("actions"), false);
+  if (lastState) { Actions.disable($("actions"), false); Picker.again(); }
 }
 
 let following = false; // the host's button and the server's "next" both lead there: go once

@@ -1,0 +1,154 @@
+"""Your hand in sight: the move bar never covers your hand (at a phone's 390x844 and a
+desktop's 1280x800, wherever the page is scrolled), and the draft, Husted's discard and the
+face cards' powers are chosen by tapping the cards, then one button that says the move."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page
+
+from tests.web.support import (
+    CHROMIUM,
+    DESKTOP,
+    PHONE,
+    api,
+    page_errors,
+    seated,
+    serve,
+    snap,
+    wait_text,
+)
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+HAND = ".player.me .hand"
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("hand")
+    with serve(folder / "t.db", folder / "server.log") as url:
+        yield url
+
+
+def _table(
+    browser: Browser, base: str, preset: str, players: int, options: dict[str, Any], seat: int = 0
+) -> Page:
+    """Ann's phone at `seat` of a new table, bots in the other seats."""
+    seats = ["random"] * players
+    seats[seat] = "open"
+    created = api(
+        base,
+        "POST",
+        "/api/tables",
+        {"preset": preset, "options": {"players": players, **options}, "seats": seats},
+    )
+    table = created["table"]["id"]
+    token = api(base, "POST", f"/api/tables/{table}/join", {"name": "Ann"})["token"]
+    return seated(browser, base, table, seat, token, PHONE)
+
+
+def _view(page: Page) -> dict[str, Any]:
+    view: dict[str, Any] = json.loads(page.locator("#view").text_content() or "{}")
+    return view
+
+
+def _never_covered(page: Page) -> None:
+    """At both sizes and at the top, the middle and the bottom of the page, and with the hand
+    scrolled into view: the hand's box and the move bar's box do not meet."""
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)  # type: ignore[arg-type]
+        height = page.evaluate("document.documentElement.scrollHeight")
+        for y in (0, height // 3, height // 2, height):
+            page.evaluate(f"window.scrollTo(0, {y})")
+            _apart(page, size)
+        for hand in page.locator(HAND).all():
+            hand.scroll_into_view_if_needed()
+            _apart(page, size)
+    page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+
+
+def _apart(page: Page, size: dict[str, int]) -> None:
+    bar = page.locator("#action-bar").bounding_box()
+    assert bar
+    for cards in page.locator(HAND).all():  # the hand, and the draft's packet
+        hand = cards.bounding_box()
+        assert hand
+        apart = (
+            hand["y"] + hand["height"] <= bar["y"]
+            or bar["y"] + bar["height"] <= hand["y"]
+            or hand["x"] + hand["width"] <= bar["x"]
+            or bar["x"] + bar["width"] <= hand["x"]
+        )
+        assert apart, (size, hand, bar)
+
+
+def _serious(page: Page, state: str) -> None:
+    found = [
+        f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}"
+        for v in Axe().run(page).response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert not found, (state, found)
+
+
+def test_an_advanced_draft_by_tapping_a_card(browser: Browser, base: str) -> None:
+    page = _table(browser, base, "advanced", 4, {"rounds": 1})
+    page.locator("#picker .pick-card:enabled").first.wait_for()
+    _never_covered(page)
+    go = page.locator("#pick-go")
+    assert go.is_disabled() and go.inner_text() == "Tap the card to keep"
+    before = _view(page)
+    card = page.locator("#picker .pick-card:enabled").first
+    rank = card.inner_text()
+    card.click()
+    assert card.get_attribute("aria-pressed") == "true"
+    assert go.inner_text() == f"Keep {rank}" and go.is_enabled()
+    _serious(page, "the draft's picker")
+    snap(page, "36-draft-by-tapping")
+    held = sum(before["hands"][0])
+    go.click()
+    page.wait_for_function(
+        f"JSON.parse(document.getElementById('view').textContent).hands[0]"
+        f".reduce((a, b) => a + b, 0) > {held}"
+    )
+    assert page_errors(page) == []
+
+
+def test_a_husted_discard_by_tapping_cards(browser: Browser, base: str) -> None:
+    # four hands of 13 leave a stub of 2 cards; the first to draw sits at the dealer's left
+    husted = {"husted": True, "open_hands": False, "ante": 1, "rounds": 1}
+    page = _table(browser, base, "classic", 4, husted, seat=1)
+    go = page.locator("#pick-go")
+    deadline = time.monotonic() + 15
+    while not (go.is_visible() and go.inner_text() == "Keep my hand (draw none)"):
+        assert time.monotonic() < deadline, "no draw within the bound"
+        version = page.locator("#version").text_content()
+        move = page.locator(
+            '#actions button[data-action="check"], #actions button[data-action="meet"]'
+        )
+        if not (page.locator("#action-bar").is_visible() and move.count() and move.is_enabled()):
+            time.sleep(0.05)
+            continue
+        move.click()  # the first betting round: check, or meet
+        page.wait_for_function(f"document.getElementById('version').textContent !== '{version}'")
+    _never_covered(page)
+    assert go.is_enabled()
+    cards = page.locator("#picker .pick-card:enabled")
+    chosen = [cards.nth(0).inner_text(), cards.nth(1).inner_text()]
+    cards.nth(0).click()
+    cards.nth(1).click()
+    wait_text(page, "#pick-go", f"^Discard {chosen[0]} {chosen[1]} and draw$")
+    _serious(page, "Husted's discard")
+    snap(page, "37-discard-by-tapping")
+    go.click()
+    wait_text(
+        page, "#log", rf"Ann discards {re.escape(chosen[0])} {re.escape(chosen[1])} and draws 2"
+    )
+    assert page_errors(page) == []
