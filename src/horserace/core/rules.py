@@ -105,6 +105,13 @@ class Rules(ABC, Generic[ConfigT, StateT]):
         tap, or `7`) instead of each die. Every driver asks this one question."""
         return False
 
+    def hands_to_deal(self, state: StateT) -> list[tuple[int | None, int]]:
+        """While chance deals cards one at a time: each hand still to get cards before the
+        deal under way ends, in the order the deal next reaches it, with how many it gets
+        (seat None: a hand of no seat's, such as a market); empty otherwise. A person keeping
+        the books of a real board types a hand at once from it."""
+        return []
+
     def chance_table(self, state: StateT) -> Sequence[Action] | None:
         """For a fixed distribution (the dice), every outcome repeated by its weight, in the
         order of chance_weights, so a seeded draw is one lookup; None to draw by weights."""

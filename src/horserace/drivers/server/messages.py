@@ -97,7 +97,19 @@ def table_state_data(
         **odds_data(rules.family, seen),
         "reveal": None if reveal is None else reveal.model_dump(),
         "deadline": deadline,
+        "entry": entry_data(rules, state) if legal else None,
     }
+
+
+def entry_data(rules: Rules[Any, Any], state: Any) -> dict[str, Any]:
+    """How the one who moves may enter what a real board showed: the same rules the terminal
+    reads (whether a roll counts by its sum alone; a deal a hand at a time)."""
+    hands = rules.hands_to_deal(state)
+    pack: dict[str, int] = {}
+    if hands:
+        outcomes, weights = rules.chance_weights(state)
+        pack = {action.text: weight for action, weight in zip(outcomes, weights, strict=True)}
+    return {"sums": rules.reads_only_sum(state), "hands": hands, "pack": pack}
 
 
 def prepare_live_odds() -> None:

@@ -274,6 +274,9 @@ class TableState(_Strict):
     # epoch), when a bot plays the turn for them; None: no clock runs
     race_break: dict[str, Any] | None = None  # the results between races: race, lines,
     # waiting (seats still to tap "Next race"), seconds (until play goes on anyway)
+    entry: dict[str, Any] | None = None  # for the one who moves: how a real board's
+    # outcomes may be entered (sums: a roll counts by its sum alone; hands: each hand still
+    # to get cards in the deal, in order, as [seat or null, cards]; pack: cards left by action)
 
 
 class MissedStep(_Strict):

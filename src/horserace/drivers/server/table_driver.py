@@ -49,8 +49,9 @@ class TableDriver(TableMoves):
         actor = self.game.actor
         if actor is TERMINAL:
             return None
-        if actor is CHANCE:
-            return "chance" if self.chance is not None else None
+        if actor is CHANCE:  # at a companion table only what is sure (a payout): no choice
+            sure = self.chance is not None or self.rules.forced_chance(self.game.state) is not None
+            return "chance" if sure else None
         assert isinstance(actor, int)
         if self.stood_in(actor):
             return "bot"

@@ -51,11 +51,18 @@ class TableMoves(TableViews):
 
     async def _run_chance(self, stop: Callable[[Step], bool]) -> None:
         """`_chance_run`, ending early after a step `stop` names."""
-        assert self.chance is not None
         mark = self._mark()
         steps: list[tuple[Step, str | None]] = []
         while len(steps) < CHANCE_RUN and self.game.actor is CHANCE:
-            step = self.game.apply(self.chance.choose(self.rules, self.game.state))
+            state = self.game.state
+            if self.chance is not None:
+                action = self.chance.choose(self.rules, state)
+            else:  # a companion table: what the host enters waits for them, the sure does not
+                forced = self.rules.forced_chance(state)
+                if forced is None:
+                    break
+                action = forced
+            step = self.game.apply(action)
             steps.append((step, None))
             if stop(step):
                 break

@@ -12,38 +12,12 @@ from collections.abc import Mapping, Sequence
 from horserace.components.cards import ALL_RANKS, RANKS, full_deck, parse_rank, rank_text
 from horserace.core.errors import InvalidAction
 from horserace.core.words import counted
-from horserace.families.board.rules import records as rec
 from horserace.families.board.rules.phases import deal
-from horserace.families.board.rules.records import Market
+from horserace.families.board.rules.phases.deal import Hand, next_hand, still_to_deal
 from horserace.families.board.rules.state import BoardState
 
-Hand = int | Market  # a seat's hand, or the market's
 SUITS = frozenset("CDHS♣♦♥♠")
-
-
-def next_hand(state: BoardState) -> Hand | None:
-    """The hand the next card goes to; None when no card is being dealt or drawn now."""
-    record = state.phase_record
-    if isinstance(record, rec.Dealing):
-        return record.deal_to
-    if isinstance(record, rec.Drawing) and record.draw_left:
-        return record.drawers[0]
-    return None
-
-
-def still_to_deal(state: BoardState) -> dict[Hand, int]:
-    """How many cards each hand still gets before the deal (or the draw) under way ends."""
-    record = state.phase_record
-    if isinstance(record, rec.Drawing):
-        return {record.drawers[0]: record.draw_left} if record.draw_left else {}
-    if not isinstance(record, rec.Dealing):
-        return {}
-    owed: dict[Hand, int] = {}
-    hand: Hand = record.deal_to
-    for _ in range(record.to_deal):
-        owed[hand] = owed.get(hand, 0) + 1
-        hand = deal.next_to_deal(state.config, state.seats.out, state.dealer, hand)
-    return owed
+__all__ = ["Hand", "next_hand", "read_hand", "still_to_deal"]
 
 
 def read_hand(

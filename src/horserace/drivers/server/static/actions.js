@@ -157,8 +157,8 @@ const Actions = (() => {
   }
 
   function sumGrid(texts, send) {
-    // two dice whose sum alone moves a horse: one tap on the sum the table rolled (the first
-    // pair of that sum is entered: the rules read only the sum)
+    // two dice whose sum alone counts (the rules say so: state.entry.sums): one tap on the sum
+    // the table rolled (the first pair of that sum is entered, as the terminal's '7' is)
     const box = document.createElement("div");
     box.className = "sum-grid";
     box.setAttribute("role", "group");
@@ -184,10 +184,10 @@ const Actions = (() => {
     return box;
   }
 
-  function draw(root, legal, names, send, report) {
+  function draw(root, legal, names, send, report, entry) {
     // news that leaves the moves as they were keeps the bar as it is: what the player typed,
     // the focus and the help they opened are not lost to a redraw
-    const drawn = JSON.stringify([legal, names]);
+    const drawn = JSON.stringify([legal, names, entry && entry.sums]);
     if (root.dataset.drawn === drawn) {
       disable(root, false);
       return;
@@ -205,7 +205,7 @@ const Actions = (() => {
     const row = document.createElement("div");
     row.className = "buttons";
     for (const [verb, texts] of byVerb) {
-      if (verb === "dice" && texts.every((t) => /^\d+\+\d+$/.test(t))) root.appendChild(sumGrid(texts, send));
+      if (verb === "dice" && entry && entry.sums) root.appendChild(sumGrid(texts, send));
       else if (texts.length > MANY) root.appendChild(listControl(verb, texts, names, send));
       else for (const text of texts) row.appendChild(button(words(text, names), help(text), () => send(text), text));
     }
@@ -231,5 +231,5 @@ const Actions = (() => {
     for (const control of root.querySelectorAll("button, input, select")) control.disabled = off;
   }
 
-  return { draw, disable, words };
+  return { draw, disable, words, sumGrid };
 })();

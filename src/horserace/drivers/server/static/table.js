@@ -212,8 +212,12 @@ function showState(state) {
   const pick = betting ? Picker.split([]) : Picker.split(state.legal);
   $("action-bar").classList.toggle("betting", betting);
   Picker.draw($("picker"), pick.kind, pick.picked, state.view, act);
+  const books = Boolean(welcome && welcome.companion && welcome.host); // a real board's books
   if (betting) Betting.draw($("actions"), state.legal, state.view, (amount) => money(amount, unit(state.view)), act);
-  else Actions.draw($("actions"), pick.rest, names, act, (text) => { $("error").textContent = text; });
+  else if (!Companion.draw($("actions"), state, nameOf, act, books)) {
+    Actions.draw($("actions"), pick.rest, names, act, (text) => { $("error").textContent = text; }, state.entry);
+  }
+  if (books) Companion.step(state, act, (shown) => shown === lastState);
   $("action-bar").hidden = !state.legal.length;
   // the seats (your hand among them) come after the move bar, which so never covers them;
   // your cards also ride in the bar on your turn (tappable when the choice is a card)
@@ -336,6 +340,7 @@ function receive(message) {
     showState(message.state);
   } else if (message.type === "undone") {
     // the undone moves leave the log: ask for the whole log again
+    Companion.reset();
     $("log").innerHTML = "";
     lastDice = null;
     showState(message.state);
@@ -443,7 +448,7 @@ async function showRules() {
 }
 
 $("start").onclick = () => post(`/api/tables/${tableId}/start`, hostToken);
-$("undo").onclick = () => send({ type: "undo", version });
+$("undo").onclick = () => (Companion.undo() ? showState(lastState) : send({ type: "undo", version }));
 $("skip").onclick = () => send({ type: "skip" });
 $("next-race").onclick = () => {
   if (send({ type: "next-race" })) { $("next-race").disabled = true; $("results-wait").textContent = "Waiting for the others…"; }

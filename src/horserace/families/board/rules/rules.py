@@ -154,6 +154,12 @@ class BoardRules(Rules[BoardConfig, BoardState]):
             return FourDice.parse(word)
         return DiceRoll.parse(word)
 
+    def hands_to_deal(self, state: BoardState) -> list[tuple[int | None, int]]:
+        if state.actor is not CHANCE:
+            return []
+        owed = deal.still_to_deal(state).items()
+        return [(hand if isinstance(hand, int) else None, cards) for hand, cards in owed]
+
     def reads_only_sum(self, state: BoardState) -> bool:
         """Two dice count by their sum (scratch and race rolls); Robertson's race rolls four,
         which the roller pairs."""

@@ -18,10 +18,12 @@ from horserace.components.cards import (
 from horserace.families.board.rules import events as ev
 from horserace.families.board.rules import house_events as hev
 from horserace.families.board.rules.config import ADVANCED_DECKS, BoardConfig
-from horserace.families.board.rules.records import MARKET, Dealing, Market
+from horserace.families.board.rules.records import MARKET, Dealing, Drawing, Market
 from horserace.families.board.rules.seats import active_count, next_seat
-from horserace.families.board.rules.state import Cards
+from horserace.families.board.rules.state import BoardState, Cards
 from horserace.families.board.rules.tx import Tx
+
+Hand = int | Market  # a seat's hand, or the market's
 
 
 def deck_for(config: BoardConfig) -> tuple[int, ...]:
@@ -86,3 +88,28 @@ def next_to_deal(
     if config.market and seat == dealer:
         return MARKET
     return next_seat(out, dealer if seat is MARKET else seat)
+
+
+def next_hand(state: BoardState) -> Hand | None:
+    """The hand the next card goes to; None when no card is being dealt or drawn now."""
+    record = state.phase_record
+    if isinstance(record, Dealing):
+        return record.deal_to
+    if isinstance(record, Drawing) and record.draw_left:
+        return record.drawers[0]
+    return None
+
+
+def still_to_deal(state: BoardState) -> dict[Hand, int]:
+    """How many cards each hand still gets before the deal (or the draw) under way ends."""
+    record = state.phase_record
+    if isinstance(record, Drawing):
+        return {record.drawers[0]: record.draw_left} if record.draw_left else {}
+    if not isinstance(record, Dealing):
+        return {}
+    owed: dict[Hand, int] = {}
+    hand: Hand = record.deal_to
+    for _ in range(record.to_deal):
+        owed[hand] = owed.get(hand, 0) + 1
+        hand = next_to_deal(state.config, state.seats.out, state.dealer, hand)
+    return owed
