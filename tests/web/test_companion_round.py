@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Locator
 
 from tests.web.support import CHROMIUM, PHONE, api, new_page, page_errors, serve
+from tests.web.test_accessible import _serious
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 
@@ -71,6 +72,11 @@ def test_a_classic_round_of_three_in_at_most_40_taps(browser: Browser, tmp_path:
         enter_hand("Bob")
         entered = host.locator(".hands-entered")
         assert entered.inner_text() == "Entered: Bob: 2 2 2 2 3 3 3 3 4 4 4 4 5 5"
+        tap(host.get_by_role("button", name="4 × 6", exact=True))
+        assert host.get_by_role("button", name="4 × 6").get_attribute("aria-pressed") == "true"
+        _serious(host, "a hand being picked")  # axe-core: no serious or critical violation
+        tap(host.get_by_role("button", name="4 × 6", exact=True))  # tapped again: none
+        host.get_by_role("button", name="Enter Cy's hand (0 of 14)").wait_for()
         enter_hand("Cy")
         assert "Cy: 5 5 6 6 6 6 7 7 7 7 8 8 8 8" in entered.inner_text()
         tap(host.locator("#undo"))  # nothing sent yet: Cy's hand comes back to the grid
@@ -88,8 +94,8 @@ def test_a_classic_round_of_three_in_at_most_40_taps(browser: Browser, tmp_path:
                 arg=number,
             )
         host.wait_for_function("document.getElementById('status').textContent === 'over'")
-        assert tap.count == 28 and tap.count <= 40  # 3 hands of 4 ranks + 1, one undo and
-        # Cy's hand again, 7 rolls
+        assert tap.count == 30 and tap.count <= 40  # 3 hands of 4 ranks + 1, a count tapped
+        # on and off, one undo and Cy's hand again, 7 rolls
         with httpx.Client(trust_env=False, timeout=10) as client:
             text = client.get(f"{base}/api/tables/{table}/record").text
         lines = [json.loads(line) for line in text.splitlines() if line.strip()]

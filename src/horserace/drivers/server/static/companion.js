@@ -6,12 +6,14 @@
 // every hand of the deal is in, the cards go to the table one at a time in the order the rules
 // deal them (each its own entry, as the undo takes them back), paced under the socket's rate.
 const Companion = (() => {
-  const PACE = 70; // ms between cards sent by themselves: under 20 messages a second
+  const RATE = 15; // moves sent by themselves a second, and at once (BURST): under the
+  const BURST = 40; // socket's 20 messages a second and 60 at once, with room to spare
+  let tokens = BURST;
+  let filled = Date.now();
   let typed = []; // the hands confirmed: [{seat, texts}], in the deal's order
   let sending = false; // every hand is in: the cards are on their way
   let then = null; // the dice to enter once a person's roll is in
   let picked = new Map(); // the hand on the grid: action text ("deal 7") -> count
-  let lastSent = 0;
   let timer = null;
 
   const rankOf = (text) => text.replace(/^deal /, "");
@@ -47,13 +49,15 @@ const Companion = (() => {
     const text = next(state);
     if (!text) return false;
     if (timer) clearTimeout(timer);
-    const wait = Math.max(0, lastSent + PACE - Date.now());
+    tokens = Math.min(BURST, tokens + ((Date.now() - filled) * RATE) / 1000);
+    filled = Date.now();
+    const wait = tokens >= 1 ? 0 : Math.ceil(((1 - tokens) * 1000) / RATE);
     timer = setTimeout(() => {
       timer = null;
       if (!current(state)) return;
       if (then === text) then = null;
       else typed.find((h) => h.texts[0] === text && h.seat === state.entry.hands[0][0]).texts.shift();
-      lastSent = Date.now();
+      tokens -= 1;
       act(text);
     }, wait);
     return true;
