@@ -7,6 +7,7 @@ back to its default, in this process and so in every child it starts. The fixtur
 several folders share are here too."""
 
 import signal
+from pathlib import Path
 
 import pytest
 
@@ -26,3 +27,31 @@ def quick_derby_odds(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(live_odds, "PRECISE_SAMPLES", 10_000)
     monkeypatch.setattr(live_odds, "REFINED_SAMPLES", 20_000)
     monkeypatch.setattr(live_odds, "LIVE", live)
+
+
+# The folders in the order the suite runs them: the ones whose tests take seconds apiece (a
+# browser, a server, a terminal, a compiled kernel) first, the many quick ones last, so that the
+# two workers of `pytest -n 2` finish together instead of one waiting for the other's last long
+# test. A folder not named here runs after these, in the order collected.
+RUN_ORDER = (
+    "web",
+    "server",
+    "terminal",
+    "kernels",
+    "property",
+    "conformance",
+    "scenarios",
+    "unit",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Sort the tests by folder (RUN_ORDER), keeping each file's tests together and in order."""
+    tests = Path(__file__).resolve().parent
+
+    def rank(item: pytest.Item) -> int:
+        parts = item.path.relative_to(tests).parts
+        folder = parts[0] if len(parts) > 1 else ""
+        return RUN_ORDER.index(folder) if folder in RUN_ORDER else len(RUN_ORDER)
+
+    items.sort(key=rank)
