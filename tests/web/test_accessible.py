@@ -1,7 +1,10 @@
 """axe-core finds no serious or critical violation on any state of the pages: the lobby, a
 host's invite (room code and QR code), a dice board with scratched lanes, a card race's
 course, a Derby, the end of a game, the rules and the fair-dice panel; and a screen reader is
-told the board in words."""
+told the board in words. The states other flows reach are checked there, with the same rule:
+the results between races (test_races.py), the TV display (test_tv.py), the tote's and the
+book's betting lists (test_betting.py), the draft's and the discard's card pickers
+(test_hand.py)."""
 
 from __future__ import annotations
 
