@@ -13,6 +13,7 @@ from horserace.families.board.rules.records import MARKET, Racing, Scratching
 from horserace.families.presets import get_preset
 from tests.board_positions import arrange
 from tests.helpers import deal_script, fill_hands, new_game, scripted_game
+from tests.unit.test_play_cli import invoke
 
 RULES = get_preset("classic").rules
 
@@ -101,3 +102,23 @@ def test_a_bad_hand_line_is_refused_in_one_line(
     with pytest.raises(InvalidAction) as refused:
         read_hand(state, 1, "Bob", line, held)  # type: ignore[arg-type]
     assert str(refused.value).startswith(error) and "\n" not in str(refused.value)
+
+
+def test_the_terminal_takes_hands_a_line_and_refuses_a_sum_in_robertsons_race() -> None:
+    lines = [
+        "2 2 2 2 3 3 3 3 4 4 4 4 5 5 6 6 6 6 7 7 7 7",  # P2's hand, dealt from P1's left
+        "8 8 8 8 9 9 9 9 10 10 10 10 J J J J Q Q Q Q 5 5",
+        *("7", "8", "6", "5"),  # Robertson's scratch rolls: two dice, the sum will do
+        "7",  # the race rolls four dice: a sum is refused
+        "1+3+4+6",
+    ]
+    options = ("--players", "2", "--rounds", "1", "--house", "robertson", "--companion")
+    _, out, _ = invoke("classic", *options, stdin="\n".join(lines) + "\n")
+    assert "P2's hand as entered: 2 2 2 2 3 3 3 3 4 4 4 4 5 5 6 6 6 6 7 7 7 7" in out
+    assert "P1 rolls 1+4=5: horse 5 to scratch line 4" in out
+    refusal = (
+        "not accepted: '7' is a sum, but Robertson's race reads each of the four dice:"
+        " type all four, like '1+3+4+6'"
+    )
+    assert out.count(refusal) == 1
+    assert "P2 rolls 1+3+4+6" in out

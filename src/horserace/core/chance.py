@@ -100,6 +100,11 @@ class UndoRequested(Exception):
 UNDO_WORD = "undo"
 
 
+def refusal(error: Exception) -> str:
+    """The line said when a typed outcome is refused: one style for every such line."""
+    return f"not accepted: {error}"
+
+
 class TypedChance:
     """Companion mode: a person reads the real dice (or card) and types it; retried until legal.
     Typing `undo` withdraws the last outcome typed (the driver catches UndoRequested)."""
@@ -124,6 +129,6 @@ class TypedChance:
                 action = rules.parse_action(state, text)
                 rules.verify(state, action)
             except (InvalidAction, IllegalAction) as error:
-                self._tell(f"not accepted: {error}")
+                self._tell(refusal(error))
                 continue
             return action

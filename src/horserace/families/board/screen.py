@@ -10,7 +10,7 @@ from rich.console import RenderableType
 
 from horserace.components.cards import add_counts, counts_from_ranks, rank_text, total
 from horserace.core.actions import Action
-from horserace.core.chance import UNDO_WORD, UndoRequested
+from horserace.core.chance import UNDO_WORD, UndoRequested, refusal
 from horserace.core.errors import InvalidAction
 from horserace.core.events import redact, seat_name
 from horserace.core.rules import Rules
@@ -182,7 +182,7 @@ class CompanionChance(TypedOutcomes):
                 try:
                     ranks = read_hand(state, hand, who, text, self._held)
                 except InvalidAction as error:
-                    self.screen.say(f"not accepted: {error}", "red")
+                    self.screen.say(refusal(error), "red")
                     continue
                 break
         finally:
