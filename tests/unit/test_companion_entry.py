@@ -4,6 +4,9 @@ die counts), and a whole hand typed in one line, read and checked against the pa
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from horserace.components.dice import DiceRoll
@@ -104,7 +107,9 @@ def test_a_bad_hand_line_is_refused_in_one_line(
     assert str(refused.value).startswith(error) and "\n" not in str(refused.value)
 
 
-def test_the_terminal_takes_hands_a_line_and_refuses_a_sum_in_robertsons_race() -> None:
+def test_the_terminal_takes_hands_a_line_and_refuses_a_sum_in_robertsons_race(
+    tmp_path: Path,
+) -> None:
     lines = [
         "2 2 2 2 3 3 3 3 4 4 4 4 5 5 6 6 6 6 7 7 7 7",  # P2's hand, dealt from P1's left
         "8 8 8 8 9 9 9 9 10 10 10 10 J J J J Q Q Q Q 5 5",
@@ -112,7 +117,8 @@ def test_the_terminal_takes_hands_a_line_and_refuses_a_sum_in_robertsons_race() 
         "7",  # the race rolls four dice: a sum is refused
         "1+3+4+6",
     ]
-    options = ("--players", "2", "--rounds", "1", "--house", "robertson", "--companion")
+    options = ["--players", "2", "--rounds", "1", "--house", "robertson", "--companion"]
+    options += ["--record", str(tmp_path / "books.jsonl")]
     _, out, _ = invoke("classic", *options, stdin="\n".join(lines) + "\n")
     assert "P2's hand as entered: 2 2 2 2 3 3 3 3 4 4 4 4 5 5 6 6 6 6 7 7 7 7" in out
     assert "P1 rolls 1+4=5: horse 5 to scratch line 4" in out
@@ -122,3 +128,13 @@ def test_the_terminal_takes_hands_a_line_and_refuses_a_sum_in_robertsons_race() 
     )
     assert out.count(refusal) == 1
     assert "P2 rolls 1+3+4+6" in out
+
+
+def test_a_hidden_hand_typed_in_stays_hidden_on_the_screen(tmp_path: Path) -> None:
+    options = ["--players", "3", "--rounds", "1", "--hidden-hands", "--companion"]
+    options += ["--record", str(tmp_path / "books.jsonl")]
+    hand = "Q Q Q Q J J J J 10 10 10 10 9 9"
+    _, out, _ = invoke("classic", *options, stdin=f"{hand}\nundo\n")
+    assert re.search(r"P2 +100 +14 cards \(hidden\)", out)  # the board counts the cards typed
+    assert "undone: P2's hand; type it again" in out
+    assert "P2's hand (" not in out and "as entered" not in out  # only the typing shows it

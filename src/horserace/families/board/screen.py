@@ -171,7 +171,8 @@ class CompanionChance(TypedOutcomes):
         context = (
             f"{who}'s hand, {counted(owed, 'card')} (card {dealt + 1}/{dealt + remaining} next)"
         )
-        self.screen.before_prompt(self._as_entered(rules.view(state, self.screen.viewer)))
+        view: BoardView = rules.view(state, self.screen.viewer)
+        self.screen.before_prompt(self._as_entered(view))
         try:
             while True:
                 text = self.screen.prompt(
@@ -187,11 +188,15 @@ class CompanionChance(TypedOutcomes):
                 break
         finally:
             self.screen.after_prompt()
-        entered = " ".join(rank_text(rank) for rank in ranks)
+        # a hidden hand stays hidden on the screen: its cards are named only where it is shown
+        shown = view.hands[hand] is not None if isinstance(hand, int) else view.market is not None
+        entered = " ".join(rank_text(rank) for rank in ranks) if shown else ""
         before = {each: list(cards) for each, cards in self._held.items()}
-        self._lines.append(_Line(dealt, before, f"{who}'s hand ({entered})"))
+        self._lines.append(
+            _Line(dealt, before, f"{who}'s hand ({entered})" if shown else f"{who}'s hand")
+        )
         self._held[hand] = list(ranks[1:])
-        if len(ranks) > 1:
+        if len(ranks) > 1 and shown:
             self.screen.say(f"{who}'s hand as entered: {entered}")
         return Deal(ranks[0])
 
