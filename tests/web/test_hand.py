@@ -19,6 +19,7 @@ from tests.web.support import (
     DESKTOP,
     PHONE,
     api,
+    new_page,
     page_errors,
     seated,
     serve,
@@ -151,4 +152,50 @@ def test_a_husted_discard_by_tapping_cards(browser: Browser, base: str) -> None:
     wait_text(
         page, "#log", rf"Ann discards {re.escape(chosen[0])} {re.escape(chosen[1])} and draws 2"
     )
+    assert page_errors(page) == []
+
+
+def test_a_face_cards_power_by_tapping_the_card_then_the_horse(browser: Browser, base: str) -> None:
+    """The power picker on its own (a race's scratch paid while holding J and Q is left to
+    chance in a game): the moves as the rules word them, the hand as the view counts it."""
+    created = api(
+        base,
+        "POST",
+        "/api/tables",
+        {"preset": "classic", "options": {"players": 2}, "seats": ["open"] * 2},
+    )
+    page = new_page(browser, PHONE)  # a quiet page: a table waiting for its players
+    page.goto(f"{base}/table/{created['table']['id']}")
+    page.locator("#join").wait_for()
+    legal = ["pass", "jack 5", "queen 5", "jack 8", "queen 8", "queen 9"]
+    hand = [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0]  # a 3, a J and a Q
+    page.evaluate(
+        """([legal, hand]) => {
+            const box = document.createElement("div");
+            box.id = "power-test";
+            document.body.prepend(box);
+            window.sent = [];
+            const pick = Picker.split(legal, true);
+            const view = { seat: 0, hands: [hand] };
+            Picker.draw(box, pick.kind, pick.picked, view, (t) => sent.push(t));
+            window.rest = pick.rest;
+        }""",
+        [legal, hand],
+    )
+    assert page.evaluate("rest") == ["pass"]  # left to the move bar's buttons
+    box = page.locator("#power-test")
+    cards = box.locator(".pick-card")
+    assert cards.all_inner_texts() == ["3", "J", "Q"]
+    assert [cards.nth(i).is_enabled() for i in range(3)] == [False, True, True]
+    go = box.locator("#pick-go")
+    assert go.inner_text() == "Tap a face card, then a horse" and go.is_disabled()
+    cards.nth(2).click()  # the Q: it may go under horses 5, 8 and 9
+    assert box.locator(".pick-horse").all_inner_texts() == ["5", "8", "9"]
+    cards.nth(1).click()  # the J instead: horses 5 and 8
+    assert box.locator(".pick-horse").all_inner_texts() == ["5", "8"]
+    assert go.is_disabled()
+    box.get_by_role("button", name="horse 8").click()
+    assert go.inner_text() == "J: horse 8 back one slot"
+    go.click()
+    assert page.evaluate("sent") == ["jack 8"]
     assert page_errors(page) == []

@@ -17,10 +17,11 @@ const Picker = (() => {
     if (/^(jack|queen|king) \d+$/.test(text)) return "power";
     return null;
   }
-  // the moves this picker makes, and the ones left for the move bar's buttons
-  function split(legal) {
+  // the moves this picker makes, and the ones left for the move bar's buttons; only a seat's
+  // own move has its cards to tap (a companion's keeper enters others' moves from the list)
+  function split(legal, own) {
     const kinds = new Set(legal.map(kindOf).filter((k) => k));
-    const kind = kinds.size === 1 ? [...kinds][0] : null;
+    const kind = own && kinds.size === 1 ? [...kinds][0] : null;
     return { kind, picked: kind ? legal.filter((t) => kindOf(t) === kind) : [], rest: kind ? legal.filter((t) => kindOf(t) !== kind) : legal };
   }
   function cardsOf(counts) {

@@ -209,7 +209,7 @@ function showState(state) {
   // bets at the card race's tote or book: a list of horses in the page, not a box of buttons
   // and the draft, a discard or a face card's power: chosen by tapping the cards
   const betting = Betting.fits(state.legal);
-  const pick = betting ? Picker.split([]) : Picker.split(state.legal);
+  const pick = Picker.split(betting ? [] : state.legal, state.actor === mySeat() && mySeat() !== null);
   $("action-bar").classList.toggle("betting", betting);
   Picker.draw($("picker"), pick.kind, pick.picked, state.view, act);
   const books = Boolean(welcome && welcome.companion && welcome.host); // a real board's books
