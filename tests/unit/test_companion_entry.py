@@ -11,6 +11,7 @@ import pytest
 
 from horserace.components.dice import DiceRoll
 from horserace.core.errors import InvalidAction
+from horserace.drivers.server.messages import table_state_data
 from horserace.families.board.hand_entry import next_hand, read_hand, still_to_deal
 from horserace.families.board.rules.records import MARKET, Racing, Scratching
 from horserace.families.presets import get_preset
@@ -138,3 +139,22 @@ def test_a_hidden_hand_typed_in_stays_hidden_on_the_screen(tmp_path: Path) -> No
     assert re.search(r"P2 +100 +14 cards \(hidden\)", out)  # the board counts the cards typed
     assert "undone: P2's hand; type it again" in out
     assert "P2's hand (" not in out and "as entered" not in out  # only the typing shows it
+
+
+def test_the_web_table_is_told_the_same_rule_and_the_hands_to_deal() -> None:
+    def entry(state: object) -> object:
+        return table_state_data(RULES, state, None, "playing", 7, moves=True)["entry"]
+
+    deal = entry(new_game({"players": 3}).state)
+    assert deal == {
+        "sums": False,
+        "hands": [(1, 14), (2, 14), (0, 14)],
+        "pack": {f"deal {rank}": 4 for rank in [*map(str, range(2, 11)), "J", "Q"]},
+    }
+    race = _rolling({"robertson": True}, Racing(0, rolling=True))
+    scratch = _rolling({"robertson": True}, Scratching(0, rolling=True))
+    assert entry(race) == {"sums": False, "hands": [], "pack": {}}
+    assert entry(scratch) == {"sums": True, "hands": [], "pack": {}}
+    assert entry(_rolling({}, Racing(1))) == {"sums": True, "hands": [], "pack": {}}  # a roll
+    watching = table_state_data(RULES, race, None, "playing", 7, moves=False)
+    assert watching["entry"] is None and watching["legal"] == []
