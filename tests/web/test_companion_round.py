@@ -72,6 +72,8 @@ def test_a_classic_round_of_three_in_at_most_40_taps(browser: Browser, tmp_path:
         enter_hand("Bob")
         entered = host.locator(".hands-entered")
         assert entered.inner_text() == "Entered: Bob: 2 2 2 2 3 3 3 3 4 4 4 4 5 5"
+        bob = host.locator('.player[data-seat="1"] .hand')  # the board: the hand as entered
+        assert " ".join(bob.inner_text().split()) == "2 2 2 2 3 3 3 3 4 4 4 4 5 5"
         tap(host.get_by_role("button", name="4 × 6", exact=True))
         assert host.get_by_role("button", name="4 × 6").get_attribute("aria-pressed") == "true"
         _serious(host, "a hand being picked")  # axe-core: no serious or critical violation

@@ -63,6 +63,24 @@ const Companion = (() => {
     return true;
   }
 
+  const RANKS = { joker: 0, A: 1, J: 11, Q: 12, K: 13 };
+  function asEntered(view) {
+    // the board with the hands as entered, before their cards are sent (a hand the view
+    // hides stays hidden: only its size grows)
+    if (sending || !typed.length || !view || !view.hands) return view;
+    const hands = view.hands.map((hand) => (hand ? [...hand] : hand));
+    const sizes = [...view.hand_sizes];
+    for (const { seat, texts } of typed) {
+      if (seat === null) continue;
+      sizes[seat] += texts.length;
+      for (const text of texts) {
+        const word = rankOf(text);
+        if (hands[seat]) hands[seat][word in RANKS ? RANKS[word] : Number(word)] += 1;
+      }
+    }
+    return { ...view, hands, hand_sizes: sizes };
+  }
+
   function undo() {
     // a hand confirmed but not sent yet is taken back here, the server never saw it
     if (sending || !typed.length) return false;
@@ -71,7 +89,7 @@ const Companion = (() => {
     return true;
   }
 
-  function draw(root, state, nameOf, act, host) {
+  function draw(root, state, nameOf, act, host, redraw) {
     // the host's controls for this state, or false to leave them to Actions
     const entry = state.entry;
     if (!host || !entry || !state.legal.length) return false;
@@ -81,7 +99,7 @@ const Companion = (() => {
     }
     if (entry.hands.length) {
       if (sending) return waiting(root, entry);
-      picker(root, state, nameOf, act);
+      picker(root, state, nameOf, redraw);
       return true;
     }
     if (entry.sums && state.legal.length === 1 && state.legal[0] === "roll") {
@@ -105,7 +123,7 @@ const Companion = (() => {
     return true;
   }
 
-  function picker(root, state, nameOf, act) {
+  function picker(root, state, nameOf, redraw) {
     const entry = state.entry;
     const [seat, owed] = entry.hands[typed.length];
     const who = handName(seat, nameOf);
@@ -158,8 +176,7 @@ const Companion = (() => {
       typed.push({ seat, texts });
       picked = new Map();
       sending = typed.length === entry.hands.length;
-      if (sending && next(state)) step(state, act, () => true);
-      else picker(root, state, nameOf, act);
+      redraw(); // the board shows the hand as entered, the grid the next hand
     };
     box.appendChild(enter);
     function show() {
@@ -171,5 +188,5 @@ const Companion = (() => {
     show();
   }
 
-  return { draw, step, undo, reset };
+  return { draw, step, undo, reset, asEntered };
 })();

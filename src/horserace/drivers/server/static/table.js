@@ -201,7 +201,8 @@ function showState(state) {
   $("status").textContent = state.status;
   $("view").textContent = JSON.stringify(state.view, null, 1);
   try {
-    Board.draw($("board"), state.view, { family: welcome && welcome.family, names, lastDice, diceStamp, actor: state.actor, odds: state.odds, oddsDecimals: state.odds_decimals, oddsRough: state.odds_rough, unit: unit(state.view) });
+    const seen = welcome && welcome.companion && welcome.host ? Companion.asEntered(state.view) : state.view;
+    Board.draw($("board"), seen, { family: welcome && welcome.family, names, lastDice, diceStamp, actor: state.actor, odds: state.odds, oddsDecimals: state.odds_decimals, oddsRough: state.odds_rough, unit: unit(state.view) });
   } catch (error) {
     $("board").textContent = "The table could not be drawn (" + error.message + ").";
   }
@@ -214,7 +215,7 @@ function showState(state) {
   Picker.draw($("picker"), pick.kind, pick.picked, state.view, act);
   const books = Boolean(welcome && welcome.companion && welcome.host); // a real board's books
   if (betting) Betting.draw($("actions"), state.legal, state.view, (amount) => money(amount, unit(state.view)), act);
-  else if (!Companion.draw($("actions"), state, nameOf, act, books)) {
+  else if (!Companion.draw($("actions"), state, nameOf, act, books, () => showState(lastState))) {
     Actions.draw($("actions"), pick.rest, names, act, (text) => { $("error").textContent = text; }, state.entry);
   }
   if (books) Companion.step(state, act, (shown) => shown === lastState);
