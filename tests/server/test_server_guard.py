@@ -8,6 +8,7 @@ shortened; every wait is on the server closing a connection, never a sleep."""
 from __future__ import annotations
 
 import json
+import re
 import resource
 import socket
 from collections.abc import Iterator
@@ -26,13 +27,15 @@ SECONDS = 0.5  # the shortened clocks for heads and bodies
 PER_ADDRESS = 4
 TOTAL = 6
 WAIT = 10.0  # the longest any read here waits for the server (a failure, never a pass)
+TOKEN = "the-metrics-token"
+CLOSED_SAMPLE = r'horserace_http_connections_closed_total\{reason="([^"]+)"\} (\S+)'
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Guard]]:
     guard = Guard(PER_ADDRESS, TOTAL, "", header_seconds=SECONDS, body_seconds=SECONDS)
     database = tmp_path_factory.mktemp("guard") / "t.db"
-    app = create_app(f"sqlite:///{database}", seeds=lambda: 7)
+    app = create_app(f"sqlite:///{database}", seeds=lambda: 7, metrics_token=TOKEN)
     options = {**uvicorn_options("warning"), "http": guarded_protocol(guard)}
     with uvicorn_thread(app, options) as base:
         yield base, guard
@@ -135,6 +138,18 @@ def test_requests_in_time_and_websockets_pass(served: tuple[str, Guard]) -> None
             ws.send(json.dumps({"type": "hello"}))
             assert json.loads(ws.recv(timeout=WAIT))["type"] == "welcome"
         _healthy(base)  # the WebSockets are not HTTP connections any more
+
+
+def test_the_metrics_count_what_the_guard_closed(served: tuple[str, Guard]) -> None:
+    base, guard = served
+    late = _open(base)
+    assert _closed_by_server(late) == b""  # one more head out of time, at least
+    with httpx.Client(trust_env=False, timeout=WAIT) as client:
+        text = client.get(f"{base}/metrics", headers={"Authorization": f"Bearer {TOKEN}"}).text
+    closed = {found.group(1): float(found.group(2)) for found in re.finditer(CLOSED_SAMPLE, text)}
+    assert closed == {reason: float(count) for reason, count in guard.counts.items()}
+    assert closed["header-timeout"] >= 3 and closed["per-address"] >= 1
+    assert 'horserace_http_connections{state="open"}' in text
 
 
 def test_the_descriptor_limit_is_raised_and_a_reserve_kept() -> None:

@@ -30,6 +30,8 @@ CONNECTIONS_PER_ADDRESS = 64  # HTTP connections one client address may hold at 
 RESERVE_SHARE = 4  # a quarter of the file descriptors stay for sockets, the database, files
 RESERVE_AT_LEAST = 64
 
+# why the guard closed a connection (the metrics' reasons)
+CLOSED = ("per-address", "full", "header-timeout", "body-timeout", "evicted")
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
@@ -82,9 +84,7 @@ class Guard:
         self.held: dict[str, int] = {}
         self.open = 0
         self.waiting: dict[GuardedH11, None] = {}  # insertion order: the oldest first
-        # what the guard did, for the metrics: refused, timed out, made room
-        self.counts = {"per-address": 0, "full": 0, "header-timeout": 0, "body-timeout": 0}
-        self.counts["evicted"] = 0
+        self.counts = dict.fromkeys(CLOSED, 0)  # what the guard closed, by why
 
     def exempt(self, address: str, local: str) -> bool:
         """A trusted proxy, or another worker forwarding its clients: not one client."""

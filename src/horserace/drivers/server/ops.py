@@ -17,7 +17,12 @@ from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST as METRICS_CONTENT_TYPE
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
 from prometheus_client.registry import Collector
 
 from horserace.drivers.server.event_loop import TURN_BUCKETS, TurnTimes
@@ -70,6 +75,7 @@ class Metrics:
         # the event loop's turns by the clock and in CPU time, once it runs (event_loop.py)
         self.turns: tuple[TurnTimes, TurnTimes] | None = None
         registry.register(_TurnCollector(self))
+        registry.register(_GuardCollector())
 
     def exposition(
         self, table_counts: dict[str, int], messages: int, worker: int | None = None
@@ -141,6 +147,35 @@ class _TurnCollector(Collector):
                 f"The event loop's longest turn since the start, {what}",
                 value=turns.longest,
             )
+
+
+class _GuardCollector(Collector):
+    """What the process's HTTP connection guard (guard.py) holds and has closed, once the
+    server runs under one."""
+
+    def collect(self) -> Iterator[Metric]:
+        from horserace.drivers.server.guard import CLOSED, guard_counts
+
+        counts = guard_counts()
+        if not counts:
+            return
+        held = GaugeMetricFamily(
+            "horserace_http_connections",
+            "HTTP connections open (WebSockets not counted), and those waiting for a request head",
+            labels=["state"],
+        )
+        held.add_metric(["open"], counts["open"])
+        held.add_metric(["waiting"], counts["waiting"])
+        yield held
+        closed = CounterMetricFamily(
+            "horserace_http_connections_closed",
+            "HTTP connections the guard closed, by why: over the address's cap, no room,"
+            " a head or body out of time, or closed to make room (the oldest waiting)",
+            labels=["reason"],
+        )
+        for reason in CLOSED:
+            closed.add_metric([reason], counts[reason])
+        yield closed
 
 
 class JsonLogFormatter(logging.Formatter):

@@ -1,0 +1,344 @@
+"""The server attacked as anyone on the internet could: another table's p99 during each attack,
+beside the same tables with no attack in the same run, and `/healthz` throughout.
+
+Run: `.venv/bin/python benchmarks/bench_server_attacks.py [--seconds 15] [--half-open 20000]
+[--long-rounds 100] [--only heavy-get flood half-open spoofed]`.
+
+A first server (limits raised) plays a long table of twelve bots to its end (the finished
+table the first attack reads); then `horserace serve` starts again on that database with its
+default limits, as an operator runs it. The measured clients (from 127.0.0.1) play
+`--tables` tables, one person and three bots each, the person thinking `--think` seconds,
+and time each `act` to its `ack`; a prober asks `/healthz` five times a second on a new
+connection. Each attack runs for `--seconds` in a process of its own (at `nice` 15, from
+addresses of its own on the loopback: 127.0.0.2 and up), after a window of the same length
+with no attack; each row gives both windows' p99 and their ratio (target: at most 2), and
+the slowest `/healthz` during the attack (target: 100 ms):
+
+- `heavy-get`: four loops GET the finished table's lobby line, record and check;
+- `flood`: one address creates twelve-bot tables as fast as it may;
+- `half-open`: `--half-open` connections from 200 addresses, each sending half a request
+  head and holding it, opened again whenever the server closes them (two processes);
+- `spoofed`: one address opens table sockets naming 2,000 addresses in `X-Forwarded-For`.
+
+It only prints: timings depend on the machine, and the load average is printed with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import random
+import resource
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+from websockets.exceptions import WebSocketException
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
+from benchmarks.server_probe import start_server, stop_server
+from tests.server.serve_process import start_serve
+
+ATTACK_NICE = 15
+HEALTH_EVERY = 0.2
+HEALTH_TIMEOUT = 5.0
+Samples = list[tuple[float, float]]  # (when it was sent, how long its answer took)
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+# --- the measured clients -------------------------------------------------------------------
+async def person(base: str, stop_at: float, samples: Samples, seed: int, think: float) -> None:
+    """Tables one after another: one person and three bots; the person acts after `think`
+    seconds (spread), each act timed to its ack."""
+    choose = random.Random(seed)
+    body = {"preset": "classic", "options": {"players": 4}, "turn_seconds": 0}
+    body["seats"] = ["open", "random", "random", "random"]
+    async with httpx.AsyncClient(trust_env=False, timeout=30) as http:
+        while time.monotonic() < stop_at:
+            made = await http.post(f"{base}/api/tables", json=body)
+            if made.status_code != 201:
+                await asyncio.sleep(1.0)
+                continue
+            table = made.json()["table"]["id"]
+            joined = await http.post(f"{base}/api/tables/{table}/join", json={"name": "Probe"})
+            token = joined.json()["token"]
+            url = base.replace("http:", "ws:") + f"/ws/tables/{table}"
+            async with connect(url, max_size=None, open_timeout=30) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                await _play(ws, stop_at, samples, choose, think)
+
+
+async def _play(ws: Any, stop_at: float, samples: Samples, choose: random.Random, think: float) -> None:
+    acted, sent = -1, 0.0
+    while time.monotonic() < stop_at:
+        try:
+            message = json.loads(await asyncio.wait_for(ws.recv(), stop_at - time.monotonic()))
+        except (TimeoutError, WebSocketException):
+            return
+        if message["type"] == "ack":
+            samples.append((sent, time.monotonic() - sent))
+            continue
+        state = message.get("state")
+        if not state:
+            continue
+        if state["status"] == "over":
+            return
+        if state["legal"] and message["version"] > acted:
+            acted = message["version"]
+            await asyncio.sleep(think * choose.uniform(0.5, 1.5))
+            sent = time.monotonic()
+            act = {"type": "act", "action": choose.choice(state["legal"]), "version": acted}
+            await ws.send(json.dumps({**act, "request_id": f"p{acted}"}))
+
+
+async def health(base: str, stop_at: float, samples: Samples) -> None:
+    """/healthz on a new connection every `HEALTH_EVERY` s; a failure counts as the timeout."""
+    while time.monotonic() < stop_at:
+        sent = time.monotonic()
+        try:
+            async with httpx.AsyncClient(trust_env=False, timeout=HEALTH_TIMEOUT) as http:
+                ok = (await http.get(f"{base}/healthz")).status_code == 200
+        except httpx.HTTPError:
+            ok = False
+        samples.append((sent, time.monotonic() - sent if ok else HEALTH_TIMEOUT))
+        await asyncio.sleep(max(0.0, HEALTH_EVERY - (time.monotonic() - sent)))
+
+
+# --- the attacks, each in a process of its own ----------------------------------------------
+def _client(address: str, timeout: float = 30) -> httpx.AsyncClient:
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    return httpx.AsyncClient(trust_env=False, timeout=timeout, transport=transport)
+
+
+async def heavy_get(base: str, stop_at: float, table: str) -> dict[str, int]:
+    counts = {"answered": 0, "failed": 0}
+
+    async def loop(path: str) -> None:
+        async with _client("127.0.0.2") as http:
+            while time.monotonic() < stop_at:
+                try:
+                    answer = await http.get(f"{base}/api/tables/{table}{path}")
+                    counts["answered" if answer.status_code == 200 else "failed"] += 1
+                except httpx.HTTPError:
+                    counts["failed"] += 1
+
+    await asyncio.gather(*(loop(path) for path in ("", "/record", "/verify", "/record")))
+    return counts
+
+
+async def flood(base: str, stop_at: float) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    body = {"preset": "classic", "options": {"players": 12}, "seats": ["random"] * 12}
+    async with _client("127.0.0.3") as http:
+        while time.monotonic() < stop_at:
+            try:
+                status = str((await http.post(f"{base}/api/tables", json=body)).status_code)
+            except httpx.HTTPError:
+                status = "failed"
+            counts[status] = counts.get(status, 0) + 1
+    return counts
+
+
+async def half_open(base: str, stop_at: float, addresses: list[str], each: int) -> dict[str, int]:
+    host, port = base.removeprefix("http://").split(":")
+    counts = {"opened": 0, "closed by the server": 0, "refused": 0, "held at most": 0}
+    held = 0
+
+    async def hold(address: str) -> None:
+        nonlocal held
+        while time.monotonic() < stop_at:
+            try:
+                reader, writer = await asyncio.wait_for(
+                    asyncio.open_connection(host, int(port), local_addr=(address, 0)),
+                    max(0.1, stop_at - time.monotonic()),
+                )
+            except (OSError, TimeoutError):
+                counts["refused"] += 1
+                await asyncio.sleep(0.5)
+                continue
+            counts["opened"] += 1
+            held += 1
+            counts["held at most"] = max(counts["held at most"], held)
+            try:
+                writer.write(b"GET / HTTP/1.1\r\nHost: attacker\r\n")
+                await asyncio.wait_for(reader.read(1), max(0.1, stop_at - time.monotonic()))
+                counts["closed by the server"] += 1
+            except (OSError, TimeoutError):
+                pass
+            finally:
+                held -= 1
+                writer.close()
+
+    await asyncio.gather(*(hold(address) for address in addresses for _ in range(each)))
+    return counts
+
+
+async def spoofed(base: str, stop_at: float) -> dict[str, int]:
+    """Sockets to a table of its own, each naming another address; the server believes none."""
+    counts = {"welcomed": 0, "refused": 0}
+    body = {"preset": "classic", "options": {"players": 2}, "seats": ["open", "open"]}
+    async with _client("127.0.0.4") as http:
+        table = (await http.post(f"{base}/api/tables", json=body)).json()["table"]["id"]
+    url = base.replace("http:", "ws:") + f"/ws/tables/{table}"
+    async with contextlib.AsyncExitStack() as held:
+        for index in range(2_000):
+            if time.monotonic() >= stop_at:
+                break
+            spoof = {"X-Forwarded-For": f"10.{index // 65536}.{index // 256 % 256}.{index % 256}"}
+            try:
+                ws = await held.enter_async_context(
+                    connect(url, additional_headers=spoof, open_timeout=10, max_queue=None)
+                )
+                await ws.send(json.dumps({"type": "hello"}))
+                first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                counts["welcomed" if first["type"] == "welcome" else "refused"] += 1
+            except (WebSocketException, OSError, TimeoutError):
+                counts["refused"] += 1
+        await asyncio.sleep(max(0.0, stop_at - time.monotonic()))
+    return counts
+
+
+def _in_process(work: Callable[[], Coroutine[Any, Any, dict[str, int]]]) -> Any:
+    """Run an attack in a forked process at `ATTACK_NICE`; a handle whose `result()` waits."""
+    context = multiprocessing.get_context("fork")
+    reader, writer = context.Pipe(duplex=False)
+
+    def child() -> None:
+        os.nice(ATTACK_NICE)
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        writer.send(asyncio.run(work()))
+
+    process = context.Process(target=child)
+    process.start()
+    writer.close()
+
+    class Handle:
+        @staticmethod
+        def result() -> dict[str, int]:
+            try:
+                return dict(reader.recv())
+            except EOFError:
+                return {"the attack's process failed": process.exitcode or -1}
+            finally:
+                process.join()
+
+    return Handle()
+
+
+def start_attack(name: str, base: str, seconds: float, table: str, half: int) -> list[Any]:
+    stop_at = time.monotonic() + seconds
+    if name == "heavy-get":
+        return [_in_process(lambda: heavy_get(base, stop_at, table))]
+    if name == "flood":
+        return [_in_process(lambda: flood(base, stop_at))]
+    if name == "spoofed":
+        return [_in_process(lambda: spoofed(base, stop_at))]
+    addresses = [f"127.0.1.{n}" for n in range(1, 201)]
+    each = max(1, half // len(addresses))
+    halves = (addresses[:100], addresses[100:])
+    return [_in_process(lambda part=part: half_open(base, stop_at, part, each)) for part in halves]
+
+
+# --- the run --------------------------------------------------------------------------------
+def long_table(database: str, rounds: int, folder: Path) -> tuple[str, int]:
+    """Twelve bots play `rounds` rounds to the end on a server with its limits raised: the
+    table's id and its steps."""
+    process, base = start_server(database, folder / "setup.log")
+    try:
+        body = {"preset": "classic", "options": {"players": 12, "rounds": rounds}}
+        body["seats"] = ["random"] * 12
+        with httpx.Client(trust_env=False, timeout=30) as http:
+            table = http.post(f"{base}/api/tables", json=body).json()["table"]["id"]
+            while True:
+                line = http.get(f"{base}/api/tables/{table}").json()
+                if line["status"] == "over":
+                    return table, int(line["version"])
+                time.sleep(0.5)
+    finally:
+        stop_server(process)
+
+
+async def measure(args: argparse.Namespace, base: str, table: str) -> list[str]:
+    windows: list[tuple[str, str, float, float, list[Any]]] = []
+    total = 2 * args.seconds * len(args.only) + 2
+    stop_at = time.monotonic() + total
+    acts: Samples = []
+    checks: Samples = []
+    clients = [person(base, stop_at, acts, seed, args.think) for seed in range(args.tables)]
+    running = [asyncio.ensure_future(work) for work in [*clients, health(base, stop_at, checks)]]
+    await asyncio.sleep(1.0)  # the tables under way
+    for name in args.only:
+        start = time.monotonic()
+        await asyncio.sleep(args.seconds)
+        windows.append((name, "no attack", start, time.monotonic(), []))
+        start = time.monotonic()
+        handles = start_attack(name, base, args.seconds, table, args.half_open)
+        await asyncio.sleep(args.seconds)
+        windows.append((name, "attack", start, time.monotonic(), handles))
+    loads = os.getloadavg()
+    await asyncio.gather(*running)
+    rows = []
+    baseline = float("nan")
+    for name, kind, start, end, handles in windows:
+        latencies = [took for sent, took in acts if start <= sent < end]
+        health_times = [took for sent, took in checks if start <= sent < end]
+        p99 = percentile(latencies, 0.99) * 1000
+        if kind == "no attack":
+            baseline = p99
+        outcome = {}
+        for handle in handles:
+            for key, value in (await asyncio.to_thread(handle.result)).items():
+                outcome[key] = max(outcome.get(key, 0), value) if "most" in key else outcome.get(key, 0) + value
+        rows.append(
+            f"{name:10} {kind:9} acts {len(latencies):5}  p99 {p99:7.1f} ms"
+            + (f"  ({p99 / baseline:4.2f}x)" if kind == "attack" else "          ")
+            + f"  /healthz max {max(health_times, default=float('nan')) * 1000:7.1f} ms"
+            + f" p99 {percentile(health_times, 0.99) * 1000:6.1f} ms"
+            + (f"  {outcome}" if outcome else "")
+        )
+    rows.append(f"load average at the end: {loads[0]:.1f} {loads[1]:.1f} {loads[2]:.1f}")
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--seconds", type=float, default=15.0, help="each window")
+    parser.add_argument("--tables", type=int, default=8, help="the measured tables")
+    parser.add_argument("--think", type=float, default=0.3, help="the person's thought, s")
+    parser.add_argument("--half-open", type=int, default=20_000)
+    parser.add_argument("--long-rounds", type=int, default=100)
+    parser.add_argument(
+        "--only", nargs="+", default=["heavy-get", "flood", "half-open", "spoofed"]
+    )
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        database = f"sqlite:///{folder}/attacks.db"
+        table, steps = long_table(database, args.long_rounds, Path(folder))
+        print(f"the finished table: {steps} steps (12 bots, {args.long_rounds} rounds)")
+        arguments = ["--db", database, "--bot-delay", "0", "--log-level", "warning"]
+        process, base = start_serve(arguments, Path(folder) / "serve.log")
+        try:
+            for line in asyncio.run(measure(args, base, table)):
+                print(line, flush=True)
+        finally:
+            stop_server(process)
+
+
+if __name__ == "__main__":
+    main()
