@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import multiprocessing
 import os
@@ -83,7 +84,9 @@ async def person(base: str, stop_at: float, samples: Samples, seed: int, think: 
                 await _play(ws, stop_at, samples, choose, think)
 
 
-async def _play(ws: Any, stop_at: float, samples: Samples, choose: random.Random, think: float) -> None:
+async def _play(
+    ws: Any, stop_at: float, samples: Samples, choose: random.Random, think: float
+) -> None:
     acted, sent = -1, 0.0
     while time.monotonic() < stop_at:
         try:
@@ -220,7 +223,7 @@ def _in_process(work: Callable[[], Coroutine[Any, Any, dict[str, int]]]) -> Any:
 
     def child() -> None:
         os.nice(ATTACK_NICE)
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
         writer.send(asyncio.run(work()))
 
@@ -252,7 +255,7 @@ def start_attack(name: str, base: str, seconds: float, table: str, half: int) ->
     addresses = [f"127.0.1.{n}" for n in range(1, 201)]
     each = max(1, half // len(addresses))
     halves = (addresses[:100], addresses[100:])
-    return [_in_process(lambda part=part: half_open(base, stop_at, part, each)) for part in halves]
+    return [_in_process(functools.partial(half_open, base, stop_at, part, each)) for part in halves]
 
 
 # --- the run --------------------------------------------------------------------------------
@@ -301,10 +304,11 @@ async def measure(args: argparse.Namespace, base: str, table: str) -> list[str]:
         p99 = percentile(latencies, 0.99) * 1000
         if kind == "no attack":
             baseline = p99
-        outcome = {}
+        outcome: dict[str, int] = {}
         for handle in handles:
             for key, value in (await asyncio.to_thread(handle.result)).items():
-                outcome[key] = max(outcome.get(key, 0), value) if "most" in key else outcome.get(key, 0) + value
+                both = (outcome.get(key, 0), value)
+                outcome[key] = max(both) if "most" in key else sum(both)
         rows.append(
             f"{name:10} {kind:9} acts {len(latencies):5}  p99 {p99:7.1f} ms"
             + (f"  ({p99 / baseline:4.2f}x)" if kind == "attack" else "          ")
@@ -323,9 +327,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.3, help="the person's thought, s")
     parser.add_argument("--half-open", type=int, default=20_000)
     parser.add_argument("--long-rounds", type=int, default=100)
-    parser.add_argument(
-        "--only", nargs="+", default=["heavy-get", "flood", "half-open", "spoofed"]
-    )
+    parser.add_argument("--only", nargs="+", default=["heavy-get", "flood", "half-open", "spoofed"])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         database = f"sqlite:///{folder}/attacks.db"
