@@ -109,12 +109,24 @@ def test_the_host_lets_a_bot_play_for_an_absent_person_and_gives_the_seat_back(
     # Bo's turn is played for him: the table goes on
     ann.wait_for_function(f"document.getElementById('version').textContent !== '{at}'")
     wait_text(ann, "#log div", r"^Bo rolls \d\+\d=\d+")
+    # Ann steps away too: the bots play both seats, and Ann's move bar stays hidden meanwhile
+    rolls = "document.getElementById('log').innerText.split('Ann rolls').length"
+    before = ann.evaluate(rolls)
+    ann.get_by_role("button", name="Step away: a bot plays for me").click()
+    wait_text(ann, '#seats tr[data-seat="0"]', "away: a bot plays for now")
+    ann.evaluate(
+        """() => {
+            const bar = document.getElementById("action-bar");
+            window.barShown = !bar.hidden;
+            new MutationObserver(() => { window.barShown ||= !bar.hidden; })
+                .observe(bar, { attributes: true });
+        }"""
+    )
+    ann.wait_for_function(f"{rolls} > {before}")  # a roll made for Ann
+    assert ann.evaluate("window.barShown") is False
+    ann.get_by_role("button", name="I'm back: I play my seat").click()
+    wait_text(ann, '#seats tr[data-seat="0"]', "here")
     ann.get_by_role("button", name="Give the seat back: Bo").click()
     wait_text(ann, '#seats tr[data-seat="1"]', "not connected")
     assert bo_row.get_by_role("button", name="Let a bot play: Bo").is_visible()
-    # Ann steps away herself: her seat is played for her until she is back
-    ann.get_by_role("button", name="Step away: a bot plays for me").click()
-    wait_text(ann, '#seats tr[data-seat="0"]', "away: a bot plays for now")
-    ann.get_by_role("button", name="I'm back: I play my seat").click()
-    wait_text(ann, '#seats tr[data-seat="0"]', "here")
     assert page_errors(ann) == []

@@ -219,7 +219,8 @@ function showState(state) {
     Actions.draw($("actions"), pick.rest, names, act, (text) => { $("error").textContent = text; }, state.entry);
   }
   if (books) Companion.step(state, act, (shown) => shown === lastState);
-  $("action-bar").hidden = !state.legal.length;
+  const away = seats.some((s) => s.seat === mySeat() && s.away); // a bot plays for me now
+  $("action-bar").hidden = !state.legal.length || away;
   // the seats (your hand among them) come after the move bar, which so never covers them;
   // your cards also ride in the bar on your turn (tappable when the choice is a card)
   $("seats-drawn").replaceChildren(...$("board").querySelectorAll(":scope .players"));
