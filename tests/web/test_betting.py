@@ -6,6 +6,7 @@ tabs, the pools' totals and what a bet would pay now, to the chip the engine wou
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Iterator
 from itertools import permutations
@@ -183,3 +184,34 @@ def _serious(page: Page, state: str) -> None:
         if v["impact"] in ("serious", "critical")
     ]
     assert not found, (state, found)
+
+
+def test_the_pages_pool_arithmetic_is_the_engines(browser: Browser, base: str) -> None:
+    """The page's settlement of a pool (what 'would pay' reads) against components.tote on
+    400 seeded random pools: takeouts, ties of selections, minus pools, nobody winning."""
+    created = api(
+        base,
+        "POST",
+        "/api/tables",
+        {"preset": "basic", "options": {"players": 3}, "seats": ["open"] * 3},
+    )
+    page = new_page(browser, PHONE)  # a quiet page: a table waiting for its players
+    page.goto(f"{base}/table/{created['table']['id']}")
+    page.locator("#join").wait_for()
+    draw = random.Random(32)
+    cases = []
+    for _ in range(400):
+        tickets = [
+            (draw.choice("CDHS"), draw.choice([1, 1, 2, 3, 5, 10, 40]))
+            for _ in range(draw.randint(1, 8))
+        ]
+        winning = draw.sample("CDHS", draw.randint(1, 3))
+        cases.append((tickets, winning, draw.choice([0, 0, 10, 15, 17, 25, 50])))
+    shown = page.evaluate(
+        """cases => cases.map(([tickets, winning, takeout]) => Betting.settle(
+            tickets.map(([key, stake]) => ({ key, stake })), winning, takeout))""",
+        cases,
+    )
+    for (tickets, winning, takeout), paid in zip(cases, shown, strict=True):
+        engine = settle_pool([Ticket(0, key, stake) for key, stake in tickets], winning, takeout)
+        assert paid == list(engine.payouts), (tickets, winning, takeout)
