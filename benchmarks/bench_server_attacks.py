@@ -9,15 +9,15 @@ table the first attack reads); then `horserace serve` starts again on that datab
 default limits, as an operator runs it. The measured clients (from 127.0.0.1) play
 `--tables` tables, one person and three bots each, the person thinking `--think` seconds,
 and time each `act` to its `ack`; a prober asks `/healthz` five times a second on a new
-connection. Each attack runs for `--seconds` in a process of its own (at `nice` 15, from
+connection. Each attack runs for `--seconds` in a process of its own (at `nice` 10, from
 addresses of its own on the loopback: 127.0.0.2 and up), after a window of the same length
 with no attack; each row gives both windows' p99 and their ratio (target: at most 2), and
 the slowest `/healthz` during the attack (target: 100 ms):
 
 - `heavy-get`: four loops GET the finished table's lobby line, record and check;
 - `flood`: one address creates twelve-bot tables as fast as it may;
-- `half-open`: `--half-open` connections from 200 addresses, each sending half a request
-  head and holding it, opened again whenever the server closes them (two processes);
+- `half-open`: `--half-open` connections from 400 addresses, each sending half a request
+  head and holding it, opened again a second after the server closes it (two processes);
 - `spoofed`: one address opens table sockets naming 2,000 addresses in `X-Forwarded-For`.
 
 It only prints: timings depend on the machine, and the load average is printed with them.
@@ -33,6 +33,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import resource
 import sys
 import tempfile
@@ -47,9 +48,11 @@ from websockets.exceptions import WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 from benchmarks.server_probe import start_server, stop_server
-from tests.server.serve_process import start_serve
+from tests.server.serve_process import METRICS_TOKEN, start_serve
 
-ATTACK_NICE = 15
+ATTACK_NICE = 10
+ADDRESSES = 400  # the half-open connections' sources: 50 each of 20,000, under the cap of 64
+SETTLE_SECONDS = 12.0  # after an attack, before the next window (its half-open connections end)
 HEALTH_EVERY = 0.2
 HEALTH_TIMEOUT = 5.0
 Samples = list[tuple[float, float]]  # (when it was sent, how long its answer took)
@@ -181,11 +184,14 @@ async def half_open(base: str, stop_at: float, addresses: list[str], each: int) 
                 writer.write(b"GET / HTTP/1.1\r\nHost: attacker\r\n")
                 await asyncio.wait_for(reader.read(1), max(0.1, stop_at - time.monotonic()))
                 counts["closed by the server"] += 1
-            except (OSError, TimeoutError):
+            except OSError:
+                counts["closed by the server"] += 1
+            except TimeoutError:
                 pass
             finally:
                 held -= 1
                 writer.close()
+            await asyncio.sleep(1.0)  # then open it again: the pressure stays
 
     await asyncio.gather(*(hold(address) for address in addresses for _ in range(each)))
     return counts
@@ -252,10 +258,19 @@ def start_attack(name: str, base: str, seconds: float, table: str, half: int) ->
         return [_in_process(lambda: flood(base, stop_at))]
     if name == "spoofed":
         return [_in_process(lambda: spoofed(base, stop_at))]
-    addresses = [f"127.0.1.{n}" for n in range(1, 201)]
+    addresses = [f"127.0.{1 + n // 250}.{1 + n % 250}" for n in range(ADDRESSES)]
     each = max(1, half // len(addresses))
-    halves = (addresses[:100], addresses[100:])
+    halves = (addresses[: ADDRESSES // 2], addresses[ADDRESSES // 2 :])
     return [_in_process(functools.partial(half_open, base, stop_at, part, each)) for part in halves]
+
+
+async def guard_closed(base: str) -> dict[str, int]:
+    """The HTTP connections the server's guard has closed so far, by why (its metrics)."""
+    headers = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+    async with httpx.AsyncClient(trust_env=False, timeout=30) as http:
+        text = (await http.get(f"{base}/metrics", headers=headers)).text
+    found = re.findall(r'horserace_http_connections_closed_total\{reason="([^"]+)"\} (\S+)', text)
+    return {reason: int(float(value)) for reason, value in found}
 
 
 # --- the run --------------------------------------------------------------------------------
@@ -279,7 +294,8 @@ def long_table(database: str, rounds: int, folder: Path) -> tuple[str, int]:
 
 async def measure(args: argparse.Namespace, base: str, table: str) -> list[str]:
     windows: list[tuple[str, str, float, float, list[Any]]] = []
-    total = 2 * args.seconds * len(args.only) + 2
+    outcomes: list[dict[str, int]] = []  # what the server's guard had closed after each attack
+    total = (2 * args.seconds + SETTLE_SECONDS + 2) * len(args.only) + 2
     stop_at = time.monotonic() + total
     acts: Samples = []
     checks: Samples = []
@@ -294,10 +310,12 @@ async def measure(args: argparse.Namespace, base: str, table: str) -> list[str]:
         handles = start_attack(name, base, args.seconds, table, args.half_open)
         await asyncio.sleep(args.seconds)
         windows.append((name, "attack", start, time.monotonic(), handles))
+        outcomes.append(await guard_closed(base))
+        await asyncio.sleep(SETTLE_SECONDS)  # the attack's leftovers cleared before the next
     loads = os.getloadavg()
     await asyncio.gather(*running)
     rows = []
-    baseline = float("nan")
+    baseline, closed_before = float("nan"), 0
     for name, kind, start, end, handles in windows:
         latencies = [took for sent, took in acts if start <= sent < end]
         health_times = [took for sent, took in checks if start <= sent < end]
@@ -309,6 +327,9 @@ async def measure(args: argparse.Namespace, base: str, table: str) -> list[str]:
             for key, value in (await asyncio.to_thread(handle.result)).items():
                 both = (outcome.get(key, 0), value)
                 outcome[key] = max(both) if "most" in key else sum(both)
+        if kind == "attack":
+            closed = sum(outcomes.pop(0).values())
+            outcome["guard closed"], closed_before = closed - closed_before, closed
         rows.append(
             f"{name:10} {kind:9} acts {len(latencies):5}  p99 {p99:7.1f} ms"
             + (f"  ({p99 / baseline:4.2f}x)" if kind == "attack" else "          ")
