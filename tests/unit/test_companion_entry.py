@@ -158,3 +158,17 @@ def test_the_web_table_is_told_the_same_rule_and_the_hands_to_deal() -> None:
     assert entry(_rolling({}, Racing(1))) == {"sums": True, "hands": [], "pack": {}}  # a roll
     watching = table_state_data(RULES, race, None, "playing", 7, moves=False)
     assert watching["entry"] is None and watching["legal"] == []
+
+
+def test_rest_is_every_card_left_for_a_last_hand_with_no_stub() -> None:
+    two = new_game({"players": 2}).state  # 44 cards, 22 each: nothing stays in the stub
+    typed = {1: [2] * 4 + [3] * 4 + [4] * 4 + [5] * 4 + [6] * 4 + [7] * 2}
+    rest = read_hand(two, 0, "Ann", "rest", typed)  # type: ignore[arg-type]
+    assert rest == (7, 7, *[rank for rank in range(8, 13) for _ in range(4)])
+    three = new_game({"players": 3}).state  # 14 each and 2 in the stub
+    with pytest.raises(InvalidAction) as refused:
+        read_hand(three, 1, "Bob", "rest", {})
+    assert str(refused.value) == (
+        "'rest' is for a hand that gets every card left: the pack has 44 cards not typed,"
+        " Bob gets 14"
+    )

@@ -17,7 +17,14 @@ from horserace.core.rules import Rules
 from horserace.core.types import CHANCE
 from horserace.core.words import counted
 from horserace.engine import Game, Step
-from horserace.families.board.hand_entry import Hand, next_hand, read_hand, still_to_deal
+from horserace.families.board.hand_entry import (
+    REST,
+    Hand,
+    next_hand,
+    read_hand,
+    still_to_deal,
+    the_rest,
+)
 from horserace.families.board.news import Takers, round_news
 from horserace.families.board.render import (
     BoardInfo,
@@ -173,10 +180,11 @@ class CompanionChance(TypedOutcomes):
         )
         view: BoardView = rules.view(state, self.screen.viewer)
         self.screen.before_prompt(self._as_entered(view))
+        rest = f" or {REST}" if len(the_rest(state, self._held)) == owed else ""
         try:
             while True:
                 text = self.screen.prompt(
-                    f"{context}: type them in one line (e.g. 3 4 5 J), or {UNDO_WORD}"
+                    f"{context}: type them in one line (e.g. 3 4 5 J{rest}), or {UNDO_WORD}"
                 )
                 if text.strip().lower() == UNDO_WORD:
                     self._undo(dealt)

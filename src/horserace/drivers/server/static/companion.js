@@ -179,6 +179,19 @@ const Companion = (() => {
       redraw(); // the board shows the hand as entered, the grid the next hand
     };
     box.appendChild(enter);
+    const rest = new Map(state.legal.map((text) => [text, (entry.pack[text] || 0) - (taken.get(text) || 0)]));
+    if ([...rest.values()].reduce((a, b) => a + Math.max(0, b), 0) === owed) {
+      // no stub: the last hand is every card still in the pack, in one tap
+      const all = document.createElement("button");
+      all.type = "button";
+      all.className = "enter-hand";
+      all.textContent = `${who} has the rest`;
+      all.onclick = () => {
+        picked = new Map([...rest].filter(([, n]) => n > 0));
+        enter.onclick();
+      };
+      box.appendChild(all);
+    }
     function show() {
       const n = count();
       head.textContent = `${who}'s hand: ${owed} cards · picked ${n}: ${[...state.legal].flatMap((t) => Array(picked.get(t) || 0).fill(rankOf(t))).join(" ") || "none yet"}`;
