@@ -17,7 +17,6 @@ const Companion = (() => {
   let timer = null;
 
   const rankOf = (text) => text.replace(/^deal /, "");
-  const pairFor = (sum) => { const low = Math.max(1, sum - 6); return `${low}+${sum - low}`; };
   const handName = (seat, nameOf) => (seat === null ? "the market" : nameOf(seat));
 
   function reset() {
@@ -93,6 +92,7 @@ const Companion = (() => {
     // the host's controls for this state, or false to leave them to Actions
     const entry = state.entry;
     if (!host || !entry || !state.legal.length) return false;
+    next(state); // what was typed and no longer fits the table is dropped before drawing
     if (then && state.legal.includes(then)) {
       fresh(root).innerHTML = `<p class="muted" role="status">Entering the dice: ${esc(then)}.</p>`;
       return true;
