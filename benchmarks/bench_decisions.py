@@ -15,13 +15,17 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from horserace.core.chance import SeededChance
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.engine import Game, play
 from horserace.families import make_bot
+from horserace.families.board.rules.house import house_options
 from horserace.families.presets import get_preset
 from horserace.kernels.advanced_game import AdvancedSpec, bot_kinds, run_games
+from horserace.kernels.husted_game import HustedSpec
+from horserace.kernels.husted_game import run_games as run_husted
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 from benchmarks.bench_kernels import PLAYERS, ROUNDS, rate
@@ -43,11 +47,11 @@ def engine_rate(preset: str, options: dict[str, object], bots: list[str], games:
     return games / (time.process_time() - started)
 
 
-def bench_advanced(seconds: float, engine_games: int = 20) -> None:
-    preset = get_preset("advanced")
-    options: dict[str, object] = {"players": PLAYERS, "rounds": ROUNDS}
-    spec = AdvancedSpec.from_config(preset.rules.config_to_dict(preset.config(options)))
-    assert spec is not None
+def bench_table(
+    title: str, preset_name: str, options: dict[str, object], spec: Any, run: Any,
+    mixes: list[list[str]], seconds: float, engine_games: int,
+) -> None:  # fmt: skip
+    """Kernel and engine games a CPU second per bot mix on one table, against the plain loop."""
     rng = random.Random(1)
 
     def plain(games: int) -> None:
@@ -56,26 +60,48 @@ def bench_advanced(seconds: float, engine_games: int = 20) -> None:
 
     baseline = rate(plain, 200, seconds)
     print(
-        f"Advanced whole games, {PLAYERS} players x {ROUNDS} rounds, per core (CPU time, one"
+        f"{title} whole games, {PLAYERS} players x {ROUNDS} rounds, per core (CPU time, one"
         f" thread); plain Python Classic loop {baseline:,.0f} games/s:"
     )
-    for kind in ("random", "heuristic", "ev"):
-        bots = [kind] * PLAYERS
+    for bots in mixes:
         mix = bot_kinds(bots)
         assert mix is not None
-        run_games(spec, 1, 0, 10, mix, threads=1)  # compile (or load the cache) untimed
+        run(spec, 1, 0, 10, mix, threads=1)  # compile (or load the cache) untimed
 
         def kernel(games: int, mix: object = mix) -> None:
-            run_games(spec, 7, 0, games, mix, threads=1)  # type: ignore[arg-type]
+            run(spec, 7, 0, games, mix, threads=1)
 
-        fast = rate(kernel, 2_000 if kind == "ev" else 20_000, seconds)
-        engine = engine_rate("advanced", options, bots, engine_games)
+        fast = rate(kernel, 2_000 if "ev" in bots else 20_000, seconds)
+        engine = engine_rate(preset_name, options, bots, engine_games)
+        kinds = "+".join(sorted(set(bots), key=bots.index))
         print(
-            f"  {kind} bots at every seat: kernel {fast:,.0f} games/s, {fast / baseline:.2f} x"
-            f" the plain loop (1/{baseline / fast:.2f}); reference engine {engine:,.1f} games/s"
+            f"  {kinds} bots ({','.join(bots)}): kernel {fast:,.0f} games/s, {fast / baseline:.2f}"
+            f" x the plain loop (1/{baseline / fast:.2f}); reference engine {engine:,.1f} games/s"
             f" (1/{baseline / engine:,.0f} of the plain loop; the kernel {fast / engine:,.0f} x"
             " the engine)"
         )
+
+
+def _spec(preset_name: str, options: dict[str, object], kind: Any) -> Any:
+    preset = get_preset(preset_name)
+    spec = kind.from_config(preset.rules.config_to_dict(preset.config(options)))
+    assert spec is not None
+    return spec
+
+
+def bench_advanced(seconds: float, engine_games: int = 20) -> None:
+    options: dict[str, object] = {"players": PLAYERS, "rounds": ROUNDS}
+    spec = _spec("advanced", options, AdvancedSpec)
+    mixes = [[kind] * PLAYERS for kind in ("random", "heuristic", "ev")]
+    bench_table("Advanced", "advanced", options, spec, run_games, mixes, seconds, engine_games)
+
+
+def bench_husted(seconds: float, engine_games: int = 10) -> None:
+    options: dict[str, object] = {"players": PLAYERS, "rounds": ROUNDS, **house_options("husted")}
+    spec = _spec("classic", options, HustedSpec)
+    mixes = [["ev", "heuristic"] * (PLAYERS // 2), ["heuristic"] * PLAYERS, ["ev"] * PLAYERS]
+    title = "Classic with Husted's rule"
+    bench_table(title, "classic", options, spec, run_husted, mixes, seconds, engine_games)
 
 
 def main() -> None:
@@ -84,6 +110,7 @@ def main() -> None:
     parser.add_argument("--engine-games", type=int, default=20, help="games on the engine")
     args = parser.parse_args()
     bench_advanced(args.seconds, args.engine_games)
+    bench_husted(args.seconds, args.engine_games)
 
 
 if __name__ == "__main__":

@@ -226,15 +226,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument(
         "--only",
-        choices=("classic", "races", "cards", "derby", "advanced"),
+        choices=("classic", "races", "cards", "derby", "advanced", "husted"),
         help="one benchmark only",
     )
     args = parser.parse_args()
-    from benchmarks.bench_decisions import bench_advanced  # (it reads this module's parts)
+    from benchmarks.bench_decisions import bench_advanced, bench_husted  # (reads this module)
 
     benches = {"classic": bench_classic, "races": bench_races, "cards": bench_cards}
     benches["derby"] = bench_derby
     benches["advanced"] = bench_advanced
+    benches["husted"] = bench_husted
     for name, bench in benches.items():
         if args.only in (None, name):
             bench(args.seconds)

@@ -115,6 +115,9 @@ def decided_game(
     )
 
 
+HUSTED_SEEN = ("Folded", "CardsDrawn", "FaceCardPlayed", "HorseBlocked", "NoDraw")
+
+
 def _seen(events: Sequence[Any]) -> list[str]:
     """What a step shows the game did, by the names the tests count."""
     found = []
@@ -126,6 +129,8 @@ def _seen(events: Sequence[Any]) -> list[str]:
             found.append("JokerBack")
         if isinstance(event, RaceWon) and any(isinstance(e, JokerPlayed) for e in events):
             found.append("JokerWon")
+        if kind in HUSTED_SEEN and (kind != "CardsDrawn" or event.discarded):
+            found.append(kind)
         if kind in ("AcePlayed", "KingPlayed", "JokerPlayed"):
             found.append(kind)
     return found

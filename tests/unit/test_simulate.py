@@ -292,7 +292,7 @@ def test_kernel_and_engine_runs_name_their_engine_and_draw(tmp_path: Path) -> No
 
 
 def test_the_kernel_refuses_games_with_decisions() -> None:
-    args = ["simulate", "classic", "--games", "3", "--house", "husted", "--ante", "1"]
+    args = ["simulate", "classic", "--games", "3", "--house", "perry"]
     result = CliRunner().invoke(app, [*args, "--engine", "kernel"])
     assert result.exit_code == 2 and result.stderr.startswith("error: ")
     assert "--engine reference" in result.stderr

@@ -33,7 +33,7 @@ from horserace.kernels.advanced_numbers import (
 )
 from horserace.kernels.race_odds import race_odds
 
-TIE = 1e-9  # worths closer than this are equal (families/board/bots.py says the same)
+TIE = 1e-9  # worths closer than this are equal (families/board/bot_values.py says the same)
 KING_KEPT = 0.75  # the share of a penalty a King is expected to keep away (bot_values.py)
 GATE, DICE, RISK = 0, 1, 2  # rows of the EV tables
 

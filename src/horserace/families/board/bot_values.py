@@ -4,11 +4,13 @@ expected penalties and prices the bots weigh against it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from horserace.components.board import HORSES
 from horserace.components.cards import ACE, JOKER, KING, RANKS, RankCounts, count_of
 from horserace.components.dice import two_dice_sum_probabilities
+from horserace.core.actions import Action
 from horserace.families.board.odds.race import race_odds
 from horserace.families.board.odds.view import view_odds
 from horserace.families.board.rules.config import SCRATCH_LINES
@@ -17,6 +19,18 @@ from horserace.families.board.rules.state import Phase
 from horserace.families.board.rules.view import BoardView
 
 DICE = {h: float(p) for h, p in two_dice_sum_probabilities().items()}
+
+TIE = 1e-9  # worths closer than this are equal: the first legal action among them is taken
+
+
+def first_best(actions: Sequence[Action], worths: Sequence[float]) -> Action:
+    """The first action whose worth is within TIE of the best. Worths equal in exact arithmetic
+    (horses alike on a mirrored board) come out of float sums a few ulps apart; so the choice
+    does not turn on rounding, and the compiled kernels' EV bot, whose odds agree with these
+    to 1e-12, chooses alike."""
+    top = max(worths)
+    return next(action for action, worth in zip(actions, worths, strict=True) if worth >= top - TIE)
+
 
 KING_KEPT = 0.75  # share of a penalty a King is expected to keep away (it may come back)
 

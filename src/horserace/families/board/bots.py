@@ -19,6 +19,7 @@ from horserace.families.board.bot_values import (
     HandValuer,
     card_worth,
     expected_future_penalty,
+    first_best,
     market_price_of,
     mean_penalty,
     penalty_per_line,
@@ -40,17 +41,6 @@ from horserace.families.board.rules.actions import (
 )
 from horserace.families.board.rules.config import SCRATCH_LINES
 from horserace.families.board.rules.view import BoardView
-
-TIE = 1e-9  # worths closer than this are equal: the first legal action among them is taken
-
-
-def first_best(actions: Sequence[Action], worths: Sequence[float]) -> Action:
-    """The first action whose worth is within TIE of the best. Worths equal in exact arithmetic
-    (horses alike on a mirrored board) come out of float sums a few ulps apart; so the choice
-    does not turn on rounding, and the compiled kernels' EV bot, whose odds agree with these
-    to 1e-12, chooses alike."""
-    top = max(worths)
-    return next(action for action, worth in zip(actions, worths, strict=True) if worth >= top - TIE)
 
 
 def _with(hand: RankCounts, rank: int, delta: int) -> RankCounts:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from horserace.components.cards import ACE, JOKER, KING, RANKS, RankCounts, count_of
 from horserace.core.actions import Action
-from horserace.families.board.bot_values import HandValuer
+from horserace.families.board.bot_values import HandValuer, first_best
 from horserace.families.board.odds.view import view_odds as win_odds
 from horserace.families.board.rules.actions import (
     JACK,
@@ -103,25 +103,23 @@ def _best_draw(view: BoardView, legal: Sequence[Action], hand: RankCounts) -> Ac
         assert isinstance(action, Discard)
         return sum(draw_value - values[r] for r in action.ranks)
 
-    return max(legal, key=gain)
+    return first_best(legal, [gain(action) for action in legal])
 
 
 def _best_power(view: BoardView, legal: Sequence[Action], hand: RankCounts) -> Action:
     valuer = HandValuer(view)
     base = valuer.value(hand, win_odds(view))
-    best: Action = legal[0]
-    best_gain = 0.0
+    gains = []
     for action in legal:
         if not isinstance(action, Power):
+            gains.append(0.0)  # passing keeps the hand as it is
             continue
         positions = list(view.positions)
         slots = 1 if action.card in (JACK, QUEEN) else 2
         positions[action.horse - 2] = max(0, positions[action.horse - 2] - slots)
         cost = {JACK: 0, QUEEN: 1, KING: 2}[action.card]
-        gain = valuer.value(hand, win_odds(view, tuple(positions))) - base - cost - 1.0
-        if gain > best_gain:
-            best, best_gain = action, gain
-    return best
+        gains.append(valuer.value(hand, win_odds(view, tuple(positions))) - base - cost - 1.0)
+    return first_best(legal, gains)
 
 
 def heuristic_husted(view: BoardView, legal: Sequence[Action]) -> Action:

@@ -39,8 +39,9 @@ from horserace.families.presets import get_preset
 if TYPE_CHECKING:  # the kernels import numba: only a run that uses them loads it
     from horserace.kernels.advanced_numbers import AdvancedSpec
     from horserace.kernels.board_numbers import BoardGameSpec, GameOutcomes
+    from horserace.kernels.husted_numbers import HustedSpec
 
-    KernelSpec = BoardGameSpec | AdvancedSpec
+    KernelSpec = BoardGameSpec | AdvancedSpec | HustedSpec
 
 __all__ = [
     "CHUNK_GAMES",
@@ -54,7 +55,7 @@ __all__ = [
 
 CHUNK_GAMES = 16  # games per unit of work; fixed, so results never depend on the worker count
 KERNEL_CHUNK_GAMES = 20_000  # the same for the compiled kernel, which plays far more a second
-ADVANCED_CHUNK_GAMES = 4_000  # the Advanced kernel's games, with their decisions, take longer
+ADVANCED_CHUNK_GAMES = 4_000  # the decision kernels' games (Advanced, Husted) take longer
 KERNEL_STREAM = 4  # the kernel's games draw from this stream of the run's seed
 ENGINES = ("auto", "kernel", "reference")
 LONGEST = 400  # the race length histogram counts longer races in its last bin
@@ -149,13 +150,15 @@ def _engine_span(
 
 
 def _kernel_games(spec: KernelSpec, base: int, bots: tuple[str, ...], span: Span) -> GameOutcomes:
-    """The span's games on the kernel that plays `spec`'s games (Advanced with its bots, or the
-    games without decisions)."""
-    from horserace.kernels import advanced_game, board_game
+    """The span's games on the kernel that plays `spec`'s games (Advanced or Husted with their
+    bots, or the games without decisions)."""
+    from horserace.kernels import advanced_game, board_game, husted_game
 
-    if isinstance(spec, advanced_game.AdvancedSpec):
+    if isinstance(spec, advanced_game.AdvancedSpec | husted_game.HustedSpec):
         mix = advanced_game.bot_kinds(bots)
-        assert mix is not None, "kernel_spec gives an Advanced spec only for compiled bots"
+        assert mix is not None, "kernel_spec gives a decision kernel only for compiled bots"
+        if isinstance(spec, husted_game.HustedSpec):
+            return husted_game.run_games(spec, base, span.start, span.stop, mix)
         return advanced_game.run_games(spec, base, span.start, span.stop, mix)
     return board_game.run_games(spec, base, span.start, span.stop)
 
@@ -202,14 +205,16 @@ def _kernel_span(spec: KernelSpec, seed: int, bots: tuple[str, ...], span: Span)
 
 def kernel_spec(config: BoardConfig, bots: tuple[str, ...] = ()) -> KernelSpec | None:
     """The compiled kernel's settings for `config` played by `bots`, or None when only the
-    engine plays it: the games without decisions, and Advanced with the bots it compiles."""
+    engine plays it: the games without decisions, and Advanced and Husted with the bots they
+    compile."""
     from horserace.kernels.advanced_game import AdvancedSpec, bot_kinds
     from horserace.kernels.board_game import BoardGameSpec
+    from horserace.kernels.husted_numbers import HustedSpec
 
     plain = board_config_dict(config)
-    advanced = AdvancedSpec.from_config(plain)
-    if advanced is not None:
-        return advanced if bot_kinds(bots) is not None else None
+    decided = AdvancedSpec.from_config(plain) or HustedSpec.from_config(plain)
+    if decided is not None:
+        return decided if bot_kinds(bots) is not None else None
     return BoardGameSpec.from_config(plain)
 
 
@@ -297,8 +302,8 @@ def plan_games(
     spec = kernel_spec(config, mix) if engine != "reference" else None
     if engine == "kernel" and spec is None:
         raise ConfigError(
-            "the compiled kernels play games without decisions, and Advanced Mode without"
-            " house rules; use --engine reference"
+            "the compiled kernels play games without decisions, Advanced Mode without"
+            " house rules and Classic with Husted's alone; use --engine reference"
         )
 
     def report(total: _Tally, workers: int, started: float) -> SimulationReport:
@@ -333,7 +338,7 @@ def plan_games(
     if spec is not None:
         return Planned(
             Plan(partial(_kernel_span, spec, seed, mix), merge_tally),
-            ADVANCED_CHUNK_GAMES if spec.name == "advanced" else KERNEL_CHUNK_GAMES,
+            ADVANCED_CHUNK_GAMES if spec.name in ("advanced", "husted") else KERNEL_CHUNK_GAMES,
             report,
             threaded=True,
         )

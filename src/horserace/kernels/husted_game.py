@@ -1,0 +1,485 @@
+"""Whole games of the dice board game under Husted's house rule, compiled with numba, with the
+bots that decide them: the deal from the Husted deck (aces, kings and jokers kept in), the
+ante, two betting rounds round a draw of up to two cards, the scratch phase, the race with a
+J, Q or K offered to each roller who pays for a scratched horse, chips under a horse that stop
+its rolls, the payout to the cards of the players who did not fold, and the reset.
+
+Chance comes from the game's own SplitMix64 stream, or, for the equality tests, from a tape of
+the engine's game in its order (dealt and drawn ranks, dice sums, and each seat's pick
+whenever it had more than one legal action), as for the Advanced kernel (`advanced_game`).
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from horserace.core.chunks import kernel_threads
+from horserace.kernels import Array, Word
+from horserace.kernels.advanced_ev import ev_tables
+from horserace.kernels.advanced_numbers import (
+    ANTE,
+    CHIPS,
+    DEALER,
+    DECK,
+    DECKS,
+    EV,
+    FINISH,
+    HEURISTIC,
+    JOCKEY,
+    PLAYERS,
+    RANKS,
+    REPEAT,
+    ROTATE,
+    ROUNDS,
+    SPLIT,
+    START,
+    VALUES,
+    bot_kinds,
+)
+from horserace.kernels.advanced_rules import JOCKEY_POT, PAID, POT, antes, decide, pay
+from horserace.kernels.board_numbers import GameOutcomes
+from horserace.kernels.husted_bots import (
+    draw_options,
+    ev_bet,
+    ev_draw,
+    ev_power,
+    heuristic_draw,
+    heuristic_power,
+    power_options,
+)
+from horserace.kernels.husted_numbers import GATHER, JACK, QUEEN, HustedSpec
+from horserace.kernels.race_odds import odds_scratch
+from horserace.kernels.rng import bounded, dice, game_state, read_tape
+
+__all__ = ["HustedSpec", "bot_kinds", "replay_tape", "run_games"]
+
+MOVE, REROLL = 0, 1  # repeat rules (board_numbers.REPEAT_RULES); 2 is chain
+MAX_WAGER, MAX_TOTAL = 2, 5  # in antes: one wager or raise, and a player's wagers in a round
+BLOCK_GAMES = 500  # games a thread plays at a time when a run uses threads
+EMPTY_TAPE = np.zeros(0, dtype=np.int64)
+# The EV bot's arrays (`ev_space`): its tables, the odds' scratch, chances, advances to go,
+# cards valued, card values, the two rows of a choice's options, a hand's worth with a horse
+# held back, each option's worth.
+TABLES, WORK, WIN, REMAINING, VALUED, VALUES_OF, FIRST, SECOND, HELD_BACK, WORTHS = range(10)
+
+
+@njit(cache=True)
+def _dice(z: Word, tape: Array, at: Array) -> tuple[Word, Word]:
+    if tape.shape[0] > 0:
+        return z, read_tape(tape, at)
+    return dice(z)
+
+
+@njit(cache=True)
+def _take(z: Word, tape: Array, at: Array, cards: Array, index: Word, size: Word) -> Word:
+    """Move the next card from cards[index:size] (the tape's rank, else a random one) to
+    cards[index]; returns the stream."""
+    if tape.shape[0] > 0:
+        rank = read_tape(tape, at)
+        pick = index
+        while cards[pick] != rank:
+            pick += 1
+            if pick >= size:
+                raise ValueError("the tape deals a card the deck does not hold")
+    else:
+        z, drawn = bounded(z, size - index)
+        pick = index + drawn
+    rank = cards[pick]
+    cards[pick] = cards[index]
+    cards[index] = rank
+    return z
+
+
+@njit(cache=True)
+def _deal(
+    spec: Array, z: Word, tape: Array, at: Array, dealer: Word, deck: Array, cards: Array,
+    hands: Array,
+) -> tuple[Word, Word, Word]:  # fmt: skip
+    """Whole turns round the table from the dealer's left while cards last; returns (stream,
+    the cards dealt, the deck's size): the stub is cards[dealt:size]."""
+    n = spec[PLAYERS]
+    size = 0
+    for rank in range(RANKS):
+        for _ in range(deck[rank]):
+            cards[size] = rank
+            size += 1
+    to_deal = size // n * n
+    seat = (dealer + 1) % n
+    for index in range(to_deal):
+        z = _take(z, tape, at, cards, index, size)
+        hands[seat, cards[index]] += 1
+        deck[cards[index]] -= 1
+        seat = (seat + 1) % n
+    return z, to_deal, size
+
+
+@njit(cache=True)
+def _betting(
+    spec: Array, z: Word, tape: Array, at: Array, kinds: Array, dealer: Word, hands: Array,
+    deck: Array, discards: Array, chips: Array, money: Array, folded: Array, wagered: Array,
+    bets: Array, queue: Array, ev: Any,
+) -> Word:  # fmt: skip
+    """One betting round from the dealer's left: check or wager (1 to 2A); facing a wager,
+    meet, raise (1 to 2A) or fold; each player's wagers at most 5A. A player short of the
+    wager may only fold. It ends when everyone still in has answered the last wager."""
+    n, ante = spec[PLAYERS], spec[ANTE]
+    tail = 0
+    for k in range(n):
+        seat = (dealer + 1 + k) % n
+        if not folded[seat]:
+            queue[tail] = seat
+            tail += 1
+    if tail < 2:
+        return z
+    bets[:] = 0
+    level, head, still_in = 0, 0, tail
+    while head < tail:
+        seat = queue[head]
+        head += 1
+        owe = level - bets[seat]
+        room = MAX_TOTAL * ante - wagered[seat] - owe  # what a new wager may still add
+        top = max(0, min(MAX_WAGER * ante, room, chips[seat] - owe))
+        short = owe > chips[seat]
+        options = 1 if short else 1 + top if owe == 0 else 2 + top
+        own = 0
+        if kinds[seat] == EV and options > 1:
+            own = ev_bet(
+                spec, seat, hands, discards, deck.sum(), money[POT], folded, owe, top,
+                ev[TABLES], ev[VALUED],
+            )  # fmt: skip
+        z, index = decide(z, tape, at, kinds[seat], options, own)
+        if short or (owe > 0 and index == options - 1):
+            folded[seat] = 1
+            still_in -= 1
+        elif owe > 0 or index > 0:  # meet, wager or raise
+            added = owe + index
+            pay(chips, money, seat, added, POT)
+            bets[seat] += added
+            wagered[seat] += added
+            if index > 0:  # everyone else still in answers the new level, round from the seat
+                level = bets[seat]
+                head, tail = 0, 0
+                for k in range(1, n):
+                    other = (seat + k) % n
+                    if not folded[other]:
+                        queue[tail] = other
+                        tail += 1
+        if still_in < 2:
+            return z
+    return z
+
+
+@njit(cache=True)
+def _draw(
+    spec: Array, z: Word, tape: Array, at: Array, kinds: Array, dealer: Word, hands: Array,
+    deck: Array, discards: Array, cards: Array, dealt: Word, size: Word, money: Array,
+    folded: Array, ev: Any,
+) -> Word:  # fmt: skip
+    """Each player still in, from the dealer's left, discards up to two cards face up and
+    draws as many from the stub."""
+    n = spec[PLAYERS]
+    first, second = ev[FIRST], ev[SECOND]
+    for k in range(n):
+        seat = (dealer + 1 + k) % n
+        if folded[seat]:
+            continue
+        hand = hands[seat]
+        most = min(2, size - dealt, hand.sum())
+        count = draw_options(hand, most, first, second)
+        own = 0
+        if kinds[seat] == HEURISTIC:
+            own = heuristic_draw(first, second, count)
+        elif kinds[seat] == EV and count > 1:
+            own = ev_draw(
+                spec, seat, hands, discards, size - dealt, money[POT], ev[TABLES], ev[VALUED],
+                ev[VALUES_OF], first, second, count,
+            )  # fmt: skip
+        z, index = decide(z, tape, at, kinds[seat], count, own)
+        for rank in (first[index], second[index]):
+            if rank >= 0:
+                hand[rank] -= 1
+                discards[rank] += 1
+        for rank in (first[index], second[index]):
+            if rank >= 0:
+                z = _take(z, tape, at, cards, dealt, size)
+                hand[cards[dealt]] += 1
+                deck[cards[dealt]] -= 1
+                dealt += 1
+    return z
+
+
+@njit(cache=True)
+def _scratch(
+    spec: Array, z: Word, tape: Array, at: Array, dealer: Word, line_of: Array, hands: Array,
+    given_up: Array, discards: Array, chips: Array, money: Array,
+) -> tuple[Word, Word]:  # fmt: skip
+    """The scratch rolls from the dealer's left until four horses are scratched (four rolls
+    under the move rule), each penalty paid at once; returns (stream, the last roller)."""
+    n, repeat = spec[PLAYERS], spec[REPEAT]
+    rolls, scratched = 0, 0
+    roller = (dealer + 1) % n
+    while True:
+        z, horse = _dice(z, tape, at)
+        earlier = line_of[horse]
+        if earlier and repeat == REROLL:
+            continue  # the same seat rolls again
+        if earlier and repeat == MOVE:  # the horse moves down; its former holders pay again
+            line_of[horse] = rolls + 1
+            for k in range(n):
+                seat = (roller + k) % n
+                if given_up[seat, horse]:
+                    pay(chips, money, seat, spec[VALUES + rolls] * given_up[seat, horse], POT)
+        elif earlier:  # chain: the roller pays the horse's position
+            pay(chips, money, roller, spec[VALUES + earlier - 1], POT)
+        else:
+            scratched += 1
+            line = rolls + 1 if repeat == MOVE else scratched
+            line_of[horse] = line
+            for k in range(n):
+                seat = (roller + k) % n
+                held = hands[seat, horse]
+                if held:
+                    hands[seat, horse] = 0
+                    given_up[seat, horse] += held
+                    discards[horse] += held
+                    pay(chips, money, seat, spec[VALUES + line - 1] * held, POT)
+        rolls += 1
+        if (rolls if repeat == MOVE else scratched) == 4:
+            return z, roller
+        roller = (roller + 1) % n
+
+
+@njit(cache=True)
+def _face_card(
+    spec: Array, z: Word, tape: Array, at: Array, kind: Word, seat: Word, hands: Array,
+    deck: Array, discards: Array, chips: Array, money: Array, line_of: Array, position: Array,
+    blocks: Array, ev: Any,
+) -> Word:  # fmt: skip
+    """The roller who paid for a scratched horse may play a J (a horse back a slot), a Q (a
+    chip under a horse: its next roll does not move it) or a K (two chips, two rolls)."""
+    cards, horses = ev[FIRST], ev[SECOND]
+    hand = hands[seat]
+    count = power_options(hand, chips[seat], line_of, position, cards, horses)
+    own = 0
+    if kind == HEURISTIC:
+        own = heuristic_power(spec, hand, line_of, position, cards, horses, count)
+    elif kind == EV and count > 1:
+        own = ev_power(
+            spec, seat, hands, discards, deck.sum(), money[POT], line_of, position, cards,
+            horses, count, ev[TABLES], ev[WORK], ev[WIN], ev[REMAINING], ev[VALUED],
+            ev[HELD_BACK], ev[WORTHS],
+        )  # fmt: skip
+    z, index = decide(z, tape, at, kind, count, own)
+    if index == 0:
+        return z
+    card, horse = cards[index], horses[index]
+    hand[card] -= 1
+    discards[card] += 1
+    if card == JACK:
+        position[horse] -= 1
+    else:
+        held = 1 if card == QUEEN else 2
+        pay(chips, money, seat, held, POT)
+        blocks[horse] += held
+    return z
+
+
+@njit(cache=True)
+def _race(
+    spec: Array, z: Word, tape: Array, at: Array, kinds: Array, roller: Word, hands: Array,
+    deck: Array, discards: Array, chips: Array, money: Array, line_of: Array, position: Array,
+    blocks: Array, ev: Any,
+) -> tuple[Word, Word, Word, Word]:  # fmt: skip
+    """Roll until a horse crosses the line; returns (stream, winner, rolls, the seat that moved
+    it across). A scratched horse costs the roller its line's value, then the roller may play
+    a face card; a horse with chips under it loses one instead of moving."""
+    n = spec[PLAYERS]
+    rolls = 0
+    while True:
+        z, horse = _dice(z, tape, at)
+        rolls += 1
+        line = line_of[horse]
+        if line:
+            pay(chips, money, roller, spec[VALUES + line - 1], POT)
+            z = _face_card(
+                spec, z, tape, at, kinds[roller], roller, hands, deck, discards, chips, money,
+                line_of, position, blocks, ev,
+            )  # fmt: skip
+        elif blocks[horse]:
+            blocks[horse] -= 1
+        else:
+            position[horse] += 1
+            if position[horse] >= spec[FINISH + horse]:
+                return z, horse, rolls, roller
+        roller = (roller + 1) % n
+
+
+@njit(cache=True)
+def _payout(
+    spec: Array, horse: Word, mover: Word, hands: Array, folded: Array, chips: Array,
+    money: Array,
+) -> None:  # fmt: skip
+    """The Main Pot in portions to the winning cards of the players who did not fold; with the
+    Jockey Pot, the remainder into it and all of it to the seat that moved the winner."""
+    n = spec[PLAYERS]
+    held = 0
+    for seat in range(n):
+        held += hands[seat, horse] * (not folded[seat])
+    divisor = held if spec[SPLIT] else 4 * spec[DECKS]
+    portion = money[POT] // divisor if divisor else 0
+    for seat in range(n):
+        if not folded[seat]:
+            won = hands[seat, horse] * portion
+            chips[seat] += won
+            money[POT] -= won
+    if spec[JOCKEY]:
+        money[JOCKEY_POT] += money[POT]
+        money[POT] = 0
+        chips[mover] += money[JOCKEY_POT]
+        money[JOCKEY_POT] = 0
+
+
+@njit(cache=True)
+def play_game(
+    spec: Array, z: Word, tape: Array, at: Array, kinds: Array, chips: Array,
+    winner: Array, rolls: Array, paid: Array, ev: Any,
+) -> tuple[Word, Word]:  # fmt: skip
+    """Play one game into the output rows; returns (stream, chips left in the pots)."""
+    n, rounds = spec[PLAYERS], spec[ROUNDS]
+    deck = spec[DECK : DECK + RANKS].copy()
+    cards = np.zeros(deck.sum(), dtype=np.int64)
+    table = np.zeros((2 * n, RANKS), dtype=np.int64)
+    hands, given_up = table[:n], table[n:]
+    discards, line_of = np.zeros(RANKS, dtype=np.int64), np.zeros(13, dtype=np.int64)
+    position, blocks = np.zeros(13, dtype=np.int64), np.zeros(13, dtype=np.int64)
+    seats = np.zeros((4, n), dtype=np.int64)
+    folded, wagered, bets, queue = seats[0], seats[1], seats[2], seats[3]
+    money = np.zeros(3, dtype=np.int64)
+    chips[:] = spec[CHIPS]
+    dealer = spec[DEALER]
+    for race in range(rounds):
+        z, dealt, size = _deal(spec, z, tape, at, dealer, deck, cards, hands)
+        antes(spec, dealer, chips, money)
+        z = _betting(
+            spec, z, tape, at, kinds, dealer, hands, deck, discards, chips, money, folded,
+            wagered, bets, queue, ev,
+        )  # fmt: skip
+        if dealt < size:
+            z = _draw(
+                spec, z, tape, at, kinds, dealer, hands, deck, discards, cards, dealt, size,
+                money, folded, ev,
+            )  # fmt: skip
+        z = _betting(
+            spec, z, tape, at, kinds, dealer, hands, deck, discards, chips, money, folded,
+            wagered, bets, queue, ev,
+        )  # fmt: skip
+        z, last = _scratch(
+            spec, z, tape, at, dealer, line_of, hands, given_up, discards, chips, money
+        )
+        first = (
+            (last + 1) % n if spec[START] == 0 else last if spec[START] == 1 else (dealer + 1) % n
+        )
+        z, horse, race_rolls, mover = _race(
+            spec, z, tape, at, kinds, first, hands, deck, discards, chips, money, line_of,
+            position, blocks, ev,
+        )  # fmt: skip
+        winner[race], rolls[race], paid[race] = horse, race_rolls, money[PAID]
+        money[PAID] = 0
+        _payout(spec, horse, mover, hands, folded, chips, money)
+        if spec[GATHER]:
+            deck[:] = spec[DECK : DECK + RANKS]
+            hands[:] = 0
+        else:  # hands pass left; the stub and the discards are dealt again
+            deck += discards
+            last_hand = hands[n - 1].copy()
+            for seat in range(n - 1, 0, -1):
+                hands[seat] = hands[seat - 1]
+            hands[0] = last_hand
+        given_up[:] = 0
+        discards[:] = 0
+        line_of[:] = 0
+        position[:] = 0
+        blocks[:] = 0
+        folded[:] = 0
+        wagered[:] = 0
+        if spec[ROTATE]:
+            dealer = (dealer + 1) % n
+    return z, money[POT] + money[JOCKEY_POT]
+
+
+@njit(cache=True, nogil=True)
+def play_games(spec, base, mix, start, stop, ev, chips, pot_left, winner, rolls, paid):  # type: ignore[no-untyped-def]
+    """Games start..stop-1 of the run seeded `base`, each from its own stream, into row
+    i - start; game i seats bot mix[(seat + i) % players] (the mix rotated one seat a game)."""
+    n = spec[PLAYERS]
+    kinds = np.zeros(n, dtype=np.int64)
+    at = np.zeros(1, dtype=np.int64)
+    for index in range(start, stop):
+        row = index - start
+        for seat in range(n):
+            kinds[seat] = mix[(seat + index) % n]
+        _, pot_left[row] = play_game(
+            spec, game_state(base, index), EMPTY_TAPE, at, kinds, chips[row], winner[row],
+            rolls[row], paid[row], ev,
+        )  # fmt: skip
+
+
+def ev_space(spec: HustedSpec) -> tuple[Array, ...]:
+    """The bots' arrays for one thread's games (TABLES ... SECOND above)."""
+    tables = ev_tables(spec.finish, spec.repeat_rule != MOVE)
+    options = 1 + 14 + 14 * 15 // 2  # no discard, one card, two cards
+    return (
+        tables,
+        odds_scratch(max(spec.finish)),
+        np.zeros(13),
+        np.zeros(13, dtype=np.int64),
+        np.zeros(13),
+        np.zeros(14),
+        np.zeros(options, dtype=np.int64),
+        np.zeros(options, dtype=np.int64),
+        np.zeros((2, 13)),
+        np.zeros(options),
+    )
+
+
+def run_games(
+    spec: HustedSpec, base: int, start: int, stop: int, mix: Array, threads: int | None = None
+) -> GameOutcomes:
+    """Play games start..stop-1 of the run seeded `base` between the bots `mix` (kinds from
+    `bot_kinds`, one a seat, rotated a seat a game), on `threads` threads of this process."""
+    threads = kernel_threads() if threads is None else threads
+    out = GameOutcomes.zeros(stop - start, spec.players, spec.rounds)
+    out.races[:] = spec.rounds
+    rows = (out.chips, out.pot_left, out.winner, out.rolls, out.paid)
+    numbers, seed = spec.numbers(), np.uint64(base)
+
+    def block(first: int) -> None:
+        last = min(first + BLOCK_GAMES, stop)
+        part = (row[first - start : last - start] for row in rows)
+        play_games(numbers, seed, mix, np.int64(first), np.int64(last), ev_space(spec), *part)
+
+    if threads > 1 and stop - start > BLOCK_GAMES:
+        with ThreadPoolExecutor(threads, thread_name_prefix="horserace-kernel") as pool:
+            for _ in pool.map(block, range(start, stop, BLOCK_GAMES)):
+                pass  # (an error in a block is raised here)
+    else:
+        play_games(numbers, seed, mix, np.int64(start), np.int64(stop), ev_space(spec), *rows)
+    return out
+
+
+def replay_tape(spec: HustedSpec, kinds: Array, tape: list[int]) -> tuple[GameOutcomes, int]:
+    """Play one game on a tape of the engine's game (dealt and drawn ranks, dice sums and
+    seats' picks, in its order) with the bots `kinds` at the seats; returns the outcomes (one
+    row) and how many tape entries the game used."""
+    out = GameOutcomes.zeros(1, spec.players, spec.rounds)
+    out.races[0] = spec.rounds
+    at = np.zeros(1, dtype=np.int64)
+    _, out.pot_left[0] = play_game(
+        spec.numbers(), np.uint64(0), np.array(tape, dtype=np.int64), at, kinds,
+        out.chips[0], out.winner[0], out.rolls[0], out.paid[0], ev_space(spec),
+    )  # fmt: skip
+    return out, int(at[0])

@@ -1,0 +1,140 @@
+"""The Husted whole-game kernel against the reference engine, with its bots: on the tape of the
+engine's game (dealt and drawn ranks, dice sums, and every pick a seat made among several legal
+actions) the kernel plays the same game seat by seat and chip by chip. A random bot's pick is
+read from the tape, so the kernel must offer the same legal actions in the same order (wagers,
+raises, discards, face cards); the heuristic and EV bots' picks are the kernel's own, and must
+be the engine's. Random tables of 2 to 12 players, short purses, every repeat rule, race start,
+payout, reset and ante, with and without the Jockey Pot."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import horserace.kernels.husted_game as husted_game
+from horserace.components.board import HORSES
+from horserace.core.chunks import Span
+from horserace.families.board.tally import _kernel_span
+from horserace.kernels.advanced_numbers import CHOICE, SPAN, bot_kinds, choice_entry
+from horserace.kernels.board_numbers import GameOutcomes
+from horserace.kernels.husted_game import HustedSpec, replay_tape
+from tests.kernels.advanced_tape import DecidedGame, decided_game
+from tests.kernels.test_board_game_equality import SHIPPED, table_places
+
+BATCHES, SEEDS_PER_BATCH = 3, 50  # tables of random and heuristic bots
+EV_BATCHES, EV_SEEDS = 3, 25  # tables with EV bots at about half the seats
+PLAIN_BOTS, EV_BOTS = ("random", "heuristic"), ("random", "heuristic", "ev", "ev")
+
+
+def husted_table(seed: int, bots: tuple[str, ...] = PLAIN_BOTS) -> tuple[dict[str, Any], list[str]]:
+    """A varied Husted table and its bots, drawn from `bots` seat by seat."""
+    pick = random.Random(seed)
+    players = pick.randint(2, 12)
+    options: dict[str, Any] = {
+        "players": players,
+        "husted": True,
+        "open_hands": False,
+        "rounds": pick.randint(1, 3),
+        "starting_chips": pick.choice([0, 3, 8, 25, 100]),
+        "ante": pick.choice([1, 1, 2, 3]),
+        "repeat_scratch": pick.choice(["move", "move", "chain", "reroll"]),
+        "race_starts": pick.choice(["last-scratcher", "after-last-scratch", "dealer-left"]),
+        "rotate_dealer": pick.random() < 0.8,
+        "first_dealer": pick.randrange(players),
+        "scratch_values": pick.choice([(1, 2, 3, 4), (1, 2, 3, 4), (0, 1, 5, 2)]),
+        "reset": pick.choice(["pass-left", "pass-left", "gather"]),
+    }
+    roll = pick.random()
+    if roll < 0.15:
+        options |= {"jockey_pot": True, "payout": "split"}
+    elif roll < 0.35:
+        options["payout"] = "split"
+    roll = pick.random()
+    if roll < 0.2:
+        options["board"] = pick.choice(SHIPPED)
+    elif roll < 0.55:  # short lanes: more races end while face cards still matter
+        longest = pick.choice([3, 6, 12])
+        lanes = {str(h): pick.randint(1, longest) for h in HORSES}
+        options["board"] = {"name": "random", "lanes": lanes}
+    kinds = [pick.choice(bots) for _ in range(players)]
+    return options, kinds
+
+
+def kernel_matches(played: DecidedGame, kinds: list[str], monkeypatch: Any) -> GameOutcomes:
+    """The kernel's game on the engine's tape is the engine's game."""
+    spec = HustedSpec.from_config(played.config)
+    assert spec is not None
+    mix = bot_kinds(kinds)
+    assert mix is not None
+    outcomes, used = replay_tape(spec, mix, played.tape)
+    assert used == len(played.tape)
+    assert outcomes.chips[0].tolist() == played.chips
+    assert int(outcomes.pot_left[0]) == sum(played.pots)
+    assert outcomes.winner[0].tolist() == played.winners
+    assert outcomes.rolls[0].tolist() == played.rolls
+    assert outcomes.paid[0].tolist() == played.paid
+    assert table_places(played.chips, [0] * spec.players) == played.places
+    monkeypatch.setattr(husted_game, "run_games", lambda *args, **kwargs: outcomes)
+    tally = _kernel_span(spec, 0, tuple(kinds), Span(0, 1))
+    assert list(tally.seat_wins) == [int(place == 1) for place in played.places]
+    return outcomes
+
+
+def batch_matches(seeds: range, bots: tuple[str, ...], monkeypatch: Any) -> Counter[str]:
+    """Every table of the batch played alike by the engine and the kernel; what they did."""
+    seen: Counter[str] = Counter()
+    for seed in seeds:
+        options, kinds = husted_table(seed, bots)
+        played = decided_game("classic", options, seed, kinds)
+        kernel_matches(played, kinds, monkeypatch)
+        seen += played.seen
+        seen["choices"] += played.choices
+    return seen
+
+
+@pytest.mark.parametrize("batch", range(BATCHES))
+def test_the_husted_kernel_plays_the_engines_game_with_the_same_decisions(
+    batch: int, monkeypatch: Any
+) -> None:
+    first = batch * SEEDS_PER_BATCH
+    seen = batch_matches(range(first, first + SEEDS_PER_BATCH), PLAIN_BOTS, monkeypatch)
+    # the batch really plays the decisions: bets and folds, draws, face cards and their chips
+    assert seen["choices"] > 1_000
+    assert min(seen[name] for name in ("Folded", "CardsDrawn", "FaceCardPlayed")) > 30
+    assert min(seen[name] for name in ("HorseBlocked", "NoDraw")) > 0
+
+
+@pytest.mark.parametrize("batch", range(EV_BATCHES))
+def test_the_ev_bots_decide_husted_as_the_engines_do(batch: int, monkeypatch: Any) -> None:
+    """The EV bot's every pick (the largest wager while a chip comes back more than once, a
+    meet or fold by the hand's worth, the draw by each card's marginal worth, the face card
+    that gains the hand more than it costs, by the race's exact odds) is the engine's."""
+    first = 10_000 + batch * EV_SEEDS
+    seen = batch_matches(range(first, first + EV_SEEDS), EV_BOTS, monkeypatch)
+    assert seen["choices"] > 300
+    assert min(seen[name] for name in ("Folded", "CardsDrawn", "FaceCardPlayed")) > 10
+
+
+def test_a_heuristic_bot_that_answers_otherwise_is_caught() -> None:
+    """The tape holds the engine's heuristic picks: a kernel bot deciding otherwise is an
+    error, not a game that happens to end alike (here the engine's first pick is moved on)."""
+    for seed in range(50):
+        table, _ = husted_table(seed)
+        kinds = ["heuristic"] * table["players"]
+        played = decided_game("classic", table, seed, kinds)
+        if played.choices:
+            break
+    spec = HustedSpec.from_config(played.config)
+    assert spec is not None
+    mix = bot_kinds(kinds)
+    assert mix is not None
+    replay_tape(spec, mix, played.tape)  # as played: equal
+    tape = list(played.tape)
+    first = next(at for at, entry in enumerate(tape) if entry >= CHOICE)
+    options, index = divmod(tape[first] - CHOICE, SPAN)
+    tape[first] = choice_entry(options, (index + 1) % options)
+    with pytest.raises(ValueError, match="another action"):
+        replay_tape(spec, mix, tape)
