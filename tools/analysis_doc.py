@@ -20,10 +20,12 @@ from horserace.drivers.simulate.runner import run_simulation, simulate_games
 from horserace.drivers.simulate.sweep import Sweep, expand, parse_grid
 from horserace.families.board.odds.designer import Evaluator, design
 from horserace.families.board.pictures import plot_boards
-from horserace.families.board.plots import plot_races, plot_simulation
+from horserace.families.board.plots import plot_edges, plot_races, plot_simulation
 from horserace.families.board.race_simulation import RACES_ALONE
+from horserace.families.board.rules.config import BoardConfig
 from horserace.families.board.rules.house import house_options
-from horserace.families.board.tally import SimulationReport, exact_horse_odds
+from horserace.families.board.tally import SimulationReport, exact_horse_odds, kernel_spec
+from horserace.families.presets import get_preset
 from tools.analysis_races import cards_section, derby_section
 
 SEED = 2026
@@ -52,8 +54,7 @@ BOT_ROWS: list[tuple[str, str, dict[str, Any], str]] = [
 ]
 
 
-NO_DECISIONS = ("classic", "northwoods")  # without house rules, every bot only rolls
-LUCK_GAMES = 50  # those rows play this many times the games, on the kernel
+KERNEL_GAMES = 100_000  # games of each row a compiled kernel plays (the engine's: --games)
 
 
 def _edge(report: SimulationReport) -> tuple[float, float, float]:
@@ -243,36 +244,51 @@ longer race. Bounded by the printed board's race length
 """
 
 
+def on_kernel(preset: str, options: dict[str, Any], bots: str) -> bool:
+    """Whether a compiled kernel plays this row's games (the engine's very games, proven equal
+    by the kernels' tests)."""
+    config = get_preset(preset).config(options)
+    assert isinstance(config, BoardConfig)
+    return kernel_spec(config, tuple(bots.split(","))) is not None
+
+
 def bots_section(games: int) -> str:
     rows = []
+    labels: list[str] = []
     edges: list[float] = []  # in BOT_ROWS order
     intervals: list[tuple[float, float]] = []
+    widest = 0.0  # the widest half interval of a kernel row
     for preset, shown, options, bots in BOT_ROWS:
-        # where no bot has a choice, the compiled kernel plays the engine's very games, faster
-        luck_only = preset in NO_DECISIONS and not options
+        kernel = on_kernel(preset, options, bots)
         report = _timed(
             f"{preset} {shown} {bots}",
-            lambda p=preset, o=options, b=bots, n=luck_only: simulate_games(  # type: ignore[misc]
+            lambda p=preset, o=options, b=bots, k=kernel: simulate_games(  # type: ignore[misc]
                 p,
                 o,
-                games * LUCK_GAMES if n else games,
+                KERNEL_GAMES if k else games,
                 SEED,
                 workers=2,
                 bots=tuple(b.split(",")),
-                engine="auto" if n else "reference",
+                engine="auto" if k else "reference",
             ),
         )
         first, second = bots.split(",")
         gain, other = report.bot_results[first].mean, report.bot_results[second].mean
         edge, low, high = _edge(report)
+        if kernel:
+            widest = max(widest, (high - low) / 2)
         edges.append(edge)
         intervals.append((low, high))
         label = f"`{preset}{' ' + shown if shown.startswith('--') else ''}`"
         note = f" {shown}" if shown.startswith("(") else ""
+        played = f"{report.games:,} ({report.kernel} kernel)" if report.kernel else f"{games:,}"
         rows.append(
             f"| {label}{note} | {bots.replace(',', ' vs ')} | {_signed(gain)} | {_signed(other)}"
-            f" | {_signed(edge)} | {_signed(low)} to {_signed(high)} | {report.games:,} |"
+            f" | {_signed(edge)} | {_signed(low)} to {_signed(high)} | {played} |"
         )
+        rules = f" {shown}" if shown.startswith("--") else ""
+        labels.append(f"{preset}{rules}: {bots.replace(',', ' vs ')}")
+    plot_edges(labels, edges, intervals, PICTURES / "decisions.png")
     table = "\n".join(rows)
     ev_adv, heur_adv, ev_heur = edges[0], edges[1], edges[2]  # Advanced rows
     rob_adv, rob_classic = edges[4], edges[5]
@@ -293,29 +309,37 @@ def bots_section(games: int) -> str:
     return f"""## How much do the choices matter?
 
 Advanced Mode and the house rules add decisions. The bots measure what those are worth: each
-line plays {games} whole games on the reference engine (8 rounds, 100 starting chips;
-Northwoods 4 players, $2.00 each), the bot kinds alternating round the table and the seats
-rotated one place per game. A kind's gain is its mean chips won (final minus starting) per seat
-and game. Chips left in the pot at the end belong to nobody and lower every seat's gain alike,
-so the figure to read is the edge: per game, the first kind's mean gain minus the second's,
-with the 95% interval over games. Plain Classic and Northwoods give no
-bot anything to choose, so their rows play {games * LUCK_GAMES:,} games on the compiled kernel,
-which plays the engine's very games (its tests compare them chip by chip).
+line plays whole games (8 rounds, 100 starting chips; Northwoods 4 players, $2.00 each), the
+bot kinds alternating round the table and the seats rotated one place per game. A kind's gain
+is its mean chips won (final minus starting) per seat and game. Chips left in the pot at the
+end belong to nobody and lower every seat's gain alike, so the figure to read is the edge: per
+game, the first kind's mean gain minus the second's, with the 95% interval over games.
+
+Where a compiled kernel plays the games (Advanced Mode without house rules and Classic with
+Husted's rule alone, with the random, heuristic and EV bots compiled too; plain Classic and
+Northwoods, where no bot has anything to choose), a row is {KERNEL_GAMES:,} games: the kernels
+play the engine's very games, decisions included (their tests compare them chip by chip and
+pick by pick), and every such row's edge is known to within ±{widest:.2f} chips. The other
+house rules' rows play {games:,} games on the reference engine.
 
 ```sh
-.venv/bin/horserace simulate advanced --games {games} --bots ev,random --seed {SEED} \\
-  --workers 2 --engine reference
+.venv/bin/horserace simulate advanced --games {KERNEL_GAMES} --bots ev,random --seed {SEED} \\
+  --workers 2
+.venv/bin/horserace simulate classic --house perry --games {games} --bots ev,random \\
+  --seed {SEED} --workers 2 --engine reference
 ```
 
 | preset and rules | bots | first's gain | second's gain | edge | edge's 95% CI | games |
 |---|---|---|---|---|---|---|
 {table}
 
+![The edge of each row with its 95% interval](analysis/decisions.png)
+
 Reading it:
 
-- **In Advanced Mode the EV bot's edge over random play is {ev_adv:.0f} chips a game** (from
+- **In Advanced Mode the EV bot's edge over random play is {ev_adv:.1f} chips a game** (from
   100 starting chips, over 8 rounds); the rule-of-thumb heuristic bot's is already
-  {heur_adv:.0f}. Looking ahead with the exact race odds is an edge of {ev_heur:.0f} over the
+  {heur_adv:.1f}. Looking ahead with the exact race odds is an edge of {ev_heur:.2f} over the
   heuristic.
 - **Robertson's four dice are the biggest lever**: choosing the pairing is an edge of
   {rob_classic:.0f} chips a game in Classic and, with the Advanced choices, {rob_adv:.0f}.

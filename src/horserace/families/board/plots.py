@@ -6,7 +6,7 @@ matplotlib is imported inside each function, so only a command asked for a plot 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,4 +48,23 @@ def plot_races(report: RaceReport, path: Path) -> None:
     right.set_title("race length and rolls per scratch line")
     draw_counts(lengths, report.length_counts, "rolls in the race")
     lengths.set_title("race length")
+    save(figure, path)
+
+
+def plot_edges(
+    labels: Sequence[str], edges: Sequence[float], intervals: Sequence[tuple[float, float]],
+    path: Path,
+) -> None:  # fmt: skip
+    """One bar per bots' row: the first kind's edge over the second in chips a game, with its
+    95% interval, the rows top to bottom in the order given."""
+    figure, (axes,) = new_figure(1, width=9.0)
+    figure.set_figheight(0.45 * len(labels) + 1.2)
+    places = list(range(len(labels)))[::-1]
+    lows = [edge - low for edge, (low, _) in zip(edges, intervals, strict=True)]
+    highs = [high - edge for edge, (_, high) in zip(edges, intervals, strict=True)]
+    axes.barh(places, edges, xerr=[lows, highs], capsize=3, color="#9bc48f")
+    axes.set_yticks(places, labels, fontsize="small")
+    axes.axvline(0, color="#555555", linewidth=0.8)
+    axes.set_xlabel("edge of the first bot over the second, chips a game (95% interval)")
+    axes.set_title("What a decision is worth")
     save(figure, path)
