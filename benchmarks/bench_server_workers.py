@@ -2,7 +2,10 @@
 and with more, on one throw-away PostgreSQL server (tests/server/postgres.py).
 
 Run: `.venv/bin/python benchmarks/bench_server_workers.py [--workers 1 2] [--tables 300]
-[--seconds 20] [--rounds 2]`. Each round measures every worker count once, in turn (so a
+[--seconds 20] [--rounds 2] [--hosts]`. With `--hosts`, each count is of hosts instead: that
+many `serve --workers 1 --advertise-host 127.0.0.N` processes over the one database (each a
+host of its own, as on separate machines), the tables and their people shared out between
+them. Each round measures every worker count once, in turn (so a
 change in the machine's load touches both alike), each on a fresh database: N Classic tables
 of 4, seat 0 a person over a real WebSocket acting as soon as allowed, the others `random`
 bots that move at once (as `bench_server.py` without `--pace`). Actions are counted in the
@@ -16,8 +19,10 @@ import argparse
 import asyncio
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psycopg
@@ -84,21 +89,65 @@ def measure(server: str, name: str, workers: int, args: argparse.Namespace) -> F
             stop_server(process)
 
 
+def measure_hosts(server: str, name: str, hosts: int, args: argparse.Namespace) -> Figures:
+    """`hosts` serve processes as separate hosts; each host's share of the tables played from
+    a client process of its own, all at once. The actions are the database's (every host's),
+    over the window of the first host's clients."""
+    url = new_database(server, name)
+    with tempfile.TemporaryDirectory(prefix="bench-hosts-") as folder:
+        started = []
+        try:
+            for host in range(hosts):
+                extra = ["--advertise-host", f"127.0.0.{2 + host}"]
+                extra += ["--key-file", f"{folder}/server.key"]
+                log = Path(folder) / f"host{host}.log"
+                started.append(start_server(url, log, 0.0, 1, extra))
+            share = args.tables // hosts
+
+            def clients(host: tuple[subprocess.Popen[bytes], str]) -> Figures:
+                process, base = host
+
+                def load() -> Figures:  # in the clients' process
+                    return asyncio.run(
+                        run_load(
+                            base,
+                            share,
+                            args.seconds,
+                            "classic",
+                            {"players": 4},
+                            "random",
+                            process.pid,
+                            counter=database_counter(url),
+                        )
+                    )
+
+                return aside(load)
+
+            with ThreadPoolExecutor(hosts) as pool:
+                found = list(pool.map(clients, started))
+            return found[0]
+        finally:
+            for process, _ in started:
+                stop_server(process)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=20.0, help="the play window")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each worker count")
+    parser.add_argument("--hosts", action="store_true", help="count hosts, not workers")
     args = parser.parse_args()
+    kind, run = ("host", measure_hosts) if args.hosts else ("worker", measure)
     rates: dict[int, list[float]] = {count: [] for count in args.workers}
     print(f"{args.tables} Classic tables of 4 at saturation, PostgreSQL, {args.seconds:g} s\n")
-    print("| workers " + HEADER)
+    print(f"| {kind}s " + HEADER)
     print("|---" + RULE)
     with throwaway_postgres(SETTINGS) as server:
         for round_ in range(args.rounds):
             for workers in args.workers:
-                figures = measure(server, f"w{workers}_r{round_}", workers, args)
+                figures = run(server, f"w{workers}_r{round_}", workers, args)
                 rates[workers].append(figures.actions / figures.seconds)
                 print(f"| {workers} {row(figures)}", flush=True)
     first = args.workers[0]
@@ -108,7 +157,7 @@ def main() -> None:
         median = statistics.median(found)
         shown = json.dumps([round(rate) for rate in found])
         print(
-            f"{workers} worker(s): median {median:,.0f} actions/s {shown},"
+            f"{workers} {kind}(s): median {median:,.0f} actions/s {shown},"
             f" {median / baseline:.2f} x {first}"
         )
 

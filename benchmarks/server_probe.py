@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -39,7 +40,7 @@ def machine_busy() -> float | None:
 
 
 def start_server(
-    database: str, log: Path, bot_delay: float = 0.0, workers: int = 1
+    database: str, log: Path, bot_delay: float = 0.0, workers: int = 1, extra: Sequence[str] = ()
 ) -> tuple[subprocess.Popen[bytes], str]:
     """`horserace serve` on a free port over `database` (a URL), the per-address limits
     raised (every benchmark client comes from 127.0.0.1); (its process, its URL)."""
@@ -47,7 +48,7 @@ def start_server(
     arguments += ["--log-level", "warning", "--sockets-per-address", "100000"]
     arguments += ["--requests-per-second", "100000", "--messages-per-address", "100000"]
     arguments += ["--tables-per-address", "100000", "--steps-per-address", "1000000"]
-    arguments += ["--connections-per-address", "100000"]
+    arguments += ["--connections-per-address", "100000", *extra]
     return start_serve(arguments, log)
 
 
