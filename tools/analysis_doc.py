@@ -257,7 +257,7 @@ def bots_section(games: int) -> str:
     labels: list[str] = []
     edges: list[float] = []  # in BOT_ROWS order
     intervals: list[tuple[float, float]] = []
-    widest = 0.0  # the widest half interval of a kernel row
+    widest = 0.0  # the widest half interval of a kernel row in chips
     for preset, shown, options, bots in BOT_ROWS:
         kernel = on_kernel(preset, options, bots)
         report = _timed(
@@ -275,7 +275,7 @@ def bots_section(games: int) -> str:
         first, second = bots.split(",")
         gain, other = report.bot_results[first].mean, report.bot_results[second].mean
         edge, low, high = _edge(report)
-        if kernel:
+        if kernel and preset != "northwoods":  # (Northwoods counts cents, not chips)
             widest = max(widest, (high - low) / 2)
         edges.append(edge)
         intervals.append((low, high))
@@ -286,7 +286,8 @@ def bots_section(games: int) -> str:
             f"| {label}{note} | {bots.replace(',', ' vs ')} | {_signed(gain)} | {_signed(other)}"
             f" | {_signed(edge)} | {_signed(low)} to {_signed(high)} | {played} |"
         )
-        rules = f" {shown}" if shown.startswith("--") else ""
+        cents = " (cents)" if preset == "northwoods" else ""
+        rules = f" {shown}" if shown.startswith("--") else cents
         labels.append(f"{preset}{rules}: {bots.replace(',', ' vs ')}")
     plot_edges(labels, edges, intervals, PICTURES / "decisions.png")
     table = "\n".join(rows)
@@ -319,7 +320,7 @@ Where a compiled kernel plays the games (Advanced Mode without house rules and C
 Husted's rule alone, with the random, heuristic and EV bots compiled too; plain Classic and
 Northwoods, where no bot has anything to choose), a row is {KERNEL_GAMES:,} games: the kernels
 play the engine's very games, decisions included (their tests compare them chip by chip and
-pick by pick), and every such row's edge is known to within ±{widest:.2f} chips. The other
+pick by pick), and every such row's edge in chips is known to within ±{widest:.2f}. The other
 house rules' rows play {games:,} games on the reference engine.
 
 ```sh
