@@ -94,16 +94,16 @@ def test_the_command_writes_a_board_the_odds_command_reads(tmp_path: Path) -> No
     start, out, picture = tmp_path / "start.toml", tmp_path / "fair.toml", tmp_path / "fair.png"
     start.write_text(board_toml(Board("start", FAIR)))  # lanes over --longest come inside it
     args = ["design", "board", "--start", str(start), "--out", str(out), "--name", "fair"]
-    args += ["--objective", "equal-per-scratch", "--longest", "6"]
+    args += ["--objective", "equal-per-scratch", "--longest", "4"]  # a small search
     result = CliRunner().invoke(app, [*args, "--json", "--plot", str(picture)])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     slots = load_board(out).slots
     assert data["board"]["lanes"] == {str(h): n for h, n in zip(HORSES, slots, strict=True)}
-    assert load_board(out).name == "fair" and max(slots) <= 6
+    assert load_board(out).name == "fair" and max(slots) <= 4
     assert data["objective"] == "equal-per-scratch" and data["locally_optimal"] is True
     fresh = Evaluator("equal-per-scratch")
-    assert is_local_optimum(fresh, slots, 1, 6)
+    assert is_local_optimum(fresh, slots, 1, 4)
     assert data["designed"]["score"] == pytest.approx(
         math.sqrt(fresh.figures(slots).spread_per_scratch)
     )
