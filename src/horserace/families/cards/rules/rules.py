@@ -212,7 +212,7 @@ class CardsRules(Rules[CardsConfig, CardsState]):
 
     # --- the race -------------------------------------------------------------
     def _settled(self, state: CardsState) -> bool:
-        unseen = tuple(state.unseen(suit) for suit in RACING_SUITS)
+        unseen = state.unseen_by_suit()
         return race_settled(
             state.track,
             state.places,
@@ -308,7 +308,7 @@ class CardsRules(Rules[CardsConfig, CardsState]):
             places=state.places,
             betting=state.betting,
             auction=state.auction,
-            unseen=tuple(state.unseen(suit) for suit in RACING_SUITS),
+            unseen=state.unseen_by_suit(),
             joker_unseen=state.joker_unseen(),
             actor=actor if isinstance(actor, int) else None,
             cut=state.cut,

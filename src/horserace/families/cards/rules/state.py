@@ -104,14 +104,26 @@ class CardsState:
 
     def unseen(self, suit: int) -> int:
         """Cards of `suit` nobody has seen: the deck and the face-down links."""
-        hidden = [v for link, v in enumerate(self.course, 1) if not self.face_up(link)]
-        return sum(1 for v in (*self.deck, *hidden) if not is_joker(v) and suit_of(v) == suit)
+        return self.unseen_by_suit()[suit]
+
+    def unseen_by_suit(self) -> tuple[int, ...]:
+        """`unseen(suit)` of the four suits, counted in one pass (the race asks after every
+        card turned)."""
+        counts = [0, 0, 0, 0]
+        for value in (*self.deck, *self._face_down()):
+            if not is_joker(value):
+                counts[suit_of(value)] += 1
+        return tuple(counts)
+
+    def _face_down(self) -> tuple[Card, ...]:
+        if not self.config.faltering:
+            return ()
+        return self.course[self.track.frontier :]
 
     def joker_unseen(self) -> bool:
         """The joker is in the deck or on a face-down link (where it lies only when the table
         leaves a joker dealt to the course there: `course_joker = "stays"`)."""
-        hidden = [v for link, v in enumerate(self.course, 1) if not self.face_up(link)]
-        return any(is_joker(v) for v in (*self.deck, *hidden))
+        return any(is_joker(v) for v in (*self.deck, *self._face_down()))
 
 
 @dataclass(frozen=True)
