@@ -1,12 +1,16 @@
 """What the server keeps on disk, kept from other eyes: its folders made readable by their
-owner alone (0700), its files too (0600), and each table's seed sealed with the server's key,
-so a copy of the database alone does not tell what the dice of an unfinished game will be.
+owner alone (0700), its files too (0600), and each table's seed and each step's action and
+events sealed with the server's key, so a copy of the database alone tells neither what the
+dice of an unfinished game will be nor what cards its seats hold.
 
 A sealed seed is `sealed:` and the URL-safe base64 of a 12-byte nonce and the AES-256-GCM
 ciphertext of the seed's decimal text, with the table's id as associated data (a sealed seed
 moved to another table does not open). The AES key is derived with HKDF-SHA256 from the
 server's signing key, so the one key file keeps both; a database made before seeds were
 sealed holds them as plain decimal text, which still reads (and is sealed on the next start).
+A step's action text and its events' JSON are sealed the same way, each with a nonce of its
+own, bound to the table, the step and the column (a sealed step moved to another place does
+not open); clear ones, from older servers, still read.
 """
 
 from __future__ import annotations
@@ -54,7 +58,8 @@ def private_file(path: Path) -> None:
 
 
 class SeedSeal:
-    """Seals and opens table seeds with a key derived from the server's signing key."""
+    """Seals and opens table seeds (and the steps' texts) with a key derived from the
+    server's signing key."""
 
     def __init__(self, secret: bytes) -> None:
         from cryptography.hazmat.primitives import hashes
@@ -65,22 +70,41 @@ class SeedSeal:
         self._aead = AESGCM(derive.derive(secret))
 
     def seal(self, table_id: str, seed: int) -> str:
-        nonce = secrets.token_bytes(NONCE_BYTES)
-        sealed = self._aead.encrypt(nonce, str(seed).encode(), table_id.encode())
-        return SEALED + base64.urlsafe_b64encode(nonce + sealed).decode()
+        return self._seal(str(seed), table_id.encode())
 
     def unseal(self, table_id: str, stored: str) -> int:
+        return int(self._open(stored, table_id.encode(), f"table {table_id}'s seed"))
+
+    def seal_text(self, table_id: str, place: str, text: str) -> str:
+        """`text` (a step's action or events) sealed for that `place` of that table alone."""
+        return self._seal(text, _bound(table_id, place))
+
+    def open_text(self, table_id: str, place: str, stored: str) -> str:
+        return self._open(stored, _bound(table_id, place), f"table {table_id}'s record")
+
+    def _seal(self, text: str, bound: bytes) -> str:
+        nonce = secrets.token_bytes(NONCE_BYTES)
+        sealed = self._aead.encrypt(nonce, text.encode(), bound)
+        return SEALED + base64.urlsafe_b64encode(nonce + sealed).decode()
+
+    def _open(self, stored: str, bound: bytes, what: str) -> str:
         from cryptography.exceptions import InvalidTag
 
         raw = base64.urlsafe_b64decode(stored.removeprefix(SEALED))
         try:
-            text = self._aead.decrypt(raw[:NONCE_BYTES], raw[NONCE_BYTES:], table_id.encode())
+            text = self._aead.decrypt(raw[:NONCE_BYTES], raw[NONCE_BYTES:], bound)
         except InvalidTag:
             raise ConfigError(
-                f"table {table_id}'s seed was sealed with another key: start the server with"
+                f"{what} was sealed with another key: start the server with"
                 " the key file it was made with (--key-file)"
             ) from None
-        return int(text.decode())
+        return text.decode()
+
+
+def _bound(table_id: str, place: str) -> bytes:
+    """The associated data of a step's sealed text: its table, step and column (a NUL
+    apart, which neither a table id nor a seed's associated data holds)."""
+    return f"{table_id}\0{place}".encode()
 
 
 def open_seed(seal: SeedSeal | None, table_id: str, stored: str) -> int:
@@ -91,3 +115,13 @@ def open_seed(seal: SeedSeal | None, table_id: str, stored: str) -> int:
     if seal is None:
         raise ConfigError(f"table {table_id}'s seed is sealed: the server's key is needed")
     return seal.unseal(table_id, stored)
+
+
+def open_text(seal: SeedSeal | None, table_id: str, place: str, stored: str) -> str:
+    """A step's stored action or events: clear (older databases, or a server without a key)
+    or sealed, which only the key it was sealed with opens."""
+    if not stored.startswith(SEALED):
+        return stored
+    if seal is None:
+        raise ConfigError(f"table {table_id}'s record is sealed: the server's key is needed")
+    return seal.open_text(table_id, place, stored)

@@ -53,7 +53,8 @@ def signed_message(chain_end: str, lines: int) -> bytes:
 
 class ServerKey:
     """The server's signing key, kept in a file (mode 0600, in a folder made 0700) that every
-    process of one server shares; made on first start. It also seals the tables' seeds."""
+    process of one server shares; made on first start. It also seals the tables' seeds and
+    steps."""
 
     def __init__(self, private: Ed25519PrivateKey) -> None:
         self._private = private
@@ -82,7 +83,7 @@ class ServerKey:
         return key
 
     def seed_seal(self) -> SeedSeal:
-        """What seals the tables' seeds in the database: a key derived from this one."""
+        """What seals the tables' seeds and steps in the database: a key derived from this one."""
         raw = self._private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
         return SeedSeal(raw)
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from horserace.core.errors import HorseraceError
-from horserace.drivers.server.at_rest import SEALED, SeedSeal, open_seed, private_file
+from horserace.drivers.server.at_rest import SEALED, SeedSeal, open_seed, open_text, private_file
 from horserace.drivers.server.database_url import is_postgres_url, postgres_conninfo, sqlite_path
 from horserace.drivers.server.storage import (
     PLAYING,
@@ -115,8 +115,8 @@ class SQLStorage:
             self._prepare(db)
             for statement in SCHEMA:
                 db.execute(statement.format(**self.TYPES))
-        if seal is not None:
-            self.seal_clear_seeds()
+        if seal is not None and self.seal_clear_seeds() + self.seal_clear_steps():
+            self._forget_old_pages()
 
     def seal_clear_seeds(self) -> int:
         """Seal the seeds an older server stored as plain text, of every unfinished table
@@ -133,9 +133,41 @@ class SQLStorage:
                     "UPDATE tables SET seed = ? WHERE id = ? AND seed = ?",
                     (self.seal.seal(table_id, int(seed)), table_id, seed),
                 )
-        if clear:
-            self._forget_old_pages()
         return len(clear)
+
+    def seal_clear_steps(self) -> int:
+        """Seal the actions and events an older server stored in clear, of every unfinished
+        table (the dealt cards are in them; a finished table's record is public); how many
+        steps were sealed."""
+        assert self.seal is not None
+        with self._transaction() as db:
+            clear = db.execute(
+                "SELECT table_id, step, action, events FROM actions WHERE table_id IN"
+                " (SELECT id FROM tables WHERE status IN (?, ?))"
+                " AND (action NOT LIKE ? OR events NOT LIKE ?) ORDER BY table_id, step",
+                (WAITING, PLAYING, SEALED + "%", SEALED + "%"),
+            ).fetchall()
+            for table_id, step, action, events in clear:
+                db.execute(
+                    "UPDATE actions SET action = ?, events = ? WHERE table_id = ? AND step = ?"
+                    " AND action = ? AND events = ?",  # unless a worker starting too sealed it
+                    (
+                        *self._sealed_texts(table_id, step, action, events),
+                        *(table_id, step, action, events),
+                    ),
+                )
+        return len(clear)
+
+    def _sealed_texts(self, table_id: str, step: int, action: str, events: str) -> list[str]:
+        """A step's action and events as stored: sealed (each its own nonce), or clear when
+        this storage has no key; a text already sealed is kept."""
+        texts = [action, events]
+        if self.seal is None:
+            return texts
+        return [
+            text if text.startswith(SEALED) else self.seal.seal_text(table_id, place, text)
+            for place, text in zip(_places(step), texts, strict=True)
+        ]
 
     def _forget_old_pages(self) -> None:
         """After rewriting secrets: nothing of the old text stays where a copy finds it."""
@@ -282,7 +314,7 @@ class SQLStorage:
         """Several tables' actions in one transaction: one commit (one wait for the disk)
         for all of them, in a few statements (each call into the database gives up the GIL,
         and taking it back waits behind the busy event loop)."""
-        rows = [action_values(table_id, step) for table_id, step, _ in batch]
+        rows = [self._action_row(table_id, step) for table_id, step, _ in batch]
         latest = {table_id: (table_id, step.version, status) for table_id, step, status in batch}
         with self._transaction() as db:
             self._fence(db, list(latest))
@@ -302,6 +334,11 @@ class SQLStorage:
                     [v for r in moved for v in r],
                 )
 
+    def _action_row(self, table_id: str, step: StoredStep) -> tuple[Any, ...]:
+        row = list(action_values(table_id, step))
+        row[4:6] = self._sealed_texts(table_id, step.step, row[4], row[5])
+        return tuple(row)
+
     def truncate(self, table_id: str, keep: int, version: int) -> None:
         with self._transaction() as db:
             self._fence(db, [table_id])
@@ -315,10 +352,16 @@ class SQLStorage:
             " WHERE table_id = ? ORDER BY step",
             (table_id,),
         )
-        return [
-            StoredStep(step, version, actor, action, tuple(json.loads(events)), request)
-            for step, version, actor, action, events, request in rows
-        ]
+        steps = []
+        for step, version, actor, action, events, request in rows:
+            opened = [
+                open_text(self.seal, table_id, place, text)
+                for place, text in zip(_places(step), (action, events), strict=True)
+            ]
+            steps.append(
+                StoredStep(step, version, actor, opened[0], tuple(json.loads(opened[1])), request)
+            )
+        return steps
 
     def save_published(self, table_id: str, record: str, checked: dict[str, Any]) -> None:
         with self._transaction() as db:
@@ -398,6 +441,13 @@ class PostgresStorage(SQLStorage):
     def _usable(self) -> bool:
         return not self._db.broken
 
+    def _forget_old_pages(self) -> None:
+        # the rows before sealing are dead versions until vacuumed: VACUUM FULL writes each
+        # table anew and drops its old files (the write-ahead log keeps them until recycled)
+        with self._lock:
+            for table in ("tables", "actions"):
+                self._db.execute(f"VACUUM FULL {table}")
+
 
 def open_storage(url: str, seal: SeedSeal | None = None) -> SQLStorage:
     """The storage a database URL names: postgresql://... or sqlite:///FILE (or a path);
@@ -437,6 +487,11 @@ def _table(db: Any, row: tuple[Any, ...], seal: SeedSeal | None) -> TableRow:
         version=version,
         seats=tuple(SeatRow(*seat) for seat in seats),
     )
+
+
+def _places(step: int) -> tuple[str, str]:
+    """What a step's sealed action and events are bound to, besides their table."""
+    return f"{step}/action", f"{step}/events"
 
 
 def _insert_seats(db: Any, table_id: str, seats: Sequence[SeatRow]) -> None:
