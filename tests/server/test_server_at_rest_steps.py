@@ -17,11 +17,12 @@ import psycopg
 import pytest
 
 from horserace.core.errors import ConfigError
+from horserace.drivers.server.app import create_app
 from horserace.drivers.server.signing import ServerKey
 from horserace.drivers.server.sql_storage import PostgresStorage, SQLiteStorage, SQLStorage
 from horserace.drivers.server.storage import OVER, PLAYING, StoredStep, TableRow
 from tests.server.hidden import PRIVATE_KINDS
-from tests.server.support import Player, create_table, join, serving
+from tests.server.support import Message, Player, TestClient, create_table, join, serving
 
 
 def _on_disk(database: Path) -> bytes:
@@ -43,25 +44,38 @@ def _secrets(steps: list[StoredStep]) -> list[bytes]:
     return [text.encode() for text in sorted(found)]
 
 
+def _until_ann_is_asked(client: TestClient) -> tuple[str, int, str, Message]:
+    """An Advanced table where Ann, a person, takes the last seat (the game starts) and is
+    asked to act: dealt, and nothing moves until she does. (table, seat, token, state)"""
+    table, _, _ = create_table(client, "advanced", ["open", "random", "random", "random"])
+    seat, token = join(client, table, "Ann")
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ann = Player(ws, seat)
+        ann.hello(token)
+        waiting = ann.settled(people=[seat])
+    assert waiting["state"]["view"]["hands"][seat] and waiting["state"]["status"] == PLAYING
+    return table, seat, token, waiting
+
+
+def _dealt_to_every_seat(steps: list[StoredStep]) -> list[bytes]:
+    """The secrets of the opened record, which holds every seat's cards."""
+    dealt = [e for s in steps for e in s.events if e["type"] == "card-dealt"]
+    assert {e["seat"] for e in dealt} == {0, 1, 2, 3}
+    secrets = _secrets(steps)
+    assert b'"card-dealt"' in secrets and any(s.startswith(b"deal") for s in secrets)
+    return secrets
+
+
 def test_an_unfinished_tables_dealt_cards_are_nowhere_in_the_sqlite_files(
     tmp_path: Path,
 ) -> None:
     database = tmp_path / "t.db"
     with serving(database) as client:
-        table, _, _ = create_table(client, "advanced", ["open", "random", "random", "random"])
-        seat, token = join(client, table, "Ann")  # the last open seat: the game starts
-        with client.websocket_connect(f"/ws/tables/{table}") as ws:
-            ann = Player(ws, seat)
-            ann.hello(token)
-            waiting = ann.settled(people=[seat])  # dealt, and nothing moves until Ann acts
-        hand = waiting["state"]["view"]["hands"][seat]
-        assert hand and waiting["state"]["status"] == PLAYING
+        table, seat, token, waiting = _until_ann_is_asked(client)
+    hand = waiting["state"]["view"]["hands"][seat]
     key = ServerKey.load_or_create(f"{database}.key")
     steps = SQLiteStorage(database, key.seed_seal()).load_steps(table)
-    dealt = [e for s in steps for e in s.events if e["type"] == "card-dealt"]
-    assert {e["seat"] for e in dealt} == {0, 1, 2, 3}  # every seat's cards, in the record
-    secrets = _secrets(steps)
-    assert b'"card-dealt"' in secrets and any(s.startswith(b"deal") for s in secrets)
+    secrets = _dealt_to_every_seat(steps)
     on_disk = _on_disk(database)
     assert [s for s in secrets if s in on_disk] == []
     with sqlite3.connect(database) as db:
@@ -82,6 +96,26 @@ def test_an_unfinished_tables_dealt_cards_are_nowhere_in_the_sqlite_files(
             again = Player(ws, seat).hello(token)
         assert again["state"]["view"]["hands"][seat] == hand
         assert again["version"] == waiting["version"]
+
+
+def test_an_unfinished_tables_dealt_cards_are_nowhere_in_postgres(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    key_file = str(tmp_path / "server.key")
+    with TestClient(create_app(postgres_url, seeds=lambda: 20240601, key_file=key_file)) as client:
+        table, _, _, _ = _until_ann_is_asked(client)
+    store = PostgresStorage(postgres_url, ServerKey.load_or_create(key_file).seed_seal())
+    secrets = _dealt_to_every_seat(store.load_steps(table))
+    store.close()
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        rows = db.execute("SELECT * FROM actions").fetchall()
+        db.execute("CHECKPOINT")  # the table's pages as they are on disk
+        home = db.execute("SHOW data_directory").fetchone()
+        path = db.execute("SELECT pg_relation_filepath('actions')").fetchone()
+    assert home is not None and path is not None
+    as_stored = "\n".join(str(value) for row in rows for value in row).encode()
+    heap = Path(home[0], path[0]).read_bytes()
+    assert [s for s in secrets if s in as_stored or s in heap] == []
 
 
 UNFINISHED = TableRow("u1", "advanced", {"players": 2}, 7, "fair", {}, "h" * 64, 1.0, PLAYING)
