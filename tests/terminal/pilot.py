@@ -24,7 +24,8 @@ def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
 
 
 def asking(app: TableApp) -> bool:
-    return app.query_one(ChoicePanel).has_class("-asking")
+    """A question is open and on the screen (keys typed before it is drawn answer nothing)."""
+    return app.query_one(ChoicePanel).ready
 
 
 def holding(app: TableApp) -> ResultScreen | None:
@@ -66,14 +67,6 @@ async def until(pilot: Pilot[str], ready: Callable[[], object]) -> None:
             return
         await pilot.pause(TICK)
     raise AssertionError("the screen never got there")
-
-
-async def answer_all(pilot: Pilot[str], app: TableApp, text: str = "") -> None:
-    """Answer every question with `text` (Enter alone takes the default) until a result shows."""
-    while holding(app) is None:
-        await until(pilot, lambda: asking(app) or holding(app) is not None)
-        if asking(app):
-            await pilot.press(*text, "enter")
 
 
 async def pick_all(pilot: Pilot[str], app: TableApp, game: Game) -> None:

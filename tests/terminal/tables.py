@@ -23,7 +23,7 @@ from horserace.engine import replay as engine_replay
 from horserace.families import family_of_preset
 from horserace.families.presets import get_preset
 from horserace.families.texts import rules_markdown
-from horserace.terminal.screen import Display, TableScreen
+from horserace.terminal.screen import RESULT_PAUSE, Display, TableScreen
 from horserace.terminal.table import TableSetup, TableTerminal
 from horserace.terminal.tui.app import FINISHED, FRAME, TableApp, TableHelp
 from horserace.terminal.tui.replay import ReplayApp, replay_app
@@ -70,8 +70,12 @@ class Table:
         )
 
     def new_screen(self) -> TableScreen:
+        """The screen, each result gone on from at once where only bots play (where people
+        play it stays until Enter)."""
         console = Console(file=io.StringIO(), width=80, height=24)
-        return self.terminal.screen(self.setup, console, False, True)
+        screen = self.terminal.screen(self.setup, console, False, True)
+        screen.auto_continue = 0.0
+        return screen
 
     def new_game(self) -> Game:
         setup = self.setup
@@ -150,6 +154,7 @@ def replayed(preset_name: str, options: dict[str, object], seed: int = 7) -> Rep
     def new_screen() -> TableScreen:
         screen = t.new_screen()
         screen.speed = 0.02
+        screen.auto_continue = screen.speed * RESULT_PAUSE
         return screen
 
     def finish(screen: TableScreen, result: Any) -> None:

@@ -68,7 +68,10 @@ def needs(game: Game, text: str) -> list[str]:
             wanted.append(r"your hand \(P1\): " + re.escape(hand_cells(view, 0).plain))
     elif game.preset in ("basic", "calcutta"):
         wanted += [rf"{suit}\s+●" for suit in ("♣ clubs", "♦ diamonds", "♥ hearts", "♠ spades")]
-        wanted += [rf"{name}{you} {chips}\b" for name, chips in zip(names, view.chips, strict=True)]
+        dealer = r"(?: \(dealer\))?"
+        wanted += [
+            rf"{name}{you}{dealer} {chips}\b" for name, chips in zip(names, view.chips, strict=True)
+        ]
     elif view.phase is DerbyPhase.SELECT and not any(view.silks):  # the seats, in two columns
         for seat, name in enumerate(names):  # if need be: a line's start, or after the │
             wanted.append(rf"(?:^|│)[▶ ]\s*{name}{you}\s[^│]*\${view.money[seat]}\b")

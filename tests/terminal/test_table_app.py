@@ -63,6 +63,28 @@ def test_a_race_result_waits_for_enter_when_a_person_plays(
     run(scenario)
 
 
+def test_a_race_result_stays_until_enter_where_only_bots_play() -> None:
+    """Watching bots, the result used to close after a few seconds (at once at speed 0), over
+    the payouts; `n` (no pauses until the next decision) does not close it either."""
+    app, game, screen = table("classic", options={"rounds": 2})
+    screen.auto_continue = None  # as `play` has it without --auto-continue
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: holding(app) is not None)
+            held = holding(app)
+            assert held is not None and held.heading == "The race is run"
+            steps = len(game.steps)
+            await pilot.press("n")
+            await pilot.pause(0.4)
+            assert holding(app) is held and len(game.steps) == steps
+            await pilot.press("enter")
+            await until(pilot, lambda: len(game.steps) > steps)
+            await pilot.press("ctrl+c")
+
+    run(scenario)
+
+
 def test_keys_typed_before_a_question_answer_nothing() -> None:
     app, game, screen = table("basic", humans=[2], options={"races": 2})
 
@@ -74,7 +96,7 @@ def test_keys_typed_before_a_question_answer_nothing() -> None:
             await until(pilot, lambda: not asking(app))
             steps = len(game.steps)
             await pilot.press("x", "y", "enter", "z")  # the bots' turn: nothing is asked
-            assert len(game.steps) == steps
+            assert all(step.actor != "2" for step in game.steps[steps:])  # (the bots play on)
             await pilot.press("n")
             await until(pilot, lambda: holding(app) is not None or asking(app))
             if holding(app) is not None:  # the race's result waits for Enter

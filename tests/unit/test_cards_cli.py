@@ -158,7 +158,7 @@ def test_play_runs_a_whole_table_of_bots(args: list[str], total: int | None) -> 
 def test_a_person_bets_at_the_keyboard() -> None:
     code, out, err = play(
         "basic", "--players", "3", "--races", "1", "--human", "2", "--seed", "8",
-        "--no-animation", stdin="bet 3 lots\nbet 3 H\n\n",
+        "--no-animation", stdin="bet 3 lots\nbet 3 H\ndone\n",
     )  # fmt: skip
     assert code == 0, out + err
     assert "'lots' is not a suit (C, D, H or S)" in out
@@ -167,13 +167,14 @@ def test_a_person_bets_at_the_keyboard() -> None:
 
 
 def test_a_person_bids_at_the_calcutta() -> None:
-    answers = "bid lots\nbid 0\nbid 60\n" + "p\n" * 300
+    answers = "bid lots\nbid 0\nbid 60\ny\n" + "p\n" * 300  # 60 of 150 chips: y, sure
     code, out, err = play(
         "calcutta", "--players", "3", "--races", "1", "--human", "1", "--seed", "3",
         "--no-animation", "--bots", "value", stdin=answers,
     )  # fmt: skip
     assert code == 0, out + err
     assert "'bid lots' is not a bid" in out and "0 is under the least bid allowed now (1)" in out
+    assert "bid 60 stakes 60 of your 150 chips, over a quarter: sure?" in out
     assert "P1 bids 60" in out
 
 

@@ -1,6 +1,7 @@
 """The card race's and the Derby's questions: the Calcutta bid field (+1/+5/+10 over the
 standing bid, a limit that is named) and a pass that says it leaves the bidding on that horse;
-the book's stake named by its limit; a Derby wager keyed by its amount with no default."""
+the book's stake named by its limit; a Derby wager keyed by its amount; Enter alone answers
+none of them."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from horserace.core.chance import SeededChance
 from horserace.drivers.bots import make_bot
 from horserace.engine import Game, play
 from horserace.families.cards.choices import CardsAsker
-from horserace.families.cards.rules.actions import NO_BID, Bid, BookBet
+from horserace.families.cards.rules.actions import DONE, NO_BID, Bid, BookBet
 from horserace.families.derby.choices import DerbyAsker
 from horserace.families.derby.rules.model import ChooseHorse, Wager
 from horserace.families.presets import get_preset
@@ -76,7 +77,7 @@ def test_the_calcutta_bid_field_and_a_pass_that_leaves_the_bidding() -> None:
     view, legal = reach(game, bots, 1, lambda legal: Bid(1) in legal)
     asker = CardsAsker(screen_for(game))
     choice = asker.choice(view, legal, 1)
-    assert choice.default is None and choice.field is not None
+    assert isinstance(resolve(choice, ""), Rejection) and choice.field is not None
     assert resolve(choice, "+5") == Bid(choice.field.base + 5)
     assert resolve(choice, "7") == Bid(7)
     most = choice.field.maximum
@@ -104,7 +105,8 @@ def test_the_book_asks_the_horse_then_a_stake_within_its_limit() -> None:
     game, bots = table("basic", {"players": 3}, "cards", "value")
     view, legal = reach(game, bots, 1, lambda legal: any(isinstance(a, BookBet) for a in legal))
     choice = CardsAsker(screen_for(game)).choice(view, legal, 1)
-    assert choice.default == "done"
+    assert isinstance(resolve(choice, ""), Rejection)  # no bet is typed too: `done`
+    assert resolve(choice, "done") == DONE
     stake = resolve(choice, "H")
     assert isinstance(stake, Choice) and stake.field is not None
     most = max(a.stake for a in legal if isinstance(a, BookBet) and a.suit == 2)
@@ -122,8 +124,15 @@ def test_a_derby_horse_is_its_number_and_a_wager_has_no_default() -> None:
     number = legal[-1].horse
     assert resolve(choice, str(number)) == ChooseHorse(number)
     assert resolve(choice, f"horse {number}") == ChooseHorse(number)
+    assert isinstance(resolve(choice, ""), Rejection)  # Enter alone picks no horse
     game, bots = table("derby", {"players": 3, "races": 1}, "derby", "random")
     view, legal = reach(game, bots, 0, lambda legal: isinstance(legal[0], Wager))
     choice = DerbyAsker(screen_for(game)).choice(view, legal, 0)
-    assert choice.default is None and isinstance(resolve(choice, ""), Rejection)
+    assert isinstance(resolve(choice, ""), Rejection)
     assert resolve(choice, "$1") == Wager(1) and resolve(choice, "0") == Wager(0)
+    money = view.money[0]  # a wager over a quarter of it is asked again; y places it
+    big = max(a.amount for a in legal if isinstance(a, Wager))
+    assert 4 * big > money
+    sure = resolve(choice, str(big))
+    assert isinstance(sure, Choice) and "over a quarter: sure?" in sure.question
+    assert resolve(sure, "y") == Wager(big) and resolve(sure, "n") is choice

@@ -1,4 +1,4 @@
-"""The choice model a person answers: keys and words, a default only where asked for, a number
+"""The choice model a person answers: keys and words, never a default for Enter alone, a number
 field with its limits, steps that narrow and go back, and a Rejection that says why."""
 
 from __future__ import annotations
@@ -7,7 +7,15 @@ from dataclasses import dataclass
 
 import pytest
 
-from horserace.terminal.choices import Choice, NumberField, Option, Rejection, lettered, resolve
+from horserace.terminal.choices import (
+    Choice,
+    NumberField,
+    Option,
+    Rejection,
+    lettered,
+    over_a_quarter,
+    resolve,
+)
 from horserace.terminal.plain import PlainPresenter, choice_lines, prompt_text
 
 
@@ -32,24 +40,40 @@ def test_a_key_a_text_or_another_name_picks_the_option() -> None:
     assert resolve(named, "$2") == Act("wager 2")
 
 
-def test_enter_alone_chooses_nothing_unless_a_default_is_given() -> None:
+def test_enter_alone_chooses_nothing_not_even_no_bet() -> None:
     yes, no = Act("accept"), Act("decline")
     trade = Choice(0, "answer the trade", (Option("y", "accept", yes), Option("n", "decline", no)))
     rejected = resolve(trade, "   ")
     assert isinstance(rejected, Rejection) and "Enter alone chooses nothing" in rejected.rule
     assert "y: accept" in rejected.allowed and "n: decline" in rejected.allowed
-    betting = Choice(0, "your bet", (Option("done", "no more bets", no),), default="done")
-    assert resolve(betting, "") == no
-    assert prompt_text(betting) == "your bet [Enter = done] >" and prompt_text(trade).endswith(" >")
+    betting = Choice(0, "your bet", (Option("done", "no more bets", no),))
+    assert isinstance(resolve(betting, ""), Rejection) and resolve(betting, "done") == no
+    assert prompt_text(betting) == "your bet >"
 
 
-def test_keys_are_unique_and_the_default_is_a_key() -> None:
+def test_keys_are_unique_and_each_option_acts_or_leads_on() -> None:
     with pytest.raises(ValueError, match="share a key"):
         Choice(0, "q", (Option("a", "one", Act("x")), Option("A", "two", Act("y"))))
-    with pytest.raises(ValueError, match="default"):
-        Choice(0, "q", (Option("a", "one", Act("x")),), default="b")
     with pytest.raises(ValueError, match="action or a next step"):
         Option("a", "neither")
+
+
+def test_a_stake_over_a_quarter_of_ones_money_is_asked_again_in_every_step() -> None:
+    """`100` typed for 10 at 150 chips: asked again; n goes back, y takes it; a quarter is fine."""
+    field = NumberField("bid", 1, 150, lambda n: Act(f"bid {n}"))
+    doubt = over_a_quarter(150, lambda a: int(a.text.split()[1]) if "bid" in a.text else None)
+    bid = Choice(0, "the hearts are for sale", (Option("p", "pass", Act("pass")),), field=field)
+    start = Choice(0, "which horse", (Option("h", "hearts", then=lambda: bid),), doubt=doubt)
+    step = resolve(start, "h")
+    assert isinstance(step, Choice) and step.doubt is doubt
+    assert resolve(step, "37") == Act("bid 37") and resolve(step, "p") == Act("pass")
+    sure = resolve(step, "100")
+    assert isinstance(sure, Choice)
+    assert sure.question == "bid 100 stakes 100 of your 150 chips, over a quarter: sure?"
+    assert [o.key for o in sure.options] == ["y", "n"] and sure.doubt is None
+    assert resolve(sure, "n") is step and resolve(sure, "<") is step
+    assert resolve(sure, "y") == Act("bid 100")
+    assert isinstance(resolve(sure, ""), Rejection)
 
 
 def test_the_number_field_names_its_limits_and_reads_raises_over_the_standing_bid() -> None:

@@ -104,10 +104,11 @@ def test_a_keyboard_seat_picks_and_wagers(tmp_path: Path) -> None:
 def test_a_keyboard_seat_is_asked_again_after_a_bad_answer() -> None:
     code, out, _ = invoke(
         "play", "derby", "--players", "2", "--races", "1", "--seed", "1", "--human", "2",
-        "--track", "sprint", stdin="99\n3\n\n0\n",
+        "--track", "sprint", stdin="99\n3\n\n1\n0\n",
     )  # fmt: skip
     assert code == 0
     assert "not a choice here" in out
+    assert "Enter alone chooses nothing here" in out  # no horse is taken for Enter
 
 
 class TypingPolicy:

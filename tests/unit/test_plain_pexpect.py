@@ -69,7 +69,7 @@ ASKED = {  # a question each game must put to its person
     "advanced": "which card do you keep >",
     "husted": "your bet >",
     "perry": "trade? >",
-    "basic": "your bet at the book [Enter = done] >",
+    "basic": "your bet at the book >",
     "calcutta": "is for sale",
     "derby": "your wager on horse",
 }

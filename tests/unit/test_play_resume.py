@@ -40,9 +40,9 @@ def invoke(state: Path, *args: str, stdin: str | None = None) -> tuple[int, str,
 def test_interrupted_game_resumes_to_the_game_never_stopped(tmp_path: Path) -> None:
     whole = tmp_path / "whole.jsonl"
     code, out, _ = invoke(tmp_path, *BASIC, "--bots", "value,random", "--record", str(whole),
-                          stdin="\n" * 2000)  # fmt: skip
+                          stdin="done\n" * 2000)  # fmt: skip
     assert code == 0, out
-    code, out, _ = invoke(tmp_path, *BASIC, "--bots", "value,random", stdin="\n" * 2)
+    code, out, _ = invoke(tmp_path, *BASIC, "--bots", "value,random", stdin="done\n" * 2)
     assert code == 130
     saved = list((tmp_path / "horserace").glob("basic-*.jsonl"))
     assert len(saved) == 1  # no --record: the record goes to the state directory
@@ -54,7 +54,7 @@ def test_interrupted_game_resumes_to_the_game_never_stopped(tmp_path: Path) -> N
     assert stopped.seating["humans"] == [2]
     assert stopped.seating["bots"] == ["value", "random", "value"]
 
-    code, out, _ = invoke(tmp_path, "basic", "--resume", str(saved[0]), stdin="\n" * 2000)
+    code, out, _ = invoke(tmp_path, "basic", "--resume", str(saved[0]), stdin="done\n" * 2000)
     assert code == 0, out
     assert f"resumed from {saved[0]} after {len(stopped.steps)} steps" in out
     assert "Round 1:" not in out  # the first deal is not announced again

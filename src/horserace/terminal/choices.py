@@ -111,31 +111,35 @@ class NumberField:
 Reader = Callable[[str], "Action | Choice | Rejection | None"]
 
 
+Doubt = Callable[[Action], "str | None"]
+
+
 @dataclass(frozen=True)
 class Choice:
-    """One question to the person at `seat`. `default` is the key Enter gives, None wherever the
-    consequences are real. `hint` says how to type what the options do not list; `read` reads
-    such free-typed answers (a bet, a whole trade) into an action, a next step, a Rejection, or
-    None when it does not know the text. `back` is the step before this one. `always_ask` puts
-    the question even when it has one answer: what may be answered hangs on cards others do not
-    see (a debt an Ace could cancel), so an answer taken at once would tell them."""
+    """One question to the person at `seat`. Enter alone answers nothing: every answer, "no
+    bet" and "done" too, is a key typed. `hint` says how to type what the options do not list;
+    `read` reads such free-typed answers (a bet, a whole trade) into an action, a next step, a
+    Rejection, or None when it does not know the text. `back` is the step before this one.
+    `doubt` says why an answer that moves money looks like a slip (a bid over a quarter of
+    one's chips: `100` typed for 10), or None; such an answer is asked again as a yes or no
+    (`confirming`), here and in every step after this one. `always_ask` puts the question even
+    when it has one answer: what may be answered hangs on cards others do not see (a debt an
+    Ace could cancel), so an answer taken at once would tell them."""
 
     seat: int
     question: str
     options: tuple[Option, ...] = ()
-    default: str | None = None
     field: NumberField | None = None
     hint: str = ""
     read: Reader | None = None
     back: Choice | None = None
     always_ask: bool = False
+    doubt: Doubt | None = None
 
     def __post_init__(self) -> None:
         keys = [option.key.lower() for option in self.options]
         if len(set(keys)) != len(keys):
             raise ValueError(f"two options share a key in {self.question!r}: {keys}")
-        if self.default is not None and self.default.lower() not in keys:
-            raise ValueError(f"the default {self.default!r} is not a key of {self.question!r}")
 
     def option(self, key: str) -> Option | None:
         word = key.strip().lower()
@@ -168,14 +172,46 @@ class Choice:
         return self.options[0].action
 
 
+def over_a_quarter(money: int, cost: Callable[[Action], int | None], unit: str = "chips") -> Doubt:
+    """Doubts an answer that puts more than a quarter of the seat's `money` on one bet or bid
+    (`cost` of an action: the chips it stakes, None for one that stakes none)."""
+
+    def doubt(action: Action) -> str | None:
+        amount = cost(action)
+        if amount is None or 4 * amount <= money:
+            return None
+        return f"{action.text} stakes {amount} of your {money} {unit}, over a quarter"
+
+    return doubt
+
+
 def resolve(choice: Choice, text: str) -> Action | Choice | Rejection:
     """What `text` answers to `choice`: a legal action, the next step of a multi-step choice
     (or the step before, for `<`), or a Rejection saying why not."""
+    found = _found(choice, text)
+    if isinstance(found, Rejection | Choice) or choice.doubt is None:
+        return found
+    doubt = choice.doubt(found)
+    return found if doubt is None else confirming(choice, found, doubt)
+
+
+def confirming(choice: Choice, action: Action, doubt: str) -> Choice:
+    """`action` asked again as a yes or no, `doubt` saying why: no goes back to `choice`."""
+    return Choice(
+        choice.seat,
+        f"{doubt}: sure?",
+        (
+            Option("y", f"yes: {action.text}", action),
+            Option("n", "no: answer again", then=lambda: choice),
+        ),
+        back=choice,
+    )
+
+
+def _found(choice: Choice, text: str) -> Action | Choice | Rejection:
     word = " ".join(text.strip().lower().split())
     if not word:
-        if choice.default is None:
-            return Rejection("Enter alone chooses nothing here: type your answer", choice.allowed())
-        word = choice.default.lower()
+        return Rejection("Enter alone chooses nothing here: type your answer", choice.allowed())
     if word in BACK_KEYS and choice.back is not None:
         return choice.back
     for option in choice.options:
@@ -207,11 +243,14 @@ def _taken(choice: Choice, option: Option) -> Action | Choice:
 
 
 def _next_step(choice: Choice, step: Choice) -> Action | Choice:
-    """The step after `choice`, which goes back to it; a step with one answer is that answer."""
+    """The step after `choice`, which goes back to it (and doubts what it doubts); a step with
+    one answer is that answer. A step that is the one before (a "no" to a doubt) is as it was."""
+    if step is choice.back:
+        return step
     only = step.only_action()
     if only is not None:
         return only
-    return replace(step, back=step.back or choice)
+    return replace(step, back=step.back or choice, doubt=step.doubt or choice.doubt)
 
 
 def lettered(

@@ -54,10 +54,8 @@ def choice_lines(choice: Choice) -> list[str]:
 
 
 def prompt_text(choice: Choice) -> str:
-    """The question with the key Enter gives, if any (a choice with real consequences has none)."""
-    if choice.default is None:
-        return f"{choice.question} >"
-    return f"{choice.question} [Enter = {choice.default}] >"
+    """The question; Enter alone answers none (every answer is a key typed)."""
+    return f"{choice.question} >"
 
 
 class PlainPresenter:

@@ -27,7 +27,7 @@ from horserace.terminal.plain import PlainPresenter, discard_typeahead, read_lin
 
 NEWS_KEPT = 40
 DOT = " · "  # between two parts of a status line
-RESULT_PAUSE = 8  # times --speed: a race's result shown to a table of bots only
+RESULT_PAUSE = 8  # times --speed: a race's result shown in a replay
 
 
 @dataclass(frozen=True)
@@ -176,6 +176,8 @@ class TableScreen:
     viewer: int | None = None
     animated: bool = False
     speed: float = 0.0
+    auto_continue: float | None = None  # seconds a result stays where only bots play (None:
+    # until Enter, as where people play)
     width: int = 80
     title: str = ""  # the preset's name, shown on the board
     game: Game | None = None
@@ -294,15 +296,17 @@ class TableScreen:
 
     def result(self, board: RenderableType, items: Sequence[Any], title: str) -> None:
         """A race's end: printed (the board), or on the full screen the board with the result
-        over it, held until Enter when a person plays (a table of bots goes on at its pace)."""
+        over it, held until Enter (a table of bots only goes on after `auto_continue` seconds,
+        if given: a demo)."""
         if self.display is None:
             self.show(board)
             return
         self.display.board(board)
         lines = [item.styled() for item in items if item.notable]
         body = Group(*lines) if lines else Text("")
-        pause = self.speed * RESULT_PAUSE
-        self.display.hold(title, body, until_enter=bool(self.humans), seconds=pause)
+        seconds = self.auto_continue
+        until_enter = bool(self.humans) or seconds is None
+        self.display.hold(title, body, until_enter=until_enter, seconds=seconds or 0.0)
 
     def open(self) -> None:
         self.draw(self.current())

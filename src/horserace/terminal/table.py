@@ -33,6 +33,8 @@ class TableSetup:
     bots: tuple[str, ...]  # one kind per seat (a person's seat keeps its bot for the header)
     companion: bool
     speed: float
+    auto_continue: float | None = None  # seconds a race's result stays at a table of bots only
+    # (None: until Enter)
 
     @property
     def viewer(self) -> int | None:
@@ -86,6 +88,7 @@ class TableTerminal(ABC):
             viewer=None if shared else setup.viewer,
             animated=animated,
             speed=setup.speed,
+            auto_continue=setup.auto_continue,
             width=self.width,
             title=setup.preset,
             shared_keyboard=shared,

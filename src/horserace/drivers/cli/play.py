@@ -79,6 +79,13 @@ common_options = declared(
         shown="P1, P2, ...",
     ),
     Opt(
+        "--auto-continue SECONDS",
+        float | None,
+        None,
+        "Where only bots play, go on after each race's result this many seconds (a demo).",
+        shown="none: each result stays until Enter",
+    ),
+    Opt(
         "--resume FILE",
         Path | None,
         None,
@@ -129,6 +136,10 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
         speed = terminal.speed if common["speed"] is None else common["speed"]
         humans = common["human"] or _recorded(resumed, "humans")
         check_play_options(seats, humans, common["seed"], speed, common["theme"], common["record"])
+        if (common["auto_continue"] or 0) < 0:
+            raise ConfigError(
+                f"--auto-continue must be 0 or more seconds, not {common['auto_continue']:g}"
+            )
         if companion and not terminal.companion:
             raise ConfigError(
                 f"{preset_name} has no companion mode: its cards cannot be typed in yet"
@@ -155,6 +166,7 @@ def play_preset(preset_name: str, common: dict[str, Any], own: dict[str, Any]) -
         bots=tuple(kinds[seat % len(kinds)] for seat in range(seats)),
         companion=companion,
         speed=speed,
+        auto_continue=common["auto_continue"],
     )
     console, plain = table_console(terminal.width, plain=common["plain"] or stdin_closed())
     animated = not (plain or common["no_animation"])

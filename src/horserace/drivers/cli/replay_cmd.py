@@ -5,6 +5,7 @@ log lines instead)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from horserace.engine import Game, Step, replay
 from horserace.families import family_of_preset
 from horserace.families.presets import get_preset
 from horserace.terminal.errors import user_errors
-from horserace.terminal.screen import TableScreen
+from horserace.terminal.screen import RESULT_PAUSE, TableScreen
 from horserace.terminal.session import table_console
 from horserace.terminal.table import TableSetup
 
@@ -124,6 +125,8 @@ def show_game(
         companion=False,
         speed=terminal.speed if speed is None else speed,
     )
+    # a replay is watched: each race's result stays at the replay's pace, as the bots' did
+    setup = replace(setup, auto_continue=setup.speed * RESULT_PAUSE)
     console, piped = table_console(terminal.width)
     on_screen = not (plain or piped)
 

@@ -38,7 +38,14 @@ from horserace.families.board.rules.actions import (
 from horserace.families.board.rules.phases.trade import MAX_CARDS_MOVED
 from horserace.families.board.rules.records import Phase
 from horserace.families.board.rules.view import BoardView
-from horserace.terminal.choices import Choice, NumberField, Option, Rejection, lettered
+from horserace.terminal.choices import (
+    Choice,
+    NumberField,
+    Option,
+    Rejection,
+    lettered,
+    over_a_quarter,
+)
 from horserace.terminal.screen import TableScreen
 
 CARD_LETTERS = ("a", "j", "q", "k")  # never letter keys beside cards: they name cards
@@ -112,10 +119,10 @@ class BoardAsker:
             seat,
             f"{name}, {_question(plain or legal, view)}",
             tuple(options),
-            None,
             field,
             read=read,
             always_ask=hidden,
+            doubt=over_a_quarter(view.chips[seat], _wagered),
         )
 
     def words(self, view: BoardView, action: Action, seat: int) -> str:
@@ -367,6 +374,10 @@ class BoardAsker:
 
 def _ranks(hand: Sequence[int]) -> list[int]:
     return [r for r in ALL_RANKS for _ in range(hand[r])]
+
+
+def _wagered(action: Action) -> int | None:
+    return action.amount if isinstance(action, Wager) else None
 
 
 def _preferred_key(action: Action) -> str | None:

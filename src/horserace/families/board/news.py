@@ -171,7 +171,10 @@ def step_news(
                 what = (
                     f"horse {event.horse} moves from scratch line {event.from_line} to {event.line}"
                 )
-            tail = "; " + _paid_list(names, payments, unit)
+            # where the holders discard and are asked to pay after (Advanced), the lines of the
+            # discards and the payments say who holds one
+            discarded = any(isinstance(e, ev.CardsDiscarded) for e in rest)
+            tail = "" if discarded and not payments else "; " + _paid_list(names, payments, unit)
             say(index, what + tail, "short" if short else "scratch", event, *payments)
         elif isinstance(event, ev.RepeatRerolled):
             say(index, f"horse {event.horse} is already scratched, roll again", "scratch", event)

@@ -192,6 +192,8 @@ def status_line(view: BoardView, info: BoardInfo) -> StatusLine:
         phase = f"scratching {scratch_rolls_done(view)}/{SCRATCH_LINES}"
     elif view.phase is Phase.RACE:
         phase = f"race, roll {view.race_rolls}"
+    elif view.phase is Phase.PAYOUT:
+        phase = "race won, paying out"  # between two rounds: the game goes on
     else:
         phase = "game over"
     parts += [(phase, "cyan"), (f"pot {money(view, view.pot)}", "bold yellow")]

@@ -14,6 +14,7 @@ from horserace.components.french_deck import suit_text
 from horserace.core.actions import Action
 from horserace.core.errors import IllegalAction
 from horserace.core.events import seat_name
+from horserace.core.words import with_article
 from horserace.families.cards.rules.actions import (
     DONE,
     NO_BID,
@@ -27,7 +28,7 @@ from horserace.families.cards.rules.events import horse_name
 from horserace.families.cards.rules.rules import STYLES
 from horserace.families.cards.rules.state import CardsView
 from horserace.families.cards.rules.track import RACING_SUITS
-from horserace.terminal.choices import Choice, NumberField, Option, Rejection
+from horserace.terminal.choices import Choice, NumberField, Option, Rejection, over_a_quarter
 from horserace.terminal.screen import TableScreen
 
 KIND_WORDS = {
@@ -137,9 +138,10 @@ class CardsAsker:
         options: Sequence[Option],
         hint: str,
     ) -> Choice:
-        """A bet or `done` (Enter: no money moves), or a whole bet typed out."""
+        """A bet or `done` (typed: Enter alone moves no money), or a whole bet typed out."""
         read = self._read(view, legal)
-        return Choice(seat, question, tuple(options), default="done", hint=hint, read=read)
+        doubt = over_a_quarter(view.chips[seat], _cost)
+        return Choice(seat, question, tuple(options), hint=hint, read=read, doubt=doubt)
 
     # --- the Calcutta auction ------------------------------------------------------------------
     def calcutta(self, view: CardsView, legal: Sequence[Action], seat: int, name: str) -> Choice:
@@ -172,7 +174,19 @@ class CardsAsker:
             options,
             field=field,
             read=self._read(view, legal),
+            doubt=over_a_quarter(view.chips[seat], _cost),
         )
+
+
+def _cost(action: Action) -> int | None:
+    """The chips a bet or a bid stakes (a ticket across the board: three stakes)."""
+    if isinstance(action, ToteBet):
+        return action.stake * (3 if action.kind == "board" else 1)
+    if isinstance(action, BookBet):
+        return action.stake
+    if isinstance(action, Bid):
+        return action.amount
+    return None
 
 
 def _stake_step(seat: int, horse: str, most: int, suit: int) -> Any:
@@ -208,7 +222,9 @@ def _ticket_step(seat: int, kind: str, tickets: Sequence[ToteBet]) -> Any:
             if len(suits) != len(letters):
                 return None
             if suits not in selections:
-                return Rejection(f"a {kind} names {wanted} different horses in order", "e.g. 'H C'")
+                return Rejection(
+                    f"{with_article(kind)} names {wanted} different horses in order", "e.g. 'H C'"
+                )
             return stake_step(suits)
 
         return Choice(

@@ -188,9 +188,9 @@ def players_line(view: CardsView, info: BoardInfo) -> Text:
     for seat, chips in enumerate(view.chips):
         if seat:
             line.append("   ")
-        mark = ("▶" if view.actor == seat else " ") + ("D" if seat == view.dealer else " ")
-        line.append(mark, style="bold")
+        line.append("▶" if view.actor == seat else " ", style="bold")
         name = seat_name(info.names, seat) + (" (you)" if seat in info.humans else "")
+        name += " (dealer)" if seat == view.dealer else ""
         line.append(f"{name} ", style="bold" if seat == view.seat else "")
         line.append(str(chips), style="bold red" if chips == 0 else "")
     return line

@@ -1,6 +1,7 @@
 """The questions a Derby table puts to a person: a silk, a horse or a wager, each keyed by its
 own number (horse 7 is `7`, a $2 wager is `2`), with what a wager is worth on average. Enter
-takes the first free silk or horse (which one is luck alone), but never places a wager."""
+alone picks nothing (a silk and a horse are typed too), and a wager over a quarter of one's
+money is asked again."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from horserace.families.derby.bots import wager_value
 from horserace.families.derby.render import silk_table
 from horserace.families.derby.rules.model import ChooseHorse, ChooseSilk, DerbyView, Wager
 from horserace.families.derby.rules.silks import SILKS
-from horserace.terminal.choices import Choice, Option
+from horserace.terminal.choices import Choice, Option, over_a_quarter
 from horserace.terminal.screen import TableScreen
 
 
@@ -59,7 +60,8 @@ class DerbyAsker:
                 f"{name}, your wager on horse {view.horses[seat]} at odds {view.odds[seat]}"
                 f" (each $1 is worth {float(value):+.2f} on average)"
             )
-            return Choice(seat, question, tuple(options))
+            doubt = over_a_quarter(view.money[seat], _cost, "dollars")
+            return Choice(seat, question, tuple(options), doubt=doubt)
         if isinstance(legal[0], ChooseSilk):
             self.screen.show(silk_table([s for s in view.silks if s is not None]))
             for action in legal:
@@ -67,10 +69,14 @@ class DerbyAsker:
                 silk = SILKS[action.silk - 1]
                 words = f"silk {action.silk}: {silk.name}"
                 options.append(Option(str(action.silk), words, action))
-            return Choice(seat, f"{name}, your silk", tuple(options), default=options[0].key)
+            return Choice(seat, f"{name}, your silk", tuple(options))
         free = [a.horse for a in legal if isinstance(a, ChooseHorse)]
         for action in legal:
             assert isinstance(action, ChooseHorse)
             options.append(Option(str(action.horse), f"horse {action.horse}", action))
         question = f"{name}, your horse (free: {number_ranges(free)})"
-        return Choice(seat, question, tuple(options), default=options[0].key)
+        return Choice(seat, question, tuple(options))
+
+
+def _cost(action: Action) -> int | None:
+    return action.amount if isinstance(action, Wager) else None

@@ -31,7 +31,7 @@ from horserace.core.chance import UNDO_WORD
 from horserace.core.shown_odds import ShownOdds
 from horserace.terminal.choices import Choice
 from horserace.terminal.screen import Display, Fitted
-from horserace.terminal.tui.choice_panel import AnswerField, ChoicePanel
+from horserace.terminal.tui.choice_panel import ChoicePanel
 from horserace.terminal.tui.layout import lay_out
 from horserace.terminal.tui.overlays import HelpScreen, LeaveScreen, ResultScreen
 from horserace.terminal.tui.pacer import Pacer, Stopped
@@ -44,6 +44,7 @@ SHORT = 32  # rows below which a wide screen puts the log beside the board
 FRAME = 1 / 30  # seconds between two boards drawn while the bots play at full speed
 REMEASURE = 0.5  # seconds a layout holds for the boards drawn after it (a question lays out anew)
 FINISHED, QUIT = "finished", "quit"
+ANSWER_KEYS = ("help_key", "faster", "slower", "skip", "pause")  # actions of keys an answer types
 PAUSE_NOTICE = 365 * 24 * 3600.0  # seconds the pause notice stays: until the game goes on
 
 
@@ -85,7 +86,7 @@ class TableApp(App[str]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("h", "help", "help"),
+        Binding("h", "help_key", "help"),
         Binding("question_mark,f1", "help", "help", show=False, priority=True),
         Binding("plus,equals_sign", "faster", "faster"),
         Binding("minus", "slower", "slower"),
@@ -307,12 +308,13 @@ class TableApp(App[str]):
 
     # --- keys ------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Undo only where outcomes are typed in; the pace keys not while the answer field takes
-        the keys (+ and - are typed into it)."""
+        """Undo only where outcomes are typed in; the keys that are letters or signs (h, n, +,
+        -, space) only while no question is open, wherever the focus is: any of them may be an
+        answer (`n` declines a trade), so none acts on the table then (? and F1 open the help)."""
         if action == "undo":
             return self.books
-        if action in ("faster", "slower"):
-            return not isinstance(self.focused, AnswerField)
+        if action in ANSWER_KEYS:
+            return not any(panel.has_class("-asking") for panel in self.query(ChoicePanel))
         return True
 
     def action_undo(self) -> None:
@@ -323,6 +325,9 @@ class TableApp(App[str]):
             panel.close()
             self.fit()
             self.answers.put(UNDO_WORD)
+
+    def action_help_key(self) -> None:
+        self.action_help()
 
     def action_help(self) -> None:
         """The help over the table, which waits meanwhile (unless it was paused already)."""

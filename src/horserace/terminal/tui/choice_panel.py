@@ -5,6 +5,9 @@ questions, so keys typed while the bots play answer nothing."""
 
 from __future__ import annotations
 
+import math
+import time
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -20,12 +23,20 @@ from horserace.terminal.choices import Choice, Option, Rejection, resolve
 
 class AnswerField(Input):
     """The answer line; `?` is never part of an answer, so it opens the help even here, and the
-    down arrow moves into the list of options."""
+    down arrow moves into the list of options. Keys typed before the question was on the screen
+    (`shown_at`: a second Enter meant for a result, a `q` a moment after the last answer) are
+    dropped: nobody answers a question before seeing it."""
+
+    shown_at = math.inf  # when the open question was first drawn (inf: not yet)
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         return character != "?" and super().check_consume_key(key, character)
 
     def on_key(self, event: Key) -> None:
+        if event.time < self.shown_at:
+            event.prevent_default()  # nor typed in, nor Enter
+            event.stop()
+            return
         if event.key == "down":
             options = self.screen.query_one("#options", OptionList)
             if options.display and options.option_count:
@@ -84,6 +95,7 @@ class ChoicePanel(Vertical):
         self._question = Text("")
         self._feedback = Text("")
         self._shown: list[Option] = []  # the options listed now, by their index in the list
+        self._opened = 0  # questions opened so far
 
     def compose(self) -> ComposeResult:
         yield Static(id="question")
@@ -96,12 +108,12 @@ class ChoicePanel(Vertical):
     def present(self, choice: Choice) -> None:
         """Ask `choice`: its options listed, the field and its step keys, an empty answer."""
         self.choice = choice
-        self.default = choice.default
+        self.default = None  # Enter alone answers no choice: a key is typed
         self._list(choice.options)
         self._show_field(choice)
         hint = f"  ({choice.hint})" if choice.hint else ""
         placeholder = "a key or words to narrow, Enter · ? help"
-        self._open(choice.question + hint, choice.default, placeholder)
+        self._open(choice.question + hint, None, placeholder)
 
     def open(self, question: str, default: str | None) -> None:
         """Ask a bare question (no options): its answer is the text typed."""
@@ -116,6 +128,7 @@ class ChoicePanel(Vertical):
         field = self.query_one(AnswerField)
         field.value = ""
         field.disabled = True
+        field.shown_at = math.inf
         self.remove_class("-asking")
 
     def refuse(self, reason: Text) -> None:
@@ -160,8 +173,21 @@ class ChoicePanel(Vertical):
         field.value = ""  # nothing typed before the question counts
         field.placeholder = placeholder
         field.disabled = False
+        field.shown_at = math.inf
+        self._opened += 1
         self.add_class("-asking")
         field.focus()
+        self.call_after_refresh(self._drawn, self._opened)
+
+    def _drawn(self, opened: int) -> None:
+        """The question is on the screen: keys typed from now on answer it."""
+        if opened == self._opened and self.has_class("-asking"):
+            self.query_one(AnswerField).shown_at = time.monotonic()
+
+    @property
+    def ready(self) -> bool:
+        """Whether a question is open and drawn (keys typed now answer it)."""
+        return self.has_class("-asking") and self.query_one(AnswerField).shown_at < math.inf
 
     def _say(self, reason: Text) -> None:
         self._feedback = reason

@@ -319,7 +319,7 @@ class JockeyPotFilled(MoneyEvent):
 
     kind = "jockey-pot-filled"
     flow = ("pot", "jockey", "amount")
-    says = "The Main Pot's remaining {amount:chips} go to the Jockey Pot"
+    says = "The Jockey Pot takes the Main Pot's remaining {amount:chips}"
     amount: int
 
 

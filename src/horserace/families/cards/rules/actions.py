@@ -14,6 +14,7 @@ from horserace.components.french_deck import Card, card_text, parse_card, parse_
 from horserace.core.actions import Said
 from horserace.core.errors import InvalidAction
 from horserace.core.types import is_whole_number
+from horserace.core.words import counted, with_article
 
 TOTE_POOLS: dict[str, int] = {  # pool -> horses named on a ticket
     "win": 1,
@@ -173,7 +174,9 @@ def parse_tote(text: str) -> ToteBet | Done:
     stake, horses = _stake_and_suits(words[1:])
     wanted = TOTE_POOLS.get(kind, 1)
     if len(horses) != wanted:
-        raise InvalidAction(f"a {kind} ticket names {wanted} horse(s) in order")
+        raise InvalidAction(
+            f"{with_article(kind)} ticket names {counted(wanted, 'horse')} in order"
+        )
     return ToteBet(kind, stake, horses)
 
 
