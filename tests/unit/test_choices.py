@@ -143,3 +143,19 @@ def test_the_plain_presenter_shows_keys_and_words_and_asks_again_after_a_rejecti
     assert presenter.ask(trade) == no
     out = buffer.getvalue()
     assert "Enter alone chooses nothing here" in out and "'x' is not a choice here" in out
+
+
+def test_a_question_mark_in_plain_lines_shows_the_options_again_and_how_to_answer() -> None:
+    import io
+
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    answers = iter(["?", "y"])
+    presenter = PlainPresenter(Console(file=buffer, width=200), read=lambda prompt: next(answers))
+    yes, no = Act("accept"), Act("decline")
+    trade = Choice(0, "P2 offers 6 for 7", (Option("y", "accept", yes), Option("n", "decline", no)))
+    assert presenter.ask(trade) == yes
+    out = buffer.getvalue()
+    assert out.count("  y: accept") == 2 and "not a choice" not in out
+    assert "type a key above" in out and "Ctrl-C stops the game" in out

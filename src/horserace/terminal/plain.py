@@ -29,10 +29,33 @@ def discard_typeahead() -> None:
         return  # not a real terminal after all (a test's stand-in, a closed stream)
 
 
+class InputEnded(typer.Abort):
+    """The answers piped in ran out before the game ended: not an interruption but a mistake
+    of the input's (one line, exit code 2, the record kept to resume)."""
+
+
 def read_line(prompt: str) -> str:
-    """One line typed after `prompt`; Enter alone gives ''. Ctrl-D or a closed pipe ends the
-    game as Ctrl-C does (typer.Abort)."""
-    return str(typer.prompt(prompt, default="", show_default=False, prompt_suffix=" "))
+    """One line typed after `prompt`; Enter alone gives ''. Ctrl-D on a terminal ends the game
+    as Ctrl-C does (typer.Abort); answers piped in that run out raise InputEnded."""
+    try:
+        return str(typer.prompt(prompt, default="", show_default=False, prompt_suffix=" "))
+    except typer.Abort as stop:
+        if isinstance(stop.__context__, EOFError) and not _on_a_terminal():
+            typer.echo()  # off the prompt's line
+            raise InputEnded from None
+        raise
+
+
+def _on_a_terminal() -> bool:
+    stream = sys.stdin
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+HELP_LINE = "type a key above (or the words of a whole move), then Enter; Ctrl-C stops the game"
+HELP_LINE += " and keeps its record to resume it"
 
 
 def choice_lines(choice: Choice) -> list[str]:
@@ -96,7 +119,11 @@ class PlainPresenter:
                 self.tell(choice_lines(current))
                 shown = True
             discard_typeahead()
-            found = resolve(current, self.read(prompt_text(current)))
+            typed = self.read(prompt_text(current))
+            if typed.strip() == "?":
+                self.tell([*choice_lines(current), HELP_LINE])
+                continue
+            found = resolve(current, typed)
             if isinstance(found, Rejection):
                 for line in found.lines():
                     self.say(line, "red")

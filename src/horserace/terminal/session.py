@@ -25,6 +25,7 @@ from horserace.core.words import counted
 from horserace.engine import Agent, Game
 from horserace.terminal.books import play_to_the_end
 from horserace.terminal.errors import INTERRUPTED
+from horserace.terminal.plain import InputEnded
 from horserace.terminal.screen import TableScreen
 
 
@@ -44,12 +45,14 @@ def in_lines(
     game: Game, agents: Mapping[int, Agent], chance: ChanceSource, screen: TableScreen
 ) -> bool:
     """The game printed line by line; False when Ctrl-C (or a closed terminal, or a kill)
-    stopped it."""
+    stopped it. Answers piped in that run out raise InputEnded."""
     try:
         with stops_as_interrupts():
             screen.start(game)
             play_to_the_end(game, agents, chance, screen)
             return True
+    except InputEnded:
+        raise
     except (KeyboardInterrupt, typer.Abort):
         return False
 

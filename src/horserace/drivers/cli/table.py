@@ -15,6 +15,8 @@ from horserace.core.shown_odds import ShownOdds
 from horserace.core.words import counted
 from horserace.drivers.bots import make_bot
 from horserace.engine import Agent, Game
+from horserace.terminal.errors import USAGE_ERROR
+from horserace.terminal.plain import InputEnded
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.session import (
     end_interrupted,
@@ -61,6 +63,9 @@ def run_table(
             finished = on_full_screen(game, agents, chance, screen, finish, theme, odds)
         else:
             finished = in_lines(game, agents, chance, screen)
+    except InputEnded:  # a mistake of the input's, not an interruption: said as an error
+        keep_the_game(game, record, console, "error: the answers piped in ran out")
+        return USAGE_ERROR
     except Exception:  # a fault of the program's, not the players': their game is kept all the same
         keep_the_game(game, record, console, "stopped by an error")
         raise
