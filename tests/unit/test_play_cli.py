@@ -130,16 +130,16 @@ def test_a_seat_with_one_legal_move_is_not_asked_and_the_move_is_said(tmp_path: 
     assert replay(record, get_preset).ok
 
 
-def test_input_ending_is_an_interruption_with_the_record_written(tmp_path: Path) -> None:
+def test_input_running_out_is_one_error_line_with_the_record_written(tmp_path: Path) -> None:
     path = tmp_path / "part.jsonl"
     code, out, _ = invoke(
         "advanced", "--seed", "3", "--players", "4", "--human", "2", "--record", str(path),
         stdin="nine\n",
     )  # fmt: skip
-    assert code == 130
+    assert code == 2
     assert "'nine' is not a choice here" in out
     assert out.count("P2, which card do you keep >") == 2  # asked again after the bad answer
-    assert "interrupted after" in out
+    assert "error: the answers piped in ran out after" in out
     record = read_record(path)
     assert record.result is None
     report = replay(record, get_preset)
