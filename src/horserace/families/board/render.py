@@ -56,7 +56,7 @@ class BoardInfo:
     names: Sequence[str]
     odds: Mapping[int, float] | None = None
     news: Sequence[News] = ()
-    last_dice: tuple[int, int] | None = None
+    last_dice: tuple[int, ...] | None = None  # two dice, or Robertson's four
     humans: frozenset[int] = field(default_factory=frozenset)
     title: str = "classic"
 
@@ -201,12 +201,13 @@ def status_line(view: BoardView, info: BoardInfo) -> StatusLine:
         parts.append((f"jockey pot {money(view, view.jockey)}", "bold magenta"))
     parts.append((f"dealer {seat_name(names, view.dealer)}", ""))
     if view.phase in (Phase.SCRATCH, Phase.RACE) and winner_of(view) is None:
-        parts.append((f"next {seat_name(names, view.roller)}", "bold"))
-    if info.last_dice is not None:
-        low, high = info.last_dice
-        parts.append((f"dice {low}+{high}={low + high}", "bold"))
-    if view.four_dice:
+        parts.append((f"next {seat_name(names, turn_of(view))}", "bold"))
+    if view.four_dice:  # Robertson's four, in place of the two rolled before
         parts.append((f"dice {'+'.join(map(str, view.four_dice))}: pairing", "bold"))
+    elif info.last_dice is not None:
+        dice = info.last_dice
+        total = f"={sum(dice)}" if len(dice) == 2 else ""  # four dice: paired, not summed
+        parts.append((f"dice {'+'.join(map(str, dice))}{total}", "bold"))
     blocked = [f"{h}×{n}" for h, n in zip(range(2, 13), view.blocks, strict=True) if n]
     if blocked:
         parts.append((f"chips under {' '.join(blocked)}", "bold yellow"))
@@ -237,6 +238,14 @@ def hand_cells(view: BoardView, seat: int) -> Text:
     return cards if cards else Text("-", style="dim")
 
 
+def turn_of(view: BoardView) -> int:
+    """Whose turn the ▶ marks in the scratch and the race: the roller, or while Robertson's
+    four dice are paired, the seat pairing them (the next roller is already named then)."""
+    if view.four_dice and isinstance(view.actor, int):
+        return view.actor
+    return view.roller
+
+
 def players_table(view: BoardView, info: BoardInfo) -> Table:
     """Name, chips and cards per seat; ▶ marks who rolls next, D the dealer."""
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold", padding=(0, 1))
@@ -247,7 +256,7 @@ def players_table(view: BoardView, info: BoardInfo) -> Table:
     table.add_column("cards")
     rolling = view.phase in (Phase.SCRATCH, Phase.RACE) and winner_of(view) is None
     for seat, chips in enumerate(view.chips):
-        mark = ("▶" if rolling and seat == view.roller else " ") + (
+        mark = ("▶" if rolling and seat == turn_of(view) else " ") + (
             "D" if seat == view.dealer else " "
         )
         name = Text(seat_name(info.names, seat), style="bold" if seat == view.seat else "")
@@ -289,7 +298,7 @@ def seats_strip(view: BoardView, info: BoardInfo) -> Columns:
     entries: list[Text] = []
     for seat, chips in enumerate(view.chips):
         entry = Text(no_wrap=True, overflow="ellipsis")
-        entry.append("▶" if rolling and seat == view.roller else " ", style="bold")
+        entry.append("▶" if rolling and seat == turn_of(view) else " ", style="bold")
         entry.append("D " if seat == view.dealer else "  ", style="bold")
         entry.append(seat_name(info.names, seat), style="bold" if seat == view.seat else "")
         if seat in info.humans:

@@ -52,7 +52,7 @@ class BoardScreen(TableScreen):
     """A line per announcement and a board at each race's end and before every question; or,
     animated, one board on the full screen redrawn after every roll."""
 
-    last_dice: tuple[int, int] | None = None
+    last_dice: tuple[int, ...] | None = None  # two dice, or Robertson's four
     unit: str = "chips"  # the table's money: chips, or cents shown as dollars
 
     def render(self, view: BoardView, with_news: bool = True) -> RenderableType:
@@ -96,7 +96,7 @@ class BoardScreen(TableScreen):
         """Keep the dice and the news from a step, as the viewer may see them."""
         events = redact(step.events, self.news_viewer)
         for event in events:
-            if isinstance(event, ev.DiceRolled):
+            if isinstance(event, ev.DiceRolled | ev.FourDiceRolled):  # the old ones go
                 self.last_dice = event.dice
         return self.keep(step_news(events, self.names, self.unit, Takers.of(step.after)))
 
