@@ -73,6 +73,11 @@ const Board = (() => {
   function derbyColour(horse) { return `hsl(${(horse * 137) % 360} 60% 28%)`; } // 4.5:1 with white, every hue
 
   // --- the dice board (classic, advanced, northwoods) ---------------------------------------
+  function turnOf(view) {
+    // whose turn the "rolls" mark names: the roller, or while Robertson's four dice are paired,
+    // the seat pairing them (the view's roller is the next one already), as on the terminal
+    return view.four_dice && view.four_dice.length && typeof view.actor === "number" ? view.actor : view.roller;
+  }
   function drawDiceBoard(view, info) {
     const slots = view.board.slots;
     const maxSlots = Math.max(...slots);
@@ -136,7 +141,7 @@ const Board = (() => {
       const marks = [];
       if (seat === view.seat) marks.push("you");
       if (seat === view.dealer) marks.push("dealer");
-      if (seat === view.roller) marks.push("rolls");
+      if (seat === turnOf(view)) marks.push(view.four_dice && view.four_dice.length ? "pairs" : "rolls");
       if (view.folded && view.folded[seat]) marks.push("folded");
       if (view.out && view.out[seat]) marks.push("out");
       const hand = view.hands[seat];
