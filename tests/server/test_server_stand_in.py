@@ -58,3 +58,25 @@ def test_a_person_steps_away_and_comes_back(tmp_path: Path) -> None:
             assert _away(ann.until(lambda m: m["type"] == "seats")) == [False, False]
             back = ann.settled(beyond=ann.latest["version"] if ann.latest else -1, people=[0])
             assert back["state"]["legal"]  # her own turn is hers again
+
+
+def test_a_person_who_stepped_away_stays_away_across_a_reload(tmp_path: Path) -> None:
+    with serving(tmp_path / "t.db") as client:
+        table, _, _ = create_table(client, "classic", ["open", "random"], {"rounds": 2})
+        _, token = join(client, table, "Ann")
+        with client.websocket_connect(f"/ws/tables/{table}") as ws:
+            ann = Player(ws, 0)
+            ann.hello(token=token)
+            ann.settled(people=[0])
+            ann.send_json({"type": "stand_in", "seat": 0, "on": True})
+            assert _away(ann.until(lambda m: m["type"] == "seats")) == [True, False]
+        with client.websocket_connect(f"/ws/tables/{table}") as ws:  # the page reloaded
+            ann = Player(ws, 0)
+            welcome = ann.hello(token=token)
+            assert _away(welcome) == [True, False]  # still away: the bot plays on
+            played = ann.until(lambda m: m["type"] == "update" and m["actor"] == 0)
+            assert played["version"] > welcome["version"] and ann.requests == 0
+            ann.send_json({"type": "stand_in", "seat": 0, "on": False})  # "I'm back"
+            assert _away(ann.until(lambda m: m["type"] == "seats")) == [False, False]
+            back = ann.settled(beyond=ann.latest["version"] if ann.latest else -1, people=[0])
+            assert back["state"]["legal"]

@@ -98,6 +98,7 @@ class TableMaster(TableSeeds):
             else:
                 self.seats[seat] = replace(row, kind=BOT, name=f"{row.name} (bot)", token_hash=None)
                 self.away.discard(seat)
+                self.stepped_away.discard(seat)
                 self.answering.discard(seat)
             await self._write(self.storage.save_seats, list(self.seats))
             for connection in self.connections:
@@ -131,9 +132,11 @@ class TableMaster(TableSeeds):
             self.touch()
             connection.greeted = True
             seat_changed = self.connections.add(connection)
-            back = connection.seat is not None and connection.seat in self.away
-            if connection.seat is not None:
-                self.away.discard(connection.seat)  # the player takes the seat back
+            # a player the table stood in for while gone takes the seat back; one who stepped
+            # away stays away (across a reload too) until they say they are back
+            back = connection.seat in self.away and connection.seat not in self.stepped_away
+            if back:
+                self.away.discard(connection.seat)
             self.connections.send(connection, self._welcome_text(connection, since))
             if back:
                 self._broadcast_seats(skip=connection)
@@ -313,7 +316,8 @@ class TableMaster(TableSeeds):
     async def stand_in(self, connection: Connection, seat: int, on: bool) -> None:
         """A person steps away (their seat's stand-in bot plays for them) and comes back;
         the host may do the same for a person who is not here. Everyone sees it on the
-        seats; a person who connects again takes the seat back."""
+        seats; a person who connects again takes the seat back, unless they stepped away
+        themselves: then only their coming back ends it."""
         async with self.lock:
             mine = connection.seat == seat
             if not (mine or connection.host):
@@ -327,8 +331,11 @@ class TableMaster(TableSeeds):
                 return
             if on:
                 self.away.add(seat)
+                if mine:
+                    self.stepped_away.add(seat)
             else:
                 self.away.discard(seat)
+                self.stepped_away.discard(seat)
             self._broadcast_seats()
         self.kick()
 

@@ -156,6 +156,7 @@ class TableBase:
         self.heavy: asyncio.Semaphore | None = None  # the hub's bound on replays at once
         self.pacer: StepBudget | None = None  # the steps a second its creator's tables share
         self.away: set[int] = set()
+        self.stepped_away: set[int] = set()  # away by their own choice: a reload keeps it
         self.lock = asyncio.Lock()
         self.tasks: set[asyncio.Task[None]] = set()
         self._driver: asyncio.Task[None] | None = None
