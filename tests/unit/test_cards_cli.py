@@ -287,3 +287,27 @@ def test_a_faltering_course_says_why_the_book_is_closed() -> None:
     assert code == 0 and "this table bets on the tote instead" in out.splitlines()[0]
     code, out, _ = play("basic", "--faltering", "--betting", "party", "--races", "1", "--seed", "4")
     assert code == 0 and "bets on the tote" not in out
+
+
+def test_a_link_has_one_name_on_the_board_and_in_the_log() -> None:
+    """Scarne's sixth link is the end: the header names it 6 as the log's 'Link 6: JC' does
+    (it said 'fin' over it); basic's finish lies past its 7 links, 'fin' there, and the card
+    that carries a horse home is told by its finish line alone (it said 'to link 8' first)."""
+    names = ["P1", "P2", "P3"]
+    hearts = ["8C", "10H", "JH", "QH", "KH", "2H", "3H", "4H", "5H"]
+    for preset, links, finish, home in (("scarne", 6, [], "3H"), ("basic", 7, ["fin"], "5H")):
+        game = new_table(preset, players=3, races=1)
+        race = hearts[: hearts.index(home) + 1]
+        steps = run(game, [*COURSE.split()[:links], "bet 4 H", "done", "done", *race])
+        info = BoardInfo(names, preset, None)
+        text = to_plain(render_board(game.rules.view(game.state, None), info), 100)
+        header = next(line for line in text.splitlines() if line.split()[:1] == ["gate"])
+        labels = [str(link) for link in range(1, links + 1)] + finish
+        assert header.split()[1 : len(labels) + 1] == labels, header
+        news = [item.text for step in steps for item in step_news(step.events, names)]
+        assert [line for line in news if line.startswith(home)] == [
+            f"{home}: Hearts crosses the line, place 1"
+        ], news
+        assert not [line for line in news if f"link {links + 1}" in line]
+        if preset == "scarne":
+            assert "Link 6: JC" in news and "2H: Hearts to link 5" in news

@@ -79,13 +79,16 @@ def step_news(events: Sequence[Event], names: Sequence[str]) -> list[News]:
     news: list[News] = []
     card = ""
     turned: tuple[Event, ...] = ()
-    for event in events:
+    for index, event in enumerate(events):
         if isinstance(event, ev.CardTurned):
             if turned:
                 news.append(News(card + "no horse moves", "move", turned))
             card, turned = f"{card_text(event.card)}: ", (event,)
             continue
         if isinstance(event, ev.HorseMoved):
+            if _finishes(events, index):  # its finish line tells it: no link past the course
+                turned = (*turned, event)
+                continue
             text = f"{ev.horse_name(event.suit)} to link {event.position}"
             news.append(News(card + text, "move", (*turned, event)))
         elif isinstance(event, ev.HorseFinished):
@@ -104,6 +107,17 @@ def step_news(events: Sequence[Event], names: Sequence[str]) -> list[News]:
     if turned:
         news.append(News(card + "no horse moves", "move", turned))
     return news
+
+
+def _finishes(events: Sequence[Event], index: int) -> bool:
+    """The move at `index` finishes its horse (the next event says so)."""
+    moved, after = events[index], events[index + 1 : index + 2]
+    finished = after[0] if after else None
+    return (
+        isinstance(moved, ev.HorseMoved)
+        and isinstance(finished, ev.HorseFinished)
+        and finished.suit == moved.suit
+    )
 
 
 def _other_news(event: Event, names: Sequence[str]) -> list[News]:

@@ -90,7 +90,8 @@ def course_lanes(view: CardsView, info: BoardInfo) -> Table:
     table.add_column("", no_wrap=True, min_width=10)
     table.add_column("gate", justify="center", no_wrap=True, min_width=4)
     for spot in range(1, last + 1):
-        label = "fin" if spot == config.need else str(spot)
+        # a link is named by its number, as the log names it; "fin" only past the last link
+        label = "fin" if spot == config.need and spot > config.course_length else str(spot)
         bold = "bold" if spot == config.need else ""
         table.add_column(label, justify="center", style=bold, no_wrap=True, min_width=3)
     table.add_column("win" if info.odds is not None else "", no_wrap=True, min_width=14)
