@@ -11,13 +11,11 @@ must make the pick the engine's made). `advanced_rules` holds the round's parts.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from horserace.core.chunks import kernel_threads
 from horserace.kernels import Array, Word
 from horserace.kernels.advanced_ev import ev_joker, ev_tables
 from horserace.kernels.advanced_numbers import (
@@ -25,18 +23,15 @@ from horserace.kernels.advanced_numbers import (
     CHIPS,
     DEALER,
     DECK,
-    DECKS,
     DRAFT,
     EV,
     FINISH,
-    JOCKEY,
     JOKER,
     PLAYERS,
     RANKS,
     REPEAT,
     ROTATE,
     ROUNDS,
-    SPLIT,
     START,
     VALUES,
     AdvancedSpec,
@@ -60,24 +55,23 @@ from horserace.kernels.advanced_rules import (
     draft,
     owe,
     pay,
+    share_pots,
 )
 from horserace.kernels.board_numbers import GameOutcomes
+from horserace.kernels.deck_game import (
+    EMPTY_TAPE,
+    MOVE,
+    REROLL,
+    replay_on_tape,
+    roll,
+    run_in_blocks,
+)
 from horserace.kernels.race_odds import odds_scratch
-from horserace.kernels.rng import dice, game_state, read_tape
+from horserace.kernels.rng import game_state
 
 __all__ = ["AdvancedSpec", "bot_kinds", "replay_tape", "run_games"]
 
-MOVE, REROLL = 0, 1  # repeat rules (board_numbers.REPEAT_RULES); 2 is chain
 FEES = ((13, 2), (1, 3), (0, 4))  # King 2A, Ace 3A, Joker 4A, in the engine's order
-BLOCK_GAMES = 500  # games a thread plays at a time when a run uses threads
-EMPTY_TAPE = np.zeros(0, dtype=np.int64)
-
-
-@njit(cache=True)
-def _dice(z: Word, tape: Array, at: Array) -> tuple[Word, Word]:
-    if tape.shape[0] > 0:
-        return z, read_tape(tape, at)
-    return dice(z)
 
 
 @njit(cache=True)
@@ -93,7 +87,7 @@ def _scratch(
     rolls, scratched = 0, 0
     roller = (dealer + 1) % n
     while True:
-        z, horse = _dice(z, tape, at)
+        z, horse = roll(z, tape, at)
         earlier = line_of[horse]
         if earlier and repeat == REROLL:
             continue  # the same seat rolls again
@@ -183,7 +177,7 @@ def _race(
     unit = max(spec[ANTE], 1)
     rolls = 0
     while True:
-        z, horse = _dice(z, tape, at)
+        z, horse = roll(z, tape, at)
         rolls += 1
         line = line_of[horse]
         if line:
@@ -208,30 +202,18 @@ def _race(
 
 @njit(cache=True)
 def _payout(
-    spec: Array, dealer: Word, horse: Word, mover: Word, hands: Array, chips: Array, money: Array
-) -> None:
-    """Fees for the Kings, Aces and Jokers still held; the Main Pot split among the winning
-    cards, its remainder to the Jockey Pot; the Jockey Pot to the seat that moved the winner."""
+    spec: Array, dealer: Word, horse: Word, mover: Word, hands: Array, folded: Array,
+    chips: Array, money: Array,
+) -> None:  # fmt: skip
+    """Fees for the Kings, Aces and Jokers still held, then the pots shared (nobody folds in
+    Advanced: `folded` stays zero)."""
     n, ante = spec[PLAYERS], spec[ANTE]
     for k in range(n):
         seat = (dealer + 1 + k) % n
         for rank, times in FEES:
             if hands[seat, rank]:
                 pay(chips, money, seat, hands[seat, rank] * times * ante, POT)
-    held = 0
-    for seat in range(n):
-        held += hands[seat, horse]
-    divisor = held if spec[SPLIT] else 4 * spec[DECKS]
-    portion = money[POT] // divisor if divisor else 0
-    for seat in range(n):
-        won = hands[seat, horse] * portion
-        chips[seat] += won
-        money[POT] -= won
-    if spec[JOCKEY]:
-        money[JOCKEY_POT] += money[POT]
-        money[POT] = 0
-        chips[mover] += money[JOCKEY_POT]
-        money[JOCKEY_POT] = 0
+    share_pots(spec, horse, mover, hands, folded, chips, money)
 
 
 @njit(cache=True)
@@ -254,6 +236,7 @@ def play_game(
     moves = np.zeros(24, dtype=np.int64)
     money = np.zeros(3, dtype=np.int64)
     position = np.zeros(13, dtype=np.int64)
+    folded = np.zeros(n, dtype=np.int64)
     chips[:] = spec[CHIPS]
     dealer = spec[DEALER]
     for race in range(rounds):
@@ -278,7 +261,7 @@ def play_game(
         )  # fmt: skip
         winner[race], rolls[race], paid[race] = horse, race_rolls, money[PAID]
         money[PAID] = 0  # the fees below count with the next round's payments, as the engine's
-        _payout(spec, dealer, horse, mover, hands, chips, money)
+        _payout(spec, dealer, horse, mover, hands, folded, chips, money)
         if spec[ROTATE]:
             dealer = (dealer + 1) % n
     return z, money[POT] + money[JOCKEY_POT]
@@ -315,36 +298,16 @@ def run_games(
 ) -> GameOutcomes:
     """Play games start..stop-1 of the run seeded `base` between the bots `mix` (kinds from
     `bot_kinds`, one a seat, rotated a seat a game), on `threads` threads of this process."""
-    threads = kernel_threads() if threads is None else threads
-    out = GameOutcomes.zeros(stop - start, spec.players, spec.rounds)
-    out.races[:] = spec.rounds
-    rows = (out.chips, out.pot_left, out.winner, out.rolls, out.paid)
-    numbers, seed = spec.numbers(), np.uint64(base)
-
-    def block(first: int) -> None:
-        last = min(first + BLOCK_GAMES, stop)
-        part = (row[first - start : last - start] for row in rows)
-        ev = ev_space(spec)
-        play_games(numbers, seed, mix, np.int64(first), np.int64(last), ev, *part)
-
-    if threads > 1 and stop - start > BLOCK_GAMES:
-        with ThreadPoolExecutor(threads, thread_name_prefix="horserace-kernel") as pool:
-            for _ in pool.map(block, range(start, stop, BLOCK_GAMES)):
-                pass  # (an error in a block is raised here)
-    else:
-        play_games(numbers, seed, mix, np.int64(start), np.int64(stop), ev_space(spec), *rows)
-    return out
+    return run_in_blocks(
+        play_games, lambda: ev_space(spec), spec.numbers(), spec.players, spec.rounds, base,
+        start, stop, mix, threads,
+    )  # fmt: skip
 
 
 def replay_tape(spec: AdvancedSpec, kinds: Array, tape: list[int]) -> tuple[GameOutcomes, int]:
     """Play one game on a tape of the engine's game (dealt ranks, dice sums and seats' picks,
     in its order) with the bots `kinds` at the seats; returns the outcomes (one row) and how
     many tape entries the game used."""
-    out = GameOutcomes.zeros(1, spec.players, spec.rounds)
-    out.races[0] = spec.rounds
-    at = np.zeros(1, dtype=np.int64)
-    _, out.pot_left[0] = play_game(
-        spec.numbers(), np.uint64(0), np.array(tape, dtype=np.int64), at, kinds,
-        out.chips[0], out.winner[0], out.rolls[0], out.paid[0], ev_space(spec),
-    )  # fmt: skip
-    return out, int(at[0])
+    return replay_on_tape(
+        play_game, ev_space(spec), spec.numbers(), spec.players, spec.rounds, kinds, tape
+    )

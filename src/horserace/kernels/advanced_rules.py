@@ -22,6 +22,7 @@ from horserace.kernels.advanced_numbers import (
     ACE,
     ANTE,
     CHOICE,
+    DECKS,
     DRAFT,
     EV,
     HAND,
@@ -31,7 +32,9 @@ from horserace.kernels.advanced_numbers import (
     RANDOM,
     RANKS,
     SPAN,
+    SPLIT,
 )
+from horserace.kernels.deck_game import take
 from horserace.kernels.rng import bounded, read_tape
 
 # Rows of `money`: the Main Pot, the Jockey Pot, chips paid in since the last race was won.
@@ -103,23 +106,10 @@ def deal(
     into `to` (hands, or packets for the draft); the cards left are the stub."""
     n = spec[PLAYERS]
     size = fill_deck(spec, deck_at, cards)
-    taped = tape.shape[0] > 0
     seat = (dealer + 1) % n
     for index in range(spec[HAND] * n):
-        if taped:
-            rank = read_tape(tape, at)
-            pick = index
-            while cards[pick] != rank:
-                pick += 1
-                if pick >= size:
-                    raise ValueError("the tape deals a card the deck does not hold")
-        else:
-            z, drawn = bounded(z, size - index)
-            pick = index + drawn
-        rank = cards[pick]
-        cards[pick] = cards[index]
-        cards[index] = rank
-        to[seat, rank] += 1
+        z = take(z, tape, at, cards, index, size)
+        to[seat, cards[index]] += 1
         seat = (seat + 1) % n
     return z
 
@@ -173,6 +163,31 @@ def antes(spec: Array, dealer: Word, chips: Array, money: Array) -> None:
         pay(chips, money, seat, ante, POT)
         if spec[JOCKEY]:
             pay(chips, money, seat, 2 * ante, JOCKEY_POT)
+
+
+@njit(cache=True)
+def share_pots(
+    spec: Array, horse: Word, mover: Word, hands: Array, folded: Array, chips: Array,
+    money: Array,
+) -> None:  # fmt: skip
+    """The Main Pot in portions to the winning cards of the seats that did not fold; with the
+    Jockey Pot, the remainder into it and all of it to the seat that moved the winner."""
+    n = spec[PLAYERS]
+    held = 0
+    for seat in range(n):
+        held += hands[seat, horse] * (not folded[seat])
+    divisor = held if spec[SPLIT] else 4 * spec[DECKS]
+    portion = money[POT] // divisor if divisor else 0
+    for seat in range(n):
+        if not folded[seat]:
+            won = hands[seat, horse] * portion
+            chips[seat] += won
+            money[POT] -= won
+    if spec[JOCKEY]:
+        money[JOCKEY_POT] += money[POT]
+        money[POT] = 0
+        chips[mover] += money[JOCKEY_POT]
+        money[JOCKEY_POT] = 0
 
 
 @njit(cache=True)
@@ -235,4 +250,14 @@ def owe(queue: Array, waiting: Word, debtor: Word, amount: Word) -> Word:
     return waiting + 1
 
 
-__all__ = ["DRAFT", "answer_penalties", "antes", "deal", "decide", "draft", "owe", "pay"]
+__all__ = [
+    "DRAFT",
+    "answer_penalties",
+    "antes",
+    "deal",
+    "decide",
+    "draft",
+    "owe",
+    "pay",
+    "share_pots",
+]

@@ -11,13 +11,11 @@ whenever it had more than one legal action), as for the Advanced kernel (`advanc
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from horserace.core.chunks import kernel_threads
 from horserace.kernels import Array, Word
 from horserace.kernels.advanced_ev import ev_tables
 from horserace.kernels.advanced_numbers import (
@@ -25,23 +23,37 @@ from horserace.kernels.advanced_numbers import (
     CHIPS,
     DEALER,
     DECK,
-    DECKS,
     EV,
     FINISH,
     HEURISTIC,
-    JOCKEY,
     PLAYERS,
     RANKS,
     REPEAT,
     ROTATE,
     ROUNDS,
-    SPLIT,
     START,
     VALUES,
     bot_kinds,
 )
-from horserace.kernels.advanced_rules import JOCKEY_POT, PAID, POT, antes, decide, pay
+from horserace.kernels.advanced_rules import (
+    JOCKEY_POT,
+    PAID,
+    POT,
+    antes,
+    decide,
+    pay,
+    share_pots,
+)
 from horserace.kernels.board_numbers import GameOutcomes
+from horserace.kernels.deck_game import (
+    EMPTY_TAPE,
+    MOVE,
+    REROLL,
+    replay_on_tape,
+    roll,
+    run_in_blocks,
+    take,
+)
 from horserace.kernels.husted_bots import (
     draw_options,
     ev_bet,
@@ -53,45 +65,15 @@ from horserace.kernels.husted_bots import (
 )
 from horserace.kernels.husted_numbers import GATHER, JACK, QUEEN, HustedSpec
 from horserace.kernels.race_odds import odds_scratch
-from horserace.kernels.rng import bounded, dice, game_state, read_tape
+from horserace.kernels.rng import game_state
 
 __all__ = ["HustedSpec", "bot_kinds", "replay_tape", "run_games"]
 
-MOVE, REROLL = 0, 1  # repeat rules (board_numbers.REPEAT_RULES); 2 is chain
 MAX_WAGER, MAX_TOTAL = 2, 5  # in antes: one wager or raise, and a player's wagers in a round
-BLOCK_GAMES = 500  # games a thread plays at a time when a run uses threads
-EMPTY_TAPE = np.zeros(0, dtype=np.int64)
 # The EV bot's arrays (`ev_space`): its tables, the odds' scratch, chances, advances to go,
 # cards valued, card values, the two rows of a choice's options, a hand's worth with a horse
 # held back, each option's worth.
 TABLES, WORK, WIN, REMAINING, VALUED, VALUES_OF, FIRST, SECOND, HELD_BACK, WORTHS = range(10)
-
-
-@njit(cache=True)
-def _dice(z: Word, tape: Array, at: Array) -> tuple[Word, Word]:
-    if tape.shape[0] > 0:
-        return z, read_tape(tape, at)
-    return dice(z)
-
-
-@njit(cache=True)
-def _take(z: Word, tape: Array, at: Array, cards: Array, index: Word, size: Word) -> Word:
-    """Move the next card from cards[index:size] (the tape's rank, else a random one) to
-    cards[index]; returns the stream."""
-    if tape.shape[0] > 0:
-        rank = read_tape(tape, at)
-        pick = index
-        while cards[pick] != rank:
-            pick += 1
-            if pick >= size:
-                raise ValueError("the tape deals a card the deck does not hold")
-    else:
-        z, drawn = bounded(z, size - index)
-        pick = index + drawn
-    rank = cards[pick]
-    cards[pick] = cards[index]
-    cards[index] = rank
-    return z
 
 
 @njit(cache=True)
@@ -110,7 +92,7 @@ def _deal(
     to_deal = size // n * n
     seat = (dealer + 1) % n
     for index in range(to_deal):
-        z = _take(z, tape, at, cards, index, size)
+        z = take(z, tape, at, cards, index, size)
         hands[seat, cards[index]] += 1
         deck[cards[index]] -= 1
         seat = (seat + 1) % n
@@ -205,7 +187,7 @@ def _draw(
                 discards[rank] += 1
         for rank in (first[index], second[index]):
             if rank >= 0:
-                z = _take(z, tape, at, cards, dealt, size)
+                z = take(z, tape, at, cards, dealt, size)
                 hand[cards[dealt]] += 1
                 deck[cards[dealt]] -= 1
                 dealt += 1
@@ -223,7 +205,7 @@ def _scratch(
     rolls, scratched = 0, 0
     roller = (dealer + 1) % n
     while True:
-        z, horse = _dice(z, tape, at)
+        z, horse = roll(z, tape, at)
         earlier = line_of[horse]
         if earlier and repeat == REROLL:
             continue  # the same seat rolls again
@@ -300,7 +282,7 @@ def _race(
     n = spec[PLAYERS]
     rolls = 0
     while True:
-        z, horse = _dice(z, tape, at)
+        z, horse = roll(z, tape, at)
         rolls += 1
         line = line_of[horse]
         if line:
@@ -316,31 +298,6 @@ def _race(
             if position[horse] >= spec[FINISH + horse]:
                 return z, horse, rolls, roller
         roller = (roller + 1) % n
-
-
-@njit(cache=True)
-def _payout(
-    spec: Array, horse: Word, mover: Word, hands: Array, folded: Array, chips: Array,
-    money: Array,
-) -> None:  # fmt: skip
-    """The Main Pot in portions to the winning cards of the players who did not fold; with the
-    Jockey Pot, the remainder into it and all of it to the seat that moved the winner."""
-    n = spec[PLAYERS]
-    held = 0
-    for seat in range(n):
-        held += hands[seat, horse] * (not folded[seat])
-    divisor = held if spec[SPLIT] else 4 * spec[DECKS]
-    portion = money[POT] // divisor if divisor else 0
-    for seat in range(n):
-        if not folded[seat]:
-            won = hands[seat, horse] * portion
-            chips[seat] += won
-            money[POT] -= won
-    if spec[JOCKEY]:
-        money[JOCKEY_POT] += money[POT]
-        money[POT] = 0
-        chips[mover] += money[JOCKEY_POT]
-        money[JOCKEY_POT] = 0
 
 
 @njit(cache=True)
@@ -389,7 +346,7 @@ def play_game(
         )  # fmt: skip
         winner[race], rolls[race], paid[race] = horse, race_rolls, money[PAID]
         money[PAID] = 0
-        _payout(spec, horse, mover, hands, folded, chips, money)
+        share_pots(spec, horse, mover, hands, folded, chips, money)
         if spec[GATHER]:
             deck[:] = spec[DECK : DECK + RANKS]
             hands[:] = 0
@@ -451,35 +408,16 @@ def run_games(
 ) -> GameOutcomes:
     """Play games start..stop-1 of the run seeded `base` between the bots `mix` (kinds from
     `bot_kinds`, one a seat, rotated a seat a game), on `threads` threads of this process."""
-    threads = kernel_threads() if threads is None else threads
-    out = GameOutcomes.zeros(stop - start, spec.players, spec.rounds)
-    out.races[:] = spec.rounds
-    rows = (out.chips, out.pot_left, out.winner, out.rolls, out.paid)
-    numbers, seed = spec.numbers(), np.uint64(base)
-
-    def block(first: int) -> None:
-        last = min(first + BLOCK_GAMES, stop)
-        part = (row[first - start : last - start] for row in rows)
-        play_games(numbers, seed, mix, np.int64(first), np.int64(last), ev_space(spec), *part)
-
-    if threads > 1 and stop - start > BLOCK_GAMES:
-        with ThreadPoolExecutor(threads, thread_name_prefix="horserace-kernel") as pool:
-            for _ in pool.map(block, range(start, stop, BLOCK_GAMES)):
-                pass  # (an error in a block is raised here)
-    else:
-        play_games(numbers, seed, mix, np.int64(start), np.int64(stop), ev_space(spec), *rows)
-    return out
+    return run_in_blocks(
+        play_games, lambda: ev_space(spec), spec.numbers(), spec.players, spec.rounds, base,
+        start, stop, mix, threads,
+    )  # fmt: skip
 
 
 def replay_tape(spec: HustedSpec, kinds: Array, tape: list[int]) -> tuple[GameOutcomes, int]:
     """Play one game on a tape of the engine's game (dealt and drawn ranks, dice sums and
     seats' picks, in its order) with the bots `kinds` at the seats; returns the outcomes (one
     row) and how many tape entries the game used."""
-    out = GameOutcomes.zeros(1, spec.players, spec.rounds)
-    out.races[0] = spec.rounds
-    at = np.zeros(1, dtype=np.int64)
-    _, out.pot_left[0] = play_game(
-        spec.numbers(), np.uint64(0), np.array(tape, dtype=np.int64), at, kinds,
-        out.chips[0], out.winner[0], out.rolls[0], out.paid[0], ev_space(spec),
-    )  # fmt: skip
-    return out, int(at[0])
+    return replay_on_tape(
+        play_game, ev_space(spec), spec.numbers(), spec.players, spec.rounds, kinds, tape
+    )
