@@ -64,7 +64,7 @@ class ResultScreen(ModalScreen[None]):
         width: 100%; max-width: 100; height: auto; max-height: 80%;
         border: thick $accent; background: $surface; padding: 0 1;
     }
-    ResultScreen #result-body { height: auto; max-height: 100%; }
+    ResultScreen #result-body { height: auto; max-height: 60vh; }
     ResultScreen .hint { color: $text-muted; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "go_on", "go on", priority=True)]
