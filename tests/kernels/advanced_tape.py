@@ -5,21 +5,28 @@ in the engine's order) and the game's figures."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
+
+import pytest
 
 from horserace.components.dice import DiceRoll
 from horserace.core.actions import Action
 from horserace.core.chance import SeededChance
+from horserace.core.chunks import Span
 from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.engine import Agent, Step, play
 from horserace.families import make_bot
 from horserace.families.board.rules.actions import Deal
 from horserace.families.board.rules.events import ChipsPaid, JokerPlayed, KingPlayed, RaceWon
+from horserace.families.board.tally import _kernel_span
 from horserace.families.presets import get_preset
-from horserace.kernels.advanced_numbers import choice_entry
+from horserace.kernels.advanced_numbers import CHOICE, SPAN, bot_kinds, choice_entry
+from horserace.kernels.board_numbers import GameOutcomes
 from tests.helpers import new_game
+from tests.kernels.test_board_game_equality import table_places
 
 
 @dataclass(frozen=True)
@@ -134,3 +141,70 @@ def _seen(events: Sequence[Any]) -> list[str]:
         if kind in ("AcePlayed", "KingPlayed", "JokerPlayed"):
             found.append(kind)
     return found
+
+
+Table = Callable[..., tuple[dict[str, Any], list[str]]]
+
+
+@dataclass(frozen=True)
+class KernelGames:
+    """A kernel with decisions as its equality tests drive it: its module (`run_games`,
+    `replay_tape`), its spec's class, the preset its tables play on, and `table(seed, bots)`
+    drawing a random table and its bots."""
+
+    kernel: ModuleType
+    spec: Any
+    preset: str
+    table: Table
+
+    def matches(self, played: DecidedGame, kinds: list[str], monkeypatch: Any) -> GameOutcomes:
+        """The kernel's game on the engine's tape is the engine's game."""
+        spec = self.spec.from_config(played.config)
+        assert spec is not None
+        mix = bot_kinds(kinds)
+        assert mix is not None
+        outcomes, used = self.kernel.replay_tape(spec, mix, played.tape)
+        assert used == len(played.tape)
+        assert outcomes.chips[0].tolist() == played.chips
+        assert int(outcomes.pot_left[0]) == sum(played.pots)
+        assert outcomes.winner[0].tolist() == played.winners
+        assert outcomes.rolls[0].tolist() == played.rolls
+        assert outcomes.paid[0].tolist() == played.paid
+        assert table_places(played.chips, [0] * spec.players) == played.places
+        # the simulation's report reads the winners off the kernel's rows as the engine ranks
+        monkeypatch.setattr(self.kernel, "run_games", lambda *args, **kwargs: outcomes)
+        tally = _kernel_span(spec, 0, tuple(kinds), Span(0, 1))
+        assert list(tally.seat_wins) == [int(place == 1) for place in played.places]
+        return outcomes  # type: ignore[no-any-return]
+
+    def batch(self, seeds: range, bots: tuple[str, ...], monkeypatch: Any) -> Counter[str]:
+        """Every table of the batch played alike by the engine and the kernel; what they did."""
+        seen: Counter[str] = Counter()
+        for seed in seeds:
+            options, kinds = self.table(seed, bots)
+            played = decided_game(self.preset, options, seed, kinds)
+            self.matches(played, kinds, monkeypatch)
+            seen += played.seen
+            seen["choices"] += played.choices
+        return seen
+
+    def other_pick_is_caught(self) -> None:
+        """The tape holds the engine's heuristic picks: a kernel bot deciding otherwise is an
+        error, not a game that happens to end alike (here the engine's first pick is moved on)."""
+        for seed in range(50):
+            table, _ = self.table(seed, ("heuristic",))
+            kinds = ["heuristic"] * table["players"]
+            played = decided_game(self.preset, table, seed, kinds)
+            if played.choices:
+                break
+        spec = self.spec.from_config(played.config)
+        assert spec is not None
+        mix = bot_kinds(kinds)
+        assert mix is not None
+        self.kernel.replay_tape(spec, mix, played.tape)  # as played: equal
+        tape = list(played.tape)
+        first = next(at for at, entry in enumerate(tape) if entry >= CHOICE)
+        options, index = divmod(tape[first] - CHOICE, SPAN)
+        tape[first] = choice_entry(options, (index + 1) % options)
+        with pytest.raises(ValueError, match="another action"):
+            self.kernel.replay_tape(spec, mix, tape)

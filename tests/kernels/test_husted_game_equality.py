@@ -9,20 +9,15 @@ payout, reset and ante, with and without the Jockey Pot."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 import pytest
 
 import horserace.kernels.husted_game as husted_game
 from horserace.components.board import HORSES
-from horserace.core.chunks import Span
-from horserace.families.board.tally import _kernel_span
-from horserace.kernels.advanced_numbers import CHOICE, SPAN, bot_kinds, choice_entry
-from horserace.kernels.board_numbers import GameOutcomes
-from horserace.kernels.husted_game import HustedSpec, replay_tape
-from tests.kernels.advanced_tape import DecidedGame, decided_game
-from tests.kernels.test_board_game_equality import SHIPPED, table_places
+from horserace.kernels.husted_game import HustedSpec
+from tests.kernels.advanced_tape import KernelGames
+from tests.kernels.test_board_game_equality import SHIPPED
 
 BATCHES, SEEDS_PER_BATCH = 3, 50  # tables of random and heuristic bots
 EV_BATCHES, EV_SEEDS = 3, 25  # tables with EV bots at about half the seats
@@ -63,36 +58,7 @@ def husted_table(seed: int, bots: tuple[str, ...] = PLAIN_BOTS) -> tuple[dict[st
     return options, kinds
 
 
-def kernel_matches(played: DecidedGame, kinds: list[str], monkeypatch: Any) -> GameOutcomes:
-    """The kernel's game on the engine's tape is the engine's game."""
-    spec = HustedSpec.from_config(played.config)
-    assert spec is not None
-    mix = bot_kinds(kinds)
-    assert mix is not None
-    outcomes, used = replay_tape(spec, mix, played.tape)
-    assert used == len(played.tape)
-    assert outcomes.chips[0].tolist() == played.chips
-    assert int(outcomes.pot_left[0]) == sum(played.pots)
-    assert outcomes.winner[0].tolist() == played.winners
-    assert outcomes.rolls[0].tolist() == played.rolls
-    assert outcomes.paid[0].tolist() == played.paid
-    assert table_places(played.chips, [0] * spec.players) == played.places
-    monkeypatch.setattr(husted_game, "run_games", lambda *args, **kwargs: outcomes)
-    tally = _kernel_span(spec, 0, tuple(kinds), Span(0, 1))
-    assert list(tally.seat_wins) == [int(place == 1) for place in played.places]
-    return outcomes
-
-
-def batch_matches(seeds: range, bots: tuple[str, ...], monkeypatch: Any) -> Counter[str]:
-    """Every table of the batch played alike by the engine and the kernel; what they did."""
-    seen: Counter[str] = Counter()
-    for seed in seeds:
-        options, kinds = husted_table(seed, bots)
-        played = decided_game("classic", options, seed, kinds)
-        kernel_matches(played, kinds, monkeypatch)
-        seen += played.seen
-        seen["choices"] += played.choices
-    return seen
+GAMES = KernelGames(husted_game, HustedSpec, "classic", husted_table)
 
 
 @pytest.mark.parametrize("batch", range(BATCHES))
@@ -100,7 +66,7 @@ def test_the_husted_kernel_plays_the_engines_game_with_the_same_decisions(
     batch: int, monkeypatch: Any
 ) -> None:
     first = batch * SEEDS_PER_BATCH
-    seen = batch_matches(range(first, first + SEEDS_PER_BATCH), PLAIN_BOTS, monkeypatch)
+    seen = GAMES.batch(range(first, first + SEEDS_PER_BATCH), PLAIN_BOTS, monkeypatch)
     # the batch really plays the decisions: bets and folds, draws, face cards and their chips
     assert seen["choices"] > 1_000
     assert min(seen[name] for name in ("Folded", "CardsDrawn", "FaceCardPlayed")) > 30
@@ -113,7 +79,7 @@ def test_the_ev_bots_decide_husted_as_the_engines_do(batch: int, monkeypatch: An
     meet or fold by the hand's worth, the draw by each card's marginal worth, the face card
     that gains the hand more than it costs, by the race's exact odds) is the engine's."""
     first = 10_000 + batch * EV_SEEDS
-    seen = batch_matches(range(first, first + EV_SEEDS), EV_BOTS, monkeypatch)
+    seen = GAMES.batch(range(first, first + EV_SEEDS), EV_BOTS, monkeypatch)
     assert seen["choices"] > 300
     assert min(seen[name] for name in ("Folded", "CardsDrawn", "FaceCardPlayed")) > 10
 
@@ -121,20 +87,4 @@ def test_the_ev_bots_decide_husted_as_the_engines_do(batch: int, monkeypatch: An
 def test_a_heuristic_bot_that_answers_otherwise_is_caught() -> None:
     """The tape holds the engine's heuristic picks: a kernel bot deciding otherwise is an
     error, not a game that happens to end alike (here the engine's first pick is moved on)."""
-    for seed in range(50):
-        table, _ = husted_table(seed)
-        kinds = ["heuristic"] * table["players"]
-        played = decided_game("classic", table, seed, kinds)
-        if played.choices:
-            break
-    spec = HustedSpec.from_config(played.config)
-    assert spec is not None
-    mix = bot_kinds(kinds)
-    assert mix is not None
-    replay_tape(spec, mix, played.tape)  # as played: equal
-    tape = list(played.tape)
-    first = next(at for at, entry in enumerate(tape) if entry >= CHOICE)
-    options, index = divmod(tape[first] - CHOICE, SPAN)
-    tape[first] = choice_entry(options, (index + 1) % options)
-    with pytest.raises(ValueError, match="another action"):
-        replay_tape(spec, mix, tape)
+    GAMES.other_pick_is_caught()
