@@ -1,5 +1,6 @@
-"""Every popup fits an 80x24 screen: the tote's race result (a line per bettor and the
-payouts) ran past the bottom, its 'Enter: go on' below the screen."""
+"""An 80x24 screen shows the card race whole: the tote's race result (a line per bettor and the
+payouts) ran past the bottom, its 'Enter: go on' below the screen, and a lane's bettors were
+cut at the 80th column."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from horserace.terminal.tui.overlays import ResultScreen
-from tests.terminal.pilot import holding, run, until
+from tests.terminal.pilot import holding, on_screen, run, until
 from tests.terminal.tables import table
 
 
@@ -25,6 +26,25 @@ def test_the_tote_result_fits_80x24() -> None:
             hint = result.query_one(".hint", Static).region
             assert box.y >= 0 and box.bottom <= 24, box
             assert hint.height == 1 and hint.bottom < box.bottom, (hint, box)
+            await pilot.press("ctrl+c")
+
+    run(scenario)
+
+
+def test_a_tote_lanes_bettors_are_not_cut_at_80_columns() -> None:
+    """Clubs' four bettors (P1 2, P3 5, P4 1, P7 1) wrap onto a second line of its lane; the
+    column cut them after 'P4 1,'."""
+    app, _, screen = table("basic", options={"races": 2, "betting": "tote", "players": 8})
+    screen.auto_continue = None
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: holding(app) is not None)
+            await pilot.pause(0.2)
+            lines = on_screen(app).splitlines()
+            at = next(i for i, line in enumerate(lines) if line.startswith("♣ clubs"))
+            assert lines[at].split()[-6:] == ["P1", "2,", "P3", "5,", "P4", "1,"]
+            assert lines[at + 1].split() == ["P7", "1"], lines[at : at + 2]
             await pilot.press("ctrl+c")
 
     run(scenario)

@@ -96,10 +96,9 @@ def course_lanes(view: CardsView, info: BoardInfo) -> Table:
         table.add_column(label, justify="center", style=bold, no_wrap=True, min_width=3)
     table.add_column("win" if info.odds is not None else "", no_wrap=True, min_width=14)
     price_header = {"book": "book", "tote": "bets", "party": "picked by", "calcutta": "owner"}
-    # the one column that gives way on a narrow screen (cut with an ellipsis, never wrapped)
-    table.add_column(
-        price_header[config.betting], overflow="ellipsis", no_wrap=True, min_width=6, max_width=28
-    )
+    # the one column that gives way on a narrow screen: its backers wrap onto a second line
+    # of the lane rather than be cut (at 80 columns a tote's eight bettors need two)
+    table.add_column(price_header[config.betting], overflow="fold", min_width=6, max_width=28)
     course_row: list[Text | str] = ["course", ""]
     for spot in range(1, last + 1):
         course_row.append(_card(view.course[spot - 1]) if spot <= len(view.course) else "")
