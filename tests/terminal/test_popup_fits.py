@@ -12,14 +12,21 @@ from tests.terminal.pilot import holding, on_screen, run, until
 from tests.terminal.tables import table
 
 
+def laid_out(app: object) -> bool:
+    """The result's popup is on the screen with its hint laid out (the regions are final)."""
+    screen = getattr(app, "screen", None)
+    if not isinstance(screen, ResultScreen):
+        return False
+    return bool(screen.query_one(".hint", Static).region.height)
+
+
 def test_the_tote_result_fits_80x24() -> None:
     app, _, screen = table("basic", options={"races": 2, "betting": "tote", "players": 8})
     screen.auto_continue = None  # held until Enter, as `play` has it
 
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: holding(app) is not None)
-            await pilot.pause(0.2)
+            await until(pilot, lambda: holding(app) is not None and laid_out(app))
             result = app.screen
             assert isinstance(result, ResultScreen)
             box = result.query_one(Vertical).region
@@ -39,8 +46,7 @@ def test_a_tote_lanes_bettors_are_not_cut_at_80_columns() -> None:
 
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: holding(app) is not None)
-            await pilot.pause(0.2)
+            await until(pilot, lambda: holding(app) is not None and laid_out(app))
             lines = on_screen(app).splitlines()
             at = next(i for i, line in enumerate(lines) if line.startswith("♣ clubs"))
             assert lines[at].split()[-6:] == ["P1", "2,", "P3", "5,", "P4", "1,"]
