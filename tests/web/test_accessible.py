@@ -91,7 +91,10 @@ def test_a_game_to_its_end_in_words_and_without_violations(
     table = _bots_game(base, preset, players, options)
     page = new_page(browser, PHONE)
     page.goto(f"{base}/table/{table}")
-    page.locator("#end").wait_for()  # bots at the instant pace: the game is over at once
+    # bots at the instant pace: the game ends as soon as the server has played it, but a
+    # Derby's first game on a fresh clone waits for its odds kernels to compile (about 20 s
+    # on a busy machine), past Playwright's 15 s default
+    page.locator("#end").wait_for(timeout=90_000)
     words = page.locator(".board-words")
     assert re.search(said, words.inner_text()), words.inner_text()
     _serious(page, f"{preset} over")
