@@ -208,6 +208,23 @@ def _odds_at(
 
 
 @njit(cache=True)
+def race_pot(
+    spec: Array, pot: Word, line_of: Array, position: Array, tables: Array, work: Array,
+    win: Array, remaining: Array,
+) -> float:  # fmt: skip
+    """The Main Pot and the penalties the race is still expected to bring in (the rolls to
+    go times a roll's expected cost), as `bot_values.HandValuer` reckons it; the race's exact
+    odds are left in `win`."""
+    rolls = _odds_at(spec, line_of, position, tables, work, win, remaining)
+    waste = 0.0
+    for line in range(1, 5):
+        for horse in range(2, 13):
+            if line_of[horse] == line:
+                waste += tables[DICE, horse] * spec[LINE_VALUES + line - 1]
+    return float(pot + rolls * waste)
+
+
+@njit(cache=True)
 def ev_power(
     spec: Array, seat: Word, hands: Array, discards: Array, stub: Word, pot: Word,
     line_of: Array, position: Array, cards: Array, horses: Array, count: Word,
@@ -219,13 +236,7 @@ def ev_power(
     slots is worked out once (held_back[slots - 1, horse]; NaN until then): a J and a Q hold it
     back alike, and a horse at the gate not at all."""
     hand = hands[seat]
-    rolls = _odds_at(spec, line_of, position, tables, work, win, remaining)
-    waste = 0.0
-    for line in range(1, 5):
-        for horse in range(2, 13):
-            if line_of[horse] == line:
-                waste += tables[DICE, horse] * spec[LINE_VALUES + line - 1]
-    estimate = pot + rolls * waste
+    estimate = race_pot(spec, pot, line_of, position, tables, work, win, remaining)
     in_hands = _valuer(spec, seat, hands, discards, stub, valued)
     base = hand_value(spec, hand, win, estimate, valued, in_hands)
     held_back[:] = np.nan

@@ -120,17 +120,18 @@ class EvBot(_BoardBot):
         return first_best(legal, [worth(action) for action in legal])
 
     def _buy(self, view: BoardView, legal: Sequence[Action]) -> Action:
-        """Buy the market card whose swap gains more than the price, or pass."""
+        """The buy whose swap gains the most over its price, or pass (a gain of nothing): the
+        first within TIE of the best, so the compiled bot, whose odds agree to 1e-12, buys
+        alike where two swaps are worth the same (horses alike on a mirrored board)."""
         price = market_price_of(view)
         swaps = Swaps(view)
-        best: Action = legal[0]
-        best_gain = 0.0
-        for action in legal:
-            if isinstance(action, Buy):
-                gain = swaps.gain((action.give,), (action.take,)) - price
-                if gain > best_gain:
-                    best, best_gain = action, gain
-        return best
+
+        def gain(action: Action) -> float:
+            if not isinstance(action, Buy):
+                return 0.0
+            return swaps.gain((action.give,), (action.take,)) - price
+
+        return first_best(legal, [gain(action) for action in legal])
 
     def _answer_offer(self, view: BoardView, legal: Sequence[Action]) -> Action:
         """Accept exactly when the trade raises this seat's expected chips."""
