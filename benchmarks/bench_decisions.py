@@ -24,8 +24,8 @@ from horserace.families import make_bot
 from horserace.families.board.rules.house import house_options
 from horserace.families.presets import get_preset
 from horserace.kernels.advanced_game import AdvancedSpec, bot_kinds, run_games
-from horserace.kernels.husted_game import HustedSpec
-from horserace.kernels.husted_game import run_games as run_husted
+from horserace.kernels.classic_game import ClassicSpec
+from horserace.kernels.classic_game import run_games as run_husted
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 from benchmarks.bench_kernels import PLAYERS, ROUNDS, rate
@@ -98,7 +98,7 @@ def bench_advanced(seconds: float, engine_games: int = 20) -> None:
 
 def bench_husted(seconds: float, engine_games: int = 10) -> None:
     options: dict[str, object] = {"players": PLAYERS, "rounds": ROUNDS, **house_options("husted")}
-    spec = _spec("classic", options, HustedSpec)
+    spec = _spec("classic", options, ClassicSpec)
     mixes = [["ev", "heuristic"] * (PLAYERS // 2), ["heuristic"] * PLAYERS, ["ev"] * PLAYERS]
     title = "Classic with Husted's rule"
     bench_table(title, "classic", options, spec, run_husted, mixes, seconds, engine_games)

@@ -17,7 +17,7 @@ RACE_STARTS = ("after-last-scratch", "last-scratcher", "dealer-left")
 
 
 def house_rule_on(config: Mapping[str, Any]) -> bool:
-    """Whether the table plays a house rule: no board kernel plays one yet."""
+    """Whether the table plays a house rule (whose seats decide: not this kernel's games)."""
     return bool(
         config.get("robertson")
         or config.get("market")

@@ -1,9 +1,11 @@
-"""What the kernels of the dice board game whose seats decide (Advanced, Husted) share: a roll
+"""What the kernels of the dice board game whose seats decide (Advanced, Classic) share: a roll
 and a card drawn from the game's stream or from a tape of the engine's game, and the plain
 Python drivers that play a run's games on threads or one game on a tape.
 
 Each kernel passes its own compiled `play_games` or `play_game` and its bots' arrays; the
-drivers only cut the run into blocks and lay out the outcome rows.
+drivers only cut the run into blocks and lay out the outcome rows. (One compiled `play_games`
+taking the kernel's `play_game` as an argument compiles as fast, but numba's cache does not
+keep a function that takes another: every process would compile it again, about 8 s of CPU.)
 """
 
 from __future__ import annotations

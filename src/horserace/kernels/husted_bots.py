@@ -19,7 +19,7 @@ from horserace.kernels import Array, Word
 from horserace.kernels.advanced_ev import DICE, GATE, TIE, _valuer, hand_value
 from horserace.kernels.advanced_numbers import ACE, DECK, DECKS, FINISH, JOKER, KING, PLAYERS
 from horserace.kernels.advanced_numbers import VALUES as LINE_VALUES
-from horserace.kernels.husted_numbers import JACK, QUEEN
+from horserace.kernels.classic_numbers import JACK, QUEEN
 from horserace.kernels.race_odds import race_odds
 
 NONE = -1  # no card in this place of a discard

@@ -39,9 +39,9 @@ from horserace.families.presets import get_preset
 if TYPE_CHECKING:  # the kernels import numba: only a run that uses them loads it
     from horserace.kernels.advanced_numbers import AdvancedSpec
     from horserace.kernels.board_numbers import BoardGameSpec, GameOutcomes
-    from horserace.kernels.husted_numbers import HustedSpec
+    from horserace.kernels.classic_numbers import ClassicSpec
 
-    KernelSpec = BoardGameSpec | AdvancedSpec | HustedSpec
+    KernelSpec = BoardGameSpec | AdvancedSpec | ClassicSpec
 
 __all__ = [
     "CHUNK_GAMES",
@@ -55,7 +55,7 @@ __all__ = [
 
 CHUNK_GAMES = 16  # games per unit of work; fixed, so results never depend on the worker count
 KERNEL_CHUNK_GAMES = 20_000  # the same for the compiled kernel, which plays far more a second
-ADVANCED_CHUNK_GAMES = 4_000  # the decision kernels' games (Advanced, Husted) take longer
+ADVANCED_CHUNK_GAMES = 4_000  # the decision kernels' games (Advanced, Classic's) take longer
 KERNEL_STREAM = 4  # the kernel's games draw from this stream of the run's seed
 ENGINES = ("auto", "kernel", "reference")
 LONGEST = 400  # the race length histogram counts longer races in its last bin
@@ -150,15 +150,15 @@ def _engine_span(
 
 
 def _kernel_games(spec: KernelSpec, base: int, bots: tuple[str, ...], span: Span) -> GameOutcomes:
-    """The span's games on the kernel that plays `spec`'s games (Advanced or Husted with their
-    bots, or the games without decisions)."""
-    from horserace.kernels import advanced_game, board_game, husted_game
+    """The span's games on the kernel that plays `spec`'s games (Advanced, or Classic with its
+    house rules, with their bots, or the games without decisions)."""
+    from horserace.kernels import advanced_game, board_game, classic_game
 
-    if isinstance(spec, advanced_game.AdvancedSpec | husted_game.HustedSpec):
+    if isinstance(spec, advanced_game.AdvancedSpec | classic_game.ClassicSpec):
         mix = advanced_game.bot_kinds(bots)
         assert mix is not None, "kernel_spec gives a decision kernel only for compiled bots"
-        if isinstance(spec, husted_game.HustedSpec):
-            return husted_game.run_games(spec, base, span.start, span.stop, mix)
+        if isinstance(spec, classic_game.ClassicSpec):
+            return classic_game.run_games(spec, base, span.start, span.stop, mix)
         return advanced_game.run_games(spec, base, span.start, span.stop, mix)
     return board_game.run_games(spec, base, span.start, span.stop)
 
@@ -205,14 +205,14 @@ def _kernel_span(spec: KernelSpec, seed: int, bots: tuple[str, ...], span: Span)
 
 def kernel_spec(config: BoardConfig, bots: tuple[str, ...] = ()) -> KernelSpec | None:
     """The compiled kernel's settings for `config` played by `bots`, or None when only the
-    engine plays it: the games without decisions, and Advanced and Husted with the bots they
-    compile."""
+    engine plays it: the games without decisions, and Advanced and Classic with the house rules
+    and the bots they compile."""
     from horserace.kernels.advanced_game import AdvancedSpec, bot_kinds
     from horserace.kernels.board_game import BoardGameSpec
-    from horserace.kernels.husted_numbers import HustedSpec
+    from horserace.kernels.classic_numbers import ClassicSpec
 
     plain = board_config_dict(config)
-    decided = AdvancedSpec.from_config(plain) or HustedSpec.from_config(plain)
+    decided = AdvancedSpec.from_config(plain) or ClassicSpec.from_config(plain)
     if decided is not None:
         return decided if bot_kinds(bots) is not None else None
     return BoardGameSpec.from_config(plain)
@@ -338,7 +338,7 @@ def plan_games(
     if spec is not None:
         return Planned(
             Plan(partial(_kernel_span, spec, seed, mix), merge_tally),
-            ADVANCED_CHUNK_GAMES if spec.name in ("advanced", "husted") else KERNEL_CHUNK_GAMES,
+            ADVANCED_CHUNK_GAMES if spec.name in ("advanced", "classic") else KERNEL_CHUNK_GAMES,
             report,
             threaded=True,
         )

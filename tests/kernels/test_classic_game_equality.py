@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-import horserace.kernels.husted_game as husted_game
+import horserace.kernels.classic_game as classic_game
 from horserace.components.board import HORSES
-from horserace.kernels.husted_game import HustedSpec
+from horserace.kernels.classic_game import ClassicSpec
 from tests.kernels.advanced_tape import KernelGames
 from tests.kernels.test_board_game_equality import SHIPPED
 
@@ -58,7 +58,7 @@ def husted_table(seed: int, bots: tuple[str, ...] = PLAIN_BOTS) -> tuple[dict[st
     return options, kinds
 
 
-GAMES = KernelGames(husted_game, HustedSpec, "classic", husted_table)
+GAMES = KernelGames(classic_game, ClassicSpec, "classic", husted_table)
 
 
 @pytest.mark.parametrize("batch", range(BATCHES))

@@ -11,13 +11,13 @@ from typer.testing import CliRunner
 from horserace.drivers.cli.app import app
 from horserace.families.board.rules.house import house_options
 from horserace.families.presets import get_preset
-from horserace.kernels.husted_game import HustedSpec, bot_kinds, run_games
+from horserace.kernels.classic_game import ClassicSpec, bot_kinds, run_games
 
 
-def husted_spec(**options: object) -> HustedSpec:
+def husted_spec(**options: object) -> ClassicSpec:
     preset = get_preset("classic")
     config = preset.config({**house_options("husted"), **options})
-    spec = HustedSpec.from_config(preset.rules.config_to_dict(config))
+    spec = ClassicSpec.from_config(preset.rules.config_to_dict(config))
     assert spec is not None
     return spec
 
@@ -49,7 +49,7 @@ def test_simulate_husted_takes_the_kernel_and_names_it() -> None:
     result = CliRunner().invoke(app, [*args, "--bots", "heuristic,random"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert (report["engine"], report["kernel"], report["games"]) == ("kernel", "husted", 400)
+    assert (report["engine"], report["kernel"], report["games"]) == ("kernel", "classic", 400)
     edge = report["bot_edge"]  # random bets and draws give chips away to the heuristic's meets
     assert edge["first"] == "heuristic" and edge["ci95"][0] > 40
     engine = CliRunner().invoke(app, [*args[:5], "4", *args[6:], "--engine", "reference"])
@@ -65,8 +65,8 @@ def test_a_sweep_names_the_husted_kernel() -> None:
     assert result.exit_code == 0, result.output
     points = json.loads(result.stdout)["points"]
     assert [(p["players"], p["engine_used"], p["kernel_used"]) for p in points] == [
-        (3, "kernel", "husted"),
+        (3, "kernel", "classic"),
         (3, "reference", ""),
-        (6, "kernel", "husted"),
+        (6, "kernel", "classic"),
         (6, "reference", ""),
     ]

@@ -1,8 +1,10 @@
-"""Whole games of the dice board game under Husted's house rule, compiled with numba, with the
-bots that decide them: the deal from the Husted deck (aces, kings and jokers kept in), the
-ante, two betting rounds round a draw of up to two cards, the scratch phase, the race with a
-J, Q or K offered to each roller who pays for a scratched horse, chips under a horse that stop
-its rolls, the payout to the cards of the players who did not fold, and the reset.
+"""Whole games of the dice board game's Classic Mode with the house rules whose seats decide,
+compiled with numba, with the bots that decide them. Each house rule is a flag of the spec, read
+at run time (one compiled kernel plays them all). The round: the deal from the Classic deck
+(Husted's keeps the aces, kings and jokers in), the ante; under Husted's rule two betting rounds
+round a draw of up to two cards; the scratch phase, the race (under Husted's rule with a J, Q
+or K offered to each roller who pays for a scratched horse, and chips under a horse that stop
+its rolls), the payout to the cards of the players who did not fold, and the reset.
 
 Chance comes from the game's own SplitMix64 stream, or, for the equality tests, from a tape of
 the engine's game in its order (dealt and drawn ranks, dice sums, and each seat's pick
@@ -25,7 +27,9 @@ from horserace.kernels.advanced_numbers import (
     DECK,
     EV,
     FINISH,
+    GATHER,
     HEURISTIC,
+    HUSTED,
     PLAYERS,
     RANKS,
     REPEAT,
@@ -45,6 +49,7 @@ from horserace.kernels.advanced_rules import (
     share_pots,
 )
 from horserace.kernels.board_numbers import GameOutcomes
+from horserace.kernels.classic_numbers import JACK, QUEEN, ClassicSpec
 from horserace.kernels.deck_game import (
     EMPTY_TAPE,
     MOVE,
@@ -63,11 +68,10 @@ from horserace.kernels.husted_bots import (
     heuristic_power,
     power_options,
 )
-from horserace.kernels.husted_numbers import GATHER, JACK, QUEEN, HustedSpec
 from horserace.kernels.race_odds import odds_scratch
 from horserace.kernels.rng import game_state
 
-__all__ = ["HustedSpec", "bot_kinds", "replay_tape", "run_games"]
+__all__ = ["ClassicSpec", "bot_kinds", "replay_tape", "run_games"]
 
 MAX_WAGER, MAX_TOTAL = 2, 5  # in antes: one wager or raise, and a player's wagers in a round
 # The EV bot's arrays (`ev_space`): its tables, the odds' scratch, chances, advances to go,
@@ -287,10 +291,11 @@ def _race(
         line = line_of[horse]
         if line:
             pay(chips, money, roller, spec[VALUES + line - 1], POT)
-            z = _face_card(
-                spec, z, tape, at, kinds[roller], roller, hands, deck, discards, chips, money,
-                line_of, position, blocks, ev,
-            )  # fmt: skip
+            if spec[HUSTED]:
+                z = _face_card(
+                    spec, z, tape, at, kinds[roller], roller, hands, deck, discards, chips,
+                    money, line_of, position, blocks, ev,
+                )  # fmt: skip
         elif blocks[horse]:
             blocks[horse] -= 1
         else:
@@ -298,6 +303,29 @@ def _race(
             if position[horse] >= spec[FINISH + horse]:
                 return z, horse, rolls, roller
         roller = (roller + 1) % n
+
+
+@njit(cache=True)
+def _husted_betting(
+    spec: Array, z: Word, tape: Array, at: Array, kinds: Array, dealer: Word, hands: Array,
+    deck: Array, discards: Array, cards: Array, dealt: Word, size: Word, chips: Array,
+    money: Array, seats: Array, ev: Any,
+) -> Word:  # fmt: skip
+    """Husted's two betting rounds, and the draw between them when the deal left a stub."""
+    folded, wagered, bets, queue = seats[0], seats[1], seats[2], seats[3]
+    z = _betting(
+        spec, z, tape, at, kinds, dealer, hands, deck, discards, chips, money, folded,
+        wagered, bets, queue, ev,
+    )  # fmt: skip
+    if dealt < size:
+        z = _draw(
+            spec, z, tape, at, kinds, dealer, hands, deck, discards, cards, dealt, size,
+            money, folded, ev,
+        )  # fmt: skip
+    return _betting(
+        spec, z, tape, at, kinds, dealer, hands, deck, discards, chips, money, folded,
+        wagered, bets, queue, ev,
+    )  # fmt: skip
 
 
 @njit(cache=True)
@@ -314,26 +342,18 @@ def play_game(
     discards, line_of = np.zeros(RANKS, dtype=np.int64), np.zeros(13, dtype=np.int64)
     position, blocks = np.zeros(13, dtype=np.int64), np.zeros(13, dtype=np.int64)
     seats = np.zeros((4, n), dtype=np.int64)
-    folded, wagered, bets, queue = seats[0], seats[1], seats[2], seats[3]
+    folded, wagered = seats[0], seats[1]
     money = np.zeros(3, dtype=np.int64)
     chips[:] = spec[CHIPS]
     dealer = spec[DEALER]
     for race in range(rounds):
         z, dealt, size = _deal(spec, z, tape, at, dealer, deck, cards, hands)
         antes(spec, dealer, chips, money)
-        z = _betting(
-            spec, z, tape, at, kinds, dealer, hands, deck, discards, chips, money, folded,
-            wagered, bets, queue, ev,
-        )  # fmt: skip
-        if dealt < size:
-            z = _draw(
+        if spec[HUSTED]:
+            z = _husted_betting(
                 spec, z, tape, at, kinds, dealer, hands, deck, discards, cards, dealt, size,
-                money, folded, ev,
+                chips, money, seats, ev,
             )  # fmt: skip
-        z = _betting(
-            spec, z, tape, at, kinds, dealer, hands, deck, discards, chips, money, folded,
-            wagered, bets, queue, ev,
-        )  # fmt: skip
         z, last = _scratch(
             spec, z, tape, at, dealer, line_of, hands, given_up, discards, chips, money
         )
@@ -385,7 +405,7 @@ def play_games(spec, base, mix, start, stop, ev, chips, pot_left, winner, rolls,
         )  # fmt: skip
 
 
-def ev_space(spec: HustedSpec) -> tuple[Array, ...]:
+def ev_space(spec: ClassicSpec) -> tuple[Array, ...]:
     """The bots' arrays for one thread's games (TABLES ... SECOND above)."""
     tables = ev_tables(spec.finish, spec.repeat_rule != MOVE)
     options = 1 + 14 + 14 * 15 // 2  # no discard, one card, two cards
@@ -404,7 +424,7 @@ def ev_space(spec: HustedSpec) -> tuple[Array, ...]:
 
 
 def run_games(
-    spec: HustedSpec, base: int, start: int, stop: int, mix: Array, threads: int | None = None
+    spec: ClassicSpec, base: int, start: int, stop: int, mix: Array, threads: int | None = None
 ) -> GameOutcomes:
     """Play games start..stop-1 of the run seeded `base` between the bots `mix` (kinds from
     `bot_kinds`, one a seat, rotated a seat a game), on `threads` threads of this process."""
@@ -414,7 +434,7 @@ def run_games(
     )  # fmt: skip
 
 
-def replay_tape(spec: HustedSpec, kinds: Array, tape: list[int]) -> tuple[GameOutcomes, int]:
+def replay_tape(spec: ClassicSpec, kinds: Array, tape: list[int]) -> tuple[GameOutcomes, int]:
     """Play one game on a tape of the engine's game (dealt and drawn ranks, dice sums and
     seats' picks, in its order) with the bots `kinds` at the seats; returns the outcomes (one
     row) and how many tape entries the game used."""
