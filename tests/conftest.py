@@ -6,13 +6,23 @@ in a game, a simulation or a sweep would wait for runs that never stop. The suit
 back to its default, in this process and so in every child it starts. The fixtures tests of
 several folders share are here too."""
 
+import os
 import signal
 from pathlib import Path
 
 import pytest
 
+from tests.compile_once import compile_once
+
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A worker of `pytest -n 2` compiles a kernel only when no other worker is compiling it
+    (tests/compile_once.py): on a clean clone each kernel is compiled once, not once a worker."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        compile_once()
 
 
 @pytest.fixture
