@@ -1,6 +1,6 @@
 """Play a board game with decisions on the reference engine and read back what a kernel must
-reproduce: the tape (dealt ranks, dice sums, and every seat's pick among several legal actions,
-in the engine's order) and the game's figures."""
+reproduce: the tape (dealt ranks, dice sums or Robertson's four dice, and every seat's pick among
+several legal actions, in the engine's order) and the game's figures."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from horserace.components.dice import DiceRoll
+from horserace.components.dice import DiceRoll, FourDice
 from horserace.core.actions import Action
 from horserace.core.chance import SeededChance
 from horserace.core.chunks import Span
@@ -20,11 +20,18 @@ from horserace.core.rng import BOT_STREAM, derive_seed
 from horserace.engine import Agent, Step, play
 from horserace.families import make_bot
 from horserace.families.board.rules.actions import Deal
-from horserace.families.board.rules.events import ChipsPaid, JokerPlayed, KingPlayed, RaceWon
+from horserace.families.board.rules.events import (
+    ChipsPaid,
+    JokerPlayed,
+    KingPlayed,
+    PairChosen,
+    RaceWon,
+)
 from horserace.families.board.tally import _kernel_span
 from horserace.families.presets import get_preset
 from horserace.kernels.advanced_numbers import CHOICE, SPAN, bot_kinds, choice_entry
 from horserace.kernels.board_numbers import GameOutcomes
+from horserace.kernels.robertson import four_dice_entry
 from tests.helpers import new_game
 from tests.kernels.test_board_game_equality import table_places
 
@@ -59,7 +66,7 @@ class _Recorded:
 
 
 class _RecordedChance(SeededChance):
-    """The seeded chance, with each dealt rank and dice sum written to the tape."""
+    """The seeded chance, with each dealt rank, dice sum and four dice written to the tape."""
 
     def __init__(self, seed: int, tape: list[int]) -> None:
         super().__init__(seed)
@@ -71,6 +78,8 @@ class _RecordedChance(SeededChance):
             self._tape.append(action.rank)
         elif isinstance(action, DiceRoll):
             self._tape.append(action.total)
+        elif isinstance(action, FourDice):
+            self._tape.append(four_dice_entry(action.dice))
         return action
 
 
@@ -138,8 +147,12 @@ def _seen(events: Sequence[Any]) -> list[str]:
             found.append("JokerWon")
         if kind in HUSTED_SEEN and (kind != "CardsDrawn" or event.discarded):
             found.append(kind)
-        if kind in ("AcePlayed", "KingPlayed", "JokerPlayed"):
+        if kind in ("AcePlayed", "KingPlayed", "JokerPlayed", "PairChosen"):
             found.append(kind)
+        if isinstance(event, RaceWon):  # Robertson: the race ends on a pairing's first sum
+            pair = next((e for e in events if isinstance(e, PairChosen)), None)
+            if pair is not None and event.horse == pair.first != pair.second:
+                found.append("FirstSumWon")
     return found
 
 

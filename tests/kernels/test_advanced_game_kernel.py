@@ -83,18 +83,18 @@ def test_simulate_advanced_takes_the_kernel_and_names_it() -> None:
     engine = CliRunner().invoke(app, [*args[:3], "4", *args[4:], "--engine", "reference"])
     assert json.loads(engine.stdout)["engine"] == "reference"
     assert json.loads(engine.stdout)["kernel"] is None
-    house = [*args, "--house", "robertson", "--engine", "kernel"]  # no kernel plays it yet
+    house = [*args, "--house", "perry", "--engine", "kernel"]  # no kernel plays it yet
     refused = CliRunner().invoke(app, house)
     assert refused.exit_code == 2 and "--engine reference" in refused.stderr
 
 
 def test_a_sweep_names_the_kernel_of_each_point() -> None:
-    args = ["sweep", "advanced", "-g", "players=4,6", "-g", "house=none,robertson"]
+    args = ["sweep", "advanced", "-g", "players=4,6", "-g", "house=robertson,perry"]
     result = CliRunner().invoke(app, [*args, "--games", "20", "--seed", "1", "--json"])
     assert result.exit_code == 0, result.output
     points = json.loads(result.stdout)["points"]
     assert [(p["players"], p["engine_used"], p["kernel_used"]) for p in points] == [
-        (4, "kernel", "advanced"),
+        (4, "kernel", "advanced"),  # Robertson's four dice
         (4, "reference", ""),
         (6, "kernel", "advanced"),
         (6, "reference", ""),

@@ -54,8 +54,8 @@ def test_simulate_husted_takes_the_kernel_and_names_it() -> None:
     assert edge["first"] == "heuristic" and edge["ci95"][0] > 40
     engine = CliRunner().invoke(app, [*args[:5], "4", *args[6:], "--engine", "reference"])
     assert json.loads(engine.stdout)["kernel"] is None
-    both = [*args[:3], "husted,robertson", *args[4:], "--engine", "kernel"]
-    refused = CliRunner().invoke(app, both)  # no kernel plays two house rules yet
+    both = [*args[:3], "perry,schellenberg", *args[4:], "--engine", "kernel"]
+    refused = CliRunner().invoke(app, both)  # no kernel plays these two
     assert refused.exit_code == 2 and "--engine reference" in refused.stderr
 
 

@@ -151,12 +151,12 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2() -> None:
 
 def test_the_command_writes_csv_json_and_a_picture(tmp_path: Path) -> None:
     out, picture = tmp_path / "sweep.csv", tmp_path / "sweep.png"
-    args = ["sweep", "classic", "-g", "players=3,4", "-g", "house=none,robertson"]
+    args = ["sweep", "classic", "-g", "players=3,4", "-g", "engine=auto,reference"]
     files = ["--out", str(out), "--out", str(tmp_path / "sweep.json"), "--plot", str(picture)]
     result = CliRunner().invoke(app, [*args, "--games", "20", "--seed", "2", *files])
     assert result.exit_code == 0, result.output
     lines = out.read_text().splitlines()
-    assert lines[0].startswith("players,house,attempts,error,engine_used,games")
+    assert lines[0].startswith("players,engine,attempts,error,engine_used,games")
     assert len(lines) == 5
     data = json.loads((tmp_path / "sweep.json").read_text())
     assert [row["engine_used"] for row in data] == ["kernel", "reference", "kernel", "reference"]
@@ -218,7 +218,7 @@ def test_the_terminal_table_fits_80_columns_and_folds_a_long_point(tmp_path: Pat
     board = tmp_path / "a-board-with-a-name-longer-than-any-column-of-the-table.toml"
     lanes = "\n".join(f'"{h}" = {3 + abs(7 - h)}' for h in HORSES)
     board.write_text(f'name = "long"\n[lanes]\n{lanes}\n', encoding="utf-8")
-    grid = ["-g", "players=3,4", "-g", f"board={board}", "-g", "house=none,robertson"]
+    grid = ["-g", "players=3,4", "-g", f"board={board}", "-g", "engine=auto,reference"]
     result = CliRunner().invoke(
         app, ["sweep", "classic", *grid, "--games", "10", "--seed", "3"], env={"COLUMNS": "80"}
     )
@@ -228,6 +228,6 @@ def test_the_terminal_table_fits_80_columns_and_folds_a_long_point(tmp_path: Pat
     cells = [line.split("│") for line in lines if line.startswith("│")]
     first_column = "".join(cell[1].strip() for cell in cells)
     assert first_column.count(f"board={board.name}") == 4  # folded, not cut; no folder
-    assert first_column.count("house=robertson") == 2
+    assert first_column.count("engine=reference") == 2
     assert sum("reference" in cell[2] for cell in cells) == 2  # the figures on one line each
     assert all(cell[-2].strip().endswith("%)") for cell in cells if cell[2].strip())

@@ -1,7 +1,8 @@
 """Whole games of the dice board game's Advanced Mode, compiled with numba, with the bots that
 decide them: the deal and the draft, the antes into the Main and Jockey Pots, the scratch
 (chain, move or reroll), penalties answered with Aces and Kings, the race with a Joker after
-each roll, the card fees and the two pots' payout, the reset, as the reference rules play them.
+each roll, the card fees and the two pots' payout, the reset, as the reference rules play them;
+under Robertson's rule (a flag of the spec) each race roll is four dice paired by the roller.
 
 Chance comes from the game's own SplitMix64 stream, or, for the equality tests, from a tape of
 the engine's game in its order: the dealt ranks, the dice sums and each seat's pick whenever it
@@ -30,6 +31,7 @@ from horserace.kernels.advanced_numbers import (
     PLAYERS,
     RANKS,
     REPEAT,
+    ROBERTSON,
     ROTATE,
     ROUNDS,
     START,
@@ -68,6 +70,7 @@ from horserace.kernels.deck_game import (
 )
 from horserace.kernels.race_odds import odds_scratch
 from horserace.kernels.rng import game_state
+from horserace.kernels.robertson import FOUR_SPACE, pair_dice
 
 __all__ = ["AdvancedSpec", "bot_kinds", "replay_tape", "run_games"]
 
@@ -168,28 +171,39 @@ def _joker(
 def _race(
     spec: Array, z: Word, tape: Array, at: Array, kinds: Array, roller: Word, line_of: Array,
     hands: Array, discards: Array, chips: Array, money: Array, queue: Array, moves: Array,
-    position: Array, ev: Any,
+    position: Array, four: Array, ev: Any,
 ) -> tuple[Word, Word, Word, Word]:  # fmt: skip
     """Roll until a horse crosses the line; returns (stream, winner, rolls, the seat that moved
     it across). A scratched horse costs the roller its line's value, which may be answered;
-    then the roller may play a Joker."""
+    then the roller may play a Joker. Under Robertson's rule a roll is four dice paired by the
+    roller: two sums, in its order, before the Joker."""
     n = spec[PLAYERS]
     unit = max(spec[ANTE], 1)
     rolls = 0
     while True:
-        z, horse = roll(z, tape, at)
         rolls += 1
-        line = line_of[horse]
-        if line:
-            waiting = owe(queue, 0, roller, spec[VALUES + line - 1] * unit)
-            z = answer_penalties(
-                spec, z, tape, at, kinds, queue, waiting, hands, discards, chips, money,
-                line_of, position, True, ev,
+        if spec[ROBERTSON]:
+            z, horse, then = pair_dice(
+                spec, z, tape, at, kinds[roller], unit, roller, hands, discards, ev[STUB][0],
+                money[POT], line_of, position, four, ev[TABLES], ev[WORK], ev[WIN],
+                ev[REMAINING], ev[VALUED], ev[WORTHS],
             )  # fmt: skip
         else:
-            position[horse] += 1
-            if position[horse] >= spec[FINISH + horse]:
-                return z, horse, rolls, roller
+            z, horse = roll(z, tape, at)
+            then = 0
+        while horse:
+            line = line_of[horse]
+            if line:
+                waiting = owe(queue, 0, roller, spec[VALUES + line - 1] * unit)
+                z = answer_penalties(
+                    spec, z, tape, at, kinds, queue, waiting, hands, discards, chips, money,
+                    line_of, position, True, ev,
+                )  # fmt: skip
+            else:
+                position[horse] += 1
+                if position[horse] >= spec[FINISH + horse]:
+                    return z, horse, rolls, roller
+            horse, then = then, 0
         if hands[roller, JOKER]:
             z, won = _joker(
                 spec, z, tape, at, kinds[roller], roller, line_of, position, hands, discards,
@@ -235,6 +249,7 @@ def play_game(
     queue = np.zeros((3, n + 1), dtype=np.int64)
     moves = np.zeros(24, dtype=np.int64)
     money = np.zeros(3, dtype=np.int64)
+    four = np.zeros(FOUR_SPACE, dtype=np.int64)
     position = np.zeros(13, dtype=np.int64)
     folded = np.zeros(n, dtype=np.int64)
     chips[:] = spec[CHIPS]
@@ -257,7 +272,7 @@ def play_game(
         )
         z, horse, race_rolls, mover = _race(
             spec, z, tape, at, kinds, first, line_of, hands, discards, chips, money, queue, moves,
-            position, ev,
+            position, four, ev,
         )  # fmt: skip
         winner[race], rolls[race], paid[race] = horse, race_rolls, money[PAID]
         money[PAID] = 0  # the fees below count with the next round's payments, as the engine's

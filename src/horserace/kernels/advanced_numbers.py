@@ -133,7 +133,6 @@ class AdvancedSpec(DeckSpec):
         """The spec for a config the kernel plays exactly, or None."""
         unsupported = (
             config.get("deck") != "advanced"
-            or config.get("robertson")
             or config.get("market")
             or config.get("husted")
             or config.get("trade_window", "none") != "none"

@@ -33,6 +33,7 @@ from horserace.kernels.advanced_numbers import (
     PLAYERS,
     RANKS,
     REPEAT,
+    ROBERTSON,
     ROTATE,
     ROUNDS,
     START,
@@ -70,6 +71,7 @@ from horserace.kernels.husted_bots import (
 )
 from horserace.kernels.race_odds import odds_scratch
 from horserace.kernels.rng import game_state
+from horserace.kernels.robertson import FOUR_SPACE, pair_dice
 
 __all__ = ["ClassicSpec", "bot_kinds", "replay_tape", "run_games"]
 
@@ -278,30 +280,41 @@ def _face_card(
 def _race(
     spec: Array, z: Word, tape: Array, at: Array, kinds: Array, roller: Word, hands: Array,
     deck: Array, discards: Array, chips: Array, money: Array, line_of: Array, position: Array,
-    blocks: Array, ev: Any,
+    blocks: Array, four: Array, ev: Any,
 ) -> tuple[Word, Word, Word, Word]:  # fmt: skip
     """Roll until a horse crosses the line; returns (stream, winner, rolls, the seat that moved
-    it across). A scratched horse costs the roller its line's value, then the roller may play
-    a face card; a horse with chips under it loses one instead of moving."""
+    it across). A scratched horse costs the roller its line's value, then under Husted's rule
+    the roller may play a face card; a horse with chips under it loses one instead of moving.
+    Under Robertson's rule a roll is four dice paired by the roller: two sums, in its order."""
     n = spec[PLAYERS]
     rolls = 0
     while True:
-        z, horse = roll(z, tape, at)
         rolls += 1
-        line = line_of[horse]
-        if line:
-            pay(chips, money, roller, spec[VALUES + line - 1], POT)
-            if spec[HUSTED]:
-                z = _face_card(
-                    spec, z, tape, at, kinds[roller], roller, hands, deck, discards, chips,
-                    money, line_of, position, blocks, ev,
-                )  # fmt: skip
-        elif blocks[horse]:
-            blocks[horse] -= 1
+        if spec[ROBERTSON]:
+            z, horse, then = pair_dice(
+                spec, z, tape, at, kinds[roller], 1, roller, hands, discards, deck.sum(),
+                money[POT], line_of, position, four, ev[TABLES], ev[WORK], ev[WIN],
+                ev[REMAINING], ev[VALUED], ev[WORTHS],
+            )  # fmt: skip
         else:
-            position[horse] += 1
-            if position[horse] >= spec[FINISH + horse]:
-                return z, horse, rolls, roller
+            z, horse = roll(z, tape, at)
+            then = 0
+        while horse:
+            line = line_of[horse]
+            if line:
+                pay(chips, money, roller, spec[VALUES + line - 1], POT)
+                if spec[HUSTED]:
+                    z = _face_card(
+                        spec, z, tape, at, kinds[roller], roller, hands, deck, discards, chips,
+                        money, line_of, position, blocks, ev,
+                    )  # fmt: skip
+            elif blocks[horse]:
+                blocks[horse] -= 1
+            else:
+                position[horse] += 1
+                if position[horse] >= spec[FINISH + horse]:
+                    return z, horse, rolls, roller
+            horse, then = then, 0
         roller = (roller + 1) % n
 
 
@@ -344,6 +357,7 @@ def play_game(
     seats = np.zeros((4, n), dtype=np.int64)
     folded, wagered = seats[0], seats[1]
     money = np.zeros(3, dtype=np.int64)
+    four = np.zeros(FOUR_SPACE, dtype=np.int64)
     chips[:] = spec[CHIPS]
     dealer = spec[DEALER]
     for race in range(rounds):
@@ -362,7 +376,7 @@ def play_game(
         )
         z, horse, race_rolls, mover = _race(
             spec, z, tape, at, kinds, first, hands, deck, discards, chips, money, line_of,
-            position, blocks, ev,
+            position, blocks, four, ev,
         )  # fmt: skip
         winner[race], rolls[race], paid[race] = horse, race_rolls, money[PAID]
         money[PAID] = 0

@@ -40,7 +40,6 @@ class ClassicSpec(DeckSpec):
         unsupported = (
             config.get("deck") != "classic"
             or not house_rule_on(config)  # no decisions: the board-game kernel plays it
-            or config.get("robertson")
             or config.get("market")
             or config.get("trade_window", "none") != "none"
             or config.get("elimination")

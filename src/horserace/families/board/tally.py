@@ -302,8 +302,9 @@ def plan_games(
     spec = kernel_spec(config, mix) if engine != "reference" else None
     if engine == "kernel" and spec is None:
         raise ConfigError(
-            "the compiled kernels play games without decisions, Advanced Mode without"
-            " house rules and Classic with Husted's alone; use --engine reference"
+            "the compiled kernels play games without decisions, Advanced Mode (with Robertson's"
+            " rule or none) and Classic with Husted's or Robertson's rule or both;"
+            " use --engine reference"
         )
 
     def report(total: _Tally, workers: int, started: float) -> SimulationReport:

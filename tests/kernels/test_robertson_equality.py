@@ -1,0 +1,93 @@
+"""Robertson's four dice on the compiled kernels against the reference engine: on the tape of
+the engine's game (dealt ranks, each race roll's four dice, and every pick a seat made among
+several legal actions) the Classic kernel, with and without Husted's rule, and the Advanced
+kernel play the same game seat by seat and chip by chip. A random bot's pairing is read from
+the tape, so the kernel must list the same pairings in the same order; the heuristic and EV
+bots' pairings are the kernel's own, and must be the engine's."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import horserace.kernels.advanced_game as advanced_game
+import horserace.kernels.classic_game as classic_game
+from horserace.components.board import HORSES
+from horserace.kernels.advanced_numbers import AdvancedSpec
+from horserace.kernels.classic_numbers import ClassicSpec
+from tests.kernels.advanced_tape import KernelGames
+from tests.kernels.test_advanced_game_equality import advanced_table
+from tests.kernels.test_board_game_equality import SHIPPED
+from tests.kernels.test_classic_game_equality import husted_table
+
+SEEDS = 60  # tables a batch
+BOTS = ("random", "heuristic", "ev")
+
+
+def classic_table(seed: int, bots: tuple[str, ...] = BOTS) -> tuple[dict[str, Any], list[str]]:
+    """A varied Classic table with Robertson's rule alone, and its bots."""
+    pick = random.Random(seed)
+    players = pick.randint(2, 12)
+    options: dict[str, Any] = {
+        "players": players,
+        "robertson": True,
+        "rounds": pick.randint(1, 3),
+        "starting_chips": pick.choice([0, 3, 8, 25, 100]),
+        "ante": pick.choice([0, 0, 1, 2]),
+        "repeat_scratch": pick.choice(["move", "move", "chain", "reroll"]),
+        "race_starts": pick.choice(["last-scratcher", "after-last-scratch", "dealer-left"]),
+        "rotate_dealer": pick.random() < 0.8,
+        "first_dealer": pick.randrange(players),
+        "scratch_values": pick.choice([(1, 2, 3, 4), (1, 2, 3, 4), (0, 1, 5, 2)]),
+        "reset": pick.choice(["pass-left", "pass-left", "gather"]),
+        "open_hands": pick.random() < 0.7,
+    }
+    roll = pick.random()
+    if roll < 0.15 and options["ante"]:
+        options |= {"jockey_pot": True, "payout": "split"}
+    elif roll < 0.35:
+        options["payout"] = "split"
+    roll = pick.random()
+    if roll < 0.2:
+        options["board"] = pick.choice(SHIPPED)
+    elif roll < 0.55:  # short lanes: more races end on a pairing's first sum
+        longest = pick.choice([3, 6, 12])
+        lanes = {str(h): pick.randint(1, longest) for h in HORSES}
+        options["board"] = {"name": "random", "lanes": lanes}
+    return options, [pick.choice(bots) for _ in range(players)]
+
+
+def _with_robertson(table: Any) -> Any:
+    """A table drawer's tables with Robertson's rule on."""
+
+    def robertson_table(seed: int, bots: tuple[str, ...] = BOTS) -> tuple[dict[str, Any], Any]:
+        options, kinds = table(seed, bots)
+        return {**options, "robertson": True}, kinds
+
+    return robertson_table
+
+
+ROWS = {
+    "classic": KernelGames(classic_game, ClassicSpec, "classic", classic_table),
+    "classic+husted": KernelGames(
+        classic_game, ClassicSpec, "classic", _with_robertson(husted_table)
+    ),
+    "advanced": KernelGames(
+        advanced_game, AdvancedSpec, "advanced", _with_robertson(advanced_table)
+    ),
+}
+
+
+@pytest.mark.parametrize("row", sorted(ROWS))
+def test_robertsons_pairings_are_the_engines(row: str, monkeypatch: Any) -> None:
+    """Every pairing (the random bot's from the tape, the heuristic's cards held, the EV bot's
+    hand worth by the race's exact odds) and every game's chips are the engine's."""
+    seen = ROWS[row].batch(range(20_000, 20_000 + SEEDS), BOTS, monkeypatch)
+    assert seen["PairChosen"] > 1_000
+    assert seen["FirstSumWon"] > 20  # races that end before the second sum
+
+
+def test_a_heuristic_pairing_that_differs_is_caught() -> None:
+    ROWS["classic"].other_pick_is_caught()
