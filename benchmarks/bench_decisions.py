@@ -25,7 +25,7 @@ from horserace.families.board.rules.house import house_options
 from horserace.families.presets import get_preset
 from horserace.kernels.advanced_game import AdvancedSpec, bot_kinds, run_games
 from horserace.kernels.classic_game import ClassicSpec
-from horserace.kernels.classic_game import run_games as run_husted
+from horserace.kernels.classic_game import run_games as run_classic
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 from benchmarks.bench_kernels import PLAYERS, ROUNDS, rate
@@ -101,7 +101,20 @@ def bench_husted(seconds: float, engine_games: int = 10) -> None:
     spec = _spec("classic", options, ClassicSpec)
     mixes = [["ev", "heuristic"] * (PLAYERS // 2), ["heuristic"] * PLAYERS, ["ev"] * PLAYERS]
     title = "Classic with Husted's rule"
-    bench_table(title, "classic", options, spec, run_husted, mixes, seconds, engine_games)
+    bench_table(title, "classic", options, spec, run_classic, mixes, seconds, engine_games)
+
+
+def bench_schellenberg(seconds: float, engine_games: int = 10) -> None:
+    options: dict[str, object] = {
+        "players": PLAYERS,
+        "rounds": ROUNDS,
+        **house_options("schellenberg"),
+    }
+    spec = _spec("classic", options, ClassicSpec)
+    mixes = [["ev", "random"] * (PLAYERS // 2), ["ev", "heuristic"] * (PLAYERS // 2)]
+    mixes += [["random"] * PLAYERS, ["ev"] * PLAYERS]
+    title = "Classic with Schellenberg's market"
+    bench_table(title, "classic", options, spec, run_classic, mixes, seconds, engine_games)
 
 
 def main() -> None:
@@ -111,6 +124,7 @@ def main() -> None:
     args = parser.parse_args()
     bench_advanced(args.seconds, args.engine_games)
     bench_husted(args.seconds, args.engine_games)
+    bench_schellenberg(args.seconds, args.engine_games)
 
 
 if __name__ == "__main__":

@@ -226,16 +226,21 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument(
         "--only",
-        choices=("classic", "races", "cards", "derby", "advanced", "husted"),
+        choices=("classic", "races", "cards", "derby", "advanced", "husted", "schellenberg"),
         help="one benchmark only",
     )
     args = parser.parse_args()
-    from benchmarks.bench_decisions import bench_advanced, bench_husted  # (reads this module)
+    from benchmarks.bench_decisions import (  # (reads this module)
+        bench_advanced,
+        bench_husted,
+        bench_schellenberg,
+    )
 
     benches = {"classic": bench_classic, "races": bench_races, "cards": bench_cards}
     benches["derby"] = bench_derby
     benches["advanced"] = bench_advanced
     benches["husted"] = bench_husted
+    benches["schellenberg"] = bench_schellenberg
     for name, bench in benches.items():
         if args.only in (None, name):
             bench(args.seconds)

@@ -147,7 +147,7 @@ def _seen(events: Sequence[Any]) -> list[str]:
             found.append("JokerWon")
         if kind in HUSTED_SEEN and (kind != "CardsDrawn" or event.discarded):
             found.append(kind)
-        if kind in ("AcePlayed", "KingPlayed", "JokerPlayed", "PairChosen"):
+        if kind in ("AcePlayed", "KingPlayed", "JokerPlayed", "PairChosen", "CardBought"):
             found.append(kind)
         if isinstance(event, RaceWon):  # Robertson: the race ends on a pairing's first sum
             pair = next((e for e in events if isinstance(e, PairChosen)), None)

@@ -49,7 +49,7 @@ def test_the_market_takes_the_last_card_of_each_turn_round() -> None:
         for dealer in range(players):
             hand: Any = (dealer + 1) % players
             for index in range(3 * (players + 1)):
-                expected = km.MARKET if hand is ENGINE_MARKET else hand
+                expected = km.MARKET_HAND if hand is ENGINE_MARKET else hand
                 assert km.deal_to(index, dealer, players, 1) == expected
                 hand = next_to_deal(config, out, dealer, hand)
             assert km.deal_to(players, dealer, players, 0) == (dealer + 1) % players

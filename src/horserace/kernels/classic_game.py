@@ -30,6 +30,7 @@ from horserace.kernels.advanced_numbers import (
     GATHER,
     HEURISTIC,
     HUSTED,
+    MARKET,
     PLAYERS,
     RANKS,
     REPEAT,
@@ -69,6 +70,14 @@ from horserace.kernels.husted_bots import (
     heuristic_power,
     power_options,
 )
+from horserace.kernels.market import (
+    MARKET_HAND,
+    deal_to,
+    hands_dealt,
+    market_space,
+    market_turn,
+    open_market,
+)
 from horserace.kernels.race_odds import odds_scratch
 from horserace.kernels.rng import game_state
 from horserace.kernels.robertson import FOUR_SPACE, pair_dice
@@ -78,30 +87,35 @@ __all__ = ["ClassicSpec", "bot_kinds", "replay_tape", "run_games"]
 MAX_WAGER, MAX_TOTAL = 2, 5  # in antes: one wager or raise, and a player's wagers in a round
 # The EV bot's arrays (`ev_space`): its tables, the odds' scratch, chances, advances to go,
 # cards valued, card values, the two rows of a choice's options, a hand's worth with a horse
-# held back, each option's worth.
+# held back, each option's worth; a market buy's ranks and each buy's worth.
 TABLES, WORK, WIN, REMAINING, VALUED, VALUES_OF, FIRST, SECOND, HELD_BACK, WORTHS = range(10)
+BUYS, BUY_WORTHS = 10, 11
 
 
 @njit(cache=True)
 def _deal(
     spec: Array, z: Word, tape: Array, at: Array, dealer: Word, deck: Array, cards: Array,
-    hands: Array,
+    hands: Array, market: Array,
 ) -> tuple[Word, Word, Word]:  # fmt: skip
-    """Whole turns round the table from the dealer's left while cards last; returns (stream,
-    the cards dealt, the deck's size): the stub is cards[dealt:size]."""
+    """Whole turns round the table from the dealer's left while cards last, the market (when
+    there is one) last in each turn; returns (stream, the cards dealt, the deck's size): the
+    stub is cards[dealt:size]."""
     n = spec[PLAYERS]
     size = 0
     for rank in range(RANKS):
         for _ in range(deck[rank]):
             cards[size] = rank
             size += 1
-    to_deal = size // n * n
-    seat = (dealer + 1) % n
+    round_of = hands_dealt(n, spec[MARKET])
+    to_deal = size // round_of * round_of
     for index in range(to_deal):
         z = take(z, tape, at, cards, index, size)
-        hands[seat, cards[index]] += 1
+        seat = deal_to(index, dealer, n, spec[MARKET])
+        if seat == MARKET_HAND:
+            market[cards[index]] += 1
+        else:
+            hands[seat, cards[index]] += 1
         deck[cards[index]] -= 1
-        seat = (seat + 1) % n
     return z, to_deal, size
 
 
@@ -280,12 +294,13 @@ def _face_card(
 def _race(
     spec: Array, z: Word, tape: Array, at: Array, kinds: Array, roller: Word, hands: Array,
     deck: Array, discards: Array, chips: Array, money: Array, line_of: Array, position: Array,
-    blocks: Array, four: Array, ev: Any,
+    blocks: Array, four: Array, market: Array, ev: Any,
 ) -> tuple[Word, Word, Word, Word]:  # fmt: skip
     """Roll until a horse crosses the line; returns (stream, winner, rolls, the seat that moved
     it across). A scratched horse costs the roller its line's value, then under Husted's rule
     the roller may play a face card; a horse with chips under it loses one instead of moving.
-    Under Robertson's rule a roll is four dice paired by the roller: two sums, in its order."""
+    Under Robertson's rule a roll is four dice paired by the roller: two sums, in its order.
+    After a roll that does not end the race the roller may buy from the market."""
     n = spec[PLAYERS]
     rolls = 0
     while True:
@@ -315,6 +330,12 @@ def _race(
                 if position[horse] >= spec[FINISH + horse]:
                     return z, horse, rolls, roller
             horse, then = then, 0
+        if spec[MARKET]:
+            z = market_turn(
+                spec, z, tape, at, kinds[roller], roller, hands, market, discards, deck.sum(),
+                chips, money, line_of, position, ev[BUYS], ev[BUY_WORTHS], ev[TABLES], ev[WORK],
+                ev[WIN], ev[REMAINING], ev[VALUED],
+            )  # fmt: skip
         roller = (roller + 1) % n
 
 
@@ -353,6 +374,7 @@ def play_game(
     table = np.zeros((2 * n, RANKS), dtype=np.int64)
     hands, given_up = table[:n], table[n:]
     discards, line_of = np.zeros(RANKS, dtype=np.int64), np.zeros(13, dtype=np.int64)
+    market = np.zeros(RANKS, dtype=np.int64)
     position, blocks = np.zeros(13, dtype=np.int64), np.zeros(13, dtype=np.int64)
     seats = np.zeros((4, n), dtype=np.int64)
     folded, wagered = seats[0], seats[1]
@@ -361,7 +383,7 @@ def play_game(
     chips[:] = spec[CHIPS]
     dealer = spec[DEALER]
     for race in range(rounds):
-        z, dealt, size = _deal(spec, z, tape, at, dealer, deck, cards, hands)
+        z, dealt, size = _deal(spec, z, tape, at, dealer, deck, cards, hands, market)
         antes(spec, dealer, chips, money)
         if spec[HUSTED]:
             z = _husted_betting(
@@ -371,12 +393,13 @@ def play_game(
         z, last = _scratch(
             spec, z, tape, at, dealer, line_of, hands, given_up, discards, chips, money
         )
+        open_market(line_of, market, discards)
         first = (
             (last + 1) % n if spec[START] == 0 else last if spec[START] == 1 else (dealer + 1) % n
         )
         z, horse, race_rolls, mover = _race(
             spec, z, tape, at, kinds, first, hands, deck, discards, chips, money, line_of,
-            position, blocks, four, ev,
+            position, blocks, four, market, ev,
         )  # fmt: skip
         winner[race], rolls[race], paid[race] = horse, race_rolls, money[PAID]
         money[PAID] = 0
@@ -384,14 +407,15 @@ def play_game(
         if spec[GATHER]:
             deck[:] = spec[DECK : DECK + RANKS]
             hands[:] = 0
-        else:  # hands pass left; the stub and the discards are dealt again
-            deck += discards
+        else:  # hands pass left; the stub, the discards and the market are dealt again
+            deck += discards + market
             last_hand = hands[n - 1].copy()
             for seat in range(n - 1, 0, -1):
                 hands[seat] = hands[seat - 1]
             hands[0] = last_hand
         given_up[:] = 0
         discards[:] = 0
+        market[:] = 0
         line_of[:] = 0
         position[:] = 0
         blocks[:] = 0
@@ -420,7 +444,7 @@ def play_games(spec, base, mix, start, stop, ev, chips, pot_left, winner, rolls,
 
 
 def ev_space(spec: ClassicSpec) -> tuple[Array, ...]:
-    """The bots' arrays for one thread's games (TABLES ... SECOND above)."""
+    """The bots' arrays for one thread's games (TABLES ... BUY_WORTHS above)."""
     tables = ev_tables(spec.finish, spec.repeat_rule != MOVE)
     options = 1 + 14 + 14 * 15 // 2  # no discard, one card, two cards
     return (
@@ -434,6 +458,7 @@ def ev_space(spec: ClassicSpec) -> tuple[Array, ...]:
         np.zeros(options, dtype=np.int64),
         np.zeros((2, 13)),
         np.zeros(options),
+        *market_space(),
     )
 
 

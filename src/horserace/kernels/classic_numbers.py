@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from horserace.kernels.advanced_numbers import ACE, HUSTED, JOKER, KING, RANKS, DeckSpec
+from horserace.kernels.advanced_numbers import ACE, HUSTED, JOKER, KING, MARKET, RANKS, DeckSpec
 from horserace.kernels.board_numbers import house_rule_on
 
 JACK, QUEEN = 11, 12  # Husted's face cards that are horse cards too
@@ -30,6 +30,7 @@ class ClassicSpec(DeckSpec):
     """The numbers the Classic kernel needs: the shared ones and the house rules it plays."""
 
     husted: bool
+    market: bool  # Schellenberg's
 
     name = "classic"
 
@@ -40,16 +41,15 @@ class ClassicSpec(DeckSpec):
         unsupported = (
             config.get("deck") != "classic"
             or not house_rule_on(config)  # no decisions: the board-game kernel plays it
-            or config.get("market")
             or config.get("trade_window", "none") != "none"
             or config.get("elimination")
             or config.get("draft")
         )
         if unsupported:
             return None
-        husted = bool(config.get("husted"))
+        husted, market = bool(config.get("husted")), bool(config.get("market"))
         decks = 1 if int(config["players"]) <= 4 else 2
-        return cls(**cls.common(config, classic_deck(decks, husted)), husted=husted)
+        return cls(**cls.common(config, classic_deck(decks, husted)), husted=husted, market=market)
 
     def more_numbers(self, row: list[int]) -> None:
-        row[HUSTED] = int(self.husted)
+        row[HUSTED], row[MARKET] = int(self.husted), int(self.market)

@@ -23,7 +23,7 @@ from horserace.kernels.advanced_numbers import VALUES as LINE_VALUES
 from horserace.kernels.advanced_rules import POT, decide, pay
 from horserace.kernels.husted_bots import mean_penalty, race_pot
 
-MARKET = -1  # the hand a card is dealt to when it is the market's
+MARKET_HAND = -1  # the hand a card is dealt to when it is the market's
 OPTIONS = 1 + RANKS * (RANKS - 1)  # pass, and a market rank taken for another rank given
 TAKES, GIVES = 0, 1  # rows of a buy's options: the rank taken, the rank given
 
@@ -42,10 +42,10 @@ def hands_dealt(n: Word, market: Word) -> Word:
 
 @njit(cache=True)
 def deal_to(index: Word, dealer: Word, n: Word, market: Word) -> Word:
-    """The seat the `index`th card of a deal goes to, from the dealer's left, or MARKET: the
+    """The seat the `index`th card of a deal goes to, from the dealer's left, or MARKET_HAND: the
     market takes the last card of each turn round, after the dealer."""
     k = index % hands_dealt(n, market)
-    return MARKET if k == n else (dealer + 1 + k) % n
+    return MARKET_HAND if k == n else (dealer + 1 + k) % n
 
 
 @njit(cache=True)

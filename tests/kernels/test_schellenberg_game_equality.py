@@ -1,0 +1,108 @@
+"""The Classic kernel under Schellenberg's market against the reference engine, with its bots: on
+the tape of the engine's game (dealt ranks, the market's among them, dice sums, and every pick
+a seat made among several legal actions) the kernel plays the same game seat by seat and chip
+by chip. A random bot's buy is read from the tape, so the kernel must offer the same buys in the
+same order; the heuristic bot passes and the EV bot's buy or pass is the kernel's own, and must
+be the engine's. Random tables of 2 to 12 players (the market a thirteenth hand), short purses
+(a buy is offered only to a roller who can pay its price), every repeat rule, race start,
+payout and reset, with and without the Jockey Pot; about a third with Husted's rule
+(schellenberg+husted: hidden hands, the betting and the draw before the market opens, a face
+card before the buy) and a third with Robertson's (the buy after both sums of four dice)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import horserace.kernels.classic_game as classic_game
+from horserace.components.board import HORSES
+from horserace.drivers.cli.app import app
+from horserace.kernels.classic_game import ClassicSpec
+from tests.kernels.advanced_tape import KernelGames
+from tests.kernels.test_board_game_equality import SHIPPED
+
+BATCHES, SEEDS_PER_BATCH = 2, 60  # tables of random and heuristic bots
+EV_BATCHES, EV_SEEDS = 2, 40  # tables with EV bots at about half the seats
+PLAIN_BOTS, EV_BOTS = ("random", "heuristic"), ("random", "heuristic", "ev", "ev")
+
+
+def market_table(seed: int, bots: tuple[str, ...] = PLAIN_BOTS) -> tuple[dict[str, Any], list[str]]:
+    """A varied Schellenberg table and its bots, drawn from `bots` seat by seat."""
+    pick = random.Random(seed)
+    players = pick.randint(2, 12)
+    options: dict[str, Any] = {
+        "players": players,
+        "market": True,
+        "rounds": pick.randint(1, 3),
+        "starting_chips": pick.choice([0, 3, 8, 25, 100]),
+        "repeat_scratch": pick.choice(["move", "chain", "reroll"]),
+        "race_starts": pick.choice(["last-scratcher", "after-last-scratch", "dealer-left"]),
+        "rotate_dealer": pick.random() < 0.8,
+        "first_dealer": pick.randrange(players),
+        "scratch_values": pick.choice([(1, 2, 3, 4), (1, 2, 3, 4), (0, 1, 5, 2)]),
+        "reset": pick.choice(["pass-left", "pass-left", "gather"]),
+    }
+    if pick.random() < 0.3:  # with Husted's rule: hidden hands, betting, draw, face cards
+        options |= {"husted": True, "open_hands": False, "ante": pick.choice([1, 2])}
+    if pick.random() < 0.3:  # with Robertson's four dice: the buy after both sums
+        options["robertson"] = True
+    roll = pick.random()
+    if roll < 0.15:
+        options |= {"jockey_pot": True, "payout": "split"}
+        options.setdefault("ante", pick.choice([1, 2]))
+    elif roll < 0.4:
+        options["payout"] = "split"
+    roll = pick.random()
+    if roll < 0.2:
+        options["board"] = pick.choice(SHIPPED)
+    elif roll < 0.45:  # short lanes: races end while the market still has cards to sell
+        longest = pick.choice([3, 6, 12])
+        lanes = {str(h): pick.randint(1, longest) for h in HORSES}
+        options["board"] = {"name": "random", "lanes": lanes}
+    kinds = [pick.choice(bots) for _ in range(players)]
+    return options, kinds
+
+
+GAMES = KernelGames(classic_game, ClassicSpec, "classic", market_table)
+
+
+@pytest.mark.parametrize("batch", range(BATCHES))
+def test_the_classic_kernel_plays_schellenbergs_market_as_the_engine(
+    batch: int, monkeypatch: Any
+) -> None:
+    first = batch * SEEDS_PER_BATCH
+    seen = GAMES.batch(range(first, first + SEEDS_PER_BATCH), PLAIN_BOTS, monkeypatch)
+    # the batch really buys: many offers, and cards bought by the random seats
+    assert seen["choices"] > 1_000
+    assert min(seen["CardBought"], seen["FaceCardPlayed"], seen["PairChosen"]) > 30
+
+
+@pytest.mark.parametrize("batch", range(EV_BATCHES))
+def test_the_ev_bots_buy_from_the_market_as_the_engines_do(batch: int, monkeypatch: Any) -> None:
+    """The EV bot's every buy or pass (the swap that gains the hand most over the price, by the
+    race's exact odds and the pot the race still expects) is the engine's."""
+    first = 10_000 + batch * EV_SEEDS
+    seen = GAMES.batch(range(first, first + EV_SEEDS), EV_BOTS, monkeypatch)
+    assert seen["choices"] > 500
+    assert seen["CardBought"] > 50
+
+
+def test_a_heuristic_bot_that_buys_otherwise_is_caught() -> None:
+    """The tape holds the engine's heuristic passes: a kernel bot deciding otherwise is an
+    error, not a game that happens to end alike (here the engine's first pick is moved on)."""
+    GAMES.other_pick_is_caught()
+
+
+def test_simulate_schellenberg_takes_the_classic_kernel_and_names_it() -> None:
+    """A random bot pays for buys that lose it chips; the EV bot buys only what gains."""
+    args = ["simulate", "classic", "--house", "schellenberg", "--games", "200", "--seed", "5"]
+    result = CliRunner().invoke(app, [*args, "--bots", "ev,random", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert (report["engine"], report["kernel"], report["games"]) == ("kernel", "classic", 200)
+    edge = report["bot_edge"]
+    assert edge["first"] == "ev" and edge["ci95"][0] > 100
