@@ -1,7 +1,8 @@
 """The server's event loop serves a burst a slice at a time: a turn takes at most
-READY_PER_TURN ready sockets, those of established connections first, and accepts at most
-ACCEPTS_PER_TURN connections (one while ready sockets are left over); every ready socket is
-served within a few turns, and the turns are timed for the metrics."""
+READY_PER_TURN ready sockets, those of established connections first, and accepts up to
+ACCEPTS_PER_TURN connections however busy it is; a health check's request is served ahead of
+a flood of new connections; every ready socket is served within a few turns, and the turns
+are timed for the metrics."""
 
 from __future__ import annotations
 
@@ -106,9 +107,9 @@ def test_a_new_socket_on_a_closed_ones_file_descriptor_is_young() -> None:
 
 
 def test_a_burst_of_connections_is_accepted_and_read_a_slice_per_turn() -> None:
-    """60 clients connect at once and each sends a line: no turn of the loop accepts more
+    """Clients connect at once and each sends a line: no turn of the loop accepts more
     than ACCEPTS_PER_TURN of them or reads more than READY_PER_TURN, and all are served."""
-    clients = 60
+    clients = 2 * ACCEPTS_PER_TURN + 20
     accepted: Counter[int] = Counter()
     read: Counter[int] = Counter()
 
@@ -148,10 +149,10 @@ def test_a_burst_of_connections_is_accepted_and_read_a_slice_per_turn() -> None:
     assert len(accepted) >= clients // ACCEPTS_PER_TURN
 
 
-def test_new_connections_come_in_one_a_turn_while_the_open_sockets_are_behind() -> None:
-    """Sockets that stay ready (never read) keep the loop behind: meanwhile 12 clients that
-    connect at once are accepted one a turn, and all of them are."""
-    clients = 12
+def test_new_connections_come_in_by_the_slice_while_the_open_sockets_are_behind() -> None:
+    """Sockets that stay ready (never read) keep the loop behind: meanwhile clients that
+    connect at once are still accepted ACCEPTS_PER_TURN a turn (not left queued)."""
+    clients = ACCEPTS_PER_TURN + 8
     accepted: Counter[int] = Counter()
     behind_then: list[bool] = []
 
@@ -185,7 +186,44 @@ def test_new_connections_come_in_one_a_turn_while_the_open_sockets_are_behind() 
 
     on_the_bounded_loop(main())
     assert sum(accepted.values()) == clients and all(behind_then)
-    assert max(accepted.values()) == 1
+    assert max(accepted.values()) == ACCEPTS_PER_TURN
+
+
+def test_a_health_check_is_read_ahead_of_a_flood_of_new_connections() -> None:
+    """200 connections each send a line, then one asks for /healthz: it is read within two
+    turns' slices of its connection, not behind the flood (which takes 25 turns to read)."""
+    flood = 200
+    reads: list[bytes] = []
+    made: list[bytes] = []
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+
+        class Record(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                made.append(b"")
+
+            def data_received(self, data: bytes) -> None:
+                reads.append(data)
+
+        server = await loop.create_server(Record, "127.0.0.1", 0, backlog=1024)
+        port = server.sockets[0].getsockname()[1]
+        blocking = [socket.create_connection(("127.0.0.1", port)) for _ in range(flood + 1)]
+        for client in blocking[:flood]:
+            client.sendall(b"GET / HTTP/1.1\r\n")  # half a head, as a flood sends
+        blocking[flood].sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        while len(reads) < flood + 1:
+            await asyncio.sleep(0)
+        for client in blocking:
+            client.close()
+        server.close()
+        await server.wait_closed()
+
+    on_the_bounded_loop(main())
+    health = next(index for index, data in enumerate(reads) if data.startswith(b"GET /healthz"))
+    # accepted after the flood (ACCEPTS_PER_TURN a turn), then read at once
+    turns_to_accept = flood // ACCEPTS_PER_TURN + 1
+    assert health <= (turns_to_accept + 2) * READY_PER_TURN < flood // 2
 
 
 def test_serve_runs_on_the_bounded_loop_and_its_metrics_give_the_turns() -> None:

@@ -9,11 +9,16 @@ sockets. Bounding the turn alone is not enough: epoll hands out ready sockets fi
 first served, so a player's message that arrives behind 500 handshakes still waits for all of
 them, a slice a turn. So a look takes up to `LOOK_AT_ONCE` ready sockets and serves those of
 connections older than `YOUNG_SECONDS` first; the young ones (a burst's handshakes and
-hellos) get the rest of the turn, and at least `YOUNG_AT_LEAST` of it. A turn accepts at most
-`ACCEPTS_PER_TURN` new connections, and one while ready sockets are left over. Nothing is
-refused or dropped: a socket left for a later turn is still ready then (epoll reports it
-again, taking the ready ones in turn, so none starves), and a connection not yet accepted
-waits in the listening socket's queue.
+hellos) get the rest of the turn, and at least `YOUNG_AT_LEAST` of it. Nothing is refused
+or dropped: a socket left for a later turn is still ready then (epoll reports it again,
+taking the ready ones in turn, so none starves).
+
+Accepting is cheap and the listening socket's queue is first come, first served, so a turn
+accepts up to `ACCEPTS_PER_TURN` new connections however busy it is: a flood of connections
+is taken in (and closed by the guard, guard.py, when it must) rather than left queued ahead
+of a health check. A connection is set up in the turn that accepts it, without a task of its
+own. One whose first bytes, already arrived, ask for `/healthz` is counted as established,
+so its request is served ahead of the young sockets of a flood.
 
 A turn is the time between two looks at the sockets (every callback that ran between them,
 and any garbage collection they caused); `TurnTimes` keeps how long they took, for the
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import errno
 import math
 import os
 import select
@@ -37,7 +43,8 @@ READY_PER_TURN = 8  # ready sockets (reads and writes) one turn of the loop serv
 LOOK_AT_ONCE = 512  # ready sockets one look takes, to serve the established ones first
 YOUNG_SECONDS = 5.0  # a connection this new is served after the established ones
 YOUNG_AT_LEAST = 2  # ready young sockets a turn serves however busy the established ones are
-ACCEPTS_PER_TURN = 8  # new connections one turn of the loop accepts
+ACCEPTS_PER_TURN = 64  # new connections one turn of the loop accepts
+HEALTH_REQUEST = b"GET /healthz"  # the first bytes of a health check's request
 # seconds: the upper bounds of the turn histogram's buckets
 TURN_BUCKETS = tuple(ms / 1000 for ms in (1, 2, 3, 5, 7.5, 10, 15, 20, 30, 50, 100, 200, 500, 1000))
 
@@ -97,6 +104,10 @@ class BoundedEpollSelector(selectors.EpollSelector):
         if known is None or known[0] != inode:
             self._registered[key.fd] = (inode, self.clock())
         return key
+
+    def established(self, sock: socket.socket) -> None:
+        """Count a socket not yet registered as established (served before the young)."""
+        self._registered[sock.fileno()] = (os.fstat(sock.fileno()).st_ino, -math.inf)
 
     def select(self, timeout: float | None = None) -> Ready:
         if self._turn_started is not None:
@@ -166,6 +177,14 @@ class BoundedLoop(asyncio.SelectorEventLoop):
         else:  # elsewhere than Linux: asyncio's own selector, unbounded and untimed
             super().__init__()
 
+    def _start_serving(self, protocol_factory: Any, sock: socket.socket, *rest: Any) -> None:
+        """A listening socket counts as established: a flood's young sockets never hold back
+        the accepting of the connections behind them."""
+        if self.bounded is not None:
+            self.bounded.established(sock)
+        start = super()._start_serving  # type: ignore[misc]  # asyncio's, not in its stubs
+        start(protocol_factory, sock, *rest)
+
     def _accept_connection(
         self,
         protocol_factory: Any,
@@ -175,12 +194,56 @@ class BoundedLoop(asyncio.SelectorEventLoop):
         backlog: int = 100,
         *rest: Any,
     ) -> None:
-        # asyncio accepts up to the listening socket's backlog (uvicorn's: 2,048) in one turn;
-        # the listening socket stays ready while more wait, so the rest come at later turns
-        behind = self.bounded is not None and self.bounded.behind
-        accepts = min(backlog, 1 if behind else ACCEPTS_PER_TURN)
-        accept = super()._accept_connection  # type: ignore[misc]  # asyncio's, not in its stubs
-        accept(protocol_factory, sock, sslcontext, server, accepts, *rest)
+        """asyncio's, but at most `ACCEPTS_PER_TURN` a turn (the listening socket stays ready
+        while more wait), each set up at once rather than by a task, a health check's marked
+        established; TLS (which the server never terminates itself) goes to asyncio's."""
+        if sslcontext is not None:
+            accept = super()._accept_connection  # type: ignore[misc]  # not in its stubs
+            accept(protocol_factory, sock, sslcontext, server, backlog, *rest)
+            return
+        for _ in range(min(backlog, ACCEPTS_PER_TURN)):
+            try:
+                conn, address = sock.accept()
+                conn.setblocking(False)
+            except (BlockingIOError, InterruptedError, ConnectionAbortedError):
+                return
+            except OSError as error:
+                if error.errno not in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+                    raise
+                # out of descriptors: asyncio's own handling (it pauses accepting a second)
+                accept = super()._accept_connection  # type: ignore[misc]
+                accept(protocol_factory, sock, sslcontext, server, backlog, *rest)
+                return
+            if self.bounded is not None and _asks_health(conn):
+                self.bounded.established(conn)
+            self._set_up(protocol_factory, conn, address, server)
+
+    def _set_up(
+        self, protocol_factory: Any, conn: socket.socket, address: Any, server: Any
+    ) -> None:
+        try:
+            protocol = protocol_factory()
+            self._make_socket_transport(  # type: ignore[attr-defined]  # asyncio's
+                conn, protocol, extra={"peername": address}, server=server
+            )
+        except Exception as error:  # as asyncio's: the connection is lost, the loop goes on
+            conn.close()
+            self.call_exception_handler(
+                {
+                    "message": "Error on transport creation for incoming connection",
+                    "exception": error,
+                }
+            )
+
+
+def _asks_health(conn: socket.socket) -> bool:
+    """The connection's first bytes, if they have arrived, ask for `/healthz` (read without
+    taking them: the protocol reads them as usual)."""
+    try:
+        first = conn.recv(len(HEALTH_REQUEST), socket.MSG_PEEK)
+    except OSError:  # nothing yet (BlockingIOError), or gone
+        return False
+    return first == HEALTH_REQUEST
 
 
 def turn_times() -> tuple[TurnTimes, TurnTimes] | None:
