@@ -2,7 +2,9 @@
 beside the same tables with no attack in the same run, and `/healthz` throughout.
 
 Run: `.venv/bin/python benchmarks/bench_server_attacks.py [--seconds 15] [--half-open 20000]
-[--long-rounds 100] [--only heavy-get flood half-open spoofed] [--server-nice -5]`.
+[--long-rounds 100] [--only heavy-get flood half-open spoofed] [--server-nice -5]
+[--attack-nice 10]`. `--server-nice` (as root) stands for a machine of the server's own on a
+shared one: the server and the measuring clients go before the machine's other work.
 
 A first server (limits raised) plays a long table of twelve bots to its end (the finished
 table the first attack reads); then `horserace serve` starts again on that database with its
@@ -222,13 +224,13 @@ async def spoofed(base: str, stop_at: float) -> dict[str, int]:
     return counts
 
 
-def _in_process(work: Callable[[], Coroutine[Any, Any, dict[str, int]]]) -> Any:
-    """Run an attack in a forked process at `ATTACK_NICE`; a handle whose `result()` waits."""
+def _in_process(work: Callable[[], Coroutine[Any, Any, dict[str, int]]], nice: int) -> Any:
+    """Run an attack in a forked process at `nice`; a handle whose `result()` waits."""
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)
 
     def child() -> None:
-        os.nice(ATTACK_NICE)
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
         hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
         writer.send(asyncio.run(work()))
@@ -250,18 +252,21 @@ def _in_process(work: Callable[[], Coroutine[Any, Any, dict[str, int]]]) -> Any:
     return Handle()
 
 
-def start_attack(name: str, base: str, seconds: float, table: str, half: int) -> list[Any]:
+def start_attack(
+    name: str, base: str, seconds: float, table: str, half: int, nice: int
+) -> list[Any]:
     stop_at = time.monotonic() + seconds
     if name == "heavy-get":
-        return [_in_process(lambda: heavy_get(base, stop_at, table))]
+        return [_in_process(lambda: heavy_get(base, stop_at, table), nice)]
     if name == "flood":
-        return [_in_process(lambda: flood(base, stop_at))]
+        return [_in_process(lambda: flood(base, stop_at), nice)]
     if name == "spoofed":
-        return [_in_process(lambda: spoofed(base, stop_at))]
+        return [_in_process(lambda: spoofed(base, stop_at), nice)]
     addresses = [f"127.0.{1 + n // 250}.{1 + n % 250}" for n in range(ADDRESSES)]
     each = max(1, half // len(addresses))
     halves = (addresses[: ADDRESSES // 2], addresses[ADDRESSES // 2 :])
-    return [_in_process(functools.partial(half_open, base, stop_at, part, each)) for part in halves]
+    attack = functools.partial(half_open, base, stop_at)
+    return [_in_process(functools.partial(attack, part, each), nice) for part in halves]
 
 
 async def guard_closed(base: str) -> dict[str, int]:
@@ -307,7 +312,7 @@ async def measure(args: argparse.Namespace, base: str, table: str) -> list[str]:
         await asyncio.sleep(args.seconds)
         windows.append((name, "no attack", start, time.monotonic(), []))
         start = time.monotonic()
-        handles = start_attack(name, base, args.seconds, table, args.half_open)
+        handles = start_attack(name, base, args.seconds, table, args.half_open, args.attack_nice)
         await asyncio.sleep(args.seconds)
         windows.append((name, "attack", start, time.monotonic(), handles))
         outcomes.append(await guard_closed(base))
@@ -350,8 +355,9 @@ def main() -> None:
     parser.add_argument("--long-rounds", type=int, default=100)
     parser.add_argument("--only", nargs="+", default=["heavy-get", "flood", "half-open", "spoofed"])
     parser.add_argument(
-        "--server-nice", type=int, default=0, help="the server's niceness (below 0: as root)"
+        "--server-nice", type=int, default=0, help="the server's and measuring clients' niceness"
     )
+    parser.add_argument("--attack-nice", type=int, default=ATTACK_NICE, help="the attackers'")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         database = f"sqlite:///{folder}/attacks.db"
@@ -361,7 +367,11 @@ def main() -> None:
         process, base = start_serve(arguments, Path(folder) / "serve.log")
         if args.server_nice:  # a machine of its own, on a shared one: the server goes first
             os.setpriority(os.PRIO_PROCESS, process.pid, args.server_nice)
-            print(f"the server at nice {args.server_nice}, the attackers at {ATTACK_NICE}")
+            os.setpriority(os.PRIO_PROCESS, 0, args.server_nice)  # and the measuring clients
+        print(
+            f"the server and measuring clients at nice {args.server_nice},"
+            f" the attackers at {args.attack_nice}"
+        )
         try:
             for line in asyncio.run(measure(args, base, table)):
                 print(line, flush=True)

@@ -1,6 +1,6 @@
 """Connection hygiene at a real uvicorn server set up as `serve` sets it up (guard.py): a
 connection whose request head does not arrive in time is closed, and one whose body does not;
-an address holds at most its share of HTTP connections; when the process is short of
+an address holds at most its share of HTTP connections (across a host's workers too); when the process is short of
 descriptors the oldest connection still waiting for a head makes room for a new one; a
 WebSocket leaves the count; a request sent in time is answered as before. The clocks are
 shortened; every wait is on the server closing a connection, never a sleep."""
@@ -13,13 +13,14 @@ import resource
 import socket
 from collections.abc import Iterator
 from contextlib import ExitStack
+from pathlib import Path
 
 import httpx
 import pytest
 from websockets.sync.client import connect
 
 from horserace.drivers.server.app import create_app
-from horserace.drivers.server.guard import Guard, guarded_protocol
+from horserace.drivers.server.guard import Guard, SharedCounts, guarded_protocol
 from horserace.drivers.server.workers import uvicorn_options
 from tests.server.serve_process import uvicorn_thread
 
@@ -161,3 +162,33 @@ def test_the_descriptor_limit_is_raised_and_a_reserve_kept() -> None:
         assert guard.total == hard - max(hard // 4, 64)
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+class _Connection:
+    """What a guard asks of a connection it holds: a key, and `drop` when it gives way."""
+
+    def drop(self) -> None:
+        raise AssertionError("nothing is evicted here")
+
+
+def test_the_workers_of_a_host_hold_an_address_to_one_share_between_them(
+    tmp_path: Path,
+) -> None:
+    """Two workers' guards over one file of shared counts: an address at its cap on one is
+    refused on the other; its connections released on either, it is admitted again; another
+    address is not held back; a worker started again in a dead one's row starts from zero."""
+    path = str(tmp_path / "counts")
+    SharedCounts.make(path, 2)
+    first, second = (Guard(PER_ADDRESS, 1000, shared=SharedCounts(path, 2, row)) for row in (0, 1))
+    held = [_Connection() for _ in range(PER_ADDRESS)]
+    for index, connection in enumerate(held):  # spread over both, as the kernel spreads them
+        assert (first, second)[index % 2].admit(connection, "10.0.0.1")  # type: ignore[arg-type]
+    for guard in (first, second):
+        assert not guard.admit(_Connection(), "10.0.0.1")  # type: ignore[arg-type]
+    assert first.admit(_Connection(), "10.0.0.2")  # type: ignore[arg-type]
+    first.release(held[0], "10.0.0.1")  # type: ignore[arg-type]
+    assert second.admit(_Connection(), "10.0.0.1")  # type: ignore[arg-type]
+    assert (first.counts["per-address"], second.counts["per-address"]) == (1, 1)
+    restarted = Guard(PER_ADDRESS, 1000, shared=SharedCounts(path, 2, 1))  # the second died
+    assert first.shared is not None and first.shared.held("10.0.0.1") == PER_ADDRESS // 2 - 1
+    assert restarted.admit(_Connection(), "10.0.0.1")  # type: ignore[arg-type]

@@ -12,13 +12,21 @@ process's HTTP connections a reserve of file descriptors short of its limit (rai
 hard limit at start), closing the oldest connection still waiting for a request head to make
 room for a new one, so a flood of idle connections never crowds out those that ask.
 A connection upgraded to a WebSocket leaves the guard: the sockets' own limits take over.
+
+With `serve --workers N` the workers of a host share one listening socket, and each would
+count only its own connections: one address could hold N times its share. So they count in
+`SharedCounts`, a file each maps, where each worker keeps its row of counts per address slot
+and an address's count is the sum of the rows.
 """
 
 from __future__ import annotations
 
 import asyncio
 import ipaddress
+import mmap
+import os
 import resource
+import zlib
 from typing import Any, ClassVar
 
 import h11
@@ -29,6 +37,7 @@ BODY_SECONDS = 10.0  # from a request's head to the end of its body (64 KB at mo
 CONNECTIONS_PER_ADDRESS = 64  # HTTP connections one client address may hold at once
 RESERVE_SHARE = 4  # a quarter of the file descriptors stay for sockets, the database, files
 RESERVE_AT_LEAST = 64
+SLOTS = 1 << 16  # address slots of the shared counts (an address's slot: its CRC-32)
 
 # why the guard closed a connection (the metrics' reasons)
 CLOSED = ("per-address", "full", "header-timeout", "body-timeout", "evicted")
@@ -59,6 +68,40 @@ def trusted_networks(addresses: str) -> list[Network]:
     return networks
 
 
+class SharedCounts:
+    """The HTTP connections each worker of a host holds per address slot: a row of `SLOTS`
+    counts per worker in a file they all map (made by `make`). A worker writes only its own
+    row (so no lock: two workers admitting the same address at the same instant may each
+    see the other's count a connection short), and clears it when it starts, in case it
+    replaces one that died holding connections. Two addresses in one slot share its cap."""
+
+    def __init__(self, path: str, workers: int, row: int) -> None:
+        size = SLOTS * workers * 4
+        descriptor = os.open(path, os.O_RDWR)
+        try:
+            self._map = mmap.mmap(descriptor, size)
+        finally:
+            os.close(descriptor)
+        self._counts = memoryview(self._map).cast("I")
+        self.rows = workers
+        self.row = row
+        self._map[row * SLOTS * 4 : (row + 1) * SLOTS * 4] = bytes(SLOTS * 4)
+
+    @staticmethod
+    def make(path: str, workers: int) -> None:
+        """The file for `workers` rows, all zero."""
+        with open(path, "wb") as made:
+            made.truncate(SLOTS * workers * 4)
+
+    def held(self, address: str) -> int:
+        slot = zlib.crc32(address.encode()) % SLOTS
+        return sum(self._counts[row * SLOTS + slot] for row in range(self.rows))
+
+    def add(self, address: str, change: int) -> None:
+        index = self.row * SLOTS + zlib.crc32(address.encode()) % SLOTS
+        self._counts[index] = max(0, self._counts[index] + change)
+
+
 class Guard:
     """One process's HTTP connections: how many each address holds, and those waiting for a
     request head (oldest first), which give way when the process runs short of descriptors."""
@@ -71,6 +114,7 @@ class Guard:
         header_seconds: float = HEADER_SECONDS,
         body_seconds: float = BODY_SECONDS,
         peers_port: str = "",
+        shared: SharedCounts | None = None,
     ) -> None:
         if total is None:
             limit = raise_descriptor_limit()
@@ -81,14 +125,15 @@ class Guard:
         self.peers_port = peers_port  # HOST:PORT: the other workers' forwarded clients
         self.header_seconds = header_seconds
         self.body_seconds = body_seconds
-        self.held: dict[str, int] = {}
+        self.held: dict[str, int] = {}  # this process's
+        self.shared = shared  # the host's workers' (their cap is on these)
         self.open = 0
         self.waiting: dict[GuardedH11, None] = {}  # insertion order: the oldest first
         self.counts = dict.fromkeys(CLOSED, 0)  # what the guard closed, by why
 
     def exempt(self, address: str, local: str) -> bool:
         """A trusted proxy, or another worker forwarding its clients: not one client."""
-        if local == self.peers_port:
+        if self.peers_port and local == self.peers_port:
             return True
         try:
             ip = ipaddress.ip_address(address)
@@ -99,7 +144,8 @@ class Guard:
     def admit(self, connection: GuardedH11, address: str, local: str = "") -> bool:
         """Count a new connection in (`local`: the HOST:PORT it reached), or say it must be
         closed."""
-        if self.held.get(address, 0) >= self.per_address and not self.exempt(address, local):
+        held = self.shared.held(address) if self.shared else self.held.get(address, 0)
+        if held >= self.per_address and not self.exempt(address, local):
             self.counts["per-address"] += 1
             return False
         if self.open >= self.total:
@@ -110,6 +156,8 @@ class Guard:
             self.counts["evicted"] += 1
             oldest.drop()
         self.held[address] = self.held.get(address, 0) + 1
+        if self.shared:
+            self.shared.add(address, 1)
         self.open += 1
         self.waiting[connection] = None
         return True
@@ -121,6 +169,8 @@ class Guard:
             self.held[address] = left
         else:
             self.held.pop(address, None)
+        if self.shared:
+            self.shared.add(address, -1)
         self.open -= 1
 
 

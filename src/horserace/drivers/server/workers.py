@@ -19,13 +19,14 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import asdict, dataclass
 from types import FrameType
 from typing import Any
 
-from horserace.drivers.server.guard import Guard, guarded_protocol
+from horserace.drivers.server.guard import Guard, SharedCounts, guarded_protocol
 from horserace.drivers.server.limits import MAX_FRAME, Limits
 from horserace.drivers.server.ops import event
 
@@ -49,6 +50,9 @@ class WorkerSettings:
     listener: int | None = None  # the shared socket's file descriptor, once it is open
     advertise: str = "127.0.0.1"  # the host where other workers reach this one
     peer_port: int = 0  # the port they reach it at (0: any free one)
+    counts_file: str = ""  # the workers' shared connection counts (guard.SharedCounts)
+    workers: int = 1
+    index: int = 0  # this worker's row in them
 
 
 def uvicorn_options(
@@ -56,14 +60,18 @@ def uvicorn_options(
     trusted_proxies: str = "",
     connections_per_address: int = Limits.connections_per_address,
     peers_port: str = "",
+    shared: SharedCounts | None = None,
 ) -> dict[str, Any]:
     """How every server process runs uvicorn (one process or many). `X-Forwarded-For` and
     `X-Forwarded-Proto` are believed only from `trusted_proxies` (addresses or networks,
     comma-separated); from anyone else, and from everyone when none are given, the client
     is the address the connection comes from. HTTP connections are guarded (guard.py):
     timeouts for heads and bodies, `connections_per_address` at once (but on `peers_port`,
-    HOST:PORT, where the other workers forward their clients), descriptors kept."""
-    guard = Guard(connections_per_address, trusted=trusted_proxies, peers_port=peers_port)
+    HOST:PORT, where the other workers forward their clients; counted with the host's other
+    workers when `shared`), descriptors kept."""
+    guard = Guard(
+        connections_per_address, trusted=trusted_proxies, peers_port=peers_port, shared=shared
+    )
     return {
         "http": guarded_protocol(guard),
         "log_level": log_level,
@@ -83,9 +91,12 @@ def serve_workers(count: int, host: str, port: int, settings: WorkerSettings) ->
     key = open_key(settings.database, settings.key_file)  # made once, before workers race to
     listener = socket.create_server((host, port), backlog=4096)
     listener.set_inheritable(True)
-    shared = WorkerSettings(
-        **{**asdict(settings), "secret": key.peer_secret(), "listener": listener.fileno()}
-    )
+    descriptor, counts = tempfile.mkstemp(prefix="horserace-counts-", dir=_memory_folder())
+    os.close(descriptor)
+    SharedCounts.make(counts, count)
+    own = {"secret": key.peer_secret(), "listener": listener.fileno()}
+    own |= {"counts_file": counts, "workers": count}
+    shared = WorkerSettings(**{**asdict(settings), **own})
     stopping = threading.Event()
 
     def stop(signum: int, frame: FrameType | None) -> None:
@@ -116,12 +127,18 @@ def serve_workers(count: int, host: str, port: int, settings: WorkerSettings) ->
                 worker.kill()
                 worker.wait(STOP_SECONDS)
         listener.close()
+        os.unlink(counts)
+
+
+def _memory_folder() -> str | None:
+    """Linux's shared-memory folder, where a file never reaches the disk (else the default)."""
+    return "/dev/shm" if os.path.isdir("/dev/shm") else None
 
 
 def _start(settings: WorkerSettings, index: int) -> subprocess.Popen[bytes]:
     """Worker `index` (a fixed `--peer-port` gives it that port plus its index)."""
     port = settings.peer_port + index if settings.peer_port else 0
-    own = {**asdict(settings), "peer_port": port}
+    own = {**asdict(settings), "peer_port": port, "index": index}
     environment = {**os.environ, ENVIRONMENT: json.dumps(own)}
     assert settings.listener is not None, "the shared socket opens before the workers start"
     return subprocess.Popen(
@@ -155,8 +172,15 @@ def run_worker(settings: WorkerSettings) -> None:
         long_lived=True,
         metrics_token=settings.metrics_token,
     )
+    counts = None
+    if settings.counts_file:
+        counts = SharedCounts(settings.counts_file, settings.workers, settings.index)
     options = uvicorn_options(
-        settings.log_level, settings.trusted_proxies, limits.connections_per_address, address
+        settings.log_level,
+        settings.trusted_proxies,
+        limits.connections_per_address,
+        address,
+        counts,
     )
     server = uvicorn.Server(uvicorn.Config(app, **options))
     parent = os.getppid()
