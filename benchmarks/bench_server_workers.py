@@ -2,10 +2,13 @@
 and with more, on one throw-away PostgreSQL server (tests/server/postgres.py).
 
 Run: `.venv/bin/python benchmarks/bench_server_workers.py [--workers 1 2] [--tables 300]
-[--seconds 20] [--rounds 2] [--hosts]`. With `--hosts`, each count is of hosts instead: that
-many `serve --workers 1 --advertise-host 127.0.0.N` processes over the one database (each a
-host of its own, as on separate machines), the tables and their people shared out between
-them. Each round measures every worker count once, in turn (so a
+[--seconds 20] [--rounds 2] [--hosts [--pin] [--server-nice -5] [--client-nice 10]]`.
+With `--hosts`, each count is of hosts instead: that many `serve --workers 1
+--advertise-host 127.0.0.N` processes over the one database (each a host of its own, as on
+separate machines), the tables and their people shared out between them. `--pin` stands for
+a machine per host on a shared one: host N's server processes are held to core N (of those
+this process may use) at `--server-nice` (as root), its clients at `--client-nice`.
+Each round measures every worker count once, in turn (so a
 change in the machine's load touches both alike), each on a fresh database: N Classic tables
 of 4, seat 0 a person over a real WebSocket acting as soon as allowed, the others `random`
 bots that move at once (as `bench_server.py` without `--pace`). Actions are counted in the
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -30,6 +34,7 @@ import psycopg
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 from benchmarks.bench_server import (
     HEADER,
+    NICE,
     RULE,
     Counter,
     Figures,
@@ -102,6 +107,8 @@ def measure_hosts(server: str, name: str, hosts: int, args: argparse.Namespace) 
                 extra += ["--key-file", f"{folder}/server.key"]
                 log = Path(folder) / f"host{host}.log"
                 started.append(start_server(url, log, 0.0, 1, extra))
+                if args.pin:
+                    _pin(started[-1][0].pid, host, args.server_nice)
             share = args.tables // hosts
 
             def clients(host: tuple[subprocess.Popen[bytes], str]) -> Figures:
@@ -121,7 +128,7 @@ def measure_hosts(server: str, name: str, hosts: int, args: argparse.Namespace) 
                         )
                     )
 
-                return aside(load)
+                return aside(load, args.client_nice) if args.pin else aside(load)
 
             with ThreadPoolExecutor(hosts) as pool:
                 found = list(pool.map(clients, started))
@@ -131,6 +138,19 @@ def measure_hosts(server: str, name: str, hosts: int, args: argparse.Namespace) 
                 stop_server(process)
 
 
+def _pin(pid: int, host: int, nice: int) -> None:
+    """Hold a server process, its workers and all their threads to one core of those this
+    process may use (the host's `host`-th), at `nice`."""
+    cores = sorted(os.sched_getaffinity(0))
+    core = cores[host % len(cores)]
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    for process in [pid, *map(int, children)]:
+        for thread in os.listdir(f"/proc/{process}/task"):
+            os.sched_setaffinity(int(thread), {core})
+            if nice:
+                os.setpriority(os.PRIO_PROCESS, int(thread), nice)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
@@ -138,6 +158,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="the play window")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each worker count")
     parser.add_argument("--hosts", action="store_true", help="count hosts, not workers")
+    parser.add_argument("--pin", action="store_true", help="with --hosts: a core per host")
+    parser.add_argument("--server-nice", type=int, default=0, help="with --pin: the servers'")
+    parser.add_argument("--client-nice", type=int, default=NICE, help="with --pin: the clients'")
     args = parser.parse_args()
     kind, run = ("host", measure_hosts) if args.hosts else ("worker", measure)
     rates: dict[int, list[float]] = {count: [] for count in args.workers}

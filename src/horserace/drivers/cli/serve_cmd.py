@@ -89,6 +89,17 @@ def serve(
             " and so on); 0: any free port.",
         ),
     ] = 0,
+    health_port: Annotated[
+        int | None,
+        typer.Option(
+            "--health-port",
+            min=1,
+            max=65535,
+            help="Also answer /healthz at --host on this port (worker N's: this plus N), from a"
+            " thread off the event loop, so no flood of the public port delays it: for the"
+            " health checker alone.",
+        ),
+    ] = None,
     sockets_per_address: Annotated[
         int,
         typer.Option(
@@ -200,6 +211,8 @@ def serve(
             trusted_proxies,
             advertise=advertise_host or "127.0.0.1",
             peer_port=peer_port,
+            health_host=host if health_port is not None else "",
+            health_port=health_port or 0,
         )
         serve_workers(workers, host, port, settings)
         return
@@ -212,6 +225,7 @@ def serve(
             limits=limits,
             long_lived=True,
             metrics_token=metrics_token,
+            health_at=None if health_port is None else (host, health_port),
         ),
         host=host,
         port=port,

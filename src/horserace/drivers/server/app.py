@@ -30,6 +30,7 @@ from horserace.drivers.server.cluster import Cluster
 from horserace.drivers.server.database_url import is_postgres_url, sqlite_path
 from horserace.drivers.server.event_loop import turn_times
 from horserace.drivers.server.fair import server_seed
+from horserace.drivers.server.health import Health
 from horserace.drivers.server.hub import Hub, TableElsewhere
 from horserace.drivers.server.limits import (
     ADMITTING,
@@ -79,6 +80,7 @@ def create_app(
     peers: Peers | None = None,
     long_lived: bool = False,
     metrics_token: str | None = None,
+    health_at: tuple[str, int] | None = None,
 ) -> FastAPI:
     """The server for one database. `seeds` draws each new table's seed (tests fix it);
     `bot_delay` is the pause before a bot's move, so people can follow the game; `key_file`
@@ -88,7 +90,8 @@ def create_app(
     worker of several over a PostgreSQL database (cluster.py, routing.py). `long_lived`: the
     app is a server process's (`serve`), so Python's collector is set for one
     (`ops.tune_collector`). `metrics_token`: `/metrics` answers only a request that sends
-    it as `Authorization: Bearer TOKEN` (none: `/metrics` is not served)."""
+    it as `Authorization: Bearer TOKEN` (none: `/metrics` is not served). `health_at`:
+    (HOST, PORT) where a thread answers `/healthz` off the event loop (health.py)."""
 
     def open_database(key: ServerKey) -> Storage:
         return storage() if storage is not None else open_storage(database, key.seed_seal())
@@ -125,9 +128,19 @@ def create_app(
         chores = [loop.create_task(hub.housekeeping())]
         if cluster is not None:
             chores.append(loop.create_task(hub.keep_tables()))
+        health = None
+        if health_at is not None:  # /healthz off the loop, on a port of its own (health.py)
+            health = Health(lambda: stored.page_tables(Page(limit=1)))
+            if cluster is not None:
+                health.details = {"worker": cluster.worker, "pid": os.getpid()}
+            health.serve(*health_at)
+            app.state.health = health
+            chores.append(loop.create_task(health.heartbeat()))
         try:
             yield
         finally:
+            if health is not None:
+                health.stop()
             for chore in chores:
                 chore.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

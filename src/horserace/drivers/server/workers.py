@@ -53,6 +53,8 @@ class WorkerSettings:
     counts_file: str = ""  # the workers' shared connection counts (guard.SharedCounts)
     workers: int = 1
     index: int = 0  # this worker's row in them
+    health_host: str = ""  # where worker N answers /healthz off its loop (health.py) ...
+    health_port: int = 0  # ... at this port plus N (no host: nowhere)
 
 
 def uvicorn_options(
@@ -171,6 +173,11 @@ def run_worker(settings: WorkerSettings) -> None:
         peers=Peers(address, settings.secret),
         long_lived=True,
         metrics_token=settings.metrics_token,
+        health_at=(
+            (settings.health_host, settings.health_port + settings.index)
+            if settings.health_host
+            else None
+        ),
     )
     counts = None
     if settings.counts_file:
