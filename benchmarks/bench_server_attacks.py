@@ -118,17 +118,25 @@ async def _play(
             await ws.send(json.dumps({**act, "request_id": f"p{acted}"}))
 
 
-async def health(base: str, stop_at: float, samples: Samples) -> None:
-    """/healthz on a new connection every `HEALTH_EVERY` s; a failure counts as the timeout."""
+def health(base: str, stop_at: float) -> Samples:
+    """/healthz on a new connection every `HEALTH_EVERY` s, with a plain socket (a client
+    library's set-up costs more than the answer); a failure counts as the timeout."""
+    host, port = base.removeprefix("http://").split(":")
+    samples: Samples = []
     while time.monotonic() < stop_at:
         sent = time.monotonic()
+        answer = b""
         try:
-            async with httpx.AsyncClient(trust_env=False, timeout=HEALTH_TIMEOUT) as http:
-                ok = (await http.get(f"{base}/healthz")).status_code == 200
-        except httpx.HTTPError:
-            ok = False
+            with socket.create_connection((host, int(port)), timeout=HEALTH_TIMEOUT) as probe:
+                probe.sendall(b"GET /healthz HTTP/1.1\r\nHost: probe\r\nConnection: close\r\n\r\n")
+                while chunk := probe.recv(4096):
+                    answer += chunk
+        except OSError:
+            pass
+        ok = answer.startswith(b"HTTP/1.1 200") or answer.startswith(b"HTTP/1.0 200")
         samples.append((sent, time.monotonic() - sent if ok else HEALTH_TIMEOUT))
-        await asyncio.sleep(max(0.0, HEALTH_EVERY - (time.monotonic() - sent)))
+        time.sleep(max(0.0, HEALTH_EVERY - (time.monotonic() - sent)))
+    return samples
 
 
 # --- the attacks, each in a process of its own ----------------------------------------------
@@ -333,11 +341,13 @@ async def measure(args: argparse.Namespace, base: str, health_base: str, table: 
     total = (2 * args.seconds + SETTLE_SECONDS + 2) * len(args.only) + 2
     stop_at = time.monotonic() + total
     acts: Samples = []
-    checks: Samples = []  # /healthz on the public port
-    private: Samples = []  # on the health port (off the loop)
     clients = [person(base, stop_at, acts, seed, args.think) for seed in range(args.tables)]
-    probes = [health(base, stop_at, checks), health(health_base, stop_at, private)]
-    running = [asyncio.ensure_future(work) for work in [*clients, *probes]]
+    running = [asyncio.ensure_future(work) for work in clients]
+    # /healthz on the public port and on the health port (off the loop), each from a thread
+    probes = [
+        asyncio.ensure_future(asyncio.to_thread(health, url, stop_at))
+        for url in (base, health_base)
+    ]
     await asyncio.sleep(1.0)  # the tables under way
     for name in args.only:
         start = time.monotonic()
@@ -351,6 +361,7 @@ async def measure(args: argparse.Namespace, base: str, health_base: str, table: 
         await asyncio.sleep(SETTLE_SECONDS)  # the attack's leftovers cleared before the next
     loads = os.getloadavg()
     await asyncio.gather(*running)
+    checks, private = await asyncio.gather(*probes)
     rows = []
     baseline, closed_before = float("nan"), 0
     for name, kind, start, end, handles in windows:
