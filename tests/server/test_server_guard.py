@@ -1,9 +1,10 @@
 """Connection hygiene at a real uvicorn server set up as `serve` sets it up (guard.py): a
 connection whose request head does not arrive in time is closed, and one whose body does not;
-an address holds at most its share of HTTP connections (across a host's workers too); when the process is short of
-descriptors the oldest connection still waiting for a head makes room for a new one; a
-WebSocket leaves the count; a request sent in time is answered as before. The clocks are
-shortened; every wait is on the server closing a connection, never a sleep."""
+an address holds at most its share of HTTP connections (across a host's workers too); when
+the process is short of descriptors the oldest connection still waiting for a head makes
+room for a new one; a WebSocket leaves the count; a request sent in time is answered as
+before. The clocks are shortened; every wait is on the server closing a connection, never a
+sleep."""
 
 from __future__ import annotations
 
