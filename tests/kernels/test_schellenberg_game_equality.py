@@ -21,8 +21,10 @@ from typer.testing import CliRunner
 import horserace.kernels.classic_game as classic_game
 from horserace.components.board import HORSES
 from horserace.drivers.cli.app import app
+from horserace.families.presets import get_preset
 from horserace.kernels.classic_game import ClassicSpec
-from tests.kernels.advanced_tape import KernelGames
+from tests.conformance.board_matrix import GOLDEN_BOTS, GOLDEN_SEED, ROWS
+from tests.kernels.advanced_tape import KernelGames, decided_game
 from tests.kernels.test_board_game_equality import SHIPPED
 
 BATCHES, SEEDS_PER_BATCH = 2, 60  # tables of random and heuristic bots
@@ -89,6 +91,29 @@ def test_the_ev_bots_buy_from_the_market_as_the_engines_do(batch: int, monkeypat
     seen = GAMES.batch(range(first, first + EV_SEEDS), EV_BOTS, monkeypatch)
     assert seen["choices"] > 500
     assert seen["CardBought"] > 50
+
+
+def test_the_conformance_rows_with_the_market_play_on_the_kernel_as_on_the_engine(
+    monkeypatch: Any,
+) -> None:
+    """Each row of the conformance matrix with Schellenberg's rule that the kernel plays (all
+    but Perry's trades), its golden game's seed and bots, several seeds more."""
+    played = []
+    for row in ROWS:
+        preset = get_preset(row.preset)
+        plain = preset.rules.config_to_dict(preset.config(row.options))
+        if "schellenberg" not in row.name or ClassicSpec.from_config(plain) is None:
+            continue
+        played.append(row.name)
+        for seed in range(GOLDEN_SEED, GOLDEN_SEED + 5):
+            kinds = [GOLDEN_BOTS[seat % len(GOLDEN_BOTS)] for seat in range(row.options["players"])]
+            GAMES.matches(decided_game(row.preset, row.options, seed, kinds), kinds, monkeypatch)
+    assert played == [
+        "classic+schellenberg",
+        "classic+husted+schellenberg",
+        "classic+robertson+schellenberg",
+        "classic+husted+robertson+schellenberg",
+    ]
 
 
 def test_a_heuristic_bot_that_buys_otherwise_is_caught() -> None:
