@@ -316,12 +316,12 @@ is its mean chips won (final minus starting) per seat and game. Chips left in th
 end belong to nobody and lower every seat's gain alike, so the figure to read is the edge: per
 game, the first kind's mean gain minus the second's, with the 95% interval over games.
 
-Where a compiled kernel plays the games (Advanced Mode without house rules and Classic with
-Husted's rule alone, with the random, heuristic and EV bots compiled too; plain Classic and
-Northwoods, where no bot has anything to choose), a row is {KERNEL_GAMES:,} games: the kernels
-play the engine's very games, decisions included (their tests compare them chip by chip and
-pick by pick), and every such row's edge in chips is known to within ±{widest:.2f}. The other
-house rules' rows play {games:,} games on the reference engine.
+Where a compiled kernel plays the games (the rows that name one: Advanced Mode and Classic
+with the house rules the kernels compile, their random, heuristic and EV bots compiled too;
+plain Classic and Northwoods, where no bot has anything to choose), a row is
+{KERNEL_GAMES:,} games: the kernels play the engine's very games, decisions included (their
+tests compare them chip by chip and pick by pick), and every such row's edge in chips is known
+to within ±{widest:.2f}. The other house rules' rows play {games:,} games on the reference engine.
 
 ```sh
 .venv/bin/horserace simulate advanced --games {KERNEL_GAMES} --bots ev,random --seed {SEED} \\
