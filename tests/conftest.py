@@ -20,9 +20,16 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 
 def pytest_configure(config: pytest.Config) -> None:
     """A worker of `pytest -n 2` compiles a kernel only when no other worker is compiling it
-    (tests/compile_once.py): on a clean clone each kernel is compiled once, not once a worker."""
+    (tests/compile_once.py): on a clean clone each kernel is compiled once, not once a worker.
+
+    And the workers are handed the tests one at a time (xdist's --maxschedchunk 1, unless set):
+    by default each first gets an eighth of the suite in one block, so that one worker took
+    every kernel test (the first block of tests/kernels tests/unit ...) and ran for a third
+    longer than the other, which sat idle at the end."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         compile_once()
+    elif getattr(config.option, "maxschedchunk", 0) is None:
+        config.option.maxschedchunk = 1
 
 
 @pytest.fixture
