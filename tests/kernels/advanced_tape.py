@@ -149,6 +149,10 @@ def _seen(events: Sequence[Any]) -> list[str]:
             found.append(kind)
         if kind in ("AcePlayed", "KingPlayed", "JokerPlayed", "PairChosen", "CardBought"):
             found.append(kind)
+        if kind == "TradeOffered":
+            found.append(kind)
+        if kind == "TradeAnswered" and event.accepted:
+            found.append("TradeAccepted")
         if isinstance(event, RaceWon):  # Robertson: the race ends on a pairing's first sum
             pair = next((e for e in events if isinstance(e, PairChosen)), None)
             if pair is not None and event.horse == pair.first != pair.second:

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from horserace.kernels import Array, Word
-from horserace.kernels.advanced_ev import ev_joker, ev_tables
+from horserace.kernels.advanced_ev import DICE, ev_joker, ev_tables
 from horserace.kernels.advanced_numbers import (
     ANTE,
     CHIPS,
@@ -46,6 +46,7 @@ from horserace.kernels.advanced_rules import (
     REMAINING,
     STUB,
     TABLES,
+    TRADE,
     VALUED,
     WIN,
     WORK,
@@ -71,10 +72,27 @@ from horserace.kernels.deck_game import (
 from horserace.kernels.race_odds import odds_scratch
 from horserace.kernels.rng import game_state
 from horserace.kernels.robertson import FOUR_SPACE, pair_dice
+from horserace.kernels.trading import trade_space, trading_window
+from horserace.kernels.trading_numbers import AFTER, BEFORE, EACH, WINDOW
 
 __all__ = ["AdvancedSpec", "bot_kinds", "replay_tape", "run_games"]
 
 FEES = ((13, 2), (1, 3), (0, 4))  # King 2A, Ace 3A, Joker 4A, in the engine's order
+
+
+@njit(cache=True)
+def _trade(
+    spec: Array, z: Word, tape: Array, at: Array, kinds: Array, dealer: Word, hands: Array,
+    discards: Array, money: Array, line_of: Array, moment: Word, rolls_left: Word, ev: Any,
+) -> Word:  # fmt: skip
+    """Perry's window, when the table trades at `moment` (`trading_numbers.WINDOWS`)."""
+    trade = ev[TRADE]
+    if trade[0][WINDOW] != moment:
+        return z
+    return trading_window(
+        spec, trade, z, tape, at, kinds, dealer, hands, discards, ev[STUB][0], money[POT],
+        line_of, rolls_left, ev[TABLES][DICE],
+    )  # fmt: skip
 
 
 @njit(cache=True)
@@ -95,6 +113,7 @@ def _scratch(
         if earlier and repeat == REROLL:
             continue  # the same seat rolls again
         waiting = 0
+        new_line = repeat == MOVE or not earlier
         if earlier and repeat == MOVE:  # the horse moves down; its former holders pay again
             line = rolls + 1
             line_of[horse] = line
@@ -123,7 +142,13 @@ def _scratch(
             spec, z, tape, at, kinds, queue, waiting, hands, discards, chips, money, line_of,
             position, False, ev,
         )  # fmt: skip
-        if (rolls if repeat == MOVE else scratched) == 4:
+        done = (rolls if repeat == MOVE else scratched) == 4
+        if new_line:  # the window after each scratch (the race is next after the last)
+            left = 0 if done else 4 - (rolls if repeat == MOVE else scratched)
+            z = _trade(
+                spec, z, tape, at, kinds, dealer, hands, discards, money, line_of, EACH, left, ev
+            )
+        if done:
             return z, roller
         roller = (roller + 1) % n
 
@@ -263,10 +288,12 @@ def play_game(
         if spec[DRAFT]:
             z = draft(spec, z, tape, at, kinds, dealer, hands, packets, passed, discards, money, ev)
         antes(spec, dealer, chips, money)
+        z = _trade(spec, z, tape, at, kinds, dealer, hands, discards, money, line_of, BEFORE, 4, ev)
         z, last = _scratch(
             spec, z, tape, at, kinds, dealer, line_of, hands, given_up, discards, chips, money,
             queue, position, ev,
         )  # fmt: skip
+        z = _trade(spec, z, tape, at, kinds, dealer, hands, discards, money, line_of, AFTER, 0, ev)
         first = (
             (last + 1) % n if spec[START] == 0 else last if spec[START] == 1 else (dealer + 1) % n
         )
@@ -299,13 +326,14 @@ def play_games(spec, base, mix, start, stop, ev, chips, pot_left, winner, rolls,
         )  # fmt: skip
 
 
-def ev_space(spec: AdvancedSpec) -> tuple[Array, ...]:
-    """The EV bot's arrays for one thread's games (`advanced_rules.TABLES` ... `STUB`)."""
+def ev_space(spec: AdvancedSpec) -> tuple[Any, ...]:
+    """The bots' arrays for one thread's games (`advanced_rules.TABLES` ... `TRADE`)."""
     tables = ev_tables(spec.finish, spec.repeat_rule != MOVE)
     stub = np.array([sum(spec.deck) - spec.hand * spec.players], dtype=np.int64)
     win, valued, worths = np.zeros(13), np.zeros(13), np.zeros(32)
     remaining = np.zeros(13, dtype=np.int64)
-    return (tables, odds_scratch(max(spec.finish)), win, remaining, valued, worths, stub)
+    trade = trade_space(spec.trade, spec.players, spec.finish, spec.repeat_rule == MOVE)
+    return (tables, odds_scratch(max(spec.finish)), win, remaining, valued, worths, stub, trade)
 
 
 def run_games(

@@ -2,7 +2,7 @@
 rules): the bot kinds they play, the card ranks, how a tape of the engine's game writes a
 seat's choice, the settings common to both (`DeckSpec`) and their layout as one int64 array;
 then the Advanced kernel's own spec (the advanced deck, its draft, antes, two pots, Aces, Kings
-and Jokers).
+and Jokers; Perry's trading window).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import numpy as np
 from horserace.families.board.rules.config import ADVANCED_DECKS
 from horserace.kernels import Array
 from horserace.kernels.board_numbers import RACE_STARTS, REPEAT_RULES, finish_counts
+from horserace.kernels.trading_numbers import trade_settings
 
 RANDOM, HEURISTIC, EV = 0, 1, 2
 BOT_KINDS = ("random", "heuristic", "ev")  # the bots the kernel plays, by their index
@@ -24,7 +25,7 @@ JOKER, ACE, KING = 0, 1, 13
 
 # A seat's choice among several legal actions, on a tape: CHOICE + options x SPAN + index.
 CHOICE = 1 << 24
-SPAN = 1 << 12
+SPAN = 1 << 20  # a trading seat may have some 20,000 legal offers
 
 # Positions in DeckSpec.numbers(); finish[horse] at FINISH + horse, deck[rank] at DECK + rank.
 (PLAYERS, ROUNDS, CHIPS, HAND, DRAFT, ANTE, JOCKEY, REPEAT, START, SPLIT, DECKS, DEALER) = range(12)
@@ -70,6 +71,7 @@ class DeckSpec:
     rotate_dealer: bool
     open_hands: bool
     robertson: bool
+    trade: tuple[int, int, int, bool]  # Perry's window: trading_numbers.trade_settings
 
     name: ClassVar[str]  # the kernel's name in a simulation's JSON
 
@@ -95,6 +97,7 @@ class DeckSpec:
             "rotate_dealer": bool(config["rotate_dealer"]),
             "open_hands": bool(config["open_hands"]),
             "robertson": bool(config.get("robertson")),
+            "trade": trade_settings(config),
         }
 
     def numbers(self) -> Array:
@@ -109,6 +112,7 @@ class DeckSpec:
             int(self.open_hands),
         )
         row[GATHER], row[ROBERTSON] = int(self.gather_reset), int(self.robertson)
+        row[TRADE] = self.trade[0]
         row[VALUES : VALUES + 4] = self.scratch_values
         row[FINISH + 2 : FINISH + 13] = self.finish
         row[DECK : DECK + RANKS] = self.deck
@@ -135,7 +139,6 @@ class AdvancedSpec(DeckSpec):
             config.get("deck") != "advanced"
             or config.get("market")
             or config.get("husted")
-            or config.get("trade_window", "none") != "none"
             or config.get("elimination")
             or config.get("reset") != "gather"
         )

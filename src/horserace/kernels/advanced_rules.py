@@ -42,8 +42,9 @@ POT, JOCKEY_POT, PAID = 0, 1, 2
 # Rows of `queue` (penalties waiting to be answered, in order): debtor, amount, kings played.
 DEBTOR, AMOUNT, KINGS = 0, 1, 2
 # The EV bot's arrays, one tuple (`advanced_game.ev_space`): its tables, the odds' scratch, a
-# row of chances, of advances to go, of cards valued, of worths, and the stub's size.
-TABLES, WORK, WIN, REMAINING, VALUED, WORTHS, STUB = range(7)
+# row of chances, of advances to go, of cards valued, of worths, the stub's size, and Perry's
+# window's arrays (`trading.trade_space`).
+TABLES, WORK, WIN, REMAINING, VALUED, WORTHS, STUB, TRADE = range(8)
 # The heuristic bot's draft: the lowest of these keeps first (A, K, then the horses 2 and 12...)
 KEEP_ORDER = np.array([5, 0, 2, 3, 4, 6, 6, 6, 6, 6, 4, 3, 2, 1], dtype=np.int64)
 

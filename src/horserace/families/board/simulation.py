@@ -36,8 +36,9 @@ simulate_options = declared(
         str,
         "auto",
         "auto: a compiled kernel where one plays the table and its bots (Classic and"
-        " Northwoods; Advanced with Robertson's rule or none, Classic with any of Husted's,"
-        " Robertson's and Schellenberg's; with any bots), else the rules engine;"
+        " Northwoods; Advanced with Robertson's rule, Perry's trading, both or none; Classic"
+        " with any of Husted's, Robertson's, Schellenberg's and Perry's; with any bots), else"
+        " the rules engine;"
         " kernel; reference: always the rules engine.",
     ),
     Opt("--plot FILE.png", Path | None, None, "Draw win rates, money per seat, lengths."),
