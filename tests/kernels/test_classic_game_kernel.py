@@ -60,13 +60,15 @@ def test_simulate_husted_takes_the_kernel_and_names_it() -> None:
 
 
 def test_a_sweep_names_the_husted_kernel() -> None:
-    args = ["sweep", "classic", "-g", "players=3,6", "-g", "house=husted,perry"]
+    args = ["sweep", "classic", "-g", "players=3,6", "-g", "house=husted,perry,schellenberg"]
     result = CliRunner().invoke(app, [*args, "--games", "20", "--seed", "1", "--json"])
     assert result.exit_code == 0, result.output
     points = json.loads(result.stdout)["points"]
     assert [(p["players"], p["engine_used"], p["kernel_used"]) for p in points] == [
         (3, "kernel", "classic"),
+        (3, "kernel", "classic"),
         (3, "reference", ""),
+        (6, "kernel", "classic"),
         (6, "kernel", "classic"),
         (6, "reference", ""),
     ]

@@ -2,8 +2,9 @@
 engine's game the kernel plays the same game, offer by offer and answer by answer. A random
 bot's offer is an index into the engine's legal list, so the kernel must list the same offers
 in the same order; the EV bot's offers and the EV and heuristic bots' answers are the kernel's
-own and must be the engine's. Advanced tables as its equality tests draw them (4 to 12 players,
-hidden or open hands, every repeat rule and board), at each window moment, 1 to 4 offers a seat."""
+own and must be the engine's. Advanced and Classic tables as their equality tests draw them
+(hidden or open hands, every repeat rule and board; Classic with Husted's rule at a fifth of
+them), at each window moment, 1 to 4 offers a seat."""
 
 from __future__ import annotations
 
@@ -15,10 +16,13 @@ import pytest
 from typer.testing import CliRunner
 
 import horserace.kernels.advanced_game as advanced_game
+import horserace.kernels.classic_game as classic_game
 from horserace.drivers.cli.app import app
 from horserace.kernels.advanced_game import AdvancedSpec
+from horserace.kernels.classic_game import ClassicSpec
 from tests.kernels.advanced_tape import KernelGames
 from tests.kernels.test_advanced_game_equality import advanced_table
+from tests.kernels.test_classic_game_equality import husted_table
 
 WINDOWS = ("before-scratch", "after-each-scratch", "after-scratch")
 BATCHES, SEEDS_PER_BATCH = 2, 20  # tables of random and heuristic bots (about 6 s a batch)
@@ -64,3 +68,34 @@ def test_simulate_advanced_with_perry_takes_the_kernel() -> None:
     report = json.loads(result.stdout)
     assert (report["engine"], report["kernel"], report["games"]) == ("kernel", "advanced", 200)
     assert report["bot_edge"]["first"] == "ev" and report["bot_edge"]["ci95"][0] > 0
+
+
+def classic_perry_table(
+    seed: int, bots: tuple[str, ...] = PLAIN_BOTS
+) -> tuple[dict[str, Any], list[str]]:
+    """A Classic table that trades at one of the three moments (open hands mostly; a fifth of
+    them under Husted's rule too, hidden hands, bets and face cards), for one round."""
+    options, kinds = husted_table(seed, bots)
+    pick = random.Random(-seed)
+    options |= {"trade_window": pick.choice(WINDOWS), "trade_offers": pick.randint(1, 4)}
+    options["rounds"] = 1
+    if pick.random() < 0.8:
+        options |= {"husted": False, "open_hands": pick.random() < 0.8}
+        if not options.get("jockey_pot"):
+            options["ante"] = 0
+    return options, kinds
+
+
+CLASSIC = KernelGames(classic_game, ClassicSpec, "classic", classic_perry_table)
+
+
+def test_the_classic_kernel_trades_as_the_engine_does(monkeypatch: Any) -> None:
+    seen = CLASSIC.batch(range(40_000, 40_012), PLAIN_BOTS, monkeypatch)
+    assert seen["TradeOffered"] > 150
+    assert seen["TradeAccepted"] > 60
+
+
+def test_the_ev_bots_trade_classic_as_the_engines_do(monkeypatch: Any) -> None:
+    seen = CLASSIC.batch(range(50_000, 50_008), EV_BOTS, monkeypatch)
+    assert seen["TradeOffered"] > 80
+    assert seen["TradeAccepted"] > 15

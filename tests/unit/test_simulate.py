@@ -292,8 +292,8 @@ def test_kernel_and_engine_runs_name_their_engine_and_draw(tmp_path: Path) -> No
 
 
 def test_the_kernel_refuses_games_with_decisions() -> None:
-    args = ["simulate", "classic", "--games", "3", "--house", "perry"]
-    result = CliRunner().invoke(app, [*args, "--engine", "kernel"])
+    args = ["simulate", "classic", "--games", "3", "--house", "schellenberg"]
+    result = CliRunner().invoke(app, [*args, "--engine", "kernel"])  # no kernel plays it yet
     assert result.exit_code == 2 and result.stderr.startswith("error: ")
     assert "--engine reference" in result.stderr
     wrong = CliRunner().invoke(app, ["simulate", "classic", "--games", "3", "--engine", "warp"])

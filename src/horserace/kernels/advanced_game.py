@@ -73,7 +73,7 @@ from horserace.kernels.race_odds import odds_scratch
 from horserace.kernels.rng import game_state
 from horserace.kernels.robertson import FOUR_SPACE, pair_dice
 from horserace.kernels.trading import trade_space, trading_window
-from horserace.kernels.trading_numbers import AFTER, BEFORE, EACH, WINDOW
+from horserace.kernels.trading_numbers import AFTER, BEFORE, EACH
 
 __all__ = ["AdvancedSpec", "bot_kinds", "replay_tape", "run_games"]
 
@@ -86,12 +86,9 @@ def _trade(
     discards: Array, money: Array, line_of: Array, moment: Word, rolls_left: Word, ev: Any,
 ) -> Word:  # fmt: skip
     """Perry's window, when the table trades at `moment` (`trading_numbers.WINDOWS`)."""
-    trade = ev[TRADE]
-    if trade[0][WINDOW] != moment:
-        return z
     return trading_window(
-        spec, trade, z, tape, at, kinds, dealer, hands, discards, ev[STUB][0], money[POT],
-        line_of, rolls_left, ev[TABLES][DICE],
+        moment, spec, ev[TRADE], z, tape, at, kinds, dealer, hands, discards, ev[STUB][0],
+        money[POT], line_of, rolls_left, ev[TABLES][DICE],
     )  # fmt: skip
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from horserace.kernels import Array, Word
-from horserace.kernels.advanced_ev import ev_tables
+from horserace.kernels.advanced_ev import DICE, ev_tables
 from horserace.kernels.advanced_numbers import (
     ANTE,
     CHIPS,
@@ -81,15 +81,18 @@ from horserace.kernels.market import (
 from horserace.kernels.race_odds import odds_scratch
 from horserace.kernels.rng import game_state
 from horserace.kernels.robertson import FOUR_SPACE, pair_dice
+from horserace.kernels.trading import trade_space, trading_window
+from horserace.kernels.trading_numbers import AFTER, BEFORE, EACH
 
 __all__ = ["ClassicSpec", "bot_kinds", "replay_tape", "run_games"]
 
 MAX_WAGER, MAX_TOTAL = 2, 5  # in antes: one wager or raise, and a player's wagers in a round
 # The EV bot's arrays (`ev_space`): its tables, the odds' scratch, chances, advances to go,
 # cards valued, card values, the two rows of a choice's options, a hand's worth with a horse
-# held back, each option's worth; a market buy's ranks and each buy's worth.
+# held back, each option's worth; a market buy's ranks and each buy's worth; Perry's window's
+# arrays (`trading.trade_space`).
 TABLES, WORK, WIN, REMAINING, VALUED, VALUES_OF, FIRST, SECOND, HELD_BACK, WORTHS = range(10)
-BUYS, BUY_WORTHS = 10, 11
+BUYS, BUY_WORTHS, TRADE = 10, 11, 12
 
 
 @njit(cache=True)
@@ -216,11 +219,13 @@ def _draw(
 
 @njit(cache=True)
 def _scratch(
-    spec: Array, z: Word, tape: Array, at: Array, dealer: Word, line_of: Array, hands: Array,
-    given_up: Array, discards: Array, chips: Array, money: Array,
+    spec: Array, z: Word, tape: Array, at: Array, kinds: Array, dealer: Word, line_of: Array,
+    hands: Array, deck: Array, given_up: Array, discards: Array, chips: Array, money: Array,
+    ev: Any,
 ) -> tuple[Word, Word]:  # fmt: skip
     """The scratch rolls from the dealer's left until four horses are scratched (four rolls
-    under the move rule), each penalty paid at once; returns (stream, the last roller)."""
+    under the move rule), each penalty paid at once, Perry's window after each if the table
+    trades then; returns (stream, the last roller)."""
     n, repeat = spec[PLAYERS], spec[REPEAT]
     rolls, scratched = 0, 0
     roller = (dealer + 1) % n
@@ -250,8 +255,14 @@ def _scratch(
                     discards[horse] += held
                     pay(chips, money, seat, spec[VALUES + line - 1] * held, POT)
         rolls += 1
-        if (rolls if repeat == MOVE else scratched) == 4:
+        left = 4 - (rolls if repeat == MOVE else scratched)
+        if not left:  # (the last scratch's window follows the market's opening)
             return z, roller
+        if repeat == MOVE or not earlier:  # a new line: the window after each scratch
+            z = trading_window(
+                EACH, spec, ev[TRADE], z, tape, at, kinds, dealer, hands, discards, deck.sum(),
+                money[POT], line_of, left, ev[TABLES][DICE],
+            )  # fmt: skip
         roller = (roller + 1) % n
 
 
@@ -390,10 +401,20 @@ def play_game(
                 spec, z, tape, at, kinds, dealer, hands, deck, discards, cards, dealt, size,
                 chips, money, seats, ev,
             )  # fmt: skip
+        z = trading_window(
+            BEFORE, spec, ev[TRADE], z, tape, at, kinds, dealer, hands, discards, deck.sum(),
+            money[POT], line_of, 4, ev[TABLES][DICE],
+        )  # fmt: skip
         z, last = _scratch(
-            spec, z, tape, at, dealer, line_of, hands, given_up, discards, chips, money
-        )
+            spec, z, tape, at, kinds, dealer, line_of, hands, deck, given_up, discards, chips,
+            money, ev,
+        )  # fmt: skip
         open_market(line_of, market, discards)
+        for moment in (EACH, AFTER):  # the last scratch's window opens with the market open
+            z = trading_window(
+                moment, spec, ev[TRADE], z, tape, at, kinds, dealer, hands, discards, deck.sum(),
+                money[POT], line_of, 0, ev[TABLES][DICE],
+            )  # fmt: skip
         first = (
             (last + 1) % n if spec[START] == 0 else last if spec[START] == 1 else (dealer + 1) % n
         )
@@ -443,8 +464,8 @@ def play_games(spec, base, mix, start, stop, ev, chips, pot_left, winner, rolls,
         )  # fmt: skip
 
 
-def ev_space(spec: ClassicSpec) -> tuple[Array, ...]:
-    """The bots' arrays for one thread's games (TABLES ... BUY_WORTHS above)."""
+def ev_space(spec: ClassicSpec) -> tuple[Any, ...]:
+    """The bots' arrays for one thread's games (TABLES ... TRADE above)."""
     tables = ev_tables(spec.finish, spec.repeat_rule != MOVE)
     options = 1 + 14 + 14 * 15 // 2  # no discard, one card, two cards
     return (
@@ -459,6 +480,7 @@ def ev_space(spec: ClassicSpec) -> tuple[Array, ...]:
         np.zeros((2, 13)),
         np.zeros(options),
         *market_space(),
+        trade_space(spec.trade, spec.players, spec.finish, spec.repeat_rule == MOVE),
     )
 
 

@@ -1,6 +1,6 @@
-"""The Classic whole-game kernel's numbers: which configs it plays (Classic Mode, with Husted's
-house rule or without), its settings as one array laid out as the Advanced kernel's (so the EV
-bot's valuation in `advanced_ev` reads both), and the deck it plays with.
+"""The Classic whole-game kernel's numbers: which configs it plays (Classic Mode with Husted's
+house rule or Perry's trading, or both), its settings as one array laid out as the Advanced
+kernel's (so the EV bot's valuation in `advanced_ev` reads both), and the deck it plays with.
 """
 
 from __future__ import annotations
@@ -41,7 +41,6 @@ class ClassicSpec(DeckSpec):
         unsupported = (
             config.get("deck") != "classic"
             or not house_rule_on(config)  # no decisions: the board-game kernel plays it
-            or config.get("trade_window", "none") != "none"
             or config.get("elimination")
             or config.get("draft")
         )

@@ -12,7 +12,7 @@ and the scratch rolls still to come, and the kernel reads the very numbers the e
 reads. The heuristic bot never offers; it accepts more cards for fewer, no power asked.
 
 A kernel keeps the window's arrays in one tuple (`trade_space`) and calls `trading_window`
-at the table's moment (`WINDOWS`), with the scratch rolls still to come (0: the race is next).
+at each moment a table may trade (`trading_numbers.WINDOWS`); the window opens at the table's.
 """
 
 from __future__ import annotations
@@ -277,13 +277,16 @@ def pot_estimate(
 
 @njit(cache=True)
 def trading_window(
-    spec: Array, trade: Any, z: Word, tape: Array, at: Array, kinds: Array, dealer: Word,
-    hands: Array, discards: Array, stub: Word, pot: Word, line_of: Array, rolls_left: Word,
-    dice: Array,
+    moment: Word, spec: Array, trade: Any, z: Word, tape: Array, at: Array, kinds: Array,
+    dealer: Word, hands: Array, discards: Array, stub: Word, pot: Word, line_of: Array,
+    rolls_left: Word, dice: Array,
 ) -> Word:  # fmt: skip
-    """The window from the dealer's left until every seat has passed or made its offers;
-    returns the stream. `rolls_left`: scratch rolls to come (0: the race is next)."""
+    """The window, when the table trades at `moment` (`WINDOWS`), from the dealer's left until
+    every seat has passed or made its offers; returns the stream. `rolls_left`: scratch rolls
+    to come (0: the race is next)."""
     settings, queue, left, gives = trade[SETTINGS], trade[QUEUE], trade[LEFT], trade[GIVES]
+    if settings[WINDOW] != moment:
+        return z
     wanted, rows = trade[WANTED], trade[ROWS]
     n = spec[PLAYERS]
     odds = window_odds(spec, trade, line_of, rolls_left)
