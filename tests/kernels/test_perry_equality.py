@@ -4,7 +4,7 @@ bot's offer is an index into the engine's legal list, so the kernel must list th
 in the same order; the EV bot's offers and the EV and heuristic bots' answers are the kernel's
 own and must be the engine's. Advanced and Classic tables as their equality tests draw them
 (hidden or open hands, every repeat rule and board; Classic with Husted's rule at a fifth of
-them), at each window moment, 1 to 4 offers a seat."""
+them; Robertson's four dice at a fifth), at each window moment, 1 to 4 offers a seat."""
 
 from __future__ import annotations
 
@@ -33,12 +33,13 @@ PLAIN_BOTS, EV_BOTS = ("random", "heuristic"), ("random", "heuristic", "ev", "ev
 def advanced_perry_table(
     seed: int, bots: tuple[str, ...] = PLAIN_BOTS
 ) -> tuple[dict[str, Any], list[str]]:
-    """An Advanced table that trades at one of the three moments, for one round (each round's
-    window is the same code; the engine's bots take a while over thousands of offers)."""
+    """An Advanced table that trades at one of the three moments (Robertson's four dice at a
+    fifth), for one round (each round's window is the same code; the engine's bots take a while
+    over thousands of offers)."""
     options, kinds = advanced_table(seed, bots)
     pick = random.Random(-seed)
     options |= {"trade_window": pick.choice(WINDOWS), "trade_offers": pick.randint(1, 4)}
-    options["rounds"] = 1
+    options |= {"rounds": 1, "robertson": pick.random() < 0.2}
     return options, kinds
 
 
@@ -78,7 +79,7 @@ def classic_perry_table(
     options, kinds = husted_table(seed, bots)
     pick = random.Random(-seed)
     options |= {"trade_window": pick.choice(WINDOWS), "trade_offers": pick.randint(1, 4)}
-    options["rounds"] = 1
+    options |= {"rounds": 1, "robertson": pick.random() < 0.2}
     if pick.random() < 0.8:
         options |= {"husted": False, "open_hands": pick.random() < 0.8}
         if not options.get("jockey_pot"):
