@@ -83,9 +83,10 @@ def test_simulate_advanced_takes_the_kernel_and_names_it() -> None:
     engine = CliRunner().invoke(app, [*args[:3], "4", *args[4:], "--engine", "reference"])
     assert json.loads(engine.stdout)["engine"] == "reference"
     assert json.loads(engine.stdout)["kernel"] is None
-    house = [*args, "--house", "perry", "--engine", "kernel"]  # no kernel plays it yet
-    refused = CliRunner().invoke(app, house)
-    assert refused.exit_code == 2 and "--engine reference" in refused.stderr
+    house = [*args, "--house", "perry", "--engine", "kernel"]  # Perry's trading, compiled too
+    traded = CliRunner().invoke(app, house)
+    assert traded.exit_code == 0, traded.output
+    assert json.loads(traded.stdout)["kernel"] == "advanced"
 
 
 def test_a_sweep_names_the_kernel_of_each_point() -> None:
@@ -95,7 +96,7 @@ def test_a_sweep_names_the_kernel_of_each_point() -> None:
     points = json.loads(result.stdout)["points"]
     assert [(p["players"], p["engine_used"], p["kernel_used"]) for p in points] == [
         (4, "kernel", "advanced"),  # Robertson's four dice
-        (4, "reference", ""),
+        (4, "kernel", "advanced"),  # Perry's trading
         (6, "kernel", "advanced"),
-        (6, "reference", ""),
+        (6, "kernel", "advanced"),
     ]

@@ -4,7 +4,8 @@ bot's offer is an index into the engine's legal list, so the kernel must list th
 in the same order; the EV bot's offers and the EV and heuristic bots' answers are the kernel's
 own and must be the engine's. Advanced and Classic tables as their equality tests draw them
 (hidden or open hands, every repeat rule and board; Classic with Husted's rule at a fifth of
-them; Robertson's four dice at a fifth), at each window moment, 1 to 4 offers a seat."""
+them; Robertson's four dice at a fifth, Classic's market at a fifth), at each window moment,
+1 to 4 offers a seat."""
 
 from __future__ import annotations
 
@@ -79,7 +80,7 @@ def classic_perry_table(
     options, kinds = husted_table(seed, bots)
     pick = random.Random(-seed)
     options |= {"trade_window": pick.choice(WINDOWS), "trade_offers": pick.randint(1, 4)}
-    options |= {"rounds": 1, "robertson": pick.random() < 0.2}
+    options |= {"rounds": 1, "robertson": pick.random() < 0.2, "market": pick.random() < 0.2}
     if pick.random() < 0.8:
         options |= {"husted": False, "open_hands": pick.random() < 0.8}
         if not options.get("jockey_pot"):

@@ -292,10 +292,10 @@ def test_kernel_and_engine_runs_name_their_engine_and_draw(tmp_path: Path) -> No
 
 
 def test_the_kernel_refuses_games_with_decisions() -> None:
-    args = ["simulate", "classic", "--games", "3", "--house", "schellenberg"]
-    result = CliRunner().invoke(app, [*args, "--engine", "kernel"])  # no kernel plays it yet
-    assert result.exit_code == 2 and result.stderr.startswith("error: ")
-    assert "--engine reference" in result.stderr
+    # every house rule the command line offers is compiled; seats that go out are not
+    table = {"players": 4, "elimination": True, "trade_window": "after-scratch"}
+    with pytest.raises(ConfigError, match="--engine reference"):
+        simulate_games("classic", table, 3, 1, engine="kernel", bots=("random",))
     wrong = CliRunner().invoke(app, ["simulate", "classic", "--games", "3", "--engine", "warp"])
     assert wrong.exit_code == 2 and wrong.stderr.startswith("error: ")
 

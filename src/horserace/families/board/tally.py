@@ -303,8 +303,8 @@ def plan_games(
     if engine == "kernel" and spec is None:
         raise ConfigError(
             "the compiled kernels play games without decisions, Advanced Mode (with Robertson's"
-            " rule or none) and Classic with any of Husted's, Robertson's and Schellenberg's"
-            " rules; use --engine reference"
+            " rule, Perry's trading, both or none) and Classic with any of Husted's,"
+            " Robertson's, Schellenberg's and Perry's rules; use --engine reference"
         )
 
     def report(total: _Tally, workers: int, started: float) -> SimulationReport:
