@@ -186,23 +186,29 @@ def test_pace_keys_and_pause() -> None:
     run(scenario)
 
 
-def test_the_board_fits_80x24_and_sits_beside_the_log_on_a_wide_short_screen() -> None:
+def test_the_board_fits_80x24_and_sits_beside_the_log_from_120_columns() -> None:
     app, _, _ = table("advanced", humans=[0], options={"players": 4, "rounds": 1})
+
+    def beside() -> bool:
+        return app.query_one("#main").has_class("-wide")
 
     async def scenario() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             await until(pilot, lambda: asking(app))
-            assert not app.query_one("#main").has_class("-wide")  # tall: the log below
-            await pilot.resize_terminal(130, 26)
-            await until(pilot, lambda: app.query_one("#main").has_class("-wide"))
+            await until(pilot, beside)  # tall or short: the log beside
+            board, log = app.query_one("#board"), app.query_one(GameLog)
+            assert board.region.width >= 80 and log.region.x == board.region.right
+            await pilot.resize_terminal(119, 40)
+            await until(pilot, lambda: not beside())
+            await pilot.resize_terminal(160, 48)
+            await until(pilot, lambda: beside() and log.region.width == 60)
+            assert board.region.width == 100  # the room past the log's most goes to the board
             await pilot.resize_terminal(80, 24)
-            await until(pilot, lambda: not app.query_one("#main").has_class("-wide"))
-            board = app.query_one("#board")
+            await until(pilot, lambda: not beside())
             panel = app.query_one(ChoicePanel)
             assert board.region.bottom <= panel.region.y <= 24 - 1 - 2
             assert not app.query_one(GameLog).display  # it gives way to the board and question
-            await pilot.resize_terminal(120, 40)
-            log = app.query_one(GameLog)
+            await pilot.resize_terminal(100, 40)
             await until(pilot, lambda: log.display and log.region.height >= 2)
             assert log.virtual_size.width <= log.scrollable_content_region.width  # wrapped anew
             await pilot.press("ctrl+c")

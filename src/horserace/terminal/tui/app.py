@@ -38,14 +38,21 @@ from horserace.terminal.tui.pacer import Pacer, Stopped
 from horserace.terminal.tui.panels import GameLog
 from horserace.terminal.tui.theme import Contrast, theme_name
 
-WIDE = 150  # columns from which the log sits beside the board (from 120 on a short screen)
-LOG_WIDTH = 44  # the log's columns beside the board
-SHORT = 32  # rows below which a wide screen puts the log beside the board
+WIDE = 120  # columns from which the log sits beside the board, whatever the height
+BOARD_FIRST = 80  # columns the board takes beside the log before the log grows past its fewest
+LOG_COLUMNS = (40, 60)  # the fewest and the most columns of the log beside the board
 FRAME = 1 / 30  # seconds between two boards drawn while the bots play at full speed
 REMEASURE = 0.5  # seconds a layout holds for the boards drawn after it (a question lays out anew)
 FINISHED, QUIT = "finished", "quit"
 ANSWER_KEYS = ("help_key", "faster", "slower", "skip", "pause")  # actions of keys an answer types
 PAUSE_NOTICE = 365 * 24 * 3600.0  # seconds the pause notice stays: until the game goes on
+
+
+def log_columns(width: int) -> int:
+    """The log's columns beside the board: the board has its first BOARD_FIRST columns, the log
+    what is left within LOG_COLUMNS, the board the rest (a wide Derby spreads its lanes)."""
+    fewest, most = LOG_COLUMNS
+    return max(fewest, min(most, width - BOARD_FIRST))
 
 
 class TableArea(Container):
@@ -81,9 +88,7 @@ class TableApp(App[str]):
     }
     #main.-wide { layout: horizontal; }
     #main.-wide #board { width: 1fr; height: 100%; }
-    #main.-wide #log {
-        width: 44; height: 100%; border-top: none; border-left: solid $primary-darken-2;
-    }
+    #main.-wide #log { height: 100%; border-top: none; border-left: solid $primary-darken-2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "help_key", "help"),
@@ -186,9 +191,10 @@ class TableApp(App[str]):
         out so that the whole board and the question show (`layout.lay_out`)."""
         width = self.size.width if width is None else width
         height = self.size.height if height is None else height
-        wide = width >= WIDE or (width >= 120 and height < SHORT)
+        wide = width >= WIDE
         self.query_one("#main").set_class(wide, "-wide")
-        columns = width - (LOG_WIDTH if wide else 0) - 1  # less the board's scrollbar
+        beside = log_columns(width) if wide else 0
+        columns = width - beside - 1  # less the board's scrollbar
         board = self._board
         full, compact = (board.full, board.compact) if isinstance(board, Fitted) else (board, board)
         panel = self.query_one(ChoicePanel)
@@ -206,6 +212,7 @@ class TableApp(App[str]):
         if fitted.log and not log.display:  # shown again: at its last line, as before
             log.call_after_refresh(log.scroll_end, animate=False)
         log.display = fitted.log
+        log.styles.width = beside or None
         self.query_one("#board").styles.max_height = None if wide else fitted.board
         self._draw()
 
