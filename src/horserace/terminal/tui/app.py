@@ -43,6 +43,7 @@ BOARD_FIRST = 80  # columns the board takes beside the log before the log grows 
 LOG_COLUMNS = (40, 60)  # the fewest and the most columns of the log beside the board
 FRAME = 1 / 30  # seconds between two boards drawn while the bots play at full speed
 REMEASURE = 0.5  # seconds a layout holds for the boards drawn after it (a question lays out anew)
+HEIGHTS_KEPT = 16  # boards' heights known at once (a board full and compact, at a few widths)
 FINISHED, QUIT = "finished", "quit"
 ANSWER_KEYS = ("help_key", "faster", "slower", "skip", "pause")  # actions of keys an answer types
 PAUSE_NOTICE = 365 * 24 * 3600.0  # seconds the pause notice stays: until the game goes on
@@ -129,6 +130,7 @@ class TableApp(App[str]):
         self._shown: RenderableType = self._board  # the drawing of it on the screen
         self._compact = False  # whether the last layout drew the board compact
         self._measured = -math.inf  # when the last layout was made
+        self._heights: dict[tuple[int, int], tuple[RenderableType, int]] = {}  # see `board_lines`
 
     def compose(self) -> ComposeResult:
         with TableArea(id="main"):
@@ -200,8 +202,8 @@ class TableApp(App[str]):
         panel = self.query_one(ChoicePanel)
         fitted = lay_out(
             height - 1,  # the footer's line
-            lambda: self._lines(full, columns),
-            lambda: self._lines(compact, columns),
+            lambda: self.board_lines(full, columns),
+            lambda: self.board_lines(compact, columns),
             lambda options: panel.lines_needed(options, width),
             beside=wide,
         )
@@ -226,9 +228,21 @@ class TableApp(App[str]):
             self._shown = shown
             self.query_one("#board-view", Static).update(shown)
 
-    def _lines(self, renderable: RenderableType, width: int) -> int:
+    def board_lines(self, renderable: RenderableType, width: int) -> int:
+        """The lines `renderable` takes at `width` columns: drawn once, then known (a board is
+        laid out again as a question opens and closes over it, and at every resize)."""
+        key = (id(renderable), width)
+        known = self._heights.get(key)
+        if known is not None and known[0] is renderable:
+            return known[1]
         console = self.console
-        return len(console.render_lines(renderable, console.options.update_width(width), pad=False))
+        lines = len(
+            console.render_lines(renderable, console.options.update_width(width), pad=False)
+        )
+        if len(self._heights) >= HEIGHTS_KEPT:
+            self._heights.clear()
+        self._heights[key] = (renderable, lines)
+        return lines
 
     # --- what the play loop asks for (always through call_from_thread) ---------------------------
     def show_board(self, renderable: RenderableType) -> None:
