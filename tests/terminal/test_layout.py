@@ -16,7 +16,8 @@ from horserace.core.events import seat_name
 from horserace.core.words import counted
 from horserace.engine import Game
 from horserace.families.board.news import money_text
-from horserace.families.board.render import hand_cells
+from horserace.families.board.render import hand_cells, lane_odds, line_of
+from horserace.families.cards.render import board_odds
 from horserace.families.derby.rules.model import DerbyPhase
 from horserace.terminal.tui.app import TableApp
 from horserace.terminal.tui.panels import GameLog
@@ -51,6 +52,11 @@ BIG_FIELDS: dict[str, tuple[dict[str, Any], int]] = {
 }
 
 
+def percent(chance: float) -> str:
+    """A chance as the boards write it, as a regular expression."""
+    return re.escape("<0.1%" if 0 < chance < 0.0005 else f"{chance * 100:.1f}%")
+
+
 def needs(game: Game, text: str) -> list[str]:
     """What must be on the screen that is missing from `text`: a lane per horse, each seat with
     its money (and, on the dice board, its number of cards), and the viewer's own hand."""
@@ -59,7 +65,11 @@ def needs(game: Game, text: str) -> list[str]:
     wanted: list[str] = []  # regular expressions, each to match one line of the screen
     you = r"(?: \(you\))?"
     if game.preset in ("classic", "advanced", "northwoods"):
-        wanted += [rf"│\s*{horse} │" for horse in range(2, 13)]
+        odds = lane_odds(view)
+        for horse in range(2, 13):  # its lane, drawn in full or tight, with its chance if known
+            shown = odds is not None and horse in odds and not line_of(view, horse)
+            chance = ".*" + percent(odds[horse]) if odds is not None and shown else ""
+            wanted.append(rf"(?:│\s*{horse} │|(?:^|\s){horse} +(?:\d+/\d+|line \d)){chance}")
         for seat, name in enumerate(names):
             money = re.escape(money_text(view.config.money, view.chips[seat]))
             cards = counted(view.hand_sizes[seat], "card")
@@ -67,7 +77,10 @@ def needs(game: Game, text: str) -> list[str]:
         if game.preset == "advanced":
             wanted.append(r"your hand \(P1\): " + re.escape(hand_cells(view, 0).plain))
     elif game.preset in ("basic", "calcutta"):
-        wanted += [rf"{suit}\s+●" for suit in ("♣ clubs", "♦ diamonds", "♥ hearts", "♠ spades")]
+        odds, _ = board_odds(view)
+        for suit, label in enumerate(("♣ clubs", "♦ diamonds", "♥ hearts", "♠ spades")):
+            chance = "" if odds is None or suit not in odds else ".*" + percent(odds[suit])
+            wanted.append(rf"{label}\s+●{chance}")
         dealer = r"(?: \(dealer\))?"
         wanted += [
             rf"{name}{you}{dealer} {chips}\b" for name, chips in zip(names, view.chips, strict=True)
@@ -106,6 +119,15 @@ def test_80x24_shows_every_lane_seat_and_the_own_hand_with_a_question_open(prese
     at_80x24(table(preset, **kwargs)[:2], answers)
 
 
+@pytest.mark.parametrize("preset", ["advanced", "calcutta", "derby"])
+def test_60x20_keeps_the_hand_the_money_and_the_odds_in_view(preset: str) -> None:
+    """The smallest screen: the dice board drawn tight (a lane in a few cells, three to a line)
+    keeps every seat's money and the own hand above the question; a card race's seats go on
+    the next line whole ('P5 150', not 'P5' and '150')."""
+    kwargs, answers = TABLES[preset]
+    at_80x24(table(preset, **kwargs)[:2], answers, size=(60, 20))
+
+
 @pytest.mark.parametrize("case", sorted(BIG_FIELDS))
 def test_80x24_shows_a_derby_of_20_horses_in_two_columns(case: str) -> None:
     kwargs, answers = BIG_FIELDS[case]
@@ -136,12 +158,13 @@ def test_80x24_shows_a_derby_race_of_20_horses_with_its_dice_typed_in() -> None:
     run(scenario)
 
 
-def at_80x24(played: tuple[TableApp, Game], answers: int) -> None:
-    """After `answers` questions answered with their first option, the next one fits."""
+def at_80x24(played: tuple[TableApp, Game], answers: int, size: tuple[int, int] = (80, 24)) -> None:
+    """After `answers` questions answered with their first option, the next one fits (at 80x24,
+    or `size`)."""
     app, game = played
 
     async def scenario() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=size) as pilot:
             for _ in range(answers + 1):
                 await until(pilot, lambda: asking(app) or holding(app) is not None)
                 assert holding(app) is None

@@ -1,8 +1,8 @@
 """What the full screen looks like: each preset's table of bots stopped at a fixed step and a
-person's Advanced hand at a question (80x24 and 120x40, dark and light), a Derby of 20 horses
-drawn compact, the help open, and a real table's books kept (companion mode).
-Update on purpose with `pytest tests/terminal --snapshot-update` and look at the pictures it
-writes before committing them."""
+person's Advanced hand at a question (80x24 and 120x40, dark and light; 60x20 and 160x48 as a
+Calcutta's auction too), a Derby of 20 horses drawn compact, the help open, and a real table's
+books kept (companion mode). Update on purpose with `pytest tests/terminal --snapshot-update`
+and look at the pictures it writes before committing them."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from tests.terminal.tables import still_table, table
 # its first race, Calcutta mid-race); Advanced's own look, a person's hand, is a question open
 # below, and Scarne draws Basic's course shorter
 TABLES = {"classic": 150, "northwoods": 120, "basic": 60, "calcutta": 75, "derby": 120}
-SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
+SIZES = {"60x20": (60, 20), "80x24": (80, 24), "120x40": (120, 40), "160x48": (160, 48)}
 
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
@@ -98,6 +98,11 @@ def asking_table(preset: str, theme: str, help: bool = False) -> tuple[Any, Any]
         ("advanced", "120x40", "dark"),
         ("advanced", "120x40", "light"),
         ("calcutta", "80x24", "dark"),
+        # every size: the smallest (the dice board drawn tight) and a wide one (the log beside)
+        ("advanced", "60x20", "dark"),
+        ("advanced", "160x48", "dark"),
+        ("calcutta", "60x20", "dark"),
+        ("calcutta", "160x48", "dark"),
     ],
 )
 def test_a_question_open(snap_compare: Any, preset: str, size: str, theme: str) -> None:

@@ -86,10 +86,12 @@ class StatusLine:
 class Fitted:
     """A board drawn in full and compact: printed, it is the full one; the full screen shows
     the full one when it fits beside the log and the choice panel, else the compact one (every
-    lane and every seat on a line or so, the seat's own hand on its own line)."""
+    lane and every seat on a line or so, the seat's own hand on its own line), else the `tight`
+    one if the family draws one (a lane on a few cells, several to a line)."""
 
     full: RenderableType
     compact: RenderableType
+    tight: RenderableType | None = None
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield self.full

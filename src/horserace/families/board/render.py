@@ -342,6 +342,44 @@ def render_compact(view: BoardView, info: BoardInfo) -> RenderableType:
     return Group(*parts)
 
 
+def lane_line(
+    view: BoardView, horse: int, odds: Mapping[int, float] | None, leader: int | None
+) -> Text:
+    """A lane in a few cells for the tightest screen: ' 7 5/14  30.0%' (its slot of the
+    track's, its chance), or ' 4 line 3' when scratched."""
+    colour = HORSE_COLOURS.get(horse, "white")
+    line = line_of(view, horse)
+    entry = Text(no_wrap=True, overflow="ellipsis")
+    label = f"bold reverse {colour}" if horse == leader else f"bold {colour}"
+    entry.append(f"{horse:>2}", style="dim strike" if line else label)
+    if line:
+        return entry.append(f" line {line}", style="dim")
+    slots, position = view.board.slots_of(horse), view.positions[horse - 2]
+    if position > slots:
+        return entry.append(" WINNER", style=f"bold reverse {colour}")
+    entry.append(f" {position:>2}/{slots:<2}", style=colour)
+    if odds is not None and horse in odds:
+        chance = odds[horse]
+        entry.append(" <0.1%" if 0 < chance < 0.0005 else f" {chance * 100:5.1f}%", style=colour)
+    return entry
+
+
+def render_tight(view: BoardView, info: BoardInfo) -> RenderableType:
+    """The board on the tightest screen (60x20 with a question open): the status, the lanes a
+    few to a line (slot and chance), the seats' money and the seat's own hand."""
+    leader = favourite(view, info.odds)
+    lanes = [lane_line(view, horse, info.odds, leader) for horse in HORSES]
+    parts: list[RenderableType] = [
+        status_line(view, info),
+        Columns(lanes, padding=(0, 2)),
+        seats_strip(view, info),
+    ]
+    hand = own_hand(view, info)
+    if hand is not None:
+        parts.append(hand)
+    return Group(*parts)
+
+
 def plain_board(view: BoardView, info: BoardInfo, width: int = 80) -> str:
     return to_plain(render_board(view, info), width)
 

@@ -33,6 +33,7 @@ from horserace.families.board.render import (
     lane_odds,
     render_board,
     render_compact,
+    render_tight,
     step_news,
 )
 from horserace.families.board.rules import events as ev
@@ -67,7 +68,7 @@ class BoardScreen(TableScreen):
         board = render_board(view, info, news_lines=self.news_lines(len(view.chips)))
         if self.display is None:
             return board
-        return Fitted(board, render_compact(view, info))
+        return Fitted(board, render_compact(view, info), render_tight(view, info))
 
     def news_lines(self, players: int) -> int:
         """As many announcements as fit under the board (lanes 12 lines, players 1 + n)."""

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -31,6 +31,7 @@ SUIT_LABELS = ("♣ clubs", "♦ diamonds", "♥ hearts", "♠ spades")
 TOKEN = "●"
 EMPTY = "·"
 BAR_WIDTH = 6  # characters for a 50% chance
+SEATS_GAP = "   "  # between two seats on the seats' line
 
 
 @dataclass(frozen=True)
@@ -183,17 +184,37 @@ def turned_line(view: CardsView) -> Text:
     return line
 
 
-def players_line(view: CardsView, info: BoardInfo) -> Text:
-    line = Text(no_wrap=False)
+def players_line(view: CardsView, info: BoardInfo) -> SeatsLine:
+    """Every seat with its money, on one line where it fits (a seat is never cut in two)."""
+    entries: list[Text] = []
     for seat, chips in enumerate(view.chips):
-        if seat:
-            line.append("   ")
-        line.append("▶" if view.actor == seat else " ", style="bold")
+        entry = Text()
+        entry.append("▶" if view.actor == seat else " ", style="bold")
         name = seat_name(info.names, seat) + (" (you)" if seat in info.humans else "")
         name += " (dealer)" if seat == view.dealer else ""
-        line.append(f"{name} ", style="bold" if seat == view.seat else "")
-        line.append(str(chips), style="bold red" if chips == 0 else "")
-    return line
+        entry.append(f"{name} ", style="bold" if seat == view.seat else "")
+        entry.append(str(chips), style="bold red" if chips == 0 else "")
+        entries.append(entry)
+    return SeatsLine(tuple(entries))
+
+
+@dataclass(frozen=True)
+class SeatsLine:
+    """Seats side by side, going on on the next line between two seats where the width runs
+    out (at 60 columns 'P5 150' stays whole)."""
+
+    entries: tuple[Text, ...]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        line = Text()
+        for entry in self.entries:
+            if line and line.cell_len + len(SEATS_GAP) + entry.cell_len > options.max_width:
+                yield line
+                line = Text()
+            elif line:
+                line.append(SEATS_GAP)
+            line.append_text(entry)
+        yield line
 
 
 def render_board(

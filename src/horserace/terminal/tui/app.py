@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 from rich.console import RenderableType
@@ -32,7 +33,7 @@ from horserace.core.shown_odds import ShownOdds
 from horserace.terminal.choices import Choice
 from horserace.terminal.screen import Display, Fitted
 from horserace.terminal.tui.choice_panel import ChoicePanel
-from horserace.terminal.tui.layout import lay_out
+from horserace.terminal.tui.layout import FULL, lay_out
 from horserace.terminal.tui.overlays import HelpScreen, LeaveScreen, ResultScreen
 from horserace.terminal.tui.pacer import Pacer, Stopped
 from horserace.terminal.tui.panels import GameLog
@@ -54,6 +55,14 @@ def log_columns(width: int) -> int:
     what is left within LOG_COLUMNS, the board the rest (a wide Derby spreads its lanes)."""
     fewest, most = LOG_COLUMNS
     return max(fewest, min(most, width - BOARD_FIRST))
+
+
+def forms_of(board: RenderableType) -> list[RenderableType]:
+    """The board's forms, full first: a `Fitted` board's two or three, else the one board as
+    both full and compact."""
+    if not isinstance(board, Fitted):
+        return [board, board]
+    return [board.full, board.compact, *([board.tight] if board.tight is not None else [])]
 
 
 class TableArea(Container):
@@ -128,7 +137,7 @@ class TableApp(App[str]):
         self._then: RenderableType | None = None  # the board shown once the question is answered
         self._board: RenderableType = Text("")  # as the play loop drew it (full and compact)
         self._shown: RenderableType = self._board  # the drawing of it on the screen
-        self._compact = False  # whether the last layout drew the board compact
+        self._form = FULL  # the board's form the last layout chose (`layout.lay_out`)
         self._measured = -math.inf  # when the last layout was made
         self._heights: dict[tuple[int, int], tuple[RenderableType, int]] = {}  # see `board_lines`
 
@@ -197,18 +206,15 @@ class TableApp(App[str]):
         self.query_one("#main").set_class(wide, "-wide")
         beside = log_columns(width) if wide else 0
         columns = width - beside - 1  # less the board's scrollbar
-        board = self._board
-        full, compact = (board.full, board.compact) if isinstance(board, Fitted) else (board, board)
         panel = self.query_one(ChoicePanel)
         fitted = lay_out(
             height - 1,  # the footer's line
-            lambda: self.board_lines(full, columns),
-            lambda: self.board_lines(compact, columns),
+            [partial(self.board_lines, form, columns) for form in forms_of(self._board)],
             lambda options: panel.lines_needed(options, width),
             beside=wide,
         )
         self._measured = time.monotonic()
-        self._compact = fitted.compact
+        self._form = fitted.form
         panel.list_at_most(fitted.options)
         log = self.query_one(GameLog)
         if fitted.log and not log.display:  # shown again: at its last line, as before
@@ -220,10 +226,8 @@ class TableApp(App[str]):
 
     def _draw(self) -> None:
         """The board drawn full or compact, as the last layout decided."""
-        board = self._board
-        shown = board
-        if isinstance(board, Fitted):
-            shown = board.compact if self._compact else board.full
+        forms = forms_of(self._board)
+        shown = forms[min(self._form, len(forms) - 1)]
         if shown is not self._shown:
             self._shown = shown
             self.query_one("#board-view", Static).update(shown)
