@@ -117,6 +117,18 @@ def bench_schellenberg(seconds: float, engine_games: int = 10) -> None:
     bench_table(title, "classic", options, spec, run_classic, mixes, seconds, engine_games)
 
 
+def bench_robertson(seconds: float, engine_games: int = 10) -> None:
+    """Robertson's four dice, paired by the roller, on the Classic and Advanced kernels."""
+    mixes = [["ev", "heuristic"] * (PLAYERS // 2), ["heuristic"] * PLAYERS, ["ev"] * PLAYERS]
+    for preset, title, run in (
+        ("classic", "Classic with Robertson's rule", run_classic),
+        ("advanced", "Advanced with Robertson's rule", run_games),
+    ):
+        options = {"players": PLAYERS, "rounds": ROUNDS, **house_options("robertson")}
+        spec = _spec(preset, options, ClassicSpec if preset == "classic" else AdvancedSpec)
+        bench_table(title, preset, options, spec, run, mixes, seconds, engine_games)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
@@ -125,6 +137,7 @@ def main() -> None:
     bench_advanced(args.seconds, args.engine_games)
     bench_husted(args.seconds, args.engine_games)
     bench_schellenberg(args.seconds, args.engine_games)
+    bench_robertson(args.seconds, args.engine_games)
 
 
 if __name__ == "__main__":

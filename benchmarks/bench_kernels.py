@@ -226,13 +226,23 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument(
         "--only",
-        choices=("classic", "races", "cards", "derby", "advanced", "husted", "schellenberg"),
+        choices=(
+            "classic",
+            "races",
+            "cards",
+            "derby",
+            "advanced",
+            "husted",
+            "schellenberg",
+            "robertson",
+        ),
         help="one benchmark only",
     )
     args = parser.parse_args()
     from benchmarks.bench_decisions import (  # (reads this module)
         bench_advanced,
         bench_husted,
+        bench_robertson,
         bench_schellenberg,
     )
 
@@ -241,6 +251,7 @@ def main() -> None:
     benches["advanced"] = bench_advanced
     benches["husted"] = bench_husted
     benches["schellenberg"] = bench_schellenberg
+    benches["robertson"] = bench_robertson
     for name, bench in benches.items():
         if args.only in (None, name):
             bench(args.seconds)

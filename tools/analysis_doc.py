@@ -1,5 +1,6 @@
 """Regenerate docs/analysis.md and its pictures: `python3 tasks.py analysis [--games N]` (which
-runs `python -m tools.analysis_doc` from the repository's root).
+runs `python -m tools.analysis_doc` from the repository's root); `--rows robertson` plays
+again only the bots' rows of that rule and keeps the rest of the page.
 
 Every number and picture in that page comes from this one script, run with fixed seeds, so
 the page can be rebuilt and checked at any time. It takes several minutes at full size (the
@@ -41,6 +42,8 @@ BOT_ROWS: list[tuple[str, str, dict[str, Any], str]] = [
     ("advanced", "--repeat-scratch move", {"repeat_scratch": "move"}, "ev,random"),
     ("advanced", "--house robertson", house_options("robertson"), "ev,random"),
     ("classic", "--house robertson", house_options("robertson"), "ev,random"),
+    ("advanced", "--house robertson", house_options("robertson"), "heuristic,random"),
+    ("classic", "--house robertson", house_options("robertson"), "heuristic,random"),
     ("classic", "(6 players)", {}, "ev,random"),
     ("northwoods", "(4 players, cents)", {}, "ev,random"),
     ("classic", "--house perry", house_options("perry"), "ev,random"),
@@ -55,6 +58,7 @@ BOT_ROWS: list[tuple[str, str, dict[str, Any], str]] = [
 
 
 KERNEL_GAMES = 100_000  # games of each row a compiled kernel plays (the engine's: --games)
+BOTS_TITLE = "## How much do the choices matter?"
 
 
 def _edge(report: SimulationReport) -> tuple[float, float, float]:
@@ -252,50 +256,111 @@ def on_kernel(preset: str, options: dict[str, Any], bots: str) -> bool:
     return kernel_spec(config, tuple(bots.split(","))) is not None
 
 
-def bots_section(games: int) -> str:
+def _row_start(preset: str, shown: str, bots: str) -> str:
+    """The start of a bots' row of the page's table: its rules and its bots."""
+    label = f"`{preset}{' ' + shown if shown.startswith('--') else ''}`"
+    note = f" {shown}" if shown.startswith("(") else ""
+    return f"| {label}{note} | {bots.replace(',', ' vs ')} |"
+
+
+def _row_on_page(start: str) -> tuple[str, tuple[float, float, float, float, float], bool]:
+    """A row as the page holds it: its line, its figures (gains, edge, interval) and whether a
+    kernel played it."""
+    line = next(
+        line for line in DOC.read_text(encoding="utf-8").splitlines() if line.startswith(start)
+    )
+    cells = [cell.strip() for cell in line[len(start) :].split("|")]
+    low, high = cells[3].split(" to ")
+    figures = (float(cells[0]), float(cells[1]), float(cells[2]), float(low), float(high))
+    return line, figures, "kernel)" in cells[4]
+
+
+def _bots_row(
+    preset: str, shown: str, options: dict[str, Any], bots: str, games: int
+) -> tuple[str, tuple[float, float, float], bool]:
+    """One bots' row played: its figures' cells, its edge and interval, and whether a kernel
+    played it."""
+    kernel = on_kernel(preset, options, bots)
+    report = _timed(
+        f"{preset} {shown} {bots}",
+        lambda: simulate_games(
+            preset,
+            options,
+            KERNEL_GAMES if kernel else games,
+            SEED,
+            workers=2,
+            bots=tuple(bots.split(",")),
+            engine="auto" if kernel else "reference",
+        ),
+    )
+    first, second = bots.split(",")
+    gain, other = report.bot_results[first].mean, report.bot_results[second].mean
+    edge, low, high = _edge(report)
+    played = f"{report.games:,} ({report.kernel} kernel)" if report.kernel else f"{games:,}"
+    cells = (
+        f"{_signed(gain)} | {_signed(other)} | {_signed(edge)} | {_signed(low)} to"
+        f" {_signed(high)} | {played} |"
+    )
+    return cells, (edge, low, high), kernel
+
+
+def bots_section(games: int, replay: str | None = None) -> str:
+    """The bots' rows, each played (or, with `replay`, only the rows whose rules name it; the
+    others as the page already holds them)."""
     rows = []
     labels: list[str] = []
     edges: list[float] = []  # in BOT_ROWS order
     intervals: list[tuple[float, float]] = []
     widest = 0.0  # the widest half interval of a kernel row in chips
     for preset, shown, options, bots in BOT_ROWS:
-        kernel = on_kernel(preset, options, bots)
-        report = _timed(
-            f"{preset} {shown} {bots}",
-            lambda p=preset, o=options, b=bots, k=kernel: simulate_games(  # type: ignore[misc]
-                p,
-                o,
-                KERNEL_GAMES if k else games,
-                SEED,
-                workers=2,
-                bots=tuple(b.split(",")),
-                engine="auto" if k else "reference",
-            ),
-        )
-        first, second = bots.split(",")
-        gain, other = report.bot_results[first].mean, report.bot_results[second].mean
-        edge, low, high = _edge(report)
+        start = _row_start(preset, shown, bots)
+        if replay is not None and replay not in shown:
+            line, (_, _, edge, low, high), kernel = _row_on_page(start)
+            rows.append(line)
+        else:
+            line, (edge, low, high), kernel = _bots_row(preset, shown, options, bots, games)
+            rows.append(f"{start} {line}")
         if kernel and preset != "northwoods":  # (Northwoods counts cents, not chips)
             widest = max(widest, (high - low) / 2)
         edges.append(edge)
         intervals.append((low, high))
-        label = f"`{preset}{' ' + shown if shown.startswith('--') else ''}`"
-        note = f" {shown}" if shown.startswith("(") else ""
-        played = f"{report.games:,} ({report.kernel} kernel)" if report.kernel else f"{games:,}"
-        rows.append(
-            f"| {label}{note} | {bots.replace(',', ' vs ')} | {_signed(gain)} | {_signed(other)}"
-            f" | {_signed(edge)} | {_signed(low)} to {_signed(high)} | {played} |"
-        )
         cents = " (cents)" if preset == "northwoods" else ""
         rules = f" {shown}" if shown.startswith("--") else cents
         labels.append(f"{preset}{rules}: {bots.replace(',', ' vs ')}")
     plot_edges(labels, edges, intervals, PICTURES / "decisions.png")
     table = "\n".join(rows)
-    ev_adv, heur_adv, ev_heur = edges[0], edges[1], edges[2]  # Advanced rows
-    rob_adv, rob_classic = edges[4], edges[5]
-    perry, perry_h = edges[8], edges[9]
-    market, market_h, husted, husted_h = edges[11], edges[12], edges[13], edges[15]
-    luck = [intervals[6], intervals[7]]  # Classic and Northwoods: no decisions at all
+
+    def at(preset: str, rule: str, bots: str) -> int:
+        """The row of a preset, house rule ('' none) and bots."""
+        return next(
+            index
+            for index, (name, shown, _, played) in enumerate(BOT_ROWS)
+            if (name, played) == (preset, bots)
+            and (shown == f"--house {rule}" if rule else not shown.startswith("--"))
+        )
+
+    ev_adv, heur_adv = (
+        edges[at("advanced", "", "ev,random")],
+        edges[at("advanced", "", "heuristic,random")],
+    )
+    ev_heur = edges[at("advanced", "", "ev,heuristic")]
+    rob = {
+        (preset, bots): edges[at(preset, "robertson", bots)]
+        for preset in ("classic", "advanced")
+        for bots in ("ev,random", "heuristic,random")
+    }
+    perry, perry_h = (
+        edges[at("classic", "perry", "ev,random")],
+        edges[at("classic", "perry", "ev,heuristic")],
+    )
+    market = edges[at("classic", "schellenberg", "ev,random")]
+    market_h = edges[at("classic", "schellenberg", "ev,heuristic")]
+    husted, husted_h = (
+        edges[at("classic", "husted", "ev,random")],
+        edges[at("classic", "husted", "ev,heuristic")],
+    )
+    # Classic and Northwoods: no decisions at all
+    luck = [intervals[at("classic", "", "ev,random")], intervals[at("northwoods", "", "ev,random")]]
     missed = [
         name
         for name, (low, high) in zip(("Classic", "Northwoods"), luck, strict=True)
@@ -307,7 +372,7 @@ def bots_section(games: int) -> str:
         else f"the {' and '.join(missed)} edge's interval misses zero: with no decision to make"
         " this is chance, which a 95% interval allows one row in twenty"
     )
-    return f"""## How much do the choices matter?
+    return f"""{BOTS_TITLE}
 
 Advanced Mode and the house rules add decisions. The bots measure what those are worth: each
 line plays whole games (8 rounds, 100 starting chips; Northwoods 4 players, $2.00 each), the
@@ -343,7 +408,10 @@ Reading it:
   {heur_adv:.1f}. Looking ahead with the exact race odds is an edge of {ev_heur:.2f} over the
   heuristic.
 - **Robertson's four dice are the biggest lever**: choosing the pairing is an edge of
-  {rob_classic:.0f} chips a game in Classic and, with the Advanced choices, {rob_adv:.0f}.
+  {rob["classic", "ev,random"]:.1f} chips a game for the EV bot over random pairings in Classic
+  and, with the Advanced choices, {rob["advanced", "ev,random"]:.1f}; the heuristic's rule of
+  thumb (pair for the horses one holds, away from scratched ones) takes
+  {rob["classic", "heuristic,random"]:.1f} and {rob["advanced", "heuristic,random"]:.1f}.
 - **Classic and Northwoods have no decisions**: every bot only rolls, so those rows measure
   luck alone; {luck_note}. Both kinds' gains there are below zero by the chips left in the
   pot.
@@ -362,8 +430,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=400, help="games per bots' row")
     parser.add_argument("--scale", type=float, default=1.0, help="size of the kernel runs")
+    parser.add_argument(
+        "--rows",
+        help="play again only the bots' rows whose rules name this (e.g. robertson); the rest"
+        " of the page stays as it is",
+    )
     args = parser.parse_args()
     PICTURES.mkdir(parents=True, exist_ok=True)
+    if args.rows:
+        page = DOC.read_text(encoding="utf-8")
+        start = page.index(BOTS_TITLE)
+        end = page.index("\n## ", start) + 1
+        section = bots_section(args.games, args.rows)
+        DOC.write_text(page[:start] + section + "\n" + page[end:], encoding="utf-8")
+        print(f"wrote the bots' section of {DOC}", flush=True)
+        return
     sections = [
         luck_section(int(200_000 * args.scale)),
         race_section(int(4_000_000 * args.scale)),

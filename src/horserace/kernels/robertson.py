@@ -125,6 +125,7 @@ def _ev_pick(
         first, second = four[FIRST + k], four[SECOND + k]
         cost = 0.0
         moved = 0  # horses moved: 1 the first, 2 the second, 3 both
+        won = False
         for which, horse in ((1, first), (2, second)):
             line = line_of[horse]
             if line:
@@ -133,13 +134,23 @@ def _ev_pick(
             position[horse] += 1
             moved += which
             if position[horse] >= spec[FINISH + horse]:
+                won = True
                 break
-        _odds_from(spec, line_of, position, tables[DICE], work, win, remaining)
+        # the same two sums the other way round, no horse home: the same board and cost
+        same = -1
+        if not won:
+            for j in range(k):
+                if four[FIRST + j] == second and four[SECOND + j] == first:
+                    same = j
+        if same < 0:
+            _odds_from(spec, line_of, position, tables[DICE], work, win, remaining)
+            worths[k] = hand_value(spec, hand, win, estimate, valued, in_hands) - cost
+        else:
+            worths[k] = worths[same]
         if moved & 1:
             position[first] -= 1
         if moved & 2:
             position[second] -= 1
-        worths[k] = hand_value(spec, hand, win, estimate, valued, in_hands) - cost
     return _first_best(worths, count)
 
 
