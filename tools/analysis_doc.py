@@ -263,30 +263,31 @@ def _row_start(preset: str, shown: str, bots: str) -> str:
     return f"| {label}{note} | {bots.replace(',', ' vs ')} |"
 
 
-def _row_on_page(start: str) -> tuple[str, tuple[float, float, float, float, float], bool]:
-    """A row as the page holds it: its line, its figures (gains, edge, interval) and whether a
-    kernel played it."""
+def _row_on_page(start: str) -> tuple[str, tuple[float, float, float, float, float], int]:
+    """A row as the page holds it: its line, its figures (gains, edge, interval) and the games
+    a kernel played of it (0: the engine played it)."""
     line = next(
         line for line in DOC.read_text(encoding="utf-8").splitlines() if line.startswith(start)
     )
     cells = [cell.strip() for cell in line[len(start) :].split("|")]
     low, high = cells[3].split(" to ")
     figures = (float(cells[0]), float(cells[1]), float(cells[2]), float(low), float(high))
-    return line, figures, "kernel)" in cells[4]
+    kernel_games = int(cells[4].split()[0].replace(",", "")) if "kernel)" in cells[4] else 0
+    return line, figures, kernel_games
 
 
 def _bots_row(
-    preset: str, shown: str, options: dict[str, Any], bots: str, games: int
-) -> tuple[str, tuple[float, float, float], bool]:
-    """One bots' row played: its figures' cells, its edge and interval, and whether a kernel
-    played it."""
+    preset: str, shown: str, options: dict[str, Any], bots: str, games: int, kernel_games: int
+) -> tuple[str, tuple[float, float, float], int]:
+    """One bots' row played: its figures' cells, its edge and interval, and the games a kernel
+    played of it (0: the engine played it)."""
     kernel = on_kernel(preset, options, bots)
     report = _timed(
         f"{preset} {shown} {bots}",
         lambda: simulate_games(
             preset,
             options,
-            KERNEL_GAMES if kernel else games,
+            kernel_games if kernel else games,
             SEED,
             workers=2,
             bots=tuple(bots.split(",")),
@@ -301,27 +302,37 @@ def _bots_row(
         f"{_signed(gain)} | {_signed(other)} | {_signed(edge)} | {_signed(low)} to"
         f" {_signed(high)} | {played} |"
     )
-    return cells, (edge, low, high), kernel
+    return cells, (edge, low, high), report.games if kernel else 0
 
 
-def bots_section(games: int, replay: str | None = None) -> str:
+def _fewer_note(rows: list[str]) -> str:
+    """Which kernel rows played another number of games, and how many, if any."""
+    return f" (but {'; '.join(rows)})" if rows else ""
+
+
+def bots_section(games: int, replay: str | None = None, kernel_games: int = KERNEL_GAMES) -> str:
     """The bots' rows, each played (or, with `replay`, only the rows whose rules name it; the
-    others as the page already holds them)."""
+    others as the page already holds them); a kernel plays `kernel_games` of a row."""
     rows = []
     labels: list[str] = []
     edges: list[float] = []  # in BOT_ROWS order
     intervals: list[tuple[float, float]] = []
     widest = 0.0  # the widest half interval of a kernel row in chips
+    fewer: list[str] = []  # kernel rows of other than KERNEL_GAMES games
     for preset, shown, options, bots in BOT_ROWS:
         start = _row_start(preset, shown, bots)
         if replay is not None and replay not in shown:
             line, (_, _, edge, low, high), kernel = _row_on_page(start)
             rows.append(line)
         else:
-            line, (edge, low, high), kernel = _bots_row(preset, shown, options, bots, games)
+            line, (edge, low, high), kernel = _bots_row(
+                preset, shown, options, bots, games, kernel_games
+            )
             rows.append(f"{start} {line}")
         if kernel and preset != "northwoods":  # (Northwoods counts cents, not chips)
             widest = max(widest, (high - low) / 2)
+        if kernel and kernel != KERNEL_GAMES:
+            fewer.append(f"`{preset} {shown}` {bots.replace(',', ' vs ')}: {kernel:,}")
         edges.append(edge)
         intervals.append((low, high))
         cents = " (cents)" if preset == "northwoods" else ""
@@ -384,9 +395,10 @@ game, the first kind's mean gain minus the second's, with the 95% interval over 
 Where a compiled kernel plays the games (the rows that name one: Advanced Mode and Classic
 with the house rules the kernels compile, their random, heuristic and EV bots compiled too;
 plain Classic and Northwoods, where no bot has anything to choose), a row is
-{KERNEL_GAMES:,} games: the kernels play the engine's very games, decisions included (their
-tests compare them chip by chip and pick by pick), and every such row's edge in chips is known
-to within ±{widest:.2f}. The other house rules' rows play {games:,} games on the reference engine.
+{KERNEL_GAMES:,} games{_fewer_note(fewer)}: the kernels play the engine's very games, decisions
+included (their tests compare them chip by chip and pick by pick), and every such row's edge
+in chips is known to within ±{widest:.2f}. The other house rules' rows play {games:,} games on
+the reference engine.
 
 ```sh
 .venv/bin/horserace simulate advanced --games {KERNEL_GAMES} --bots ev,random --seed {SEED} \\
@@ -435,13 +447,19 @@ def main() -> None:
         help="play again only the bots' rows whose rules name this (e.g. robertson); the rest"
         " of the page stays as it is",
     )
+    parser.add_argument(
+        "--kernel-games",
+        type=int,
+        default=KERNEL_GAMES,
+        help="games of each row --rows plays on a kernel (the page says so beside the rows)",
+    )
     args = parser.parse_args()
     PICTURES.mkdir(parents=True, exist_ok=True)
     if args.rows:
         page = DOC.read_text(encoding="utf-8")
         start = page.index(BOTS_TITLE)
         end = page.index("\n## ", start) + 1
-        section = bots_section(args.games, args.rows)
+        section = bots_section(args.games, args.rows, args.kernel_games)
         DOC.write_text(page[:start] + section + "\n" + page[end:], encoding="utf-8")
         print(f"wrote the bots' section of {DOC}", flush=True)
         return
