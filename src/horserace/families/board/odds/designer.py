@@ -37,6 +37,7 @@ OBJECTIVES = {
     "short": "equal, among boards whose expected race lasts at most --max-rolls rolls",
 }
 SCRATCH_ROLLS = 4
+MAX_RACES_KEPT = 20_000  # races an Evaluator remembers (some 20 MB), then it starts afresh
 _WAYS = {h: int(p * 36) for h, p in two_dice_sum_probabilities().items()}  # of 36
 
 
@@ -64,6 +65,9 @@ class Evaluator:
     reroll_repeats: bool = False
     max_rolls: float | None = None
     seen: dict[tuple[int, ...], BoardFigures] = field(default_factory=dict)
+    races: dict[tuple[tuple[int, int], ...], tuple[list[float], float, float]] = field(
+        default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         if self.objective not in OBJECTIVES:
@@ -97,11 +101,7 @@ class Evaluator:
             )
             field = tuple((_WAYS[h], lanes[h]) for h in running)
             if field not in races:
-                odds = race_odds({h: lanes[h] + 1 for h in running})
-                wins = [odds.win[h] for h in running]
-                fair = 1 / len(running)
-                square = sum((p - fair) ** 2 for p in wins) / len(running)
-                races[field] = (wins, odds.expected_rolls, square)
+                races[field] = self._race(tuple((h, lanes[h]) for h in running))
             wins, expected, square = races[field]
             per_scratch += chance * square
             rolls += chance * expected
@@ -111,6 +111,22 @@ class Evaluator:
         figures = BoardFigures(slots, win, rolls, spread, per_scratch)
         self.seen[slots] = figures
         return figures
+
+    def _race(self, running: tuple[tuple[int, int], ...]) -> tuple[list[float], float, float]:
+        """The race of these horses on these lanes: each one's chance (in this order), the
+        expected rolls and the mean square of the chances' distance from fair. Remembered: a
+        board the search tries next differs from the last in a lane or two, so every scratched
+        set that takes those horses out runs a race already worked out."""
+        known = self.races.get(running)
+        if known is None:
+            if len(self.races) >= MAX_RACES_KEPT:
+                self.races.clear()
+            odds = race_odds({h: lane + 1 for h, lane in running})
+            wins = [odds.win[h] for h, _ in running]
+            fair = 1 / len(running)
+            square = sum((p - fair) ** 2 for p in wins) / len(running)
+            known = self.races[running] = (wins, odds.expected_rolls, square)
+        return known
 
     def score(self, slots: tuple[int, ...]) -> tuple[float, float]:
         """Lower is better; compared as a pair (only `short` uses the first part: how far
