@@ -177,10 +177,10 @@ async def flood(base: str, stop_at: float) -> dict[str, int]:
 async def half_open(base: str, stop_at: float, addresses: list[str], each: int) -> dict[str, int]:
     """Plain non-blocking sockets under one epoll (asyncio's streams cost the attacker more
     CPU per connection than the server spends: on a busy machine the flood never came)."""
-    return _half_open(base, stop_at, addresses, each)
+    return hold_half_open(base, stop_at, addresses, each)
 
 
-def _half_open(base: str, stop_at: float, addresses: list[str], each: int) -> dict[str, int]:
+def hold_half_open(base: str, stop_at: float, addresses: list[str], each: int) -> dict[str, int]:
     host, port = base.removeprefix("http://").split(":")
     counts = {"opened": 0, "closed by the server": 0, "refused": 0, "held at most": 0}
     poll = select.epoll()
@@ -251,7 +251,13 @@ async def spoofed(base: str, stop_at: float) -> dict[str, int]:
             spoof = {"X-Forwarded-For": f"10.{index // 65536}.{index // 256 % 256}.{index % 256}"}
             try:
                 ws = await held.enter_async_context(
-                    connect(url, additional_headers=spoof, open_timeout=10, max_queue=None)
+                    connect(
+                        url,
+                        additional_headers=spoof,
+                        open_timeout=10,
+                        max_queue=None,
+                        local_addr=("127.0.0.4", 0),
+                    )
                 )
                 await ws.send(json.dumps({"type": "hello"}))
                 first = json.loads(await asyncio.wait_for(ws.recv(), 10))
