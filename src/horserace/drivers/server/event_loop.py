@@ -16,12 +16,12 @@ taking the ready ones in turn, so none starves).
 A turn accepts at most `ACCEPTS_PER_TURN` new connections, and one while ready sockets are
 left over; a connection not yet accepted waits in the listening socket's queue, which costs
 the server nothing. (Accepting a flood as fast as it came, 64 a turn however busy, was
-measured: under 20,000 half-open connections the other tables' p99 was 1,542 ms against
-514 ms accepting one a turn, since every connection taken in costs the loop its set-up,
-its read and its close. A health check need not wait in that queue: `--health-port`,
-health.py.) The listening socket counts as established, so the young sockets of a burst
-never hold back the accepting, and a connection is set up in the turn that accepts it,
-without a task of its own.
+tried: behind 20,000 half-open connections the public `/healthz` still timed out, and every
+connection taken in costs the loop its set-up, read and close; in one pair of runs the
+other tables' p99 was 1,542 ms against 514 ms accepting one a turn. A health check need not
+wait in that queue: `--health-port`, health.py.) The listening socket counts as
+established, so the young sockets of a burst never hold back the accepting, and a
+connection is set up in the turn that accepts it, without a task of its own.
 
 A turn is the time between two looks at the sockets (every callback that ran between them,
 and any garbage collection they caused); `TurnTimes` keeps how long they took, for the
