@@ -1,5 +1,6 @@
 """`horserace serve --workers 2` over a real PostgreSQL server (conftest.py): every worker
-answers for every table (the owner serves it; the other forwards to it) and pushes its
+answers for every table (the owner serves it; the other forwards to it), holds one address
+to one cap of HTTP connections between them, and pushes its
 changes to its lobby sockets, and when the owner of
 tables in mid-game is killed with SIGKILL, they move to a live worker and play on: every
 acknowledged action is in the published record, every watcher picks up where it was, and the
@@ -7,6 +8,7 @@ records verify."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -21,6 +23,7 @@ from pathlib import Path
 import pytest
 from websockets.sync.client import connect
 
+from horserace.drivers.server.limits import Limits
 from horserace.drivers.server.records import check_published
 from tests.server.cluster_clients import Follower, get, live_workers, owners, post
 from tests.server.serve_process import stop_process
@@ -74,6 +77,7 @@ def _cluster(url: str, tmp_path: Path) -> Iterator[str]:
 
 def test_every_worker_serves_every_table(postgres_url: str, tmp_path: Path) -> None:
     with _cluster(postgres_url, tmp_path) as base:
+        _one_cap_for_both_workers(base)
         made = post(
             base,
             "/api/tables",
@@ -107,6 +111,31 @@ def test_every_worker_serves_every_table(postgres_url: str, tmp_path: Path) -> N
             assert pushed["type"] == "tables-changed"
             assert [(t["id"], t["status"]) for t in pushed["tables"]] == [(table, "playing")]
         held.close()
+
+
+def _one_cap_for_both_workers(base: str) -> None:
+    """The workers count one address's HTTP connections together (guard.SharedCounts): of
+    CAP + 1 kept-alive connections, answered by both workers, the last is refused."""
+    host, port = base.removeprefix("http://").split(":")
+    held: list[socket.socket] = []
+    answered_by: set[int] = set()
+    try:
+        for _ in range(Limits.connections_per_address + 1):
+            connection = socket.create_connection((host, int(port)), timeout=10)
+            held.append(connection)
+            connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            answer = b""
+            with contextlib.suppress(ConnectionResetError):
+                while not answer.endswith(b"}") and (chunk := connection.recv(65536)):
+                    answer += chunk
+            if answer.startswith(b"HTTP/1.1 200"):
+                answered_by.add(json.loads(answer.split(b"\r\n\r\n", 1)[1])["worker"])
+            else:
+                assert answer == b"" and len(held) == Limits.connections_per_address + 1
+        assert len(answered_by) == 2  # spread over both, and still one cap
+    finally:
+        for connection in held:
+            connection.close()
 
 
 def test_a_table_moves_to_the_worker_its_player_connects_to(
