@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -31,6 +32,8 @@ SUIT_LABELS = ("♣ clubs", "♦ diamonds", "♥ hearts", "♠ spades")
 TOKEN = "●"
 EMPTY = "·"
 BAR_WIDTH = 6  # characters for a 50% chance
+PRICE_HEADERS = {"book": "book", "tote": "bets", "party": "picked by", "calcutta": "owner"}
+UNBOUNDED = 10_000  # columns to measure the lanes in, for the width they need
 SEATS_GAP = "   "  # between two seats on the seats' line
 
 
@@ -80,8 +83,9 @@ def _stakes(view: CardsView, suit: int, names: Sequence[str]) -> str:
     return ", ".join(f"{names[s]} {a}" for s, a in sorted(amounts.items()))
 
 
-def course_lanes(view: CardsView, info: BoardInfo) -> Table:
-    """The course across the top, a lane per ace: gate, links, finish; odds and backers."""
+def course_lanes(view: CardsView, info: BoardInfo, *, backers: bool = True) -> Table:
+    """The course across the top, a lane per ace: gate, links, finish; odds and (unless told
+    not to) backers."""
     config = view.config
     track = view.track
     last = max(config.need, config.course_length)
@@ -96,14 +100,14 @@ def course_lanes(view: CardsView, info: BoardInfo) -> Table:
         bold = "bold" if spot == config.need else ""
         table.add_column(label, justify="center", style=bold, no_wrap=True, min_width=3)
     table.add_column("win" if info.odds is not None else "", no_wrap=True, min_width=14)
-    price_header = {"book": "book", "tote": "bets", "party": "picked by", "calcutta": "owner"}
     # the one column that gives way on a narrow screen: its backers wrap onto a second line
     # of the lane rather than be cut (at 80 columns a tote's eight bettors need two)
-    table.add_column(price_header[config.betting], overflow="fold", min_width=6, max_width=28)
+    if backers:
+        table.add_column(PRICE_HEADERS[config.betting], overflow="fold", min_width=6, max_width=28)
     course_row: list[Text | str] = ["course", ""]
     for spot in range(1, last + 1):
         course_row.append(_card(view.course[spot - 1]) if spot <= len(view.course) else "")
-    table.add_row(*course_row, Text(info.odds_note, style="dim"), "")
+    table.add_row(*course_row, Text(info.odds_note, style="dim"), *([""] if backers else []))
     places = {suit: index + 1 for index, suit in enumerate(track.finished)}
     for suit in RACING_SUITS:
         colour = SUIT_COLOURS[suit]
@@ -117,18 +121,45 @@ def course_lanes(view: CardsView, info: BoardInfo) -> Table:
             row.append(_odds_text(info.odds[suit]))
         else:
             row.append("")
-        if config.betting == "book":
-            count = sum(
-                1 for c in view.course if c is not None and not is_joker(c) and suit_of(c) == suit
-            )
-            price = config.book_odds.price(count)
-            offered = f"{price[0]}-{price[1]}" if price else "no bets"
-            backers = _stakes(view, suit, info.names)
-            row.append(offered + (f"  {backers}" if backers else ""))
-        else:
-            row.append(_stakes(view, suit, info.names))
+        if backers:
+            row.append(_backing(view, suit, info.names))
         table.add_row(*row)
     return table
+
+
+def _backing(view: CardsView, suit: int, names: Sequence[str]) -> str:
+    """A lane's last column: the book's price and its bettors, or the lane's backers."""
+    config = view.config
+    if config.betting != "book":
+        return _stakes(view, suit, names)
+    count = sum(1 for c in view.course if c is not None and not is_joker(c) and suit_of(c) == suit)
+    price = config.book_odds.price(count)
+    offered = f"{price[0]}-{price[1]}" if price else "no bets"
+    backers = _stakes(view, suit, names)
+    return offered + (f"  {backers}" if backers else "")
+
+
+@dataclass(frozen=True)
+class Lanes:
+    """The course and its lanes; on a screen too narrow for the backers' column (60 columns)
+    the backers go under the lanes, a suit after the other, rather than past the edge."""
+
+    view: CardsView
+    info: BoardInfo
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        table = course_lanes(self.view, self.info)
+        needed = Measurement.get(console, options.update_width(UNBOUNDED), table).minimum
+        if needed <= options.max_width:
+            yield table
+            return
+        yield course_lanes(self.view, self.info, backers=False)
+        entries = [Text(f"{PRICE_HEADERS[self.view.config.betting]}:", style="bold")]
+        for suit in RACING_SUITS:
+            entry = Text(SUIT_LABELS[suit].split()[0], style=f"bold {SUIT_COLOURS[suit]}")
+            entry.append(f" {_backing(self.view, suit, self.info.names) or '-'}", style="")
+            entries.append(entry)
+        yield SeatsLine(tuple(entries), gap="  ")
 
 
 def status_line(view: CardsView, info: BoardInfo) -> StatusLine:
@@ -200,19 +231,20 @@ def players_line(view: CardsView, info: BoardInfo) -> SeatsLine:
 
 @dataclass(frozen=True)
 class SeatsLine:
-    """Seats side by side, going on on the next line between two seats where the width runs
-    out (at 60 columns 'P5 150' stays whole)."""
+    """Seats (or a lane's backers) side by side, going on on the next line between two where
+    the width runs out (at 60 columns 'P5 150' stays whole)."""
 
     entries: tuple[Text, ...]
+    gap: str = SEATS_GAP
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         line = Text()
         for entry in self.entries:
-            if line and line.cell_len + len(SEATS_GAP) + entry.cell_len > options.max_width:
+            if line and line.cell_len + len(self.gap) + entry.cell_len > options.max_width:
                 yield line
                 line = Text()
             elif line:
-                line.append(SEATS_GAP)
+                line.append(self.gap)
             line.append_text(entry)
         yield line
 
@@ -222,7 +254,7 @@ def render_board(
 ) -> RenderableType:
     """Status, the course and its lanes, the cards turned, the seats with their money, the news;
     `compact` (a short screen) leaves out the cards turned (the log has each one)."""
-    parts: list[RenderableType] = [status_line(view, info), course_lanes(view, info)]
+    parts: list[RenderableType] = [status_line(view, info), Lanes(view, info)]
     if not compact:
         parts.append(turned_line(view))
     parts.append(players_line(view, info))
