@@ -185,6 +185,42 @@ def over_a_quarter(money: int, cost: Callable[[Action], int | None], unit: str =
     return doubt
 
 
+WELL_OVER = 1.5  # paying more than this many times what a bet is worth by the odds is doubted
+SURE_RULE = (
+    "a bid or bet over a quarter of your money, or paying more than 1.5 times what it is worth"
+    " by the odds (its average return), asks 'sure?' first"
+)
+
+
+def over_its_worth(
+    cost: Callable[[Action], int | None],
+    worth: Callable[[Action], float | None],
+    unit: str = "chips",
+) -> Doubt:
+    """Doubts an answer that pays more than WELL_OVER times what it is worth by the odds:
+    `worth` is what the bet or bid returns on average (None where the odds say nothing)."""
+
+    def doubt(action: Action) -> str | None:
+        amount = cost(action)
+        if not amount:
+            return None
+        value = worth(action)
+        if value is None or amount <= WELL_OVER * value:
+            return None
+        return f"{action.text} costs {amount} {unit} and returns {value:.1f} on average by the odds"
+
+    return doubt
+
+
+def any_of(*doubts: Doubt) -> Doubt:
+    """The first of `doubts` that doubts an answer (a quarter of one's money, then the price)."""
+
+    def doubt(action: Action) -> str | None:
+        return next((said for said in (d(action) for d in doubts) if said is not None), None)
+
+    return doubt
+
+
 def resolve(choice: Choice, text: str) -> Action | Choice | Rejection:
     """What `text` answers to `choice`: a legal action, the next step of a multi-step choice
     (or the step before, for `<`), or a Rejection saying why not."""

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from horserace.core.actions import Action
-from horserace.terminal.choices import Choice, Rejection, resolve
+from horserace.terminal.choices import SURE_RULE, Choice, Rejection, resolve
 
 
 def discard_typeahead() -> None:
@@ -55,7 +55,7 @@ def _on_a_terminal() -> bool:
 
 
 HELP_LINE = "type a key above (or the words of a whole move), then Enter; Ctrl-C stops the game"
-HELP_LINE += " and keeps its record to resume it"
+HELP_LINE += " and keeps its record to resume it; " + SURE_RULE
 
 
 def choice_lines(choice: Choice) -> list[str]:

@@ -72,7 +72,7 @@ def view_odds(view: CardsView, places: int = 4) -> CardOdds[float]:
     return _odds(position_of(view), places)
 
 
-def _book_value(view: CardsView, bet: BookBet, odds: CardOdds[float]) -> float:
+def book_value(view: CardsView, bet: BookBet, odds: CardOdds[float]) -> float:
     """Expected chips back less the stake, with the winnings rounded down as the book pays."""
     count = sum(
         1 for c in view.course if c is not None and not is_joker(c) and suit_of(c) == bet.suit
@@ -177,7 +177,7 @@ class CardsBot:
             odds,
             bets,
             on=lambda best: [b for b in bets if b.suit == best],
-            scored=lambda: [(_book_value(view, b, odds), b) for b in bets],
+            scored=lambda: [(book_value(view, b, odds), b) for b in bets],
         )
 
     def _tote(self, view: CardsView, legal: Sequence[Action]) -> Action:

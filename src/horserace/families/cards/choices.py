@@ -28,7 +28,17 @@ from horserace.families.cards.rules.events import horse_name
 from horserace.families.cards.rules.rules import STYLES
 from horserace.families.cards.rules.state import CardsView
 from horserace.families.cards.rules.track import RACING_SUITS
-from horserace.terminal.choices import Choice, NumberField, Option, Rejection, over_a_quarter
+from horserace.families.cards.worth import worth
+from horserace.terminal.choices import (
+    Choice,
+    Doubt,
+    NumberField,
+    Option,
+    Rejection,
+    any_of,
+    over_a_quarter,
+    over_its_worth,
+)
 from horserace.terminal.screen import TableScreen
 
 KIND_WORDS = {
@@ -140,8 +150,9 @@ class CardsAsker:
     ) -> Choice:
         """A bet or `done` (typed: Enter alone moves no money), or a whole bet typed out."""
         read = self._read(view, legal)
-        doubt = over_a_quarter(view.chips[seat], _cost)
-        return Choice(seat, question, tuple(options), hint=hint, read=read, doubt=doubt)
+        return Choice(
+            seat, question, tuple(options), hint=hint, read=read, doubt=_doubt(view, seat)
+        )
 
     # --- the Calcutta auction ------------------------------------------------------------------
     def calcutta(self, view: CardsView, legal: Sequence[Action], seat: int, name: str) -> Choice:
@@ -174,8 +185,16 @@ class CardsAsker:
             options,
             field=field,
             read=self._read(view, legal),
-            doubt=over_a_quarter(view.chips[seat], _cost),
+            doubt=_doubt(view, seat),
         )
+
+
+def _doubt(view: CardsView, seat: int) -> Doubt:
+    """Over a quarter of the seat's chips, or well over what the odds say it returns."""
+    return any_of(
+        over_a_quarter(view.chips[seat], _cost),
+        over_its_worth(_cost, lambda action: worth(view, action)),
+    )
 
 
 def _cost(action: Action) -> int | None:

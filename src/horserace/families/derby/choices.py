@@ -1,7 +1,8 @@
 """The questions a Derby table puts to a person: a silk, a horse or a wager, each keyed by its
 own number (horse 7 is `7`, a $2 wager is `2`), with what a wager is worth on average. Enter
 alone picks nothing (a silk and a horse are typed too), and a wager over a quarter of one's
-money is asked again."""
+money, or paying over 1.5 times what it returns on average (the stake back and the winnings,
+by the exact odds), is asked again."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from horserace.families.derby.bots import wager_value
 from horserace.families.derby.render import silk_table
 from horserace.families.derby.rules.model import ChooseHorse, ChooseSilk, DerbyView, Wager
 from horserace.families.derby.rules.silks import SILKS
-from horserace.terminal.choices import Choice, Option, over_a_quarter
+from horserace.terminal.choices import Choice, Option, any_of, over_a_quarter, over_its_worth
 from horserace.terminal.screen import TableScreen
 
 
@@ -60,7 +61,10 @@ class DerbyAsker:
                 f"{name}, your wager on horse {view.horses[seat]} at odds {view.odds[seat]}"
                 f" (each $1 is worth {float(value):+.2f} on average)"
             )
-            doubt = over_a_quarter(view.money[seat], _cost, "dollars")
+            doubt = any_of(
+                over_a_quarter(view.money[seat], _cost, "dollars"),
+                over_its_worth(_cost, lambda a: float((1 + value) * (_cost(a) or 0)), "dollars"),
+            )
             return Choice(seat, question, tuple(options), doubt=doubt)
         if isinstance(legal[0], ChooseSilk):
             self.screen.show(silk_table([s for s in view.silks if s is not None]))

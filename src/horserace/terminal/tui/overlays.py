@@ -16,11 +16,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
 from horserace.core.shown_odds import ShownOdds
+from horserace.terminal.choices import SURE_RULE
 from horserace.terminal.screen import to_plain
 
 KEYS: tuple[tuple[str, str], ...] = (
     ("h  ?  F1", "this help (Esc closes it)"),
     ("Enter", "answer the question; go on after a result"),
+    ("y  n", SURE_RULE),
     ("+  -", "bots play faster / slower"),
     ("n", "skip to the next decision (no pauses until then)"),
     ("space", "pause or resume the bots"),
