@@ -296,15 +296,23 @@ class TableScreen:
         for item in items:
             self.console.print(item.styled(), soft_wrap=True)
 
-    def result(self, board: RenderableType, items: Sequence[Any], title: str) -> None:
+    def result(
+        self,
+        board: RenderableType,
+        items: Sequence[Any],
+        title: str,
+        money: RenderableType | None = None,
+    ) -> None:
         """A race's end: printed (the board), or on the full screen the board with the result
-        over it, held until Enter (a table of bots only goes on after `auto_continue` seconds,
-        if given: a demo)."""
+        over it (and `money`, a table of each seat's), held until Enter (a table of bots only
+        goes on after `auto_continue` seconds, if given: a demo)."""
         if self.display is None:
             self.show(board)
             return
         self.display.board(board)
-        lines = [item.styled() for item in items if item.notable]
+        lines: list[RenderableType] = [item.styled() for item in items if item.notable]
+        if money is not None:
+            lines += [Text(""), money]
         body = Group(*lines) if lines else Text("")
         seconds = self.auto_continue
         until_enter = bool(self.humans) or seconds is None

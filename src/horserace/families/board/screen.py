@@ -41,6 +41,7 @@ from horserace.families.board.rules.actions import Deal
 from horserace.families.board.rules.records import MARKET
 from horserace.families.board.rules.state import BoardState, Phase
 from horserace.families.board.rules.view import BoardView
+from horserace.families.board.settlement import money_table
 from horserace.terminal.screen import Fitted, TableScreen, TypedOutcomes
 
 DEFAULT_SPEED = 0.35
@@ -55,6 +56,8 @@ class BoardScreen(TableScreen):
 
     last_dice: tuple[int, ...] | None = None  # two dice, or Robertson's four
     unit: str = "chips"  # the table's money: chips, or cents shown as dollars
+    began: tuple[int, ...] = ()  # each seat's money as the round began
+    won: tuple[BoardView, list[News]] | None = None  # the race as it ended, until it is paid
 
     def render(self, view: BoardView, with_news: bool = True) -> RenderableType:
         info = BoardInfo(
@@ -81,6 +84,7 @@ class BoardScreen(TableScreen):
         self.game = game
         view: BoardView = self.current_view()
         self.unit = view.config.money
+        self.began = view.chips
         if game.steps:  # a resumed game: its first deal is long past, nothing to announce
             if self.animated:
                 self.open()
@@ -105,8 +109,14 @@ class BoardScreen(TableScreen):
         items = self.learn(step)
         if not self.animated:
             self.print_news(items)
+        if any(isinstance(event, ev.RoundStarted) for event in step.events):
+            self.began = self.rules.view(step.after, self.viewer).chips
         if _race_won(step):
-            self.result(self.render(self._finish(step), with_news=False), items, "The race is run")
+            self.won = (self._finish(step), items)
+            self.draw(self.render(self.won[0], with_news=False))
+            return
+        if self.won is not None:  # the payout: the race, the pots and the money in one block
+            self.settled(step, self.won[0], [*self.won[1], *items])
             return
         if not self.animated:
             return
@@ -121,6 +131,16 @@ class BoardScreen(TableScreen):
         self.draw(self.current())
         self.pause(1)
 
+    def settled(self, step: Step, ended: BoardView, lines: list[News]) -> None:
+        """The race's result held over the board as it ended, with the payout's lines and
+        each seat's money (`settlement.money_table`)."""
+        self.won = None
+        after: BoardView = self.rules.view(step.after, self.viewer)
+        board = replace(ended, chips=after.chips, pot=after.pot, jockey=after.jockey)
+        events = redact(step.events, self.news_viewer)
+        table = money_table(self.names, self.began, after.chips, events, self.unit)
+        self.result(self.render(board, with_news=False), lines, "The race is run", table)
+
     def _finish(self, step: Step) -> BoardView:
         before = self.rules.view(step.before, self.viewer)
         after = self.rules.view(step.after, self.viewer)
@@ -130,7 +150,9 @@ class BoardScreen(TableScreen):
         return self.render(seen, with_news=self.animated)
 
     def ends_race(self, step: Step) -> bool:
-        return _race_won(step)
+        """The race ends as it is paid (the step after the crossing): a replay going to the
+        next race starts after the payout."""
+        return any(isinstance(event, ev.PotShared) for event in step.events)
 
 
 def _race_won(step: Step) -> bool:
