@@ -111,6 +111,8 @@ class TableApp(App[str]):
         Binding("ctrl+c", "quit_table", "quit", show=False, priority=True),
         Binding("escape", "drop_question", show=False),
         Binding("ctrl+z", "undo", "undo last entry", priority=True),
+        Binding("pageup", "log_page(-1)", "scroll the log", show=False),
+        Binding("pagedown", "log_page(1)", "scroll the log", show=False),
     ]
 
     def __init__(
@@ -350,6 +352,15 @@ class TableApp(App[str]):
             panel.close()
             self.fit()
             self.answers.put(UNDO_WORD)
+
+    def action_log_page(self, way: int) -> None:
+        """PageUp and PageDown scroll the log a page back or on, wherever the focus is (but a
+        list of options, which pages itself): it keeps the whole game."""
+        log = self.query_one(GameLog)
+        if way < 0:
+            log.scroll_page_up(animate=False)
+        else:
+            log.scroll_page_down(animate=False)
 
     def action_help_key(self) -> None:
         self.action_help()
