@@ -38,7 +38,7 @@ def roll(tx: Tx, roller: int, horse: int) -> ScratchRoll:
     if earlier and rule == "move":
         debts = _rescratch(tx, roller, horse, earlier, tx.race.scratch_rolls + 1)
     elif earlier:  # chain: only the roller pays the horse's position
-        reason = f"rolled scratched horse {horse} (position {earlier})"
+        reason = f"rolled scratched horse {horse} on line {earlier}"
         debts = (Penalty(roller, scratch_value(tx.config, earlier), reason),)
     else:
         scratched = sum(1 for h in tx.race.lines if h)
