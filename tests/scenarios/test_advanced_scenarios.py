@@ -194,7 +194,9 @@ def test_chain_scratch_repeat_costs_only_the_roller_and_last_scratcher_starts() 
     race_state(game, {1: {6: 2}}, lines=(0, 0, 0, 0), roller=1)
     game.state = arrange(game.state, phase=Phase.SCRATCH, roller=1)
     act(game, "roll", dice_for(6), "pay")  # seat 1: horse 6 to position 1, 2 x 6: pays 2
-    act(game, "roll", dice_for(6), "pay")  # seat 2 rolls 6 again: only seat 2 pays position 1
+    events = act(game, "roll", dice_for(6))  # seat 2 rolls 6 again: only seat 2 pays line 1
+    assert events[-1] == ev.PenaltyOwed(2, 1, "rolled scratched horse 6 on line 1")  # as a race
+    act(game, "pay")  # roll names it (it said "(position 1)")
     act(game, "roll", dice_for(8), "roll", dice_for(9))  # seats 3, 0: positions 2, 3
     assert phase_of(game) is Phase.SCRATCH
     act(game, "roll", dice_for(10))  # seat 1 scratches the fourth horse
