@@ -17,7 +17,8 @@ def laid_out(app: object) -> bool:
     screen = getattr(app, "screen", None)
     if not isinstance(screen, ResultScreen):
         return False
-    return bool(screen.query_one(".hint", Static).region.height)
+    hints = screen.query(".hint")  # none yet while the popup is being put together
+    return bool(hints) and bool(hints.first(Static).region.height)
 
 
 def test_the_tote_result_fits_80x24() -> None:
