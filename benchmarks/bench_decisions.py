@@ -129,6 +129,22 @@ def bench_robertson(seconds: float, engine_games: int = 10) -> None:
         bench_table(title, preset, options, spec, run, mixes, seconds, engine_games)
 
 
+def bench_perry(seconds: float, engine_games: int = 2) -> None:
+    """Perry's window after each scratch (the most windows a round), Classic then Advanced: the
+    engine's EV bot weighs hundreds of legal offers a turn, so it plays a few games only."""
+    engine_games = min(engine_games, 2)
+    perry = {"players": PLAYERS, "rounds": ROUNDS, **house_options("perry")}
+    perry["trade_window"] = "after-each-scratch"
+    mixes = [["ev", "random"] * (PLAYERS // 2), ["ev", "heuristic"] * (PLAYERS // 2)]
+    mixes += [["random"] * PLAYERS, ["ev"] * PLAYERS]
+    spec = _spec("classic", perry, ClassicSpec)
+    title = "Classic with Perry's trading after each scratch"
+    bench_table(title, "classic", perry, spec, run_classic, mixes, seconds, engine_games)
+    spec = _spec("advanced", perry, AdvancedSpec)
+    title = "Advanced with Perry's trading after each scratch"
+    bench_table(title, "advanced", perry, spec, run_games, mixes, seconds, engine_games)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
@@ -138,6 +154,7 @@ def main() -> None:
     bench_husted(args.seconds, args.engine_games)
     bench_schellenberg(args.seconds, args.engine_games)
     bench_robertson(args.seconds, args.engine_games)
+    bench_perry(args.seconds, args.engine_games)
 
 
 if __name__ == "__main__":

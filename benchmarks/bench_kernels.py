@@ -235,6 +235,7 @@ def main() -> None:
             "husted",
             "schellenberg",
             "robertson",
+            "perry",
         ),
         help="one benchmark only",
     )
@@ -242,6 +243,7 @@ def main() -> None:
     from benchmarks.bench_decisions import (  # (reads this module)
         bench_advanced,
         bench_husted,
+        bench_perry,
         bench_robertson,
         bench_schellenberg,
     )
@@ -252,6 +254,7 @@ def main() -> None:
     benches["husted"] = bench_husted
     benches["schellenberg"] = bench_schellenberg
     benches["robertson"] = bench_robertson
+    benches["perry"] = bench_perry
     for name, bench in benches.items():
         if args.only in (None, name):
             bench(args.seconds)
