@@ -9,12 +9,12 @@ sleep."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import resource
 import socket
 from collections.abc import Iterator
 from contextlib import ExitStack
-from pathlib import Path
 
 import httpx
 import pytest
@@ -172,15 +172,14 @@ class _Connection:
         raise AssertionError("nothing is evicted here")
 
 
-def test_the_workers_of_a_host_hold_an_address_to_one_share_between_them(
-    tmp_path: Path,
-) -> None:
+def test_the_workers_of_a_host_hold_an_address_to_one_share_between_them() -> None:
     """Two workers' guards over one file of shared counts: an address at its cap on one is
     refused on the other; its connections released on either, it is admitted again; another
     address is not held back; a worker started again in a dead one's row starts from zero."""
-    path = str(tmp_path / "counts")
-    SharedCounts.make(path, 2)
-    first, second = (Guard(PER_ADDRESS, 1000, shared=SharedCounts(path, 2, row)) for row in (0, 1))
+    counts = SharedCounts.make(2)
+    first, second = (
+        Guard(PER_ADDRESS, 1000, shared=SharedCounts(counts, 2, row)) for row in (0, 1)
+    )
     held = [_Connection() for _ in range(PER_ADDRESS)]
     for index, connection in enumerate(held):  # spread over both, as the kernel spreads them
         assert (first, second)[index % 2].admit(connection, "10.0.0.1")  # type: ignore[arg-type]
@@ -190,6 +189,7 @@ def test_the_workers_of_a_host_hold_an_address_to_one_share_between_them(
     first.release(held[0], "10.0.0.1")  # type: ignore[arg-type]
     assert second.admit(_Connection(), "10.0.0.1")  # type: ignore[arg-type]
     assert (first.counts["per-address"], second.counts["per-address"]) == (1, 1)
-    restarted = Guard(PER_ADDRESS, 1000, shared=SharedCounts(path, 2, 1))  # the second died
+    restarted = Guard(PER_ADDRESS, 1000, shared=SharedCounts(counts, 2, 1))  # the second died
     assert first.shared is not None and first.shared.held("10.0.0.1") == PER_ADDRESS // 2 - 1
     assert restarted.admit(_Connection(), "10.0.0.1")  # type: ignore[arg-type]
+    os.close(counts)

@@ -26,6 +26,7 @@ import ipaddress
 import mmap
 import os
 import resource
+import tempfile
 import zlib
 from typing import Any, ClassVar
 
@@ -70,28 +71,31 @@ def trusted_networks(addresses: str) -> list[Network]:
 
 class SharedCounts:
     """The HTTP connections each worker of a host holds per address slot: a row of `SLOTS`
-    counts per worker in a file they all map (made by `make`). A worker writes only its own
-    row (so no lock: two workers admitting the same address at the same instant may each
-    see the other's count a connection short), and clears it when it starts, in case it
-    replaces one that died holding connections. Two addresses in one slot share its cap."""
+    counts per worker in a file they all map (made by `make`, inherited by the workers). A
+    worker writes only its own row (so no lock: two workers admitting the same address at
+    the same instant may each see the other's count a connection short), and clears it when
+    it starts, in case it replaces one that died holding connections. Two addresses in one
+    slot share its cap."""
 
-    def __init__(self, path: str, workers: int, row: int) -> None:
-        size = SLOTS * workers * 4
-        descriptor = os.open(path, os.O_RDWR)
-        try:
-            self._map = mmap.mmap(descriptor, size)
-        finally:
-            os.close(descriptor)
+    def __init__(self, descriptor: int, workers: int, row: int) -> None:
+        self._map = mmap.mmap(descriptor, SLOTS * workers * 4)
         self._counts = memoryview(self._map).cast("I")
         self.rows = workers
         self.row = row
         self._map[row * SLOTS * 4 : (row + 1) * SLOTS * 4] = bytes(SLOTS * 4)
 
     @staticmethod
-    def make(path: str, workers: int) -> None:
-        """The file for `workers` rows, all zero."""
-        with open(path, "wb") as made:
-            made.truncate(SLOTS * workers * 4)
+    def make(workers: int) -> int:
+        """A file of no name for `workers` rows, all zero: its descriptor, which the workers
+        inherit (it is gone once the last process holding it ends, killed or not)."""
+        if hasattr(os, "memfd_create"):
+            descriptor = os.memfd_create("horserace-counts", 0)
+        else:
+            with tempfile.TemporaryFile() as made:
+                descriptor = os.dup(made.fileno())
+        os.ftruncate(descriptor, SLOTS * workers * 4)
+        os.set_inheritable(descriptor, True)
+        return descriptor
 
     def held(self, address: str) -> int:
         slot = zlib.crc32(address.encode()) % SLOTS

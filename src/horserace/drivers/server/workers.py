@@ -19,7 +19,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import asdict, dataclass
@@ -50,7 +49,7 @@ class WorkerSettings:
     listener: int | None = None  # the shared socket's file descriptor, once it is open
     advertise: str = "127.0.0.1"  # the host where other workers reach this one
     peer_port: int = 0  # the port they reach it at (0: any free one)
-    counts_file: str = ""  # the workers' shared connection counts (guard.SharedCounts)
+    counts: int = -1  # the descriptor of the workers' shared connection counts (guard.py)
     workers: int = 1
     index: int = 0  # this worker's row in them
     health_host: str = ""  # where worker N answers /healthz off its loop (health.py) ...
@@ -93,11 +92,9 @@ def serve_workers(count: int, host: str, port: int, settings: WorkerSettings) ->
     key = open_key(settings.database, settings.key_file)  # made once, before workers race to
     listener = socket.create_server((host, port), backlog=4096)
     listener.set_inheritable(True)
-    descriptor, counts = tempfile.mkstemp(prefix="horserace-counts-", dir=_memory_folder())
-    os.close(descriptor)
-    SharedCounts.make(counts, count)
+    counts = SharedCounts.make(count)
     own = {"secret": key.peer_secret(), "listener": listener.fileno()}
-    own |= {"counts_file": counts, "workers": count}
+    own |= {"counts": counts, "workers": count}
     shared = WorkerSettings(**{**asdict(settings), **own})
     stopping = threading.Event()
 
@@ -129,12 +126,7 @@ def serve_workers(count: int, host: str, port: int, settings: WorkerSettings) ->
                 worker.kill()
                 worker.wait(STOP_SECONDS)
         listener.close()
-        os.unlink(counts)
-
-
-def _memory_folder() -> str | None:
-    """Linux's shared-memory folder, where a file never reaches the disk (else the default)."""
-    return "/dev/shm" if os.path.isdir("/dev/shm") else None
+        os.close(counts)
 
 
 def _start(settings: WorkerSettings, index: int) -> subprocess.Popen[bytes]:
@@ -145,7 +137,7 @@ def _start(settings: WorkerSettings, index: int) -> subprocess.Popen[bytes]:
     assert settings.listener is not None, "the shared socket opens before the workers start"
     return subprocess.Popen(
         [sys.executable, "-m", "horserace.drivers.server.workers"],
-        pass_fds=(settings.listener,),
+        pass_fds=(settings.listener, settings.counts),
         env=environment,
     )
 
@@ -180,8 +172,8 @@ def run_worker(settings: WorkerSettings) -> None:
         ),
     )
     counts = None
-    if settings.counts_file:
-        counts = SharedCounts(settings.counts_file, settings.workers, settings.index)
+    if settings.counts >= 0:
+        counts = SharedCounts(settings.counts, settings.workers, settings.index)
     options = uvicorn_options(
         settings.log_level,
         settings.trusted_proxies,
