@@ -15,9 +15,12 @@ import pytest
 import horserace.kernels.advanced_game as advanced_game
 import horserace.kernels.classic_game as classic_game
 from horserace.components.board import HORSES
+from horserace.families.presets import get_preset
 from horserace.kernels.advanced_numbers import AdvancedSpec
 from horserace.kernels.classic_numbers import ClassicSpec
-from tests.kernels.advanced_tape import KernelGames
+from tests.conformance.board_matrix import GOLDEN_BOTS, GOLDEN_SEED
+from tests.conformance.board_matrix import ROWS as MATRIX
+from tests.kernels.advanced_tape import KernelGames, decided_game
 from tests.kernels.test_advanced_game_equality import advanced_table
 from tests.kernels.test_board_game_equality import SHIPPED
 from tests.kernels.test_classic_game_equality import husted_table
@@ -87,6 +90,37 @@ def test_robertsons_pairings_are_the_engines(row: str, monkeypatch: Any) -> None
     seen = ROWS[row].batch(range(20_000, 20_000 + SEEDS), BOTS, monkeypatch)
     assert seen["PairChosen"] > 1_000
     assert seen["FirstSumWon"] > 20  # races that end before the second sum
+
+
+def test_the_conformance_rows_with_four_dice_play_on_the_kernels_as_on_the_engine(
+    monkeypatch: Any,
+) -> None:
+    """Each row of the conformance matrix with Robertson's rule that a kernel plays (but
+    Schellenberg's, which its own file plays), at its golden game's seed and bots, and two
+    seeds more."""
+    played = []
+    for row in MATRIX:
+        preset = get_preset(row.preset)
+        plain = preset.rules.config_to_dict(preset.config(row.options))
+        games = ROWS["classic" if row.preset == "classic" else "advanced"]
+        if "robertson" not in row.name or "schellenberg" in row.name:
+            continue
+        if games.spec.from_config(plain) is None:
+            continue
+        played.append(row.name)
+        kinds = [GOLDEN_BOTS[seat % len(GOLDEN_BOTS)] for seat in range(row.options["players"])]
+        for seed in range(GOLDEN_SEED, GOLDEN_SEED + 3):
+            games.matches(decided_game(row.preset, row.options, seed, kinds), kinds, monkeypatch)
+    assert played == [
+        "classic+robertson",
+        "classic+husted+robertson",
+        "classic+perry+robertson",
+        "classic+husted+perry+robertson",
+        "advanced+robertson",
+        "advanced+classic-scratch+robertson",
+        "advanced+perry+robertson",
+        "advanced+classic-scratch+perry+robertson",
+    ]
 
 
 def test_a_heuristic_pairing_that_differs_is_caught() -> None:
