@@ -51,6 +51,7 @@ def lines(texts: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("preset", sorted(GAMES))
+@pytest.mark.usefixtures("quick_derby_odds")  # the lines, not the odds
 def test_the_log_and_plain_say_the_same_lines(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
     app, _, _ = table(preset, options=GAMES[preset])
     logged: list[str] = []
