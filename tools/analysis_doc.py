@@ -311,17 +311,18 @@ def _fewer_note(rows: list[str]) -> str:
 
 
 def bots_section(games: int, replay: str | None = None, kernel_games: int = KERNEL_GAMES) -> str:
-    """The bots' rows, each played (or, with `replay`, only the rows whose rules name it; the
-    others as the page already holds them); a kernel plays `kernel_games` of a row."""
+    """The bots' rows, each played (or, with `replay`, only the rows whose rules name it and
+    those the page lacks; the others as the page holds them); a kernel plays `kernel_games`."""
     rows = []
     labels: list[str] = []
     edges: list[float] = []  # in BOT_ROWS order
     intervals: list[tuple[float, float]] = []
     widest = 0.0  # the widest half interval of a kernel row in chips
     fewer: list[str] = []  # kernel rows of other than KERNEL_GAMES games
+    page = DOC.read_text(encoding="utf-8")  # a row the page lacks is played whatever `replay`
     for preset, shown, options, bots in BOT_ROWS:
         start = _row_start(preset, shown, bots)
-        if replay is not None and replay not in shown:
+        if replay is not None and replay not in shown and start in page:
             line, (_, _, edge, low, high), kernel = _row_on_page(start)
             rows.append(line)
         else:
