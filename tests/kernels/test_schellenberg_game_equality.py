@@ -96,8 +96,8 @@ def test_the_ev_bots_buy_from_the_market_as_the_engines_do(batch: int, monkeypat
 def test_the_conformance_rows_with_the_market_play_on_the_kernel_as_on_the_engine(
     monkeypatch: Any,
 ) -> None:
-    """Each row of the conformance matrix with Schellenberg's rule that the kernel plays (all
-    but Perry's trades), its golden game's seed and bots, several seeds more."""
+    """Each row of the conformance matrix with Schellenberg's rule (every one: with Husted's,
+    Robertson's and Perry's rules too), its golden game's seed and bots, four seeds more."""
     played = []
     for row in ROWS:
         preset = get_preset(row.preset)
@@ -111,8 +111,12 @@ def test_the_conformance_rows_with_the_market_play_on_the_kernel_as_on_the_engin
     assert played == [
         "classic+schellenberg",
         "classic+husted+schellenberg",
+        "classic+perry+schellenberg",
         "classic+robertson+schellenberg",
+        "classic+husted+perry+schellenberg",
         "classic+husted+robertson+schellenberg",
+        "classic+perry+robertson+schellenberg",
+        "classic+husted+perry+robertson+schellenberg",
     ]
 
 
