@@ -40,7 +40,7 @@ def test_a_table_of_bots_plays_to_the_end_and_the_standings_wait_for_enter() -> 
 
 @pytest.mark.parametrize(
     ("preset", "options", "heading"),
-    [("classic", {"rounds": 2}, "The race is run"), ("basic", {"races": 2}, "The race is over")],
+    [("classic", {"rounds": 3}, "The race is run"), ("basic", {"races": 3}, "The race is over")],
 )
 def test_a_race_result_waits_for_enter_when_a_person_plays(
     preset: str, options: dict[str, object], heading: str

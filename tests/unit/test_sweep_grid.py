@@ -37,10 +37,11 @@ def test_bots_and_engine_values_are_checked_before_running() -> None:
 
 
 def test_a_point_the_run_would_refuse_is_refused_before_running() -> None:
-    """Values fine alone, refused together: the kernel plays no house rule, three bots do not
-    fit two seats."""
-    assert _refused(["house=none,perry+schellenberg", "engine=kernel"]).startswith(
-        "grid point house=perry+schellenberg engine=kernel: the compiled kernels play games"
+    """Values fine alone, refused together: Northwoods takes no Robertson dice, three bots do
+    not fit two seats."""
+    assert _refused(["preset=classic,northwoods", "house=none,robertson"], preset=None) == (
+        "grid point preset=northwoods house=robertson: Robertson's four dice are for Classic and"
+        " Advanced, not Northwoods"
     )
     assert _refused(["players=2,4", "bots=ev+random+heuristic"]) == (
         "grid point players=2 bots=ev+random+heuristic: 3 bots for 2 seats: name at most one"
