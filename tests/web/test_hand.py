@@ -80,7 +80,8 @@ def _apart(page: Page, size: dict[str, int]) -> None:
     assert bar
     for cards in page.locator(HAND).all():  # the hand, and the draft's packet
         hand = cards.bounding_box()
-        assert hand
+        if hand is None:  # drawn anew (a bot's move) between listing and measuring: not shown
+            continue
         apart = (
             hand["y"] + hand["height"] <= bar["y"]
             or bar["y"] + bar["height"] <= hand["y"]
