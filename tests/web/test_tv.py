@@ -46,7 +46,7 @@ def test_the_tv_page_follows_a_game_to_the_end(browser: Browser, tmp_path: Path)
         tv.locator("#invite").wait_for(state="hidden")  # play started: the board takes the screen
         tv.locator(".board").first.wait_for()
         assert tv.locator("#you").is_hidden()
-        play_until([phone], lambda: tv.locator("#end").is_visible(), seconds=15)
+        play_until([phone], lambda: tv.locator("#end").is_visible(), seconds=60)
         tv.locator("#standings tr").nth(1).wait_for()
         assert "Ann" in tv.locator("#standings").inner_text()
         assert tv.locator("#log div").count() > 5
