@@ -8,6 +8,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -222,3 +223,47 @@ def test_postgres_keeps_the_seeds_sealed_and_reads_plain_ones_of_older_servers(
     store.close()
     with pytest.raises(ConfigError, match="sealed"):
         PostgresStorage(postgres_url).load_table("new")
+
+
+def test_two_workers_starting_together_on_a_fresh_database_both_serve(postgres_url: str) -> None:
+    """Two workers making the schema in the same instant: a third session holds the `workers`
+    table half-made (created, not committed), so both workers' start-ups run into it and wait
+    there together; when it is rolled back both go on at once. Creating a table twice at once
+    collides on its row type (UniqueViolation on type "workers") unless the creations take
+    turns; both must join and route."""
+    blocker = psycopg.connect(postgres_url)
+    blocker.execute("CREATE TABLE workers (id BIGINT PRIMARY KEY)")
+    started: dict[str, Cluster] = {}
+    failed: list[BaseException] = []
+    gate = threading.Barrier(2)
+
+    def start(name: str) -> None:
+        try:
+            gate.wait()
+            PostgresStorage(postgres_url).close()  # the tables' schema, as a worker's start
+            started[name] = Cluster(postgres_url, f"127.0.0.1:{len(name)}")
+        except BaseException as error:
+            failed.append(error)
+
+    threads = [threading.Thread(target=start, args=(name,)) for name in ("a", "bb")]
+    for thread in threads:
+        thread.start()
+    with psycopg.connect(postgres_url, autocommit=True) as watcher:
+        waiting, give_up = 0, time.monotonic() + 30
+        # until both stopped at the half-made table (or one waits its turn behind the other)
+        while waiting < 2 and not failed and time.monotonic() < give_up:
+            row = watcher.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND datname = current_database()"
+            ).fetchone()
+            waiting = row[0] if row else 0
+    blocker.rollback()
+    blocker.close()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert failed == [] and set(started) == {"a", "bb"}
+    first, second = started["a"], started["bb"]
+    assert first.worker != second.worker
+    assert set(first.workers()) == {first.worker, second.worker}
+    first.close()
+    second.close()

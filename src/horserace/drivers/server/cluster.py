@@ -24,7 +24,7 @@ from typing import Any, Final
 
 import psycopg
 
-from horserace.drivers.server.sql_storage import marks
+from horserace.drivers.server.sql_storage import SCHEMA_LOCK, marks
 from horserace.drivers.server.storage import PLAYING, WAITING
 
 LOCK_CLASS: Final = 0x6872  # the advisory locks of live workers: (LOCK_CLASS, worker id)
@@ -54,6 +54,9 @@ class Cluster:
         self._stop = threading.Event()
         self._db = self._connect()
         with self._transaction() as db:
+            # CREATE TABLE IF NOT EXISTS is no guard against a second process creating the
+            # same table in the same instant (its row type collides): one at a time
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             for statement in SCHEMA:
                 db.execute(statement)
         self._join()
