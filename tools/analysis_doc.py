@@ -1,10 +1,10 @@
-"""Regenerate docs/analysis.md and its pictures: `python3 tasks.py analysis [--games N]` (which
-runs `python -m tools.analysis_doc` from the repository's root); `--rows robertson` plays
-again only the bots' rows of that rule and keeps the rest of the page.
+"""Regenerate docs/analysis.md and its pictures: `python3 tasks.py analysis [--scale S]` (which
+runs `python -m tools.analysis_doc` from the repository's root); `--decisions` writes again
+only the bots' section, from the rows `tools/decisions_grid.py` has played, and keeps the rest.
 
-Every number and picture in that page comes from this one script, run with fixed seeds, so
-the page can be rebuilt and checked at any time. It takes several minutes at full size (the
-bots' rows play whole games on the reference engine); `--games` scales those rows down.
+Every number and picture in that page comes from this script, run with fixed seeds, so the
+page can be rebuilt and checked at any time; the bots' rows, hours of CPU in all, are played
+apart by `tools/decisions_grid.py` and read from its results file.
 """
 
 from __future__ import annotations
@@ -21,51 +21,16 @@ from horserace.drivers.simulate.runner import run_simulation, simulate_games
 from horserace.drivers.simulate.sweep import Sweep, expand, parse_grid
 from horserace.families.board.odds.designer import Evaluator, design
 from horserace.families.board.pictures import plot_boards
-from horserace.families.board.plots import plot_edges, plot_races, plot_simulation
+from horserace.families.board.plots import plot_races, plot_simulation
 from horserace.families.board.race_simulation import RACES_ALONE
-from horserace.families.board.rules.config import BoardConfig
-from horserace.families.board.rules.house import house_options
-from horserace.families.board.tally import SimulationReport, exact_horse_odds, kernel_spec
-from horserace.families.presets import get_preset
+from horserace.families.board.tally import exact_horse_odds
+from tools.analysis_decisions import TITLE, decisions_section
 from tools.analysis_races import cards_section, derby_section
 
 SEED = 2026
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "analysis.md"
 PICTURES = ROOT / "docs" / "analysis"
-
-# (preset, options shown, options, bots): the decisions' worth, bot against bot
-BOT_ROWS: list[tuple[str, str, dict[str, Any], str]] = [
-    ("advanced", "(6 players, ante 1, Chain Penalty Scratch)", {}, "ev,random"),
-    ("advanced", "", {}, "heuristic,random"),
-    ("advanced", "", {}, "ev,heuristic"),
-    ("advanced", "--repeat-scratch move", {"repeat_scratch": "move"}, "ev,random"),
-    ("advanced", "--house robertson", house_options("robertson"), "ev,random"),
-    ("classic", "--house robertson", house_options("robertson"), "ev,random"),
-    ("advanced", "--house robertson", house_options("robertson"), "heuristic,random"),
-    ("classic", "--house robertson", house_options("robertson"), "heuristic,random"),
-    ("classic", "(6 players)", {}, "ev,random"),
-    ("northwoods", "(4 players, cents)", {}, "ev,random"),
-    ("classic", "--house perry", house_options("perry"), "ev,random"),
-    ("classic", "--house perry", house_options("perry"), "ev,heuristic"),
-    ("advanced", "--house perry", house_options("perry"), "ev,random"),
-    ("classic", "--house schellenberg", house_options("schellenberg"), "ev,random"),
-    ("classic", "--house schellenberg", house_options("schellenberg"), "ev,heuristic"),
-    ("classic", "--house husted", house_options("husted"), "ev,random"),
-    ("classic", "--house husted", house_options("husted"), "heuristic,random"),
-    ("classic", "--house husted", house_options("husted"), "ev,heuristic"),
-]
-
-
-KERNEL_GAMES = 100_000  # games of each row a compiled kernel plays (the engine's: --games)
-BOTS_TITLE = "## How much do the choices matter?"
-
-
-def _edge(report: SimulationReport) -> tuple[float, float, float]:
-    """The first kind's edge over the other per game, with its 95% interval."""
-    stats = report.bot_edge
-    low, high = stats.ci95() or (stats.mean, stats.mean)
-    return stats.mean, low, high
 
 
 def _signed(value: float) -> str:
@@ -248,219 +213,21 @@ longer race. Bounded by the printed board's race length
 """
 
 
-def on_kernel(preset: str, options: dict[str, Any], bots: str) -> bool:
-    """Whether a compiled kernel plays this row's games (the engine's very games, proven equal
-    by the kernels' tests)."""
-    config = get_preset(preset).config(options)
-    assert isinstance(config, BoardConfig)
-    return kernel_spec(config, tuple(bots.split(","))) is not None
-
-
-def _row_start(preset: str, shown: str, bots: str) -> str:
-    """The start of a bots' row of the page's table: its rules and its bots."""
-    label = f"`{preset}{' ' + shown if shown.startswith('--') else ''}`"
-    note = f" {shown}" if shown.startswith("(") else ""
-    return f"| {label}{note} | {bots.replace(',', ' vs ')} |"
-
-
-def _row_on_page(start: str) -> tuple[str, tuple[float, float, float, float, float], int]:
-    """A row as the page holds it: its line, its figures (gains, edge, interval) and the games
-    a kernel played of it (0: the engine played it)."""
-    line = next(
-        line for line in DOC.read_text(encoding="utf-8").splitlines() if line.startswith(start)
-    )
-    cells = [cell.strip() for cell in line[len(start) :].split("|")]
-    low, high = cells[3].split(" to ")
-    figures = (float(cells[0]), float(cells[1]), float(cells[2]), float(low), float(high))
-    kernel_games = int(cells[4].split()[0].replace(",", "")) if "kernel)" in cells[4] else 0
-    return line, figures, kernel_games
-
-
-def _bots_row(
-    preset: str, shown: str, options: dict[str, Any], bots: str, games: int, kernel_games: int
-) -> tuple[str, tuple[float, float, float], int]:
-    """One bots' row played: its figures' cells, its edge and interval, and the games a kernel
-    played of it (0: the engine played it)."""
-    kernel = on_kernel(preset, options, bots)
-    report = _timed(
-        f"{preset} {shown} {bots}",
-        lambda: simulate_games(
-            preset,
-            options,
-            kernel_games if kernel else games,
-            SEED,
-            workers=2,
-            bots=tuple(bots.split(",")),
-            engine="auto" if kernel else "reference",
-        ),
-    )
-    first, second = bots.split(",")
-    gain, other = report.bot_results[first].mean, report.bot_results[second].mean
-    edge, low, high = _edge(report)
-    played = f"{report.games:,} ({report.kernel} kernel)" if report.kernel else f"{games:,}"
-    cells = (
-        f"{_signed(gain)} | {_signed(other)} | {_signed(edge)} | {_signed(low)} to"
-        f" {_signed(high)} | {played} |"
-    )
-    return cells, (edge, low, high), report.games if kernel else 0
-
-
-def _fewer_note(rows: list[str]) -> str:
-    """Which kernel rows played another number of games, and how many, if any."""
-    return f" (but {'; '.join(rows)})" if rows else ""
-
-
-def bots_section(games: int, replay: str | None = None, kernel_games: int = KERNEL_GAMES) -> str:
-    """The bots' rows, each played (or, with `replay`, only the rows whose rules name it and
-    those the page lacks; the others as the page holds them); a kernel plays `kernel_games`."""
-    rows = []
-    labels: list[str] = []
-    edges: list[float] = []  # in BOT_ROWS order
-    intervals: list[tuple[float, float]] = []
-    widest = 0.0  # the widest half interval of a kernel row in chips
-    fewer: list[str] = []  # kernel rows of other than KERNEL_GAMES games
-    page = DOC.read_text(encoding="utf-8")  # a row the page lacks is played whatever `replay`
-    for preset, shown, options, bots in BOT_ROWS:
-        start = _row_start(preset, shown, bots)
-        if replay is not None and replay not in shown and start in page:
-            line, (_, _, edge, low, high), kernel = _row_on_page(start)
-            rows.append(line)
-        else:
-            line, (edge, low, high), kernel = _bots_row(
-                preset, shown, options, bots, games, kernel_games
-            )
-            rows.append(f"{start} {line}")
-        if kernel and preset != "northwoods":  # (Northwoods counts cents, not chips)
-            widest = max(widest, (high - low) / 2)
-        if kernel and kernel != KERNEL_GAMES:
-            fewer.append(f"`{preset} {shown}` {bots.replace(',', ' vs ')}: {kernel:,}")
-        edges.append(edge)
-        intervals.append((low, high))
-        cents = " (cents)" if preset == "northwoods" else ""
-        rules = f" {shown}" if shown.startswith("--") else cents
-        labels.append(f"{preset}{rules}: {bots.replace(',', ' vs ')}")
-    plot_edges(labels, edges, intervals, PICTURES / "decisions.png")
-    table = "\n".join(rows)
-
-    def at(preset: str, rule: str, bots: str) -> int:
-        """The row of a preset, house rule ('' none) and bots."""
-        return next(
-            index
-            for index, (name, shown, _, played) in enumerate(BOT_ROWS)
-            if (name, played) == (preset, bots)
-            and (shown == f"--house {rule}" if rule else not shown.startswith("--"))
-        )
-
-    ev_adv, heur_adv = (
-        edges[at("advanced", "", "ev,random")],
-        edges[at("advanced", "", "heuristic,random")],
-    )
-    ev_heur = edges[at("advanced", "", "ev,heuristic")]
-    rob = {
-        (preset, bots): edges[at(preset, "robertson", bots)]
-        for preset in ("classic", "advanced")
-        for bots in ("ev,random", "heuristic,random")
-    }
-    perry, perry_h = (
-        edges[at("classic", "perry", "ev,random")],
-        edges[at("classic", "perry", "ev,heuristic")],
-    )
-    market = edges[at("classic", "schellenberg", "ev,random")]
-    market_h = edges[at("classic", "schellenberg", "ev,heuristic")]
-    husted, husted_h = (
-        edges[at("classic", "husted", "ev,random")],
-        edges[at("classic", "husted", "ev,heuristic")],
-    )
-    # Classic and Northwoods: no decisions at all
-    luck = [intervals[at("classic", "", "ev,random")], intervals[at("northwoods", "", "ev,random")]]
-    missed = [
-        name
-        for name, (low, high) in zip(("Classic", "Northwoods"), luck, strict=True)
-        if low > 0 or high < 0
-    ]
-    luck_note = (
-        "both edges' intervals hold zero, as they should"
-        if not missed
-        else f"the {' and '.join(missed)} edge's interval misses zero: with no decision to make"
-        " this is chance, which a 95% interval allows one row in twenty"
-    )
-    return f"""{BOTS_TITLE}
-
-Advanced Mode and the house rules add decisions. The bots measure what those are worth: each
-line plays whole games (8 rounds, 100 starting chips; Northwoods 4 players, $2.00 each), the
-bot kinds alternating round the table and the seats rotated one place per game. A kind's gain
-is its mean chips won (final minus starting) per seat and game. Chips left in the pot at the
-end belong to nobody and lower every seat's gain alike, so the figure to read is the edge: per
-game, the first kind's mean gain minus the second's, with the 95% interval over games.
-
-Where a compiled kernel plays the games (the rows that name one: Advanced Mode and Classic
-with the house rules the kernels compile, their random, heuristic and EV bots compiled too;
-plain Classic and Northwoods, where no bot has anything to choose), a row is
-{KERNEL_GAMES:,} games{_fewer_note(fewer)}: the kernels play the engine's very games, decisions
-included (their tests compare them chip by chip and pick by pick), and every such row's edge
-in chips is known to within ±{widest:.2f}. The other house rules' rows play {games:,} games on
-the reference engine.
-
-```sh
-.venv/bin/horserace simulate advanced --games {KERNEL_GAMES} --bots ev,random --seed {SEED} \\
-  --workers 2
-.venv/bin/horserace simulate classic --house perry --games {games} --bots ev,random \\
-  --seed {SEED} --workers 2 --engine reference
-```
-
-| preset and rules | bots | first's gain | second's gain | edge | edge's 95% CI | games |
-|---|---|---|---|---|---|---|
-{table}
-
-![The edge of each row with its 95% interval](analysis/decisions.png)
-
-Reading it:
-
-- **In Advanced Mode the EV bot's edge over random play is {ev_adv:.1f} chips a game** (from
-  100 starting chips, over 8 rounds); the rule-of-thumb heuristic bot's is already
-  {heur_adv:.1f}. Looking ahead with the exact race odds is an edge of {ev_heur:.2f} over the
-  heuristic.
-- **Robertson's four dice are the biggest lever**: choosing the pairing is an edge of
-  {rob["classic", "ev,random"]:.1f} chips a game for the EV bot over random pairings in Classic
-  and, with the Advanced choices, {rob["advanced", "ev,random"]:.1f}; the heuristic's rule of
-  thumb (pair for the horses one holds, away from scratched ones) takes
-  {rob["classic", "heuristic,random"]:.1f} and {rob["advanced", "heuristic,random"]:.1f}.
-- **Classic and Northwoods have no decisions**: every bot only rolls, so those rows measure
-  luck alone; {luck_note}. Both kinds' gains there are below zero by the chips left in the
-  pot.
-- **Perry's trading window** is an edge of {perry:+.1f} chips a game for the EV bot over
-  random traders in Classic, and {perry_h:+.1f} over the heuristic bot, which never offers:
-  the gain is taken from careless traders.
-- **Schellenberg's market and Husted's betting punish careless play**: the EV bot's edge over
-  random bots is {market:.0f} and {husted:.0f} chips a game, over the heuristic bot (which
-  never buys and never raises) {market_h:+.1f} and {husted_h:+.1f}.
-
-The bots see only their own seat's view (`src/horserace/families/board/bots.py`).
-"""
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=400, help="games per bots' row")
     parser.add_argument("--scale", type=float, default=1.0, help="size of the kernel runs")
     parser.add_argument(
-        "--rows",
-        help="play again only the bots' rows whose rules name this (e.g. robertson); the rest"
-        " of the page stays as it is",
-    )
-    parser.add_argument(
-        "--kernel-games",
-        type=int,
-        default=KERNEL_GAMES,
-        help="games of each row --rows plays on a kernel (the page says so beside the rows)",
+        "--decisions",
+        action="store_true",
+        help="write only the bots' section, from docs/analysis/decisions.json (nothing played)",
     )
     args = parser.parse_args()
     PICTURES.mkdir(parents=True, exist_ok=True)
-    if args.rows:
+    if args.decisions:
         page = DOC.read_text(encoding="utf-8")
-        start = page.index(BOTS_TITLE)
+        start = page.index(TITLE)
         end = page.index("\n## ", start) + 1
-        section = bots_section(args.games, args.rows, args.kernel_games)
+        section = decisions_section(PICTURES)
         DOC.write_text(page[:start] + section + "\n" + page[end:], encoding="utf-8")
         print(f"wrote the bots' section of {DOC}", flush=True)
         return
@@ -469,7 +236,7 @@ def main() -> None:
         race_section(int(4_000_000 * args.scale)),
         sweep_section(int(20_000 * args.scale)),
         design_section(),
-        bots_section(args.games),
+        decisions_section(PICTURES),
         derby_section(int(600 * args.scale), int(20_000 * args.scale), SEED, PICTURES),
         cards_section(int(100_000 * args.scale), SEED, PICTURES),
     ]

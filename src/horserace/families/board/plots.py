@@ -68,3 +68,37 @@ def plot_edges(
     axes.set_xlabel("edge of the first bot over the second, chips a game (95% interval)")
     axes.set_title("What a decision is worth")
     save(figure, path)
+
+
+def plot_edges_by_players(
+    panels: Mapping[str, Mapping[str, Mapping[int, tuple[float, float, float]]]],
+    counts: Sequence[int],
+    path: Path,
+) -> None:
+    """One panel per bot pairing (`panels`: its title, then per rule its edge, low and high by
+    player count): each rule's edge over the player `counts` with its 95% interval, a rule one
+    colour in every panel. A count a rule has no figure for is left out of its line, not drawn
+    as zero."""
+    figure, axes = new_figure(len(panels), width=5.2)
+    for place, (title, rules) in zip(axes, panels.items(), strict=True):
+        for offset, (rule, by_players) in enumerate(rules.items()):
+            played = sorted(by_players)
+            if not played:
+                continue
+            edges = [by_players[n][0] for n in played]
+            lows = [edge - by_players[n][1] for edge, n in zip(edges, played, strict=True)]
+            highs = [by_players[n][2] - edge for edge, n in zip(edges, played, strict=True)]
+            shifted = [n + 0.1 * (offset - (len(rules) - 1) / 2) for n in played]  # apart
+            place.errorbar(
+                shifted, edges, yerr=[lows, highs], marker="o", capsize=3, color=f"C{offset}",
+                label=rule,
+            )  # fmt: skip
+        place.set_xticks(list(counts))
+        place.set_xlim(min(counts) - 1, max(counts) + 1)
+        place.axhline(0, color="#555555", linewidth=0.8)
+        place.set_xlabel("players")
+        place.set_ylabel("edge, chips a game (95% interval)")
+        place.set_title(title)
+        if any(rules.values()):
+            place.legend(fontsize="x-small")
+    save(figure, path)
