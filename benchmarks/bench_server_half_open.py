@@ -1,8 +1,9 @@
-"""What the server's event loop spends on one half-open connection: the CPU of a server process
-(uvicorn on the bounded loop, the guard, the app, as `serve` runs them) over a window in
-which `--connections` connections each send half a request head and hold it, less the same
+"""What the server spends on one half-open connection: the CPU of a server process (uvicorn on
+the bounded loop with its front door, the guard, the app, as `serve` runs them) over a window
+in which `--connections` connections each send half a request head and hold it, less the same
 window with none (after a first, discarded, that pays the first start's one-off costs),
-divided by the connections it took in.
+divided by the connections it took in; in all, and the event loop's thread alone (the front
+door's thread takes the rest).
 
 Run: `.venv/bin/python benchmarks/bench_server_half_open.py [--connections 4000]
 [--seconds 8] [--profile]`. The attacker is `bench_server_attacks.py`'s, in a forked process;
@@ -41,18 +42,22 @@ def attack(port: int, stop_at: float, connections: int) -> None:
     hold_half_open(f"http://127.0.0.1:{port}", stop_at, addresses, connections // ADDRESSES)
 
 
-def window(connections: int, seconds: float, profile: cProfile.Profile | None) -> tuple[float, int]:
-    """(CPU seconds this process spent serving, connections the guard took in)."""
+def window(
+    connections: int, seconds: float, profile: cProfile.Profile | None
+) -> tuple[float, float, int]:
+    """(CPU seconds this process spent serving, those of its event loop's thread alone,
+    connections the guard took in)."""
     import uvicorn
 
     admitted = [0]
-    admit = guard.Guard.admit
+    count_in = guard.Guard.count_in
 
-    def counted(self: guard.Guard, *args: object) -> bool:
-        admitted[0] += 1
-        return admit(self, *args)  # type: ignore[arg-type]
+    def counted(self: guard.Guard, *args: str) -> str | None:
+        refused = count_in(self, *args)
+        admitted[0] += refused is None
+        return refused
 
-    guard.Guard.admit = counted  # type: ignore[method-assign,assignment]
+    guard.Guard.count_in = counted  # type: ignore[method-assign,assignment]
     try:
         with tempfile.TemporaryDirectory() as folder:
             app = create_app(f"sqlite:///{folder}/half-open.db")
@@ -71,19 +76,20 @@ def window(connections: int, seconds: float, profile: cProfile.Profile | None) -
                 context = multiprocessing.get_context("fork")
                 attacker = context.Process(target=attack, args=(port, stop_at, connections))
                 attacker.start()
-            started = time.process_time()
+            started, loop_started = time.process_time(), time.thread_time()
             if profile is not None:
                 profile.enable()
             loop.run_until_complete(serve())
             if profile is not None:
                 profile.disable()
             used = time.process_time() - started
+            loop_used = time.thread_time() - loop_started
             loop.close()
             if attacker is not None:
                 attacker.join()
-            return used, admitted[0]
+            return used, loop_used, admitted[0]
     finally:
-        guard.Guard.admit = admit  # type: ignore[method-assign]
+        guard.Guard.count_in = count_in  # type: ignore[method-assign]
 
 
 def main() -> None:
@@ -93,13 +99,17 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
     window(0, 2.0, None)  # the first start's one-off costs (odds compiled on a thread, caches)
-    idle, _ = window(0, args.seconds, None)
+    idle, idle_loop, _ = window(0, args.seconds, None)
     profile = cProfile.Profile() if args.profile else None
-    busy, taken = window(args.connections, args.seconds, profile)
-    each = (busy - idle) / max(taken, 1)
-    print(f"no connections: {idle:.2f} s of CPU over {args.seconds:g} s")
-    print(f"{taken} half-open connections taken in: {busy:.2f} s of CPU")
-    print(f"per connection: {each * 1e6:.0f} us")
+    busy, busy_loop, taken = window(args.connections, args.seconds, profile)
+    each, each_loop = ((busy - idle) / max(taken, 1), (busy_loop - idle_loop) / max(taken, 1))
+    print(f"no connections: {idle:.2f} s of CPU over {args.seconds:g} s", end="")
+    print(f" ({idle_loop:.2f} s on the event loop's thread)")
+    print(f"{taken} half-open connections taken in: {busy:.2f} s of CPU", end="")
+    print(f" ({busy_loop:.2f} s on the event loop's thread)")
+    print(
+        f"per connection: {each * 1e6:.0f} us, on the event loop's thread {each_loop * 1e6:.0f} us"
+    )
     if profile is not None:
         pstats.Stats(profile).sort_stats("tottime").print_stats(15)
 

@@ -193,3 +193,26 @@ def test_the_workers_of_a_host_hold_an_address_to_one_share_between_them() -> No
     assert first.shared is not None and first.shared.held("10.0.0.1") == PER_ADDRESS // 2 - 1
     assert restarted.admit(_Connection(), "10.0.0.1")  # type: ignore[arg-type]
     os.close(counts)
+
+
+def test_a_connection_waits_for_its_head_at_the_front_door_not_on_the_loop(
+    served: tuple[str, Guard],
+) -> None:
+    """Half-open connections are held by the front door's thread (front_door.py): counted
+    there, and no protocol on the loop holds them; once a head is complete it is served on
+    the loop as any request, the bytes sent before included."""
+    base, guard = served
+    assert len(guard.doors) == 1
+    door = guard.doors[0]
+    held = [_open(base) for _ in range(PER_ADDRESS - 1)]
+    for connection in held:
+        connection.sendall(b"GET /healthz HTTP/1.1\r\n")
+    finishing = held.pop()  # accepted after the others (the listening queue's order)
+    finishing.sendall(b"Host: x\r\nConnection: close\r\n\r\n")
+    answer = _closed_by_server(finishing)
+    assert answer.startswith(b"HTTP/1.1 200") and b'"status":"ok"' in answer, answer
+    assert door.waiting == len(held)
+    on_the_loop = {protocol.client[1] for protocol in guard.waiting if protocol.client}
+    assert on_the_loop.isdisjoint(connection.getsockname()[1] for connection in held)
+    for connection in held:
+        assert _closed_by_server(connection) == b""  # their heads' time ran out at the door

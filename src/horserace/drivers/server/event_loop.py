@@ -173,19 +173,50 @@ class BoundedLoop(asyncio.SelectorEventLoop):
 
     def __init__(self) -> None:
         self.bounded: BoundedEpollSelector | None = None
+        self.doors: dict[int, Any] = {}  # listening socket's descriptor -> its front door
         if hasattr(selectors, "EpollSelector"):
             self.bounded = BoundedEpollSelector()
             super().__init__(self.bounded)
         else:  # elsewhere than Linux: asyncio's own selector, unbounded and untimed
             super().__init__()
 
-    def _start_serving(self, protocol_factory: Any, sock: socket.socket, *rest: Any) -> None:
-        """A listening socket counts as established: a flood's young sockets never hold back
-        the accepting of the connections behind them."""
+    def _start_serving(
+        self, protocol_factory: Any, sock: socket.socket, sslcontext: Any = None, *rest: Any
+    ) -> None:
+        """A guarded HTTP server's socket is served by a front door (front_door.py): a thread
+        accepts and holds each connection until its request head has come. Otherwise the
+        listening socket counts as established: a flood's young sockets never hold back the
+        accepting of the connections behind them."""
+        from horserace.drivers.server.front_door import FrontDoor
+        from horserace.drivers.server.guard import FRONT_DOOR
+
+        guard = getattr(protocol_factory(), "guard", None)  # uvicorn's protocol, not used
+        if guard is not None and sslcontext is None and hasattr(os, "eventfd"):
+            server = rest[0] if rest else None
+            door = FrontDoor(
+                self,
+                sock,
+                guard,
+                lambda handed: self._set_up(protocol_factory, *handed, server, FRONT_DOOR),
+            )
+            self.doors[sock.fileno()] = door
+            guard.doors.append(door)
+            door.start()
+            return
         if self.bounded is not None:
             self.bounded.established(sock)
         start = super()._start_serving  # type: ignore[misc]  # asyncio's, not in its stubs
-        start(protocol_factory, sock, *rest)
+        start(protocol_factory, sock, sslcontext, *rest)
+
+    def _stop_serving(self, sock: socket.socket) -> None:
+        door = self.doors.pop(sock.fileno(), None)
+        if door is None:
+            stop = super()._stop_serving  # type: ignore[misc]  # asyncio's, not in its stubs
+            stop(sock)
+            return
+        door.stop()
+        door.guard.doors.remove(door)
+        sock.close()
 
     def _accept_connection(
         self,
@@ -218,16 +249,30 @@ class BoundedLoop(asyncio.SelectorEventLoop):
                 accept = super()._accept_connection  # type: ignore[misc]
                 accept(protocol_factory, sock, sslcontext, server, most, *rest)
                 return
-            self._set_up(protocol_factory, conn, address, server)
+            self._set_up(protocol_factory, conn, address, b"", server)
 
     def _set_up(
-        self, protocol_factory: Any, conn: socket.socket, address: Any, server: Any
+        self,
+        protocol_factory: Any,
+        conn: socket.socket,
+        address: Any,
+        head: bytes,
+        server: Any,
+        mark: str = "",
     ) -> None:
+        """A transport and a protocol for a connection accepted; `head`: what a front door
+        read of it (given to the protocol once it is made), `mark`: the transport's extra
+        that says it came through one."""
         try:
             protocol = protocol_factory()
+            extra: dict[str, Any] = {"peername": address}
+            if mark:
+                extra[mark] = True
             self._make_socket_transport(  # type: ignore[attr-defined]  # asyncio's
-                conn, protocol, extra={"peername": address}, server=server
+                conn, protocol, extra=extra, server=server
             )
+            if head:  # after connection_made, before anything read from the socket
+                self.call_soon(protocol.data_received, head)
         except Exception as error:  # as asyncio's: the connection is lost, the loop goes on
             conn.close()
             self.call_exception_handler(

@@ -12,6 +12,8 @@ process's HTTP connections a reserve of file descriptors short of its limit (rai
 hard limit at start), closing the oldest connection still waiting for a request head to make
 room for a new one, so a flood of idle connections never crowds out those that ask.
 A connection upgraded to a WebSocket leaves the guard: the sockets' own limits take over.
+On the server's loop (event_loop.BoundedLoop) a connection waits for its first request head
+at a front door, off the loop (front_door.py), which counts with the same guard.
 
 With `serve --workers N` the workers of a host share one listening socket, and each would
 count only its own connections: one address could hold N times its share. So they count in
@@ -27,6 +29,7 @@ import mmap
 import os
 import resource
 import tempfile
+import threading
 import zlib
 from typing import Any, ClassVar
 
@@ -42,6 +45,7 @@ SLOTS = 1 << 16  # address slots of the shared counts (an address's slot: its CR
 
 # why the guard closed a connection (the metrics' reasons)
 CLOSED = ("per-address", "full", "header-timeout", "body-timeout", "evicted")
+FRONT_DOOR = "horserace_front_door"  # a transport's extra: its connection came through one
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
@@ -132,8 +136,12 @@ class Guard:
         self.held: dict[str, int] = {}  # this process's
         self.shared = shared  # the host's workers' (their cap is on these)
         self.open = 0
-        self.waiting: dict[GuardedH11, None] = {}  # insertion order: the oldest first
+        # the connections the loop holds waiting for a request head, the oldest first (those
+        # waiting for their first head wait at the front door, if there is one: front_door.py)
+        self.waiting: dict[GuardedH11, None] = {}
         self.counts = dict.fromkeys(CLOSED, 0)  # what the guard closed, by why
+        self.doors: list[Any] = []  # the front doors counting with this guard (their `waiting`)
+        self._lock = threading.Lock()  # counts change on the loop and at the front doors
 
     def exempt(self, address: str, local: str) -> bool:
         """A trusted proxy, or another worker forwarding its clients: not one client."""
@@ -145,37 +153,54 @@ class Guard:
             return False
         return any(ip in network for network in self.trusted)
 
+    def count_in(self, address: str, local: str = "") -> str | None:
+        """Count a new connection in (`local`: the HOST:PORT it reached), or say why not:
+        `per-address` (its address holds its share) or `full` (no descriptors to spare: the
+        caller makes room or refuses). Any thread may ask (the front door's does)."""
+        with self._lock:
+            held = self.shared.held(address) if self.shared else self.held.get(address, 0)
+            if held >= self.per_address and not self.exempt(address, local):
+                return "per-address"
+            if self.open >= self.total:
+                return "full"
+            self.held[address] = self.held.get(address, 0) + 1
+            if self.shared:
+                self.shared.add(address, 1)
+            self.open += 1
+            return None
+
+    def closed(self, reason: str) -> None:
+        """Count a connection closed (or refused) for `reason` (one of `CLOSED`)."""
+        with self._lock:
+            self.counts[reason] += 1
+
     def admit(self, connection: GuardedH11, address: str, local: str = "") -> bool:
-        """Count a new connection in (`local`: the HOST:PORT it reached), or say it must be
-        closed."""
-        held = self.shared.held(address) if self.shared else self.held.get(address, 0)
-        if held >= self.per_address and not self.exempt(address, local):
-            self.counts["per-address"] += 1
+        """Count a connection the loop accepted in, or say it must be closed; with no room,
+        the oldest connection the loop holds that waits for a request head makes room."""
+        refused = self.count_in(address, local)
+        if refused == "full" and self.waiting:
+            self.closed("evicted")
+            next(iter(self.waiting)).drop()
+            refused = self.count_in(address, local)
+        if refused is not None:
+            self.closed(refused)
             return False
-        if self.open >= self.total:
-            if not self.waiting:
-                self.counts["full"] += 1
-                return False
-            oldest = next(iter(self.waiting))
-            self.counts["evicted"] += 1
-            oldest.drop()
-        self.held[address] = self.held.get(address, 0) + 1
-        if self.shared:
-            self.shared.add(address, 1)
-        self.open += 1
         self.waiting[connection] = None
         return True
 
-    def release(self, connection: GuardedH11, address: str) -> None:
-        self.waiting.pop(connection, None)
-        left = self.held.get(address, 0) - 1
-        if left > 0:
-            self.held[address] = left
-        else:
-            self.held.pop(address, None)
-        if self.shared:
-            self.shared.add(address, -1)
-        self.open -= 1
+    def release(self, connection: GuardedH11 | None, address: str) -> None:
+        """A connection closed (`None`: one the loop never held)."""
+        if connection is not None:
+            self.waiting.pop(connection, None)
+        with self._lock:
+            left = self.held.get(address, 0) - 1
+            if left > 0:
+                self.held[address] = left
+            else:
+                self.held.pop(address, None)
+            if self.shared:
+                self.shared.add(address, -1)
+            self.open -= 1
 
 
 class GuardedH11(H11Protocol):
@@ -188,6 +213,9 @@ class GuardedH11(H11Protocol):
         self._address = self.client[0] if self.client else ""
         self._timer: asyncio.TimerHandle | None = None
         self._phase = "header"
+        if transport.get_extra_info(FRONT_DOOR):  # counted in there, its head read (and to
+            self._counted = True  # come in `data_received` next)
+            return
         local = f"{self.server[0]}:{self.server[1]}" if self.server else ""
         self._counted = self.guard.admit(self, self._address, local)
         if not self._counted:
@@ -251,7 +279,7 @@ class GuardedH11(H11Protocol):
     def _late(self) -> None:
         self._timer = None
         if self._counted and not self.transport.is_closing():
-            self.guard.counts[f"{self._phase}-timeout"] += 1
+            self.guard.closed(f"{self._phase}-timeout")
             self.drop()
 
     def _leave(self) -> None:
@@ -275,4 +303,5 @@ def guard_counts() -> dict[str, Any]:
     if not GUARDS:
         return {}
     guard = GUARDS[0]
-    return {**guard.counts, "open": guard.open, "waiting": len(guard.waiting)}
+    waiting = len(guard.waiting) + sum(door.waiting for door in guard.doors)
+    return {**guard.counts, "open": guard.open, "waiting": waiting}
