@@ -3,8 +3,9 @@ beside the same tables with no attack in the same run, and `/healthz` throughout
 
 Run: `.venv/bin/python benchmarks/bench_server_attacks.py [--seconds 15] [--half-open 20000]
 [--long-rounds 100] [--only heavy-get flood half-open spoofed] [--server-nice -5]
-[--attack-nice 10]`. `--server-nice` (as root) stands for a machine of the server's own on a
-shared one: the server and the measuring clients go before the machine's other work.
+[--attack-nice 10] [--serve OPTIONS]`. `--server-nice` (as root) stands for a machine of the
+server's own on a shared one: the server and the measuring clients go before the machine's
+other work. `--serve` passes more options to `serve` (its limits, say).
 
 A first server (limits raised) plays a long table of twelve bots to its end (the finished
 table the first attack reads); then `horserace serve` starts again on that database with its
@@ -408,14 +409,19 @@ def main() -> None:
         "--server-nice", type=int, default=0, help="the server's and measuring clients' niceness"
     )
     parser.add_argument("--attack-nice", type=int, default=ATTACK_NICE, help="the attackers'")
+    parser.add_argument(
+        "--serve", default="", help="more options for serve, e.g. '--steps-per-address 50'"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         database = f"sqlite:///{folder}/attacks.db"
-        table, steps = long_table(database, args.long_rounds, Path(folder))
-        print(f"the finished table: {steps} steps (12 bots, {args.long_rounds} rounds)")
+        table = ""
+        if "heavy-get" in args.only:  # the finished table only it reads
+            table, steps = long_table(database, args.long_rounds, Path(folder))
+            print(f"the finished table: {steps} steps (12 bots, {args.long_rounds} rounds)")
         health_port = free_port()
         arguments = ["--db", database, "--bot-delay", "0", "--log-level", "warning"]
-        arguments += ["--health-port", str(health_port)]
+        arguments += ["--health-port", str(health_port), *args.serve.split()]
         process, base = start_serve(arguments, Path(folder) / "serve.log")
         if args.server_nice:  # a machine of its own, on a shared one: the server goes first
             os.setpriority(os.PRIO_PROCESS, process.pid, args.server_nice)
