@@ -1,6 +1,6 @@
 """`--health-port`: /healthz answered by a thread off the event loop (health.py), so that
-nothing queued for the loop delays it; 503 once the loop's heartbeat or the database's last
-answer is STALE_SECONDS old."""
+nothing queued for the loop delays it, and the public port's by its front door from the same
+heartbeat; 503 once the loop's heartbeat or the database's last answer is STALE_SECONDS old."""
 
 from __future__ import annotations
 
@@ -42,6 +42,9 @@ def test_the_health_port_answers_while_the_event_loop_cannot(tmp_path: Path) -> 
                 assert blocked.wait(WAIT)
                 held = client.get(f"{health}/healthz")  # answered while the loop is held
                 assert held.status_code == 200 and not release.is_set()
+                # the public port's too: its front door answers, from the same heartbeat
+                public = client.get(f"{base}/healthz")
+                assert public.json() == {"status": "ok", "tables": 0} and not release.is_set()
             finally:
                 release.set()
                 holder.join(WAIT)
@@ -61,11 +64,15 @@ def test_a_stale_heartbeat_or_a_silent_database_is_unhealthy() -> None:
         200,
         {"status": "ok", "loop_seconds": 0, "database_seconds": 0, "worker": 3},
     )
+    health.tables = lambda: 2
+    assert health.public() == (200, {"status": "ok", "tables": 2, "worker": 3})
+    assert health.public_bytes().startswith(b"HTTP/1.1 200 OK\r\n")
     now[0] += STALE_SECONDS + 1
     health.probe_once()  # the database answers; the loop has not beaten since
     status, body = health.answer()
     assert (status, body["loop_seconds"], body["database_seconds"]) == (503, STALE_SECONDS + 1, 0)
     assert "worker" not in body
+    assert health.public() == (503, {"status": "unavailable", "error": "stale"})
     health.beat = now[0]  # the loop beats again
     failing[0] = True
     health.probe_once()

@@ -128,19 +128,21 @@ def create_app(
         chores = [loop.create_task(hub.housekeeping())]
         if cluster is not None:
             chores.append(loop.create_task(hub.keep_tables()))
-        health = None
-        if health_at is not None:  # /healthz off the loop, on a port of its own (health.py)
-            health = Health(lambda: stored.page_tables(Page(limit=1)))
-            if cluster is not None:
-                health.details = {"worker": cluster.worker, "pid": os.getpid()}
+        # the loop's heartbeat and the database's last answer, read off the loop: by the
+        # front door for the public /healthz, and on a port of its own (health.py)
+        health = Health(lambda: stored.page_tables(Page(limit=1)))
+        health.tables = lambda: len(hub.tables)
+        if cluster is not None:
+            health.details = {"worker": cluster.worker, "pid": os.getpid()}
+        health.start()
+        if health_at is not None:
             health.serve(*health_at)
-            app.state.health = health
-            chores.append(loop.create_task(health.heartbeat()))
+        app.state.health = health
+        chores.append(loop.create_task(health.heartbeat()))
         try:
             yield
         finally:
-            if health is not None:
-                health.stop()
+            health.stop()
             for chore in chores:
                 chore.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

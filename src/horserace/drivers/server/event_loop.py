@@ -13,15 +13,15 @@ hellos) get the rest of the turn, and at least `YOUNG_AT_LEAST` of it. Nothing i
 or dropped: a socket left for a later turn is still ready then (epoll reports it again,
 taking the ready ones in turn, so none starves).
 
-A turn accepts at most `ACCEPTS_PER_TURN` new connections, and one while ready sockets are
-left over; a connection not yet accepted waits in the listening socket's queue, which costs
-the server nothing. (Accepting a flood as fast as it came, 64 a turn however busy, was
-tried: behind 20,000 half-open connections the public `/healthz` still timed out, and every
-connection taken in costs the loop its set-up, read and close; in one pair of runs the
-other tables' p99 was 1,542 ms against 514 ms accepting one a turn. A health check need not
-wait in that queue: `--health-port`, health.py.) The listening socket counts as
-established, so the young sockets of a burst never hold back the accepting, and a
-connection is set up in the turn that accepts it, without a task of its own.
+A guarded HTTP server's listening sockets (the server's) are not the loop's: a front door
+thread accepts there and hands the loop only connections whose request head has come
+(front_door.py), `HANDED_PER_TURN` a turn, so a flood of connections that never finish a
+request costs the loop nothing. (Accepting on the loop, one a turn or 64, was tried before:
+every connection taken in cost the loop 140-230 us for its set-up, read and close, and
+behind 20,000 half-open connections the other tables' p99 rose 21-fold.) Any other
+listening socket: a turn accepts at most `ACCEPTS_PER_TURN` new connections, and one while
+ready sockets are left over, each set up in the turn that accepts it; the listening socket
+counts as established, so the young sockets of a burst never hold back the accepting.
 
 A turn is the time between two looks at the sockets (every callback that ran between them,
 and any garbage collection they caused); `TurnTimes` keeps how long they took, for the
@@ -190,7 +190,8 @@ class BoundedLoop(asyncio.SelectorEventLoop):
         from horserace.drivers.server.front_door import FrontDoor
         from horserace.drivers.server.guard import FRONT_DOOR
 
-        guard = getattr(protocol_factory(), "guard", None)  # uvicorn's protocol, not used
+        probe = protocol_factory()  # uvicorn's protocol, never connected: its guard and app
+        guard = getattr(probe, "guard", None)
         if guard is not None and sslcontext is None and hasattr(os, "eventfd"):
             server = rest[0] if rest else None
             door = FrontDoor(
@@ -198,6 +199,7 @@ class BoundedLoop(asyncio.SelectorEventLoop):
                 sock,
                 guard,
                 lambda handed: self._set_up(protocol_factory, *handed, server, FRONT_DOOR),
+                getattr(getattr(probe, "config", None), "app", None),
             )
             self.doors[sock.fileno()] = door
             guard.doors.append(door)

@@ -12,7 +12,9 @@ handed to the loop, with the bytes read, a batch of them per wake-up of the loop
 that has not come `header_seconds` after the connection was accepted is closed here, and
 when the descriptors run short the oldest connection still waiting for its head makes room
 for a new one. So a half-open connection costs the loop nothing: accepted, held, timed out
-or evicted and closed, all on this thread.
+or evicted and closed, all on this thread. A plain `GET /healthz` is answered here too, from
+the loop's heartbeat and the database's last answer (health.py), so a health check waits
+neither for the loop nor for the database behind the tables' writes.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from typing import Any
 
 from horserace.drivers.server.guard import Guard
 
+HEALTH = b"GET /healthz HTTP/1."  # answered at the door (an app's `state.health`)
 HEAD_END = re.compile(rb"\n\r?\n")  # the blank line that ends a request head (h11 reads both)
 HEAD_AT_MOST = 16 * 1024  # h11's largest head: a longer one is the loop's to refuse (431)
 ACCEPTS_AT_ONCE = 256  # accepts between two looks at the held connections
@@ -58,7 +61,8 @@ class _Held:
 
 class FrontDoor:
     """One listening socket's accepting thread (`start`, `stop`). `hand` runs on the loop for
-    each connection whose head came, with what it sent: it sets the connection up there."""
+    each connection whose head came, with what it sent: it sets the connection up there; a
+    `GET /healthz` is answered here when `app` has a `state.health`."""
 
     def __init__(
         self,
@@ -66,8 +70,10 @@ class FrontDoor:
         listener: socket.socket,
         guard: Guard,
         hand: Callable[[Handed], None],
+        app: Any = None,
     ) -> None:
         self.loop = loop
+        self.app = app  # the ASGI app served: its `state.health` answers /healthz here
         self.listener = listener
         self.guard = guard
         self.hand = hand
@@ -184,10 +190,23 @@ class FrontDoor:
         seen = len(held.head)
         held.head += data
         if HEAD_END.search(held.head, max(0, seen - 2)) or len(held.head) >= HEAD_AT_MOST:
+            if held.head.startswith(HEALTH) and self._answer_health(held):
+                return
             fd = held.sock.fileno()
             self._poll.unregister(fd)
             del self._held[fd]
             self._handed.append((held.sock, held.address, held.head))
+
+    def _answer_health(self, held: _Held) -> bool:
+        """`GET /healthz` answered here, from the app's `Health` (the loop's heartbeat and
+        the database's last answer), so no flood delays it; the connection is closed."""
+        health = getattr(getattr(self.app, "state", None), "health", None)
+        if health is None:
+            return False
+        with contextlib.suppress(OSError):  # a few hundred bytes: the socket's buffer takes them
+            held.sock.send(health.public_bytes())
+        self._close(held)
+        return True
 
     def _expire(self, now: float) -> None:
         while self._held:

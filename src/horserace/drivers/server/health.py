@@ -38,6 +38,7 @@ class Health:
         self.answered = now
         self.error = ""  # the last probe's failure, if it failed
         self.details: dict[str, Any] = {}  # added to a healthy answer (the worker, say)
+        self.tables: Callable[[], int] = lambda: 0  # the tables held (the public answer's)
         self._stop = threading.Event()
 
     async def heartbeat(self) -> None:
@@ -74,8 +75,33 @@ class Health:
             **({"error": self.error} if self.error else {}),
         }
 
+    def public(self) -> tuple[int, dict[str, Any]]:
+        """(status, body) of the public port's `/healthz` as the front door answers it, off
+        the loop: the route's answer (`status`, `tables`, the worker), from the heartbeat and
+        the database's last answer (their ages stay the operator's, at the health port)."""
+        status, _ = self.answer()
+        if status != 200:
+            return status, {"status": "unavailable", "error": self.error or "stale"}
+        body = {"status": "ok", "tables": self.tables(), **self.details}
+        return status, body
+
+    def public_bytes(self) -> bytes:
+        """`public` as a whole HTTP/1.1 response that closes its connection."""
+        status, body = self.public()
+        data = json.dumps(body, separators=(",", ":")).encode()
+        reason = "OK" if status == 200 else "Service Unavailable"
+        head = (
+            f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+            f"content-length: {len(data)}\r\nconnection: close\r\n\r\n"
+        )
+        return head.encode() + data
+
+    def start(self) -> None:
+        """Start the database's prober (a thread); `stop` stops it."""
+        threading.Thread(target=self.probe_database, name="health-probe", daemon=True).start()
+
     def serve(self, host: str, port: int) -> HTTPServer:
-        """Start the database's prober and the health port's thread; stop both with `stop`."""
+        """Start the health port's thread; `stop` stops it."""
         health = self
 
         class Answer(BaseHTTPRequestHandler):
@@ -94,7 +120,6 @@ class Health:
                 """Silent: a check every few seconds is not news."""
 
         server = HTTPServer((host, port), Answer)
-        threading.Thread(target=self.probe_database, name="health-probe", daemon=True).start()
         threading.Thread(target=server.serve_forever, name="health", daemon=True).start()
         self._server = server
         return server
