@@ -192,15 +192,21 @@ def test_more_sockets_do_not_multiply_what_one_address_may_send(tmp_path: Path) 
 
 
 def test_tables_per_address_and_lobby_requests_are_limited(tmp_path: Path) -> None:
-    limits = Limits(tables_per_address=2, requests_per_second=0.01, request_burst=4)
+    """Past either limit, 429; each refusal goes out `refusal_seconds` late, so a client that
+    asks again at once is slowed down without a request served for it."""
+    limits = Limits(
+        tables_per_address=2, requests_per_second=0.01, request_burst=4, refusal_seconds=0.2
+    )
     with serving(tmp_path / "t.db", limits=limits) as client:
         body = {"preset": "classic", "options": {"players": 2}}
         assert client.post("/api/tables", json=body).status_code == 201
         assert client.post("/api/tables", json=body).status_code == 201
         third = client.post("/api/tables", json=body)
         assert third.status_code == 429 and "waiting" in third.json()["detail"]
+        started = time.monotonic()
         statuses = [client.post("/api/tables", json=body).status_code for _ in range(3)]
         assert statuses == [429, 429, 429]
+        assert time.monotonic() - started >= 3 * limits.refusal_seconds  # each one late
         assert len(client.get("/api/tables").json()) == 2
 
 
@@ -265,12 +271,39 @@ def test_tables_of_bots_count_against_the_address_and_the_server(tmp_path: Path)
         assert refused.status_code == 429 and "runs all" in refused.json()["detail"]
 
 
+def test_a_table_of_bots_alone_pays_more_of_its_address_s_steps(tmp_path: Path) -> None:
+    """Nobody plays at a table of bots alone: each of its steps takes `bots_alone_step_cost`
+    of its address's budget, so the tables where somebody plays keep the larger share. On a
+    budget that allows one move and then almost nothing, what the table spent is its steps
+    times the cost; a table with a seat for a person pays one a step."""
+    limits = Limits(steps_per_address=0.01, tables_per_address=10)
+    bots = CreateTable(preset="classic", options={"players": 4}, seats=["random"] * 4)
+    people = CreateTable(preset="classic", options={"players": 2}, seats=["open", "random"])
+
+    async def run() -> None:
+        hub = Hub(SQLiteStorage(tmp_path / "t.db"), limits=limits)
+        try:
+            alone, _ = await hub.create(bots, "10.0.0.1")
+            budget = alone.pacer
+            assert budget is not None and alone.step_cost == limits.bots_alone_step_cost == 4
+            while alone.version == 0 or budget.wait_seconds() == 0:  # its one move, stored
+                await asyncio.sleep(0.01)
+            spent = budget.burst - budget.steps  # less what 0.01 a second refilled meanwhile
+            assert abs(spent - 4 * alone.version) < 0.1, (spent, alone.version)
+            seated, _ = await hub.create(people, "10.0.0.2")
+            assert seated.step_cost == 1
+        finally:
+            await hub.close()
+
+    asyncio.run(run())
+
+
 def test_one_address_s_tables_share_its_steps_a_second(tmp_path: Path) -> None:
     """Three bot tables from one address share 20 steps a second (bursts of 40), while a
     table from another address plays 100 steps on a budget of its own. What the three made
     meanwhile stays within their one budget (a run of chance's moves, at most 64, may
     overdraw it once per table): a third of what one table alone may make, each."""
-    limits = Limits(steps_per_address=20, tables_per_address=10)
+    limits = Limits(steps_per_address=20, tables_per_address=10, bots_alone_step_cost=1)
     bots = CreateTable(preset="classic", options={"players": 4, "rounds": 50}, seats=["random"] * 4)
 
     async def run() -> tuple[int, float]:

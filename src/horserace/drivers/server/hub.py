@@ -23,7 +23,16 @@ from horserace.drivers.server.records import Archive, RecordCheck
 from horserace.drivers.server.routing import CLOSE_MOVING
 from horserace.drivers.server.seating import TableRefusal, TableSettings, new_seats, now
 from horserace.drivers.server.signing import ServerKey
-from horserace.drivers.server.storage import OPEN, OVER, PLAYING, WAITING, Page, Storage, TableRow
+from horserace.drivers.server.storage import (
+    BOT,
+    OPEN,
+    OVER,
+    PLAYING,
+    WAITING,
+    Page,
+    Storage,
+    TableRow,
+)
 from horserace.drivers.server.table import TableMaster
 from horserace.drivers.server.table_base import TableBase
 from horserace.drivers.server.tokens import hash_token, new_table_id, new_token
@@ -251,6 +260,8 @@ class Hub:
     def _hold(self, table: TableMaster, budget: StepBudget | None = None) -> None:
         self.tables[table.id] = table
         table.pacer = budget or self.steps_of(f"table {table.id}")
+        if all(seat.kind == BOT for seat in table.seats):  # nobody plays: it yields to those
+            table.step_cost = self.limits.bots_alone_step_cost  # where somebody does
         table.on_change = self._changed
         table.metrics = self.metrics
         table.writer = self.writer

@@ -138,7 +138,7 @@ class StepBudget:
         self._refill()
         return 0.0 if self.steps >= 0 else -self.steps / self.rate
 
-    def spend(self, steps: int) -> None:
+    def spend(self, steps: float) -> None:
         self._refill()
         self.steps -= steps
 
@@ -157,6 +157,10 @@ class Limits:
     connections_per_address: int = 64  # HTTP connections at once, per address (guard.py)
     tables_per_address: int = 20  # tables an address created that are not over yet
     steps_per_address: float = 200.0  # steps a second of all the tables one address created
+    # a step of a table of bots alone takes this many of them: one address's tables of bots
+    # alone make 50 steps a second together, and leave the loop to the tables with people
+    bots_alone_step_cost: float = 4.0
+    refusal_seconds: float = 0.5  # a 429 is answered this late (a client asking at once waits)
     tables_running: int = 5_000  # tables not over yet, held at once
     tables_total: int = 20_000  # tables held in memory at once
     idle_seconds: float = 600.0  # a table nobody watches and nothing moves leaves memory
