@@ -14,6 +14,10 @@ import psycopg
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from horserace.drivers.server.records import check_published
+
+DEADLINE = 60.0  # seconds for the tables to finish once a worker or host is gone
+
 
 def live_workers(url: str) -> dict[int, str]:
     """The live workers' private addresses, by worker id."""
@@ -117,3 +121,37 @@ class Follower:
         if self._socket is not None:
             with contextlib.suppress(ConnectionClosed, TimeoutError):
                 self._socket.close()
+
+
+def play_out(followers: list[Follower]) -> None:
+    """Pump every follower until its table is over (within DEADLINE), then close them."""
+    deadline = time.monotonic() + DEADLINE
+    while not all(follower.over for follower in followers):
+        assert time.monotonic() < deadline, "the tables did not finish"
+        for follower in followers:
+            if not follower.over:
+                follower.pump(0.05)
+    for follower in followers:
+        follower.close()
+
+
+def check_followed(base: str, followed: dict[str, Follower], server_key: str) -> None:
+    """Each follower was told of every step once, in order (no gap, no repeat), and its
+    table's published record verifies and has as many steps as the follower saw."""
+    for table, follower in followed.items():
+        assert follower.seen == list(range(1, follower.version + 1))  # no gap, no repeat
+        text = get(base, f"/api/tables/{table}/record").text
+        checked = check_published(text, server_key=server_key, table=table)
+        assert checked.verified, checked.problems
+        assert checked.steps == follower.version
+
+
+def check_played_on(base: str, table: str, player: Follower, acked_before: dict[int, str]) -> None:
+    """Every move acknowledged to seat 0's `player` is in the published record at its version,
+    what was acknowledged before the death still is, and the player moved again after it."""
+    rows = [json.loads(line) for line in get(base, f"/api/tables/{table}/record").text.splitlines()]
+    made = {row["step"] + 1: (row["actor"], row["action"]) for row in rows if "step" in row}
+    assert acked_before
+    assert all(made[version] == ("0", action) for version, action in player.acked.items())
+    assert set(acked_before.items()) <= set(player.acked.items())
+    assert any(version > max(acked_before) for version in player.acked)  # played on

@@ -24,9 +24,9 @@ STARTUP_POLLS = 300  # x 0.1 s
 METRICS_TOKEN = "the-operators-metrics-token"  # given as an operator gives it: in the environment
 
 
-def free_port() -> int:
+def free_port(host: str = HOST) -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((HOST, 0))
+        probe.bind((host, 0))
         return int(probe.getsockname()[1])
 
 

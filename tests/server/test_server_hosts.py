@@ -14,9 +14,7 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -28,25 +26,26 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from horserace.drivers.server.records import check_published
 from horserace.drivers.server.signing import ServerKey
-from tests.server.cluster_clients import Follower, get, live_workers, owners, post
+from tests.server.cluster_clients import (
+    DEADLINE,
+    Follower,
+    check_followed,
+    check_played_on,
+    get,
+    live_workers,
+    owners,
+    play_out,
+    post,
+)
 from tests.server.postgres import new_database
-from tests.server.serve_process import METRICS_TOKEN
+from tests.server.serve_process import HORSERACE, METRICS_TOKEN, free_port
 from tests.server.test_server_nginx import nginx_in_front
 
 HOSTS = ("127.0.0.2", "127.0.0.3")
 MAX_TABLES = 40  # made until one hashes to its creator's host and one to the other
-HORSERACE = Path(sys.executable).parent / "horserace"
-DEADLINE = 60.0
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGKILL is a POSIX signal")
-
-
-def _free_port(host: str) -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((host, 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass
@@ -73,7 +72,7 @@ def _hosts(url: str, key: Path, logs: Path) -> Iterator[list[tuple[subprocess.Po
     hosts = []
     with ExitStack() as stack:
         for host in HOSTS:
-            port, log = _free_port(host), logs / f"{host}.log"
+            port, log = free_port(host), logs / f"{host}.log"
             command = [str(HORSERACE), "serve", "--host", host, "--port", str(port)]
             command += ["--advertise-host", host, "--db", url, "--key-file", str(key)]
             command += ["--bot-delay", "0.02", "--log-level", "warning"]
@@ -197,28 +196,10 @@ def test_two_hosts_forward_across_and_survive_one_killed(two_hosts: Hosts) -> No
     server_key = get(first_base, "/api/server-key").json()["server_key"]
     acked_before, bots_over = dict(player.acked), watcher.over
     _kill_host(first)
-    followers = [player, watcher]
-    deadline = time.monotonic() + DEADLINE
-    while not all(follower.over for follower in followers):
-        assert time.monotonic() < deadline, "the tables did not finish"
-        for follower in followers:
-            if not follower.over:
-                follower.pump(0.05)
-    for follower in followers:
-        follower.close()
+    play_out([player, watcher])
     owned, live = owners(postgres_url), live_workers(postgres_url)
     assert set(live) == {b_id} and owned[person] == b_id
     assert bots_over or owned[bots] == b_id
     assert get(second_base, "/api/server-key").json()["server_key"] == server_key
-    for table, follower in ((person, player), (bots, watcher)):
-        assert follower.seen == list(range(1, follower.version + 1))  # no gap, no repeat
-        text = get(second_base, f"/api/tables/{table}/record").text
-        checked = check_published(text, server_key=server_key, table=table)
-        assert checked.verified, checked.problems
-        assert checked.steps == follower.version
-    record = get(second_base, f"/api/tables/{person}/record").text
-    rows = [json.loads(line) for line in record.splitlines()]
-    made = {row["step"] + 1: (row["actor"], row["action"]) for row in rows if "step" in row}
-    assert all(made[version] == ("0", action) for version, action in player.acked.items())
-    assert set(acked_before.items()) <= set(player.acked.items())
-    assert any(version > max(acked_before) for version in player.acked)  # played on
+    check_followed(second_base, {person: player, bots: watcher}, server_key)
+    check_played_on(second_base, person, player, acked_before)

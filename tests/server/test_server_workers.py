@@ -4,7 +4,8 @@ to one cap of HTTP connections between them, and pushes its
 changes to its lobby sockets, and when the owner of
 tables in mid-game is killed with SIGKILL, they move to a live worker and play on: every
 acknowledged action is in the published record, every watcher picks up where it was, and the
-records verify."""
+records verify. The cluster is shared by the module's tests; the one that kills a worker comes
+last."""
 
 from __future__ import annotations
 
@@ -14,37 +15,46 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
+import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
+from dataclasses import dataclass
 
 import pytest
 from websockets.sync.client import connect
 
 from horserace.drivers.server.limits import Limits
-from horserace.drivers.server.records import check_published
-from tests.server.cluster_clients import Follower, get, live_workers, owners, post
-from tests.server.serve_process import stop_process
+from tests.server.cluster_clients import (
+    DEADLINE,
+    Follower,
+    check_followed,
+    check_played_on,
+    get,
+    live_workers,
+    owners,
+    play_out,
+    post,
+)
+from tests.server.postgres import new_database
+from tests.server.serve_process import HORSERACE, HOST, free_port, stop_process
 
-HOST = "127.0.0.1"
-HORSERACE = Path(sys.executable).parent / "horserace"
-DEADLINE = 60.0
 BOT_TABLES = 4
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGKILL is a POSIX signal")
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
+@dataclass
+class Cluster:
+    url: str  # the database
+    base: str  # the cluster's port, any worker behind it
 
 
-@contextmanager
-def _cluster(url: str, tmp_path: Path) -> Iterator[str]:
-    port, log = _free_port(), tmp_path / "server.log"
+@pytest.fixture(scope="module")
+def cluster(postgres_server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """`serve --workers 2` over a database of its own, once every worker is up."""
+    url = new_database(postgres_server, f"t_{uuid.uuid4().hex}")
+    folder = tmp_path_factory.mktemp("workers")
+    port, log = free_port(), folder / "server.log"
     command = [
         str(HORSERACE),
         "serve",
@@ -59,7 +69,7 @@ def _cluster(url: str, tmp_path: Path) -> Iterator[str]:
         "--bot-delay",
         "0.03",
         "--key-file",
-        str(tmp_path / "server.key"),
+        str(folder / "server.key"),
         "--log-level",
         "warning",
     ]
@@ -70,47 +80,47 @@ def _cluster(url: str, tmp_path: Path) -> Iterator[str]:
         while len(live_workers(url)) < 2:
             assert process.poll() is None and time.monotonic() < deadline, log.read_text()
             time.sleep(0.1)
-        yield f"http://{HOST}:{port}"
+        yield Cluster(url, f"http://{HOST}:{port}")
     finally:
         stop_process(process)
 
 
-def test_every_worker_serves_every_table(postgres_url: str, tmp_path: Path) -> None:
-    with _cluster(postgres_url, tmp_path) as base:
-        _one_cap_for_both_workers(base)
-        made = post(
-            base,
-            "/api/tables",
-            {"preset": "classic", "options": {"players": 2}, "seats": ["open", "random"]},
-        )
-        table = made["table"]["id"]
-        owner = owners(postgres_url)[table]
-        held = connect(
-            f"ws://{live_workers(postgres_url)[owner]}/ws/tables/{table}", proxy=None, legacy=True
-        )
-        held.send(json.dumps({"type": "hello"}))  # somebody is here: the table stays
-        assert json.loads(held.recv(timeout=10))["type"] == "welcome"
-        for worker, address in live_workers(postgres_url).items():  # the owner, and the other
-            summary = get(f"http://{address}", f"/api/tables/{table}").json()
-            assert summary["id"] == table and summary["status"] == "waiting"
-            with connect(f"ws://{address}/ws/tables/{table}", proxy=None) as ws:
-                ws.send(json.dumps({"type": "hello"}))
-                welcome = json.loads(ws.recv(timeout=10))
-                assert welcome["type"] == "welcome" and welcome["table"] == table
-            health = get(f"http://{address}", "/healthz").json()
-            assert health["worker"] == worker and (health["tables"] >= 1) == (worker == owner)
-        other = next(a for w, a in live_workers(postgres_url).items() if w != owner)
-        with connect(f"ws://{other}/ws/lobby?status=all", proxy=None) as lobby:
-            first = json.loads(lobby.recv(timeout=10))
-            assert first["type"] == "tables" and [t["id"] for t in first["tables"]] == [table]
-            joined = post(f"http://{other}", f"/api/tables/{table}/join", {"name": "Ann"})
-            assert joined["seat"] == 0 and joined["table"]["status"] == "playing"
-            assert owners(postgres_url)[table] == owner  # forwarded, not taken over
-            # the owner announces the change; the other worker pushes it to its lobby
-            pushed = json.loads(lobby.recv(timeout=10))
-            assert pushed["type"] == "tables-changed"
-            assert [(t["id"], t["status"]) for t in pushed["tables"]] == [(table, "playing")]
-        held.close()
+def test_every_worker_serves_every_table(cluster: Cluster) -> None:
+    """The module's first test: the table it makes is the cluster's only one, and no
+    connection is open to the cluster before it counts one address's cap."""
+    url, base = cluster.url, cluster.base
+    _one_cap_for_both_workers(base)
+    made = post(
+        base,
+        "/api/tables",
+        {"preset": "classic", "options": {"players": 2}, "seats": ["open", "random"]},
+    )
+    table = made["table"]["id"]
+    owner = owners(url)[table]
+    held = connect(f"ws://{live_workers(url)[owner]}/ws/tables/{table}", proxy=None, legacy=True)
+    held.send(json.dumps({"type": "hello"}))  # somebody is here: the table stays
+    assert json.loads(held.recv(timeout=10))["type"] == "welcome"
+    for worker, address in live_workers(url).items():  # the owner, and the other
+        summary = get(f"http://{address}", f"/api/tables/{table}").json()
+        assert summary["id"] == table and summary["status"] == "waiting"
+        with connect(f"ws://{address}/ws/tables/{table}", proxy=None) as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            welcome = json.loads(ws.recv(timeout=10))
+            assert welcome["type"] == "welcome" and welcome["table"] == table
+        health = get(f"http://{address}", "/healthz").json()
+        assert health["worker"] == worker and (health["tables"] >= 1) == (worker == owner)
+    other = next(a for w, a in live_workers(url).items() if w != owner)
+    with connect(f"ws://{other}/ws/lobby?status=all", proxy=None) as lobby:
+        first = json.loads(lobby.recv(timeout=10))
+        assert first["type"] == "tables" and [t["id"] for t in first["tables"]] == [table]
+        joined = post(f"http://{other}", f"/api/tables/{table}/join", {"name": "Ann"})
+        assert joined["seat"] == 0 and joined["table"]["status"] == "playing"
+        assert owners(url)[table] == owner  # forwarded, not taken over
+        # the owner announces the change; the other worker pushes it to its lobby
+        pushed = json.loads(lobby.recv(timeout=10))
+        assert pushed["type"] == "tables-changed"
+        assert [(t["id"], t["status"]) for t in pushed["tables"]] == [(table, "playing")]
+    held.close()
 
 
 def _one_cap_for_both_workers(base: str) -> None:
@@ -138,94 +148,69 @@ def _one_cap_for_both_workers(base: str) -> None:
             connection.close()
 
 
-def test_a_table_moves_to_the_worker_its_player_connects_to(
-    postgres_url: str, tmp_path: Path
-) -> None:
+def test_a_table_moves_to_the_worker_its_player_connects_to(cluster: Cluster) -> None:
     """A socket reaching a worker that does not own its table takes the table there when
     nobody is connected to it at its owner (so the player's messages cross one event loop,
     not two); a later socket at the old owner is forwarded, and the table stays."""
-    with _cluster(postgres_url, tmp_path) as base:
-        body = {"preset": "classic", "options": {"players": 2}, "seats": ["open", "random"]}
-        table = post(base, "/api/tables", body)["table"]["id"]
-        token = post(base, f"/api/tables/{table}/join", {"name": "Ann"})["token"]
-        workers, owner = live_workers(postgres_url), owners(postgres_url)[table]
-        other = next(worker for worker in workers if worker != owner)
-        with connect(f"ws://{workers[other]}/ws/tables/{table}", proxy=None) as ws:
-            ws.send(json.dumps({"type": "hello", "token": token}))
-            player = Follower(base, table, token)
-            player._socket, player.reconnects = ws, 0
-            while len(player.acked) < 3:
-                player.pump(0.05)
-            assert owners(postgres_url)[table] == other
-            assert get(f"http://{workers[other]}", "/healthz").json()["tables"] >= 1
-            with connect(f"ws://{workers[owner]}/ws/tables/{table}", proxy=None) as watcher:
-                watcher.send(json.dumps({"type": "hello"}))
-                welcome = json.loads(watcher.recv(timeout=10))
-                assert welcome["type"] == "welcome" and welcome["seat"] is None
-            assert owners(postgres_url)[table] == other  # somebody plays there: it stays
-            while len(player.acked) < 6:
-                player.pump(0.05)
-        assert player.reconnects == 0 and player.seen == sorted(set(player.seen))
+    url, base = cluster.url, cluster.base
+    body = {"preset": "classic", "options": {"players": 2}, "seats": ["open", "random"]}
+    table = post(base, "/api/tables", body)["table"]["id"]
+    token = post(base, f"/api/tables/{table}/join", {"name": "Ann"})["token"]
+    workers, owner = live_workers(url), owners(url)[table]
+    other = next(worker for worker in workers if worker != owner)
+    with connect(f"ws://{workers[other]}/ws/tables/{table}", proxy=None) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        player = Follower(base, table, token)
+        player._socket, player.reconnects = ws, 0
+        while len(player.acked) < 3:
+            player.pump(0.05)
+        assert owners(url)[table] == other
+        assert get(f"http://{workers[other]}", "/healthz").json()["tables"] >= 1
+        with connect(f"ws://{workers[owner]}/ws/tables/{table}", proxy=None) as watcher:
+            watcher.send(json.dumps({"type": "hello"}))
+            welcome = json.loads(watcher.recv(timeout=10))
+            assert welcome["type"] == "welcome" and welcome["seat"] is None
+        assert owners(url)[table] == other  # somebody plays there: it stays
+        while len(player.acked) < 6:
+            player.pump(0.05)
+    assert player.reconnects == 0 and player.seen == sorted(set(player.seen))
 
 
-def test_a_killed_workers_tables_move_on_and_nothing_is_lost(
-    postgres_url: str, tmp_path: Path
-) -> None:
-    with _cluster(postgres_url, tmp_path) as base:
-        person = post(
+def test_a_killed_workers_tables_move_on_and_nothing_is_lost(cluster: Cluster) -> None:
+    """The module's last test (it kills a worker). Tables of the earlier tests left on the
+    victim are not this test's: only its own tables are followed and checked."""
+    url, base = cluster.url, cluster.base
+    person = post(
+        base,
+        "/api/tables",
+        {"preset": "classic", "options": {"players": 2, "rounds": 2}, "seats": ["open", "ev"]},
+    )["table"]["id"]
+    bots = [
+        post(
             base,
             "/api/tables",
-            {"preset": "classic", "options": {"players": 2, "rounds": 2}, "seats": ["open", "ev"]},
+            {"preset": "classic", "options": {"players": 3, "rounds": 2}, "seats": ["random"] * 3},
         )["table"]["id"]
-        bots = [
-            post(
-                base,
-                "/api/tables",
-                {
-                    "preset": "classic",
-                    "options": {"players": 3, "rounds": 2},
-                    "seats": ["random"] * 3,
-                },
-            )["table"]["id"]
-            for _ in range(BOT_TABLES)
-        ]
-        token = post(base, f"/api/tables/{person}/join", {"name": "Ann"})["token"]
-        player = Follower(base, person, token)
-        watchers = [Follower(base, table) for table in bots]
-        followers = [player, *watchers]
-        while len(player.acked) < 3:  # the game is well under way
-            for follower in followers:
-                follower.pump(0.05)
-        victim = owners(postgres_url)[person]
-        health = get(f"http://{live_workers(postgres_url)[victim]}", "/healthz").json()
-        moved = [t for t, w in owners(postgres_url).items() if w == victim]
-        os.kill(health["pid"], signal.SIGKILL)
-        acked_before = dict(player.acked)
-        deadline = time.monotonic() + DEADLINE
-        while not all(follower.over for follower in followers):
-            assert time.monotonic() < deadline, "the tables did not finish"
-            for follower in followers:
-                if not follower.over:
-                    follower.pump(0.05)
+        for _ in range(BOT_TABLES)
+    ]
+    token = post(base, f"/api/tables/{person}/join", {"name": "Ann"})["token"]
+    player = Follower(base, person, token)
+    watchers = [Follower(base, table) for table in bots]
+    followers = [player, *watchers]
+    while len(player.acked) < 3:  # the game is well under way
         for follower in followers:
-            follower.close()
-        owned, live = owners(postgres_url), live_workers(postgres_url)
-        assert victim not in live and all(owned[table] in live for table in moved)
-        for table, follower in zip([person, *bots], followers, strict=True):
-            assert follower.reconnects >= (1 if table in moved else 0)
-        key = get(base, "/api/server-key").json()["server_key"]
-        for table, follower in zip([person, *bots], followers, strict=True):
-            assert follower.seen == list(range(1, follower.version + 1))  # no gap, no repeat
-            text = get(base, f"/api/tables/{table}/record").text
-            checked = check_published(text, server_key=key, table=table)
-            assert checked.verified, checked.problems
-            assert checked.steps == follower.version
-        rows = [
-            json.loads(line) for line in get(base, f"/api/tables/{person}/record").text.splitlines()
-        ]
-        made = {row["step"] + 1: (row["actor"], row["action"]) for row in rows if "step" in row}
-        assert acked_before and all(
-            made[version] == ("0", action) for version, action in player.acked.items()
-        )
-        assert set(acked_before.items()) <= set(player.acked.items())
-        assert any(version > max(acked_before) for version in player.acked)  # played on
+            follower.pump(0.05)
+    victim = owners(url)[person]
+    health = get(f"http://{live_workers(url)[victim]}", "/healthz").json()
+    mine = [person, *bots]
+    moved = [t for t, w in owners(url).items() if w == victim and t in mine]
+    os.kill(health["pid"], signal.SIGKILL)
+    acked_before = dict(player.acked)
+    play_out(followers)
+    owned, live = owners(url), live_workers(url)
+    assert victim not in live and all(owned[table] in live for table in moved)
+    for table, follower in zip(mine, followers, strict=True):
+        assert follower.reconnects >= (1 if table in moved else 0)
+    key = get(base, "/api/server-key").json()["server_key"]
+    check_followed(base, dict(zip(mine, followers, strict=True)), key)
+    check_played_on(base, person, player, acked_before)
