@@ -10,10 +10,12 @@ import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
 
@@ -26,6 +28,12 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 ROOT = Path(__file__).resolve().parents[2]
 GALLERY = Path(os.environ.get("HORSERACE_GALLERY", ROOT / "build" / "gallery"))
+
+
+@dataclass(frozen=True)
+class Served:
+    base: str  # the server's base URL
+    log: Path  # what it writes (a failed step quotes it)
 
 
 @contextmanager
@@ -125,6 +133,26 @@ def moved_on(page: Page, version: str | None) -> None:
     page.wait_for_function(f"document.getElementById('version').textContent !== '{version}'")
 
 
+def new_table(base: str, body: dict[str, Any]) -> tuple[str, str]:
+    """A table made over the API: its id and the host's token."""
+    created = api(base, "POST", "/api/tables", body)
+    return str(created["table"]["id"]), str(created["host_token"])
+
+
+def joined(base: str, table: str, names: list[str]) -> list[str]:
+    """Each name joins the table over the API, in turn: the seats' tokens."""
+    return [api(base, "POST", f"/api/tables/{table}/join", {"name": n})["token"] for n in names]
+
+
+def waiting(browser: Browser, base: str, body: dict[str, Any]) -> Page:
+    """A phone at a new table that waits for its players: a quiet page, nothing moves on it."""
+    table, _ = new_table(base, body)
+    page = new_page(browser, PHONE)
+    page.goto(f"{base}/table/{table}")
+    page.locator("#join").wait_for()
+    return page
+
+
 def seated(
     browser: Browser, base: str, table: str, seat: int, token: str, size: dict[str, int] = DESKTOP
 ) -> Page:
@@ -138,3 +166,26 @@ def seated(
     )
     page.goto(f"{base}/table/{table}?seat={seat}")
     return page
+
+
+def hosting(browser: Browser, base: str, table: str, token: str, size: dict[str, int]) -> Page:
+    """A browser holding the host's token (as making the table leaves it), on the table page."""
+    page = new_page(browser, size)
+    page.goto(base + "/")
+    page.evaluate(
+        "([table, token]) => localStorage.setItem('horserace.host.' + table, token)",
+        [table, token],
+    )
+    page.goto(f"{base}/table/{table}")
+    return page
+
+
+def serious(page: Page, state: str) -> None:
+    """Each serious or critical violation, named with the elements it was found on."""
+    results = Axe().run(page)
+    found = [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert not found, (state, found)

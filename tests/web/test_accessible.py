@@ -12,10 +12,9 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser
 
-from tests.web.support import CHROMIUM, DESKTOP, PHONE, api, new_page, page_errors, serve
+from tests.web.support import CHROMIUM, DESKTOP, PHONE, api, new_page, page_errors, serious, serve
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 
@@ -25,17 +24,6 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("axe")
     with serve(folder / "t.db", folder / "server.log", bot_delay=0.0) as url:
         yield url
-
-
-def _serious(page: Page, state: str) -> None:
-    """Each serious or critical violation, named with the elements it was found on."""
-    results = Axe().run(page)
-    found = [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert not found, (state, found)
 
 
 def _bots_game(base: str, preset: str, players: int, options: dict[str, int]) -> str:
@@ -58,7 +46,7 @@ def test_the_lobby_and_a_hosts_invite(browser: Browser, base: str, size: dict[st
     page = new_page(browser, size)
     page.goto(base + "/")
     page.locator("#preset option").first.wait_for(state="attached")
-    _serious(page, "lobby")
+    serious(page, "lobby")
     page.fill("#name", "Ann")
     page.fill("#players", "2")
     page.locator("#players").dispatch_event("input")
@@ -67,13 +55,13 @@ def test_the_lobby_and_a_hosts_invite(browser: Browser, base: str, size: dict[st
     page.wait_for_url(re.compile(r".*/table/[\w-]+$"))
     page.wait_for_function("document.getElementById('qr').naturalWidth > 0")
     page.locator("#room-code").filter(has_text=re.compile("^[A-Z]{5}$")).wait_for()
-    _serious(page, "invite")
+    serious(page, "invite")
     page.locator("#fair summary").click()
     page.locator("#seed-text").wait_for()
-    _serious(page, "fair dice")
+    serious(page, "fair dice")
     page.get_by_role("button", name="Rules").click()
     page.locator("#rules-text h3").first.wait_for()
-    _serious(page, "rules")
+    serious(page, "rules")
     assert page_errors(page) == []
 
 
@@ -97,5 +85,5 @@ def test_a_game_to_its_end_in_words_and_without_violations(
     page.locator("#end").wait_for(timeout=90_000)
     words = page.locator(".board-words")
     assert re.search(said, words.inner_text()), words.inner_text()
-    _serious(page, f"{preset} over")
+    serious(page, f"{preset} over")
     assert page_errors(page) == []

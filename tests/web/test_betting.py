@@ -8,26 +8,28 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
 from itertools import permutations
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 
 from horserace.components.tote import Ticket, settle_pool
 from horserace.families.cards.rules.tote_bets import winning_selections
-from tests.web.support import CHROMIUM, PHONE, api, new_page, page_errors, seated, serve, snap
+from tests.web.support import (
+    CHROMIUM,
+    PHONE,
+    api,
+    joined,
+    new_page,
+    page_errors,
+    seated,
+    serious,
+    snap,
+    waiting,
+)
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("betting")
-    with serve(folder / "t.db", folder / "server.log") as url:
-        yield url
 
 
 def test_the_tote_is_chosen_in_the_lobby(browser: Browser, base: str) -> None:
@@ -95,7 +97,7 @@ def test_a_tote_bet_on_a_phone(browser: Browser, base: str) -> None:
         },
     )
     table = created["table"]["id"]
-    token = api(base, "POST", f"/api/tables/{table}/join", {"name": "Ann"})["token"]
+    (token,) = joined(base, table, ["Ann"])
     page = seated(browser, base, table, 0, token, PHONE)
     page.locator("#bet-list").wait_for()
     assert page.locator("#action-bar").evaluate("bar => getComputedStyle(bar).position") == "static"
@@ -132,7 +134,7 @@ def test_a_tote_bet_on_a_phone(browser: Browser, base: str) -> None:
     paid = _chips(least) if least == most else f"{_chips(least)} to {_chips(most)}"
     assert page.locator("#pays-place-C").inner_text() == f"if it places {paid}"
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    _serious(page, "the tote's list")
+    serious(page, "the tote's list")
     snap(page, "35-tote-list")
     assert page_errors(page) == []
 
@@ -150,7 +152,7 @@ def test_the_books_prices_on_a_phone(browser: Browser, base: str) -> None:
         },
     )
     table = created["table"]["id"]
-    token = api(base, "POST", f"/api/tables/{table}/join", {"name": "Ann"})["token"]
+    (token,) = joined(base, table, ["Ann"])
     page = seated(browser, base, table, 1, token, PHONE)
     page.locator("#bet-list").wait_for()
     assert page.get_by_role("tab").count() == 0  # the book takes one kind of bet
@@ -173,31 +175,16 @@ def test_the_books_prices_on_a_phone(browser: Browser, base: str) -> None:
             assert page.locator(f"#pays-bet-{letter}").inner_text() == f"pays {_chips(paid)}"
             stepped += 1
     assert stepped  # some horse has a price the dealer covers
-    _serious(page, "the book's list")
+    serious(page, "the book's list")
     assert page_errors(page) == []
-
-
-def _serious(page: Page, state: str) -> None:
-    found = [
-        f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}"
-        for v in Axe().run(page).response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert not found, (state, found)
 
 
 def test_the_pages_pool_arithmetic_is_the_engines(browser: Browser, base: str) -> None:
     """The page's settlement of a pool (what 'would pay' reads) against components.tote on
     400 seeded random pools: takeouts, ties of selections, minus pools, nobody winning."""
-    created = api(
-        base,
-        "POST",
-        "/api/tables",
-        {"preset": "basic", "options": {"players": 3}, "seats": ["open"] * 3},
+    page = waiting(
+        browser, base, {"preset": "basic", "options": {"players": 3}, "seats": ["open"] * 3}
     )
-    page = new_page(browser, PHONE)  # a quiet page: a table waiting for its players
-    page.goto(f"{base}/table/{created['table']['id']}")
-    page.locator("#join").wait_for()
     draw = random.Random(32)
     cases = []
     for _ in range(400):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +15,7 @@ from playwright.sync_api import Browser, Page, WebSocketRoute
 from horserace.core.shown_odds import percent
 from horserace.drivers.server.jsonable import to_jsonable
 from tests.server.test_server_odds import _derby_mid_race, _play_until
-from tests.web.support import CHROMIUM, api, new_page, page_errors, serve, snap
+from tests.web.support import CHROMIUM, api, new_page, page_errors, snap
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 
@@ -49,7 +48,7 @@ def _note(page: Page) -> str:
 
 
 def test_the_page_prints_whole_percents_until_a_chance_is_sure_to_a_tenth(
-    browser: Browser, tmp_path: Path
+    browser: Browser, base: str
 ) -> None:
     rules, state = _play_until("derby", {}, 5, _derby_mid_race)
     view = to_jsonable(rules.view(state, None))
@@ -71,34 +70,33 @@ def test_the_page_prints_whole_percents_until_a_chance_is_sure_to_a_tenth(
         server.on_message(from_server)
         sockets.append(socket)
 
-    with serve(tmp_path / "t.db", tmp_path / "server.log") as base:
-        created = api(
-            base,
-            "POST",
-            "/api/tables",
-            {"preset": "derby", "options": {"players": 2}, "seats": ["open", "open"]},
-        )
-        page = new_page(browser)
-        page.route_web_socket(re.compile(r"/ws/tables/"), route)
-        page.goto(f"{base}/table/{created['table']['id']}")
-        page.locator(".panel.odds .odds-row").first.wait_for()
-        expected = [f"{percent(p, tenth=bool(sure[h])).strip()}%" for h, p in odds.items()]
-        assert expected == ["60%", "37%", "2.4%", "<0.1%"]
-        assert _shown(page) == expected
-        assert _note(page) == "whole % being refined"
-        snap(page, "30-derby-odds-being-refined")
+    created = api(
+        base,
+        "POST",
+        "/api/tables",
+        {"preset": "derby", "options": {"players": 2}, "seats": ["open", "open"]},
+    )
+    page = new_page(browser)
+    page.route_web_socket(re.compile(r"/ws/tables/"), route)
+    page.goto(f"{base}/table/{created['table']['id']}")
+    page.locator(".panel.odds .odds-row").first.wait_for()
+    expected = [f"{percent(p, tenth=bool(sure[h])).strip()}%" for h, p in odds.items()]
+    assert expected == ["60%", "37%", "2.4%", "<0.1%"]
+    assert _shown(page) == expected
+    assert _note(page) == "whole % being refined"
+    snap(page, "30-derby-odds-being-refined")
 
-        def update(version: int, decimals: dict[str, int], rough: bool) -> None:
-            state = _state(view, odds, decimals, rough)
-            message = {"type": "update", "version": version, "events": [], "state": state}
-            sockets[0].send(json.dumps(message))
+    def update(version: int, decimals: dict[str, int], rough: bool) -> None:
+        state = _state(view, odds, decimals, rough)
+        message = {"type": "update", "version": version, "events": [], "state": state}
+        sockets[0].send(json.dumps(message))
 
-        update(1_000, dict.fromkeys(odds, 0), rough=True)  # a quick estimate
-        page.locator("#version", has_text="1000").wait_for(state="attached")
-        assert _shown(page) == ["~60%", "~37%", "~2%", "~0%"]
-        assert _note(page) == "~ odds being refined"
-        update(1_001, dict.fromkeys(odds, 1), rough=False)  # refined: every one to a tenth
-        page.locator("#version", has_text="1001").wait_for(state="attached")
-        assert _shown(page) == ["60.5%", "37.1%", "2.4%", "<0.1%"]
-        assert _note(page) == ""
-        assert not page_errors(page), page_errors(page)
+    update(1_000, dict.fromkeys(odds, 0), rough=True)  # a quick estimate
+    page.locator("#version", has_text="1000").wait_for(state="attached")
+    assert _shown(page) == ["~60%", "~37%", "~2%", "~0%"]
+    assert _note(page) == "~ odds being refined"
+    update(1_001, dict.fromkeys(odds, 1), rough=False)  # refined: every one to a tenth
+    page.locator("#version", has_text="1001").wait_for(state="attached")
+    assert _shown(page) == ["60.5%", "37.1%", "2.4%", "<0.1%"]
+    assert _note(page) == ""
+    assert not page_errors(page), page_errors(page)

@@ -13,11 +13,11 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from horserace.drivers.server.records import check_published
-from tests.server.test_server_crash import _player, _post, _ws
-from tests.web.support import CHROMIUM, CHROMIUM_ARGS, serve
+from tests.server.test_server_crash import _player, _ws
+from tests.web.support import CHROMIUM, Served, new_table
 
 STEP_MS = 10_000  # any one page operation; a stuck page fails the test within this
 PLAY_SECONDS = 90.0  # the whole round, a bound so a stuck table fails rather than hangs
@@ -117,60 +117,52 @@ def _play(pages: dict[int, Page], tokens: dict[int, str], base: str, table: str,
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
 def test_two_people_play_a_round_in_the_browser_each_seeing_only_their_hand(
-    tmp_path: Path,
+    browser: Browser, served: Served, tmp_path: Path
 ) -> None:
-    database, log = tmp_path / "tables.db", tmp_path / "server.log"
-    with serve(database, log) as base, sync_playwright() as playwright:
-        created = _post(
-            base,
-            "/api/tables",
-            {
-                "preset": "classic",
-                "title": "browser test",
-                "options": {"players": 3, "rounds": 1, "open_hands": False},
-                "seats": ["open", "open", "ev"],
-                "turn_seconds": 0,
-            },
+    base, log = served.base, served.log
+    table, host_token = new_table(
+        base,
+        {
+            "preset": "classic",
+            "title": "browser test",
+            "options": {"players": 3, "rounds": 1, "open_hands": False},
+            "seats": ["open", "open", "ev"],
+            "turn_seconds": 0,
+        },
+    )
+    pages: dict[int, Page] = {}
+    for name in ("Ann", "Bo"):
+        page = browser.new_context(viewport={"width": 1100, "height": 1400}).new_page()
+        page.set_default_timeout(STEP_MS)
+        pages[_join_from_lobby(page, base, table, name)] = page
+    assert sorted(pages) == [0, 1]
+    tokens = {
+        seat: str(page.evaluate(f"Held.seats('{table}')['{seat}']")) for seat, page in pages.items()
+    }
+    with httpx.Client(trust_env=False, timeout=10) as client:
+        started = client.post(
+            f"{base}/api/tables/{table}/start",
+            headers={"Authorization": f"Bearer {host_token}"},
         )
-        table, host_token = created["table"]["id"], created["host_token"]
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            pages: dict[int, Page] = {}
-            for name in ("Ann", "Bo"):
-                page = browser.new_context(viewport={"width": 1100, "height": 1400}).new_page()
-                page.set_default_timeout(STEP_MS)
-                pages[_join_from_lobby(page, base, table, name)] = page
-            assert sorted(pages) == [0, 1]
-            tokens = {
-                seat: str(page.evaluate(f"Held.seats('{table}')['{seat}']"))
-                for seat, page in pages.items()
-            }
-            with httpx.Client(trust_env=False, timeout=10) as client:
-                started = client.post(
-                    f"{base}/api/tables/{table}/start",
-                    headers={"Authorization": f"Bearer {host_token}"},
-                )
-                # the last open seat taken starts the table by itself; the host's start then
-                # only confirms it (it is refused as already started)
-                assert started.status_code == 200 or "already started" in started.text
-                summary = client.get(f"{base}/api/tables/{table}").json()
-            assert summary["status"] in ("playing", "over"), summary
-            assert [s["kind"] for s in summary["seats"]][:2] == ["human", "human"], summary
-            clicks = _play(pages, tokens, base, table, log)
-            assert clicks > 0
-            # Ann's page committed to a seed of its own while she waited, and revealed it when
-            # play started (Bo's join started the table before his page could commit)
-            with httpx.Client(trust_env=False, timeout=10) as client:
-                record = client.get(f"{base}/api/tables/{table}/record").text
-            header = json.loads(record.splitlines()[0])
-            seed = header["player_seeds"]["0"]
-            assert re.fullmatch("[0-9a-f]{64}", seed), header
-            assert header["commitments"]["0"] == hashlib.sha256(seed.encode()).hexdigest()
-            assert check_published(record, table=table).verified
-            for seat, page in pages.items():
-                assert PAYOUT.search(page.locator("#log").inner_text())
-                shot = tmp_path / f"table-P{seat + 1}.png"
-                page.screenshot(path=str(shot), full_page=True, animations="disabled")
-                print(f"screenshot of P{seat + 1}'s page: {shot}")
-        finally:
-            browser.close()
+        # the last open seat taken starts the table by itself; the host's start then
+        # only confirms it (it is refused as already started)
+        assert started.status_code == 200 or "already started" in started.text
+        summary = client.get(f"{base}/api/tables/{table}").json()
+    assert summary["status"] in ("playing", "over"), summary
+    assert [s["kind"] for s in summary["seats"]][:2] == ["human", "human"], summary
+    clicks = _play(pages, tokens, base, table, log)
+    assert clicks > 0
+    # Ann's page committed to a seed of its own while she waited, and revealed it when
+    # play started (Bo's join started the table before his page could commit)
+    with httpx.Client(trust_env=False, timeout=10) as client:
+        record = client.get(f"{base}/api/tables/{table}/record").text
+    header = json.loads(record.splitlines()[0])
+    seed = header["player_seeds"]["0"]
+    assert re.fullmatch("[0-9a-f]{64}", seed), header
+    assert header["commitments"]["0"] == hashlib.sha256(seed.encode()).hexdigest()
+    assert check_published(record, table=table).verified
+    for seat, page in pages.items():
+        assert PAYOUT.search(page.locator("#log").inner_text())
+        shot = tmp_path / f"table-P{seat + 1}.png"
+        page.screenshot(path=str(shot), full_page=True, animations="disabled")
+        print(f"screenshot of P{seat + 1}'s page: {shot}")

@@ -7,14 +7,12 @@ make; the record still has a step per card."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Locator
 
-from tests.web.support import CHROMIUM, PHONE, api, new_page, page_errors, serve
-from tests.web.test_accessible import _serious
+from tests.web.support import CHROMIUM, PHONE, api, hosting, new_table, page_errors, serious
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 
@@ -37,77 +35,67 @@ class Taps:
         self.count += 1
 
 
-def test_a_classic_round_of_three_in_at_most_40_taps(browser: Browser, tmp_path: Path) -> None:
-    with serve(tmp_path / "t.db", tmp_path / "server.log") as base:
-        created = api(
-            base,
-            "POST",
-            "/api/tables",
-            {
-                "preset": "classic",
-                "options": {"players": 3, "rounds": 1},
-                "seats": ["open", "open", "open"],
-                "companion": True,
-                "names": ["Ann", "Bob", "Cy"],
-            },
-        )
-        table, host_token = created["table"]["id"], created["host_token"]
-        api(base, "POST", f"/api/tables/{table}/start", token=host_token)
-        host = new_page(browser, PHONE)
-        host.goto(base + "/")
-        host.evaluate(
-            "([table, token]) => localStorage.setItem('horserace.host.' + table, token)",
-            [table, host_token],
-        )
-        host.goto(f"{base}/table/{table}")
-        tap = Taps()
+def test_a_classic_round_of_three_in_at_most_40_taps(browser: Browser, base: str) -> None:
+    table, host_token = new_table(
+        base,
+        {
+            "preset": "classic",
+            "options": {"players": 3, "rounds": 1},
+            "seats": ["open", "open", "open"],
+            "companion": True,
+            "names": ["Ann", "Bob", "Cy"],
+        },
+    )
+    api(base, "POST", f"/api/tables/{table}/start", token=host_token)
+    host = hosting(browser, base, table, host_token, PHONE)
+    tap = Taps()
 
-        def enter_hand(who: str) -> None:
-            enter = host.get_by_role("button", name=f"Enter {who}'s hand (14 of 14)")
-            host.get_by_role("button", name=f"Enter {who}'s hand (0 of 14)").wait_for()
-            for rank, count in HANDS[who].items():
-                tap(host.get_by_role("button", name=f"{count} × {rank}", exact=True))
-            tap(enter)
+    def enter_hand(who: str) -> None:
+        enter = host.get_by_role("button", name=f"Enter {who}'s hand (14 of 14)")
+        host.get_by_role("button", name=f"Enter {who}'s hand (0 of 14)").wait_for()
+        for rank, count in HANDS[who].items():
+            tap(host.get_by_role("button", name=f"{count} × {rank}", exact=True))
+        tap(enter)
 
-        enter_hand("Bob")
-        entered = host.locator(".hands-entered")
-        assert entered.inner_text() == "Entered: Bob: 2 2 2 2 3 3 3 3 4 4 4 4 5 5"
-        bob = host.locator('.player[data-seat="1"] .hand')  # the board: the hand as entered
-        assert " ".join(bob.inner_text().split()) == "2 2 2 2 3 3 3 3 4 4 4 4 5 5"
-        tap(host.get_by_role("button", name="4 × 6", exact=True))
-        assert host.get_by_role("button", name="4 × 6").get_attribute("aria-pressed") == "true"
-        _serious(host, "a hand being picked")  # axe-core: no serious or critical violation
-        tap(host.get_by_role("button", name="4 × 6", exact=True))  # tapped again: none
-        host.get_by_role("button", name="Enter Cy's hand (0 of 14)").wait_for()
-        enter_hand("Cy")
-        assert "Cy: 5 5 6 6 6 6 7 7 7 7 8 8 8 8" in entered.inner_text()
-        tap(host.locator("#undo"))  # nothing sent yet: Cy's hand comes back to the grid
-        host.get_by_role("button", name="Enter Cy's hand (0 of 14)").wait_for()
-        assert entered.inner_text() == "Entered: Bob: 2 2 2 2 3 3 3 3 4 4 4 4 5 5"
-        enter_hand("Cy")
-        enter_hand("Ann")  # the last hand: the 42 cards go to the table one by one
-        for number, total in enumerate(SUMS, start=1):
-            grid = host.locator(".sum-grid")
-            grid.wait_for()
-            tap(grid.get_by_role("button", name=str(total), exact=True))
-            host.wait_for_function(
-                "n => [...document.querySelectorAll('#log div')]"
-                ".filter(d => / rolls /.test(d.textContent)).length >= n",
-                arg=number,
-            )
-        host.wait_for_function("document.getElementById('status').textContent === 'over'")
-        assert tap.count == 30 and tap.count <= 40  # 3 hands of 4 ranks + 1, a count tapped
-        # on and off, one undo and Cy's hand again, 7 rolls
-        with httpx.Client(trust_env=False, timeout=10) as client:
-            text = client.get(f"{base}/api/tables/{table}/record").text
-        lines = [json.loads(line) for line in text.splitlines() if line.strip()]
-        result = next(line for line in lines if "standings" in line.get("result", line))
-        chips = {row["seat"]: row["chips"] for row in result.get("result", result)["standings"]}
-        # 7, 8, 6 scratched to lines 1-3 cost Cy 4, 8 and 12; 5 to line 4 costs Bob and Cy 2 x 4;
-        # 12 wins: the pot of 40 pays 10 a Queen, and Ann holds two
-        assert chips == {0: 120, 1: 92, 2: 68}
-        actions = [line["action"] for line in lines if "action" in line]
-        deals = [a for a in actions if a.startswith("deal")]
-        assert len(deals) == 42 and deals[:6] == ["deal 2", "deal 5", "deal 9"] * 2
-        assert [a for a in actions if "+" in a] == ["1+6", "2+6", "1+5", "1+4", "6+6", "6+6", "6+6"]
-        assert page_errors(host) == []
+    enter_hand("Bob")
+    entered = host.locator(".hands-entered")
+    assert entered.inner_text() == "Entered: Bob: 2 2 2 2 3 3 3 3 4 4 4 4 5 5"
+    bob = host.locator('.player[data-seat="1"] .hand')  # the board: the hand as entered
+    assert " ".join(bob.inner_text().split()) == "2 2 2 2 3 3 3 3 4 4 4 4 5 5"
+    tap(host.get_by_role("button", name="4 × 6", exact=True))
+    assert host.get_by_role("button", name="4 × 6").get_attribute("aria-pressed") == "true"
+    serious(host, "a hand being picked")  # axe-core: no serious or critical violation
+    tap(host.get_by_role("button", name="4 × 6", exact=True))  # tapped again: none
+    host.get_by_role("button", name="Enter Cy's hand (0 of 14)").wait_for()
+    enter_hand("Cy")
+    assert "Cy: 5 5 6 6 6 6 7 7 7 7 8 8 8 8" in entered.inner_text()
+    tap(host.locator("#undo"))  # nothing sent yet: Cy's hand comes back to the grid
+    host.get_by_role("button", name="Enter Cy's hand (0 of 14)").wait_for()
+    assert entered.inner_text() == "Entered: Bob: 2 2 2 2 3 3 3 3 4 4 4 4 5 5"
+    enter_hand("Cy")
+    enter_hand("Ann")  # the last hand: the 42 cards go to the table one by one
+    for number, total in enumerate(SUMS, start=1):
+        grid = host.locator(".sum-grid")
+        grid.wait_for()
+        tap(grid.get_by_role("button", name=str(total), exact=True))
+        host.wait_for_function(
+            "n => [...document.querySelectorAll('#log div')]"
+            ".filter(d => / rolls /.test(d.textContent)).length >= n",
+            arg=number,
+        )
+    host.wait_for_function("document.getElementById('status').textContent === 'over'")
+    assert tap.count == 30 and tap.count <= 40  # 3 hands of 4 ranks + 1, a count tapped
+    # on and off, one undo and Cy's hand again, 7 rolls
+    with httpx.Client(trust_env=False, timeout=10) as client:
+        text = client.get(f"{base}/api/tables/{table}/record").text
+    lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+    result = next(line for line in lines if "standings" in line.get("result", line))
+    chips = {row["seat"]: row["chips"] for row in result.get("result", result)["standings"]}
+    # 7, 8, 6 scratched to lines 1-3 cost Cy 4, 8 and 12; 5 to line 4 costs Bob and Cy 2 x 4;
+    # 12 wins: the pot of 40 pays 10 a Queen, and Ann holds two
+    assert chips == {0: 120, 1: 92, 2: 68}
+    actions = [line["action"] for line in lines if "action" in line]
+    deals = [a for a in actions if a.startswith("deal")]
+    assert len(deals) == 42 and deals[:6] == ["deal 2", "deal 5", "deal 9"] * 2
+    assert [a for a in actions if "+" in a] == ["1+6", "2+6", "1+5", "1+4", "6+6", "6+6", "6+6"]
+    assert page_errors(host) == []

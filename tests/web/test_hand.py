@@ -7,11 +7,9 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 
 from tests.web.support import (
@@ -19,23 +17,17 @@ from tests.web.support import (
     DESKTOP,
     PHONE,
     api,
-    new_page,
+    joined,
     page_errors,
     seated,
-    serve,
+    serious,
     snap,
     wait_text,
+    waiting,
 )
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 HAND = ".player.me .hand"
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("hand")
-    with serve(folder / "t.db", folder / "server.log") as url:
-        yield url
 
 
 def _table(
@@ -51,7 +43,7 @@ def _table(
         {"preset": preset, "options": {"players": players, **options}, "seats": seats},
     )
     table = created["table"]["id"]
-    token = api(base, "POST", f"/api/tables/{table}/join", {"name": "Ann"})["token"]
+    (token,) = joined(base, table, ["Ann"])
     return seated(browser, base, table, seat, token, PHONE)
 
 
@@ -91,15 +83,6 @@ def _apart(page: Page, size: dict[str, int]) -> None:
         assert apart, (size, hand, bar)
 
 
-def _serious(page: Page, state: str) -> None:
-    found = [
-        f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}"
-        for v in Axe().run(page).response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert not found, (state, found)
-
-
 def test_an_advanced_draft_by_tapping_a_card(browser: Browser, base: str) -> None:
     page = _table(browser, base, "advanced", 4, {"rounds": 1})
     page.locator("#picker .pick-card:enabled").first.wait_for()
@@ -112,7 +95,7 @@ def test_an_advanced_draft_by_tapping_a_card(browser: Browser, base: str) -> Non
     card.click()
     assert card.get_attribute("aria-pressed") == "true"
     assert go.inner_text() == f"Keep {rank}" and go.is_enabled()
-    _serious(page, "the draft's picker")
+    serious(page, "the draft's picker")
     snap(page, "36-draft-by-tapping")
     held = sum(before["hands"][0])
     go.click()
@@ -147,7 +130,7 @@ def test_a_husted_discard_by_tapping_cards(browser: Browser, base: str) -> None:
     cards.nth(0).click()
     cards.nth(1).click()
     wait_text(page, "#pick-go", f"^Discard {chosen[0]} {chosen[1]} and draw$")
-    _serious(page, "Husted's discard")
+    serious(page, "Husted's discard")
     snap(page, "37-discard-by-tapping")
     go.click()
     wait_text(
@@ -159,15 +142,9 @@ def test_a_husted_discard_by_tapping_cards(browser: Browser, base: str) -> None:
 def test_a_face_cards_power_by_tapping_the_card_then_the_horse(browser: Browser, base: str) -> None:
     """The power picker on its own (a race's scratch paid while holding J and Q is left to
     chance in a game): the moves as the rules word them, the hand as the view counts it."""
-    created = api(
-        base,
-        "POST",
-        "/api/tables",
-        {"preset": "classic", "options": {"players": 2}, "seats": ["open"] * 2},
+    page = waiting(
+        browser, base, {"preset": "classic", "options": {"players": 2}, "seats": ["open"] * 2}
     )
-    page = new_page(browser, PHONE)  # a quiet page: a table waiting for its players
-    page.goto(f"{base}/table/{created['table']['id']}")
-    page.locator("#join").wait_for()
     legal = ["pass", "jack 5", "queen 5", "jack 8", "queen 8", "queen 9"]
     hand = [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0]  # a 3, a J and a Q
     page.evaluate(

@@ -6,7 +6,6 @@ other has not, and goes on once both have."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -15,11 +14,11 @@ from playwright.sync_api import Browser
 from tests.web.support import (
     CHROMIUM,
     PHONE,
-    api,
+    joined,
+    new_table,
     page_errors,
     play_until,
     seated,
-    serve,
     snap,
     wait_text,
 )
@@ -28,48 +27,41 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's ch
 SHORT_RACES = {"players": 3, "races": 2, "course_length": 1, "need": 2, "ranks": 4}
 
 
-def test_the_results_screen_waits_for_every_tap(browser: Browser, tmp_path: Path) -> None:
-    with serve(tmp_path / "t.db", tmp_path / "server.log") as base:
-        created = api(
-            base,
-            "POST",
-            "/api/tables",
-            {
-                "preset": "basic",
-                "options": SHORT_RACES,
-                "seats": ["open", "open", "random"],
-                "pace": "natural",
-            },
-        )
-        table = created["table"]["id"]
-        tokens = [
-            api(base, "POST", f"/api/tables/{table}/join", {"name": who})["token"]
-            for who in ("Ann", "Bo")
-        ]
-        ann = seated(browser, base, table, 0, tokens[0], PHONE)
-        bo = seated(browser, base, table, 1, tokens[1])
-        results = [page.locator("#results") for page in (ann, bo)]
-        play_until([ann, bo], lambda: all(r.is_visible() for r in results), seconds=18)
-        for page in (ann, bo):
-            wait_text(page, "#results-heading", "Race 1 is over")
-            wait_text(page, "#results-wait", r"starts in \d+ s")
-            rows = page.locator("#results-money tr")
-            assert rows.count() == 3
-            assert re.search(r"\d+ chips", rows.first.inner_text())
-            assert page.locator("#results-lines li").count() >= 1
-        results_axe = Axe().run(ann).response["violations"]
-        assert not [v["id"] for v in results_axe if v["impact"] in ("serious", "critical")]
-        snap(ann, "30-race-results")
-        at = ann.locator("#version").text_content()
+def test_the_results_screen_waits_for_every_tap(browser: Browser, base: str) -> None:
+    table, _ = new_table(
+        base,
+        {
+            "preset": "basic",
+            "options": SHORT_RACES,
+            "seats": ["open", "open", "random"],
+            "pace": "natural",
+        },
+    )
+    tokens = joined(base, table, ["Ann", "Bo"])
+    ann = seated(browser, base, table, 0, tokens[0], PHONE)
+    bo = seated(browser, base, table, 1, tokens[1])
+    results = [page.locator("#results") for page in (ann, bo)]
+    play_until([ann, bo], lambda: all(r.is_visible() for r in results), seconds=18)
+    for page in (ann, bo):
+        wait_text(page, "#results-heading", "Race 1 is over")
+        wait_text(page, "#results-wait", r"starts in \d+ s")
+        rows = page.locator("#results-money tr")
+        assert rows.count() == 3
+        assert re.search(r"\d+ chips", rows.first.inner_text())
+        assert page.locator("#results-lines li").count() >= 1
+    results_axe = Axe().run(ann).response["violations"]
+    assert not [v["id"] for v in results_axe if v["impact"] in ("serious", "critical")]
+    snap(ann, "30-race-results")
+    at = ann.locator("#version").text_content()
 
-        ann.get_by_role("button", name="Next race").click()
-        wait_text(ann, "#results-wait", "Waiting for Bo to tap Next race|Waiting for the others")
-        wait_text(bo, "#results-wait", "^The next race starts in")  # Bo alone is awaited
-        assert results[1].is_visible() and results[0].is_visible()
-        assert bo.locator("#version").text_content() == at  # nothing moved meanwhile
+    ann.get_by_role("button", name="Next race").click()
+    wait_text(ann, "#results-wait", "Waiting for Bo to tap Next race|Waiting for the others")
+    wait_text(bo, "#results-wait", "^The next race starts in")  # Bo alone is awaited
+    assert results[1].is_visible() and results[0].is_visible()
+    assert bo.locator("#version").text_content() == at  # nothing moved meanwhile
 
-        bo.get_by_role("button", name="Next race").click()
-        for page in (ann, bo):
-            page.locator("#results").wait_for(state="hidden")
-            page.wait_for_function(f"document.getElementById('version').textContent !== '{at}'")
-        assert page_errors(ann) == [] and page_errors(bo) == []
+    bo.get_by_role("button", name="Next race").click()
+    for page in (ann, bo):
+        page.locator("#results").wait_for(state="hidden")
+        page.wait_for_function(f"document.getElementById('version').textContent !== '{at}'")
+    assert page_errors(ann) == [] and page_errors(bo) == []

@@ -6,7 +6,6 @@ it back; a person steps away and comes back."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -15,10 +14,11 @@ from tests.web.support import (
     CHROMIUM,
     DESKTOP,
     PHONE,
-    api,
+    joined,
+    moved_on,
+    new_table,
     page_errors,
     seated,
-    serve,
     wait_text,
 )
 
@@ -26,19 +26,10 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's ch
 CLOCK = re.compile(r"^(You have|(Ann|Bo) has) (\d+) s to move; then a bot plays this turn\.$")
 
 
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("stalls")
-    with serve(folder / "t.db", folder / "server.log") as url:
-        yield url
-
-
 def _classic(base: str, turn_seconds: float) -> tuple[str, str, list[str]]:
     """A Classic table of two people, Ann and Bo: its id, the host's token, the seats' tokens."""
-    created = api(
+    table, host_token = new_table(
         base,
-        "POST",
-        "/api/tables",
         {
             "preset": "classic",
             "options": {"players": 2, "rounds": 1},
@@ -46,12 +37,7 @@ def _classic(base: str, turn_seconds: float) -> tuple[str, str, list[str]]:
             "turn_seconds": turn_seconds,
         },
     )
-    table = created["table"]["id"]
-    tokens = [
-        api(base, "POST", f"/api/tables/{table}/join", {"name": who})["token"]
-        for who in ("Ann", "Bo")
-    ]
-    return table, created["host_token"], tokens
+    return table, host_token, joined(base, table, ["Ann", "Bo"])
 
 
 def _mover(pages: list[Page]) -> Page:
@@ -71,6 +57,7 @@ def test_an_idle_person_is_replaced_when_the_clock_runs_out(browser: Browser, ba
     ann = seated(browser, base, table, 0, tokens[0], PHONE)
     bo = seated(browser, base, table, 1, tokens[1], DESKTOP)
     idle = _mover([ann, bo])
+    at = idle.locator("#version").text_content()  # its turn (3 s: read before the clocks)
     other = bo if idle is ann else ann
     name = "Ann" if idle is ann else "Bo"
     for page, who in ((idle, "You have"), (other, f"{name} has")):
@@ -78,11 +65,10 @@ def test_an_idle_person_is_replaced_when_the_clock_runs_out(browser: Browser, ba
         said.filter(has_text=re.compile(f"^{who} [1-3] s to move")).wait_for()
         match = CLOCK.match(said.inner_text())
         assert match and 0 <= int(match[3]) <= 3, said.inner_text()
-    at = idle.locator("#version").text_content()
     # nobody taps: the clock runs out, a bot plays the turn, and everyone's log says so
     for page in (idle, other):
         wait_text(page, "#log div", f"^{name}'s time ran out: a bot plays this turn\\.$")
-    assert idle.locator("#version").text_content() != at
+    moved_on(idle, at)  # the bot's move is drawn (it follows the news of the time out)
     assert page_errors(ann) == [] and page_errors(bo) == []
 
 

@@ -39,58 +39,57 @@ def _log(page: Page) -> list[str]:
 
 
 def test_a_companion_table_from_the_form_starts_enters_and_undoes(
-    browser: Browser, tmp_path: Path
+    browser: Browser, base: str
 ) -> None:
-    with serve(tmp_path / "t.db", tmp_path / "server.log") as base:
-        host = new_page(browser, PHONE)
-        host.goto(base + "/")
-        host.locator("#preset option").first.wait_for(state="attached")
-        host.uncheck("#play-myself")
-        host.locator("summary", has_text="More settings").click()
-        host.check("#companion")
-        host.fill("#players", "2")
-        host.locator("#players").dispatch_event("input")
-        assert host.locator("#seat-list select").evaluate_all("s => s.map(x => x.value)") == [
-            "open",
-            "open",
-        ]
-        host.fill('.seat-name[data-seat="0"]', "Cy")
-        host.fill('.seat-name[data-seat="1"]', "Di")
-        host.get_by_role("button", name="Create table").click()
-        host.wait_for_url(re.compile(r".*/table/[\w-]+$"))
-        table = host.url.rsplit("/", 1)[1]
-        wait_text(host, "#notice", "Start when the people at the board are ready")
-        assert host.locator("#seats").inner_text().count("Cy") == 1  # named, not "P1"
-        assert "Di" in host.locator("#seats").inner_text()
-        watcher = new_page(browser)
-        watcher.goto(f"{base}/table/{table}")
-        wait_text(watcher, "#you", "You are watching")
-        assert watcher.locator("#fair").is_hidden()  # real dice: no seed to show
+    host = new_page(browser, PHONE)
+    host.goto(base + "/")
+    host.locator("#preset option").first.wait_for(state="attached")
+    host.uncheck("#play-myself")
+    host.locator("summary", has_text="More settings").click()
+    host.check("#companion")
+    host.fill("#players", "2")
+    host.locator("#players").dispatch_event("input")
+    assert host.locator("#seat-list select").evaluate_all("s => s.map(x => x.value)") == [
+        "open",
+        "open",
+    ]
+    host.fill('.seat-name[data-seat="0"]', "Cy")
+    host.fill('.seat-name[data-seat="1"]', "Di")
+    host.get_by_role("button", name="Create table").click()
+    host.wait_for_url(re.compile(r".*/table/[\w-]+$"))
+    table = host.url.rsplit("/", 1)[1]
+    wait_text(host, "#notice", "Start when the people at the board are ready")
+    assert host.locator("#seats").inner_text().count("Cy") == 1  # named, not "P1"
+    assert "Di" in host.locator("#seats").inner_text()
+    watcher = new_page(browser)
+    watcher.goto(f"{base}/table/{table}")
+    wait_text(watcher, "#you", "You are watching")
+    assert watcher.locator("#fair").is_hidden()  # real dice: no seed to show
 
-        host.get_by_role("button", name=re.compile("Start the game")).click()
-        wait_text(host, "#notice", "Enter what the dice")  # at once, no reload
-        wait_text(watcher, "#notice", "The dice are being entered at the table")
-        snap(host, "10-companion-enter")
-        # a hand at a time, from the dealer's (Cy's) left; no stub: Cy has the rest, one tap
-        for rank, count in {"2": 4, "3": 4, "4": 4, "5": 4, "6": 4, "7": 2}.items():
-            host.get_by_role("button", name=f"{count} × {rank}", exact=True).click()
-        host.get_by_role("button", name="Enter Di's hand (22 of 22)").click()
-        host.get_by_role("button", name="Cy has the rest").click()
-        host.locator(".sum-grid").wait_for()  # the 44 cards are in
-        cy = host.locator(".player[data-seat='0'] .hand .card")
-        assert cy.count() == 22 and cy.all_inner_texts()[:3] == ["7", "7", "8"]
-        host.locator(".sum-grid").get_by_role("button", name="7", exact=True).click()
-        wait_text(host, "#log", r"Di rolls 1\+6=7")  # Di's roll and the dice: one tap
-        entered = _log(host)
-        host.get_by_role("button", name="Undo the last entry").click()
-        host.wait_for_function(
-            "![...document.querySelectorAll('#log div')].some(d => / rolls /.test(d.textContent))"
-        )
-        host.wait_for_timeout(300)
-        dice = [line for line in entered if "rolls" in line or "discards" in line]
-        assert _log(host) == [line for line in entered if line not in dice]  # the dice undone
-        snap(host, "11-companion-undone")
-        assert page_errors(host) == [] and page_errors(watcher) == []
+    host.get_by_role("button", name=re.compile("Start the game")).click()
+    wait_text(host, "#notice", "Enter what the dice")  # at once, no reload
+    wait_text(watcher, "#notice", "The dice are being entered at the table")
+    snap(host, "10-companion-enter")
+    # a hand at a time, from the dealer's (Cy's) left; no stub: Cy has the rest, one tap
+    for rank, count in {"2": 4, "3": 4, "4": 4, "5": 4, "6": 4, "7": 2}.items():
+        host.get_by_role("button", name=f"{count} × {rank}", exact=True).click()
+    host.get_by_role("button", name="Enter Di's hand (22 of 22)").click()
+    host.get_by_role("button", name="Cy has the rest").click()
+    host.locator(".sum-grid").wait_for()  # the 44 cards are in
+    cy = host.locator(".player[data-seat='0'] .hand .card")
+    assert cy.count() == 22 and cy.all_inner_texts()[:3] == ["7", "7", "8"]
+    host.locator(".sum-grid").get_by_role("button", name="7", exact=True).click()
+    wait_text(host, "#log", r"Di rolls 1\+6=7")  # Di's roll and the dice: one tap
+    entered = _log(host)
+    host.get_by_role("button", name="Undo the last entry").click()
+    host.wait_for_function(
+        "![...document.querySelectorAll('#log div')].some(d => / rolls /.test(d.textContent))"
+    )
+    host.wait_for_timeout(300)
+    dice = [line for line in entered if "rolls" in line or "discards" in line]
+    assert _log(host) == [line for line in entered if line not in dice]  # the dice undone
+    snap(host, "11-companion-undone")
+    assert page_errors(host) == [] and page_errors(watcher) == []
 
 
 def test_bots_alone_skip_and_northwoods_money_then_a_calcutta_bid_rules_and_chat(
