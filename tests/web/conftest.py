@@ -1,7 +1,9 @@
-"""One Chromium and one `horserace serve` per test process, shared by the browser tests: each
-test opens its pages in contexts of their own (a person each, with their own storage) and makes
-tables of its own. A module that needs a server set otherwise (its bots' delay) defines its own
-`base`."""
+"""One Chromium per test module and one `horserace serve` per test process, shared by the
+browser tests: each test opens its pages in contexts of their own (a person each, with their
+own storage) and makes tables of its own. A module that needs a server set otherwise (its bots'
+delay) defines its own `base`. The browser is not kept for the session: Playwright's sync API
+runs an event loop on the test process's thread while it is open, and the terminal tests that
+follow in the same process start loops of their own (asyncio.run refuses within a running one)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from playwright.sync_api import Browser, sync_playwright
 from tests.web.support import CHROMIUM, CHROMIUM_ARGS, Served, serve
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Browser]:
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -23,7 +25,7 @@ def chromium() -> Iterator[Browser]:
 
 @pytest.fixture
 def browser(chromium: Browser) -> Iterator[Browser]:
-    """The shared Chromium; the pages a test opened are closed after it (none runs on)."""
+    """The module's Chromium; the pages a test opened are closed after it (none runs on)."""
     yield chromium
     for context in chromium.contexts:
         context.close()
