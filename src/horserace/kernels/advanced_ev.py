@@ -13,7 +13,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
 from horserace.components.dice import two_dice_sum_probabilities
 from horserace.families.board.odds.race import scratch_phase_odds, scratch_set_chances
@@ -31,6 +30,7 @@ from horserace.kernels.advanced_numbers import (
     SPLIT,
     VALUES,
 )
+from horserace.kernels.compiled import njit
 from horserace.kernels.race_odds import race_odds
 
 TIE = 1e-9  # worths closer than this are equal (families/board/bot_values.py says the same)

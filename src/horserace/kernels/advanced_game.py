@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from horserace.kernels import Array, Word
 from horserace.kernels.advanced_ev import DICE, ev_joker, ev_tables
@@ -61,6 +60,7 @@ from horserace.kernels.advanced_rules import (
     share_pots,
 )
 from horserace.kernels.board_numbers import GameOutcomes
+from horserace.kernels.compiled import njit
 from horserace.kernels.deck_game import (
     EMPTY_TAPE,
     MOVE,

@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from horserace.kernels import Array, Word
 from horserace.kernels.advanced_ev import ev_keep, future_penalty
@@ -34,6 +33,7 @@ from horserace.kernels.advanced_numbers import (
     SPAN,
     SPLIT,
 )
+from horserace.kernels.compiled import njit
 from horserace.kernels.deck_game import take
 from horserace.kernels.rng import bounded, read_tape
 

@@ -14,9 +14,9 @@ the product.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from horserace.kernels import Word
+from horserace.kernels.compiled import njit
 from horserace.kernels.rng import DICE_SUM, step
 
 _LOW32 = np.uint64(0xFFFFFFFF)

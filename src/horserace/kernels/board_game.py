@@ -22,7 +22,6 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from numba import njit
 
 from horserace.core.chunks import kernel_threads
 from horserace.kernels import NO_REFCOUNTS, Array, Word
@@ -44,8 +43,9 @@ from horserace.kernels.board_numbers import (
     BoardGameSpec,
     GameOutcomes,
 )
+from horserace.kernels.compiled import njit
 from horserace.kernels.race_fields import FIELD, LANE, race_fields
-from horserace.kernels.rng import dice, game_state, read_tape
+from horserace.kernels.rng import dice, game_state, read_tape, tape_array
 
 __all__ = ["BoardGameSpec", "GameOutcomes", "replay_tape", "run_games"]
 
@@ -399,7 +399,7 @@ def replay_tape(spec: BoardGameSpec, tape: list[int]) -> tuple[GameOutcomes, int
     at = np.zeros(1, dtype=np.int64)
     numbers = spec.numbers()
     out.races[0], out.pot_left[0] = play_game(
-        numbers, np.uint64(0), np.array(tape, dtype=np.int64), at, workspace(numbers),
+        numbers, np.uint64(0), tape_array(tape), at, workspace(numbers),
         out.chips[0], out.out_round[0], out.winner[0], out.rolls[0], out.paid[0],
     )  # fmt: skip
     return out, int(at[0])

@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from horserace.families.board.odds.race import win_terms
 from horserace.kernels import Array, Word
+from horserace.kernels.compiled import njit
 from horserace.kernels.rng import bounded, dice, game_state, unit
 
 METHODS = ("table", "rolls")

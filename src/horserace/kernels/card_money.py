@@ -7,9 +7,8 @@ arrays costs more than the work (numba counts references to each array it passes
 
 from __future__ import annotations
 
-from numba import njit
-
 from horserace.kernels import Array, Word
+from horserace.kernels.compiled import njit
 
 
 @njit(cache=True)

@@ -19,7 +19,6 @@ outcomes in the engine's order: a dealt card (its card number) or a bettor's hor
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from horserace.kernels import Array, Word
 from horserace.kernels.card_money import split, stake_limit
@@ -53,7 +52,8 @@ from horserace.kernels.card_numbers import (
     card_spec,
     outputs,
 )
-from horserace.kernels.rng import bounded, game_state, next_outcome, read_tape
+from horserace.kernels.compiled import njit
+from horserace.kernels.rng import bounded, game_state, next_outcome, read_tape, tape_array
 
 NO_TAPE = np.zeros(0, dtype=np.int64)
 
@@ -385,7 +385,7 @@ def replay_tape(spec: Array, tape: list[int]) -> tuple[CardGames, int]:
     at = np.zeros(1, dtype=np.int64)
     deck, course, suits, seats, bets = workspace(spec)
     out.table[0], out.bank[0], out.steps[0] = play_game(
-        spec, np.uint64(0), np.array(tape, dtype=np.int64), at, deck, course, suits, seats,
+        spec, np.uint64(0), tape_array(tape), at, deck, course, suits, seats,
         bets, out.chips[0], out.order[0], out.course[0], out.cards[0], out.redeals[0],
         out.bet_horse[0], out.bet_stake[0], out.pool[0], out.takeout[0],
     )  # fmt: skip

@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from horserace.kernels import Array, Word
 from horserace.kernels.advanced_ev import DICE, ev_tables
@@ -52,6 +51,7 @@ from horserace.kernels.advanced_rules import (
 )
 from horserace.kernels.board_numbers import GameOutcomes
 from horserace.kernels.classic_numbers import JACK, QUEEN, ClassicSpec
+from horserace.kernels.compiled import njit
 from horserace.kernels.deck_game import (
     EMPTY_TAPE,
     MOVE,

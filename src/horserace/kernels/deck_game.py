@@ -15,12 +15,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from horserace.core.chunks import kernel_threads
 from horserace.kernels import Array, Word
 from horserace.kernels.board_numbers import GameOutcomes
-from horserace.kernels.rng import bounded, dice, read_tape
+from horserace.kernels.compiled import njit
+from horserace.kernels.rng import bounded, dice, read_tape, tape_array
 
 MOVE, REROLL = 0, 1  # repeat rules (board_numbers.REPEAT_RULES); 2 is chain
 BLOCK_GAMES = 500  # games a thread plays at a time when a run uses threads
@@ -104,7 +104,7 @@ def replay_on_tape(
     out.races[0] = rounds
     at = np.zeros(1, dtype=np.int64)
     _, out.pot_left[0] = play_game(
-        numbers, np.uint64(0), np.array(tape, dtype=np.int64), at, kinds,
+        numbers, np.uint64(0), tape_array(tape), at, kinds,
         out.chips[0], out.winner[0], out.rolls[0], out.paid[0], ev,
     )  # fmt: skip
     return out, int(at[0])

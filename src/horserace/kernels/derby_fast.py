@@ -27,13 +27,13 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from horserace.families.derby.rules.race import PODIUM, TURN_DICE
 from horserace.families.derby.rules.track import DerbyTrack
 from horserace.kernels import NO_REFCOUNTS, Array, Word
 from horserace.kernels import derby_state as rows
+from horserace.kernels.compiled import njit
 from horserace.kernels.derby_race import (
     MAX_TURNS,
     NO_TAPE,

@@ -17,11 +17,11 @@ movement that needs dice rolls them all in one draw (`roll_dice`): the accelerat
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from horserace.families.derby.rules.race import PODIUM, TURN_DICE
 from horserace.families.derby.rules.track import DerbyTrack
 from horserace.kernels import Array, Word
+from horserace.kernels.compiled import njit
 from horserace.kernels.derby_state import (
     ACCEL,
     ACTIVE,
@@ -48,7 +48,7 @@ from horserace.kernels.derby_state import (
     TrackNumbers,
     race_start,
 )
-from horserace.kernels.rng import bounded, game_state, read_tape
+from horserace.kernels.rng import bounded, game_state, read_tape, tape_array
 
 __all__ = ["RaceSample", "RaceStart", "TrackNumbers", "race_start", "replay_tape", "run_reference"]
 
@@ -381,7 +381,7 @@ def replay_tape(
     w, moves = workspace(start.pending, numbers.finish)
     code, turns, _, _ = race(
         start.horses, start.pending, np.int64(0), numbers.arrays(), np.uint64(0), np.uint64(0),
-        np.array(tape, dtype=np.int64), at, w, moves, MAX_TURNS,
+        tape_array(tape), at, w, moves, MAX_TURNS,
     )  # fmt: skip
     podium = []
     while code:

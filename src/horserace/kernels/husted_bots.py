@@ -13,13 +13,13 @@ family's to 1e-12, so they choose alike.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from horserace.kernels import Array, Word
 from horserace.kernels.advanced_ev import DICE, GATE, TIE, _valuer, hand_value
 from horserace.kernels.advanced_numbers import ACE, DECK, DECKS, FINISH, JOKER, KING, PLAYERS
 from horserace.kernels.advanced_numbers import VALUES as LINE_VALUES
 from horserace.kernels.classic_numbers import JACK, QUEEN
+from horserace.kernels.compiled import njit
 from horserace.kernels.race_odds import race_odds
 
 NONE = -1  # no card in this place of a discard

@@ -14,13 +14,13 @@ the first within TIE of the best, passing worth nothing. The heuristic bot never
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from horserace.kernels import Array, Word
 from horserace.kernels.advanced_ev import KING_KEPT, _first_best, _valuer, hand_value
 from horserace.kernels.advanced_numbers import ACE, EV, JOKER, KING, RANKS
 from horserace.kernels.advanced_numbers import VALUES as LINE_VALUES
 from horserace.kernels.advanced_rules import POT, decide, pay
+from horserace.kernels.compiled import njit
 from horserace.kernels.husted_bots import mean_penalty, race_pot
 
 MARKET_HAND = -1  # the hand a card is dealt to when it is the market's

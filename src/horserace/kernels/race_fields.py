@@ -11,10 +11,10 @@ through the block that ends it. Lanes of up to 15 slots fit (the printed board's
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from horserace.kernels import NO_REFCOUNTS
 from horserace.kernels.batched_draws import throws_of_half
+from horserace.kernels.compiled import njit
 from horserace.kernels.rng import step
 
 FIELD = 5  # bits a horse (and a rank in a hand's word)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from horserace.kernels import Array, Word
+from horserace.kernels.compiled import njit
 
 HORSES = 13  # rows indexed by horse 0..12; horses are 2..12
 

@@ -10,9 +10,9 @@ probability (no modulo bias); the dice sum comes from one draw of 36 equally lik
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from horserace.kernels import Array, Word
+from horserace.kernels.compiled import njit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -73,6 +73,16 @@ def dice(z: Word) -> tuple[Word, Word]:
     """The sum of two fair six-sided dice."""
     z, pair = bounded(z, 36)
     return z, DICE_SUM[pair]
+
+
+def tape_array(tape: list[int]) -> Array:
+    """A tape for a kernel, read-only. numba types the kernels' own empty tape (a global array)
+    as read-only, and compiles a kernel and its whole call tree anew for each type of its
+    arguments: a tape passed writable would compile every game a second time (tens of seconds
+    of CPU a kernel family)."""
+    array = np.array(tape, dtype=np.int64)
+    array.flags.writeable = False
+    return array
 
 
 @njit(cache=True, inline="always")

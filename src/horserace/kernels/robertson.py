@@ -8,12 +8,11 @@ penalties they cost, with the race's exact odds (the first within TIE of the bes
 
 from __future__ import annotations
 
-from numba import njit
-
 from horserace.kernels import Array, Word
 from horserace.kernels.advanced_ev import DICE, _first_best, _valuer, hand_value
 from horserace.kernels.advanced_numbers import EV, FINISH, HEURISTIC, VALUES
 from horserace.kernels.advanced_rules import decide
+from horserace.kernels.compiled import njit
 from horserace.kernels.race_odds import race_odds
 from horserace.kernels.rng import bounded, read_tape
 

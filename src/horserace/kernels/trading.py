@@ -20,13 +20,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from horserace.kernels import Array, Word
 from horserace.kernels.advanced_ev import _valuer, hand_value
 from horserace.kernels.advanced_numbers import ACE, DECK, EV, HEURISTIC, JOKER, KING, OPEN, PLAYERS
 from horserace.kernels.advanced_numbers import VALUES as LINE_VALUES
 from horserace.kernels.advanced_rules import decide
+from horserace.kernels.compiled import njit
 from horserace.kernels.trading_numbers import EVERY_RANK, OFFERS, UNIT, WINDOW, trade_tables
 
 # The tuple of `trade_space`: settings, the window's odds [rolls left, scratched set, horse],
