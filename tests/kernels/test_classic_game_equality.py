@@ -8,54 +8,26 @@ payout, reset and ante, with and without the Jockey Pot."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
 import horserace.kernels.classic_game as classic_game
-from horserace.components.board import HORSES
 from horserace.kernels.classic_game import ClassicSpec
 from tests.kernels.advanced_tape import KernelGames
-from tests.kernels.test_board_game_equality import SHIPPED
+from tests.kernels.classic_tables import classic_table
 
 BATCHES, SEEDS_PER_BATCH = 3, 50  # tables of random and heuristic bots
 EV_BATCHES, EV_SEEDS = 3, 25  # tables with EV bots at about half the seats
 PLAIN_BOTS, EV_BOTS = ("random", "heuristic"), ("random", "heuristic", "ev", "ev")
 
 
+HUSTED = {"husted": True, "open_hands": False, "ante": [1, 1, 2, 3]}
+
+
 def husted_table(seed: int, bots: tuple[str, ...] = PLAIN_BOTS) -> tuple[dict[str, Any], list[str]]:
     """A varied Husted table and its bots, drawn from `bots` seat by seat."""
-    pick = random.Random(seed)
-    players = pick.randint(2, 12)
-    options: dict[str, Any] = {
-        "players": players,
-        "husted": True,
-        "open_hands": False,
-        "rounds": pick.randint(1, 3),
-        "starting_chips": pick.choice([0, 3, 8, 25, 100]),
-        "ante": pick.choice([1, 1, 2, 3]),
-        "repeat_scratch": pick.choice(["move", "move", "chain", "reroll"]),
-        "race_starts": pick.choice(["last-scratcher", "after-last-scratch", "dealer-left"]),
-        "rotate_dealer": pick.random() < 0.8,
-        "first_dealer": pick.randrange(players),
-        "scratch_values": pick.choice([(1, 2, 3, 4), (1, 2, 3, 4), (0, 1, 5, 2)]),
-        "reset": pick.choice(["pass-left", "pass-left", "gather"]),
-    }
-    roll = pick.random()
-    if roll < 0.15:
-        options |= {"jockey_pot": True, "payout": "split"}
-    elif roll < 0.35:
-        options["payout"] = "split"
-    roll = pick.random()
-    if roll < 0.2:
-        options["board"] = pick.choice(SHIPPED)
-    elif roll < 0.55:  # short lanes: more races end while face cards still matter
-        longest = pick.choice([3, 6, 12])
-        lanes = {str(h): pick.randint(1, longest) for h in HORSES}
-        options["board"] = {"name": "random", "lanes": lanes}
-    kinds = [pick.choice(bots) for _ in range(players)]
-    return options, kinds
+    return classic_table(seed, bots, HUSTED)
 
 
 GAMES = KernelGames(classic_game, ClassicSpec, "classic", husted_table)

@@ -7,59 +7,32 @@ bots' pairings are the kernel's own, and must be the engine's."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
 import horserace.kernels.advanced_game as advanced_game
 import horserace.kernels.classic_game as classic_game
-from horserace.components.board import HORSES
 from horserace.families.presets import get_preset
 from horserace.kernels.advanced_numbers import AdvancedSpec
 from horserace.kernels.classic_numbers import ClassicSpec
 from tests.conformance.board_matrix import GOLDEN_BOTS, GOLDEN_SEED
 from tests.conformance.board_matrix import ROWS as MATRIX
 from tests.kernels.advanced_tape import KernelGames, decided_game
+from tests.kernels.classic_tables import classic_table
 from tests.kernels.test_advanced_game_equality import advanced_table
-from tests.kernels.test_board_game_equality import SHIPPED
 from tests.kernels.test_classic_game_equality import husted_table
 
 SEEDS = 60  # tables a batch
 BOTS = ("random", "heuristic", "ev")
 
 
-def classic_table(seed: int, bots: tuple[str, ...] = BOTS) -> tuple[dict[str, Any], list[str]]:
+ROBERTSON = {"robertson": True, "ante": [0, 0, 1, 2], "open_hands": [True] * 7 + [False] * 3}
+
+
+def robertson_table(seed: int, bots: tuple[str, ...] = BOTS) -> tuple[dict[str, Any], list[str]]:
     """A varied Classic table with Robertson's rule alone, and its bots."""
-    pick = random.Random(seed)
-    players = pick.randint(2, 12)
-    options: dict[str, Any] = {
-        "players": players,
-        "robertson": True,
-        "rounds": pick.randint(1, 3),
-        "starting_chips": pick.choice([0, 3, 8, 25, 100]),
-        "ante": pick.choice([0, 0, 1, 2]),
-        "repeat_scratch": pick.choice(["move", "move", "chain", "reroll"]),
-        "race_starts": pick.choice(["last-scratcher", "after-last-scratch", "dealer-left"]),
-        "rotate_dealer": pick.random() < 0.8,
-        "first_dealer": pick.randrange(players),
-        "scratch_values": pick.choice([(1, 2, 3, 4), (1, 2, 3, 4), (0, 1, 5, 2)]),
-        "reset": pick.choice(["pass-left", "pass-left", "gather"]),
-        "open_hands": pick.random() < 0.7,
-    }
-    roll = pick.random()
-    if roll < 0.15 and options["ante"]:
-        options |= {"jockey_pot": True, "payout": "split"}
-    elif roll < 0.35:
-        options["payout"] = "split"
-    roll = pick.random()
-    if roll < 0.2:
-        options["board"] = pick.choice(SHIPPED)
-    elif roll < 0.55:  # short lanes: more races end on a pairing's first sum
-        longest = pick.choice([3, 6, 12])
-        lanes = {str(h): pick.randint(1, longest) for h in HORSES}
-        options["board"] = {"name": "random", "lanes": lanes}
-    return options, [pick.choice(bots) for _ in range(players)]
+    return classic_table(seed, bots, ROBERTSON)
 
 
 def _with_robertson(table: Any) -> Any:
@@ -73,7 +46,7 @@ def _with_robertson(table: Any) -> Any:
 
 
 ROWS = {
-    "classic": KernelGames(classic_game, ClassicSpec, "classic", classic_table),
+    "classic": KernelGames(classic_game, ClassicSpec, "classic", robertson_table),
     "classic+husted": KernelGames(
         classic_game, ClassicSpec, "classic", _with_robertson(husted_table)
     ),

@@ -12,61 +12,36 @@ card before the buy) and a third with Robertson's (the buy after both sums of fo
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 import horserace.kernels.classic_game as classic_game
-from horserace.components.board import HORSES
 from horserace.drivers.cli.app import app
 from horserace.families.presets import get_preset
 from horserace.kernels.classic_game import ClassicSpec
 from tests.conformance.board_matrix import GOLDEN_BOTS, GOLDEN_SEED, ROWS
 from tests.kernels.advanced_tape import KernelGames, decided_game
-from tests.kernels.test_board_game_equality import SHIPPED
+from tests.kernels.classic_tables import classic_table
 
 BATCHES, SEEDS_PER_BATCH = 2, 60  # tables of random and heuristic bots
 EV_BATCHES, EV_SEEDS = 2, 40  # tables with EV bots at about half the seats
 PLAIN_BOTS, EV_BOTS = ("random", "heuristic"), ("random", "heuristic", "ev", "ev")
 
 
+MARKET = {"market": True, "repeat_scratch": ["move", "chain", "reroll"]}
+# a third with Husted's rule (hidden hands, betting, the draw and face cards before the market
+# opens), a third with Robertson's four dice (the buy after both sums)
+WITH_MARKET = (
+    (0.3, {"husted": True, "open_hands": False, "ante": [1, 2]}),
+    (0.3, {"robertson": True}),
+)
+
+
 def market_table(seed: int, bots: tuple[str, ...] = PLAIN_BOTS) -> tuple[dict[str, Any], list[str]]:
     """A varied Schellenberg table and its bots, drawn from `bots` seat by seat."""
-    pick = random.Random(seed)
-    players = pick.randint(2, 12)
-    options: dict[str, Any] = {
-        "players": players,
-        "market": True,
-        "rounds": pick.randint(1, 3),
-        "starting_chips": pick.choice([0, 3, 8, 25, 100]),
-        "repeat_scratch": pick.choice(["move", "chain", "reroll"]),
-        "race_starts": pick.choice(["last-scratcher", "after-last-scratch", "dealer-left"]),
-        "rotate_dealer": pick.random() < 0.8,
-        "first_dealer": pick.randrange(players),
-        "scratch_values": pick.choice([(1, 2, 3, 4), (1, 2, 3, 4), (0, 1, 5, 2)]),
-        "reset": pick.choice(["pass-left", "pass-left", "gather"]),
-    }
-    if pick.random() < 0.3:  # with Husted's rule: hidden hands, betting, draw, face cards
-        options |= {"husted": True, "open_hands": False, "ante": pick.choice([1, 2])}
-    if pick.random() < 0.3:  # with Robertson's four dice: the buy after both sums
-        options["robertson"] = True
-    roll = pick.random()
-    if roll < 0.15:
-        options |= {"jockey_pot": True, "payout": "split"}
-        options.setdefault("ante", pick.choice([1, 2]))
-    elif roll < 0.4:
-        options["payout"] = "split"
-    roll = pick.random()
-    if roll < 0.2:
-        options["board"] = pick.choice(SHIPPED)
-    elif roll < 0.45:  # short lanes: races end while the market still has cards to sell
-        longest = pick.choice([3, 6, 12])
-        lanes = {str(h): pick.randint(1, longest) for h in HORSES}
-        options["board"] = {"name": "random", "lanes": lanes}
-    kinds = [pick.choice(bots) for _ in range(players)]
-    return options, kinds
+    return classic_table(seed, bots, MARKET, WITH_MARKET)
 
 
 GAMES = KernelGames(classic_game, ClassicSpec, "classic", market_table)
