@@ -19,8 +19,7 @@ from horserace.families.presets import get_preset
 from horserace.kernels import advanced_game, classic_game
 from horserace.kernels.advanced_numbers import AdvancedSpec, bot_kinds
 from horserace.kernels.classic_numbers import ClassicSpec
-from horserace.kernels.deck_game import EMPTY_TAPE
-from horserace.kernels.rng import game_state
+from horserace.kernels.rng import game_state, tape_array
 from horserace.kernels.robertson import (
     DIE,
     FIRST,
@@ -35,7 +34,7 @@ from horserace.kernels.robertson import (
 def test_the_pairings_of_every_roll_are_the_engines_in_its_order() -> None:
     four = np.zeros(FOUR_SPACE, dtype=np.int64)
     for dice in ALL_FOUR_DICE:
-        tape, at = np.array([four_dice_entry(dice.dice)]), np.zeros(1, dtype=np.int64)
+        tape, at = tape_array([four_dice_entry(dice.dice)]), np.zeros(1, dtype=np.int64)
         _roll_four(np.uint64(0), tape, at, four)
         assert tuple(four[DIE : DIE + 4]) == dice.dice
         count = _pairings(four)
@@ -48,12 +47,12 @@ def test_the_streams_four_dice_are_as_likely_as_the_engines() -> None:
     """20,000 rolls against each sorted roll's weight (its orderings of 1,296): chi-square
     over the 126 rolls below its 1-in-a-million bound (125 degrees of freedom: 213)."""
     four = np.zeros(FOUR_SPACE, dtype=np.int64)
-    at = np.zeros(1, dtype=np.int64)
+    at, no_tape = np.zeros(1, dtype=np.int64), tape_array([])
     counts = {dice.dice: 0 for dice in ALL_FOUR_DICE}
     z = game_state(np.uint64(5), np.uint64(0))
     rolls = 20_000
     for _ in range(rolls):  # (the state passed as a uint64: numba reads a large int as int64)
-        z = np.uint64(_roll_four(np.uint64(z), EMPTY_TAPE, at, four))
+        z = np.uint64(_roll_four(np.uint64(z), no_tape, at, four))
         counts[tuple(int(d) for d in four[DIE : DIE + 4])] += 1  # type: ignore[index]
     chi = 0.0
     for dice, seen in counts.items():
