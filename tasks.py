@@ -84,6 +84,12 @@ def apt_install(package: str, needed_by: str) -> None:
             sys.exit(f"could not install {package} with apt-get; {needed_by} need it")
 
 
+def warm_kernels(half: int) -> subprocess.Popen[bytes]:
+    """A process compiling half of the kernels the tests call (tests/warm_kernels.py)."""
+    command = [str(BIN / "python"), "-m", "tests.warm_kernels", "--half", str(half)]
+    return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def test(extra: list[str]) -> None:
     if not Path("/usr/bin/chromium").exists():
         apt_install("chromium", "the browser tests (tests/web)")
@@ -91,6 +97,9 @@ def test(extra: list[str]) -> None:
         apt_install("postgresql", "the storage tests (tests/server)")
     if not Path("/usr/sbin/nginx").exists():
         apt_install("nginx-light", "the reverse-proxy test (tests/server/test_server_nginx.py)")
+    # the whole suite: two processes compile the kernels into numba's cache meanwhile, one a
+    # core (tests/warm_kernels.py), while ruff, mypy and the first folders' tests run
+    warmers = [] if extra else [warm_kernels(half) for half in (0, 1)]
     run(BIN / "ruff", "check", *CHECKED)
     run(BIN / "ruff", "format", "--check", *CHECKED)
     # mypy reads the code beside the tests (a fresh clone has no cache: about 20 s of CPU), in the
@@ -101,6 +110,9 @@ def test(extra: list[str]) -> None:
         tests = [str(BIN / "pytest"), "-n", "2", "--durations=10", *extra]  # the ten slowest
         print("+", " ".join(tests), flush=True)
         tested = subprocess.run(tests, cwd=ROOT, check=False).returncode
+        for warmer in warmers:  # done long before (a cache filler only: a failure is no error)
+            warmer.kill()
+            warmer.wait()
         checked = mypy.wait()
         report.seek(0)
         print(f"mypy: {report.read().strip()}", flush=True)
