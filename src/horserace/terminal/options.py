@@ -43,13 +43,15 @@ class Opt(NamedTuple):
 
     def default_words(self) -> str | bool:
         """What `--help` says of the default: every option says one (None is the table's own,
-        from its preset; a flag left out is off)."""
+        from its preset; a flag left out is off; an empty text is none)."""
         if self.shown is not None:
             return self.shown
         if self.default is None:
             return "the preset's"
         if self.default is False:
             return "off"
+        if self.default == "":
+            return "none"
         return self.default is not REQUIRED
 
 

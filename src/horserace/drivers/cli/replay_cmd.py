@@ -34,16 +34,29 @@ def register(app: typer.Typer) -> None:
     def replay_command(
         record_file: Path = typer.Argument(..., help="A game record written by `play --record`."),
         events: bool = typer.Option(
-            False, "--events", help="Print every public event as it replays."
+            False,
+            "--events",
+            help="Print every public event as it replays.",
+            show_default="off",
         ),
         plain: bool = typer.Option(
-            False, "--plain", help="Print the game's log lines instead of the full screen."
+            False,
+            "--plain",
+            help="Print the game's log lines instead of the full screen.",
+            show_default="off: the full screen on a terminal",
         ),
         check_only: bool = typer.Option(
-            False, "--check", help="Only check the record: show nothing of the game."
+            False,
+            "--check",
+            help="Only check the record: show nothing of the game.",
+            show_default="off",
         ),
         speed: float | None = typer.Option(
-            None, "--speed", metavar="SECONDS", help="Seconds between steps on the screen."
+            None,
+            "--speed",
+            metavar="SECONDS",
+            help="Seconds between steps on the screen.",
+            show_default="the game's own pace, as play has it",
         ),
         theme: str = typer.Option(
             "auto", "--theme", metavar="auto|light|dark", help="The full screen's colours."

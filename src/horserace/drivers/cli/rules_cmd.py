@@ -13,7 +13,12 @@ def register(app: typer.Typer) -> None:
     @app.command("rules")
     def rules_command(
         preset: str = typer.Argument("classic", help="A preset name, e.g. classic."),
-        raw: bool = typer.Option(False, "--markdown", help="Print the Markdown source as it is."),
+        raw: bool = typer.Option(
+            False,
+            "--markdown",
+            help="Print the Markdown source as it is.",
+            show_default="off: drawn for the terminal",
+        ),
     ) -> None:
         """Print the rules of a preset as implemented, with every table option that changes them."""
         with user_errors():

@@ -42,13 +42,14 @@ def serve(
         str | None,
         typer.Option(
             "--key-file",
-            help="The key that signs published records (made if missing, mode 0600; default:"
-            " beside the SQLite file, or $XDG_STATE_HOME/horserace/drivers/server.key, else"
-            " ~/.local/state/horserace/drivers/server.key).",
+            help="The key that signs published records (made if missing, mode 0600).",
+            show_default="beside the SQLite file, or $XDG_STATE_HOME/horserace/drivers/server.key,"
+            " else ~/.local/state/horserace/drivers/server.key",
         ),
     ] = None,
     openapi: Annotated[
-        bool, typer.Option("--openapi", help="Serve the API description at /docs.")
+        bool,
+        typer.Option("--openapi", help="Serve the API description at /docs.", show_default="off"),
     ] = False,
     metrics_token: Annotated[
         str | None,
@@ -56,7 +57,8 @@ def serve(
             "--metrics-token",
             envvar="HORSERACE_METRICS_TOKEN",
             help="/metrics answers only 'Authorization: Bearer TOKEN' (best given in the"
-            " environment, where other users' ps cannot read it); without one /metrics is off.",
+            " environment, where other users' ps cannot read it).",
+            show_default="none: /metrics is off",
         ),
     ] = None,
     workers: Annotated[
@@ -75,8 +77,8 @@ def serve(
             "--advertise-host",
             help="Where the workers of other hosts reach this host's workers (each listens"
             " there on a port of its own; the hosts share the PostgreSQL --db and the --key-file)."
-            " Given, serve is one host of several, even with --workers 1; default: 127.0.0.1,"
-            " this host alone.",
+            " Given, serve is one host of several, even with --workers 1.",
+            show_default="127.0.0.1, this host alone",
         ),
     ] = None,
     peer_port: Annotated[
@@ -98,6 +100,7 @@ def serve(
             help="Also answer /healthz at --host on this port (worker N's: this plus N), from a"
             " thread off the event loop, so no flood of the public port delays it: for the"
             " health checker alone.",
+            show_default="none: /healthz on the public port only",
         ),
     ] = None,
     sockets_per_address: Annotated[
@@ -155,7 +158,8 @@ def serve(
         typer.Option(
             "--trusted-proxies",
             help="Addresses or networks (comma-separated, e.g. 127.0.0.1,10.0.0.0/8) of reverse"
-            " proxies whose X-Forwarded-For names the client; nobody's by default.",
+            " proxies whose X-Forwarded-For names the client.",
+            show_default="none",
         ),
     ] = "",
 ) -> None:
@@ -237,14 +241,27 @@ def verify(
     record_file: Annotated[Path, typer.Argument(help="A record the server published.")],
     seed_hash_given: Annotated[
         str | None,
-        typer.Option("--seed-hash", help="The SHA-256 the lobby showed before play."),
+        typer.Option(
+            "--seed-hash",
+            help="The SHA-256 the lobby showed before play.",
+            show_default="none: not checked",
+        ),
     ] = None,
     key: Annotated[
         str | None,
-        typer.Option("--key", help="The server's public key (GET /api/server-key), in hex."),
+        typer.Option(
+            "--key",
+            help="The server's public key (GET /api/server-key), in hex.",
+            show_default="none: the key the record names",
+        ),
     ] = None,
     table: Annotated[
-        str | None, typer.Option("--table", help="The id of the table the record must be of.")
+        str | None,
+        typer.Option(
+            "--table",
+            help="The id of the table the record must be of.",
+            show_default="none: any table",
+        ),
     ] = None,
 ) -> None:
     """Check a record the server published: its signature, its hash chain, the table and seed

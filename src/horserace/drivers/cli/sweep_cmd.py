@@ -38,12 +38,22 @@ def register(app: typer.Typer) -> None:
             " house=none,robertson,perry+robertson; bots=random,ev+random;"
             " engine=auto,kernel,reference. The card races and the Derby take the options of"
             " their simulate instead (betting=book,tote; money=8,12; paired=0 ...).",
+            show_default="none: one point, the preset's own table",
         ),
         games: int = typer.Option(1000, "--games", "-n", help="Games at each point."),
-        seed: int | None = typer.Option(None, "--seed", help="One seed for every point."),
+        seed: int | None = typer.Option(
+            None,
+            "--seed",
+            help="One seed for every point.",
+            show_default="a fresh one, printed",
+        ),
         workers: int = typer.Option(1, "--workers", "-w", help="Local processes."),
         scheduler: str | None = typer.Option(
-            None, "--scheduler", metavar="ADDRESS", help="A Dask scheduler, e.g. tcp://host:8786."
+            None,
+            "--scheduler",
+            metavar="ADDRESS",
+            help="A Dask scheduler, e.g. tcp://host:8786.",
+            show_default="none: local processes",
         ),
         retries: int = typer.Option(2, "--retries", help="Tries again for a failed point."),
         wait_workers: float = typer.Option(
@@ -57,9 +67,14 @@ def register(app: typer.Typer) -> None:
             "--out",
             metavar="FILE.csv|FILE.json",
             help="Write the table as CSV or JSON, as the name ends (repeat for both).",
+            show_default="no file",
         ),
-        plot: Path | None = typer.Option(None, "--plot", metavar="FILE.png", help="Draw it."),
-        as_json: bool = typer.Option(False, "--json", help="Print the table as JSON."),
+        plot: Path | None = typer.Option(
+            None, "--plot", metavar="FILE.png", help="Draw it.", show_default="no drawing"
+        ),
+        as_json: bool = typer.Option(
+            False, "--json", help="Print the table as JSON.", show_default="off"
+        ),
     ) -> None:
         """Simulate every point of a grid of table options and gather one table (CSV and JSON),
         on local processes or a Dask cluster. A failed point is retried, then reported. Ctrl-C

@@ -66,13 +66,14 @@ def design_board(
         "--max-rolls",
         help="The bound for short: the longest expected race, in rolls (the printed board's"
         " lasts 52.5). An error if no board within the lane bounds is that short.",
+        show_default="none; --objective short needs one",
     ),
     start: Path | None = typer.Option(
         None,
         "--start",
         metavar="FILE",
-        help="Board file to start from (the printed board if none); lanes outside"
-        " --shortest..--longest are brought inside.",
+        help="Board file to start from; lanes outside --shortest..--longest are brought inside.",
+        show_default="the printed board",
     ),
     repeat_scratch: str = typer.Option(
         "move",
@@ -86,13 +87,24 @@ def design_board(
     ),
     name: str = typer.Option("designed", "--name", help="The new board's name."),
     out: Path | None = typer.Option(
-        None, "--out", metavar="FILE.toml", help="Write the board file here (for --board)."
+        None,
+        "--out",
+        metavar="FILE.toml",
+        help="Write the board file here (for --board).",
+        show_default="no file",
     ),
     plot: Path | None = typer.Option(
-        None, "--plot", metavar="FILE.png", help="Draw both boards' lanes and chances."
+        None,
+        "--plot",
+        metavar="FILE.png",
+        help="Draw both boards' lanes and chances.",
+        show_default="no drawing",
     ),
     as_json: bool = typer.Option(
-        False, "--json", help="Print the board, the objective and every figure as JSON."
+        False,
+        "--json",
+        help="Print the board, the objective and every figure as JSON.",
+        show_default="off",
     ),
 ) -> None:
     """Search integer lane lengths for the objective and print each horse's exact chance to

@@ -27,12 +27,20 @@ def odds_board(
     ctx: typer.Context,
     board_file: Annotated[
         Path | None,
-        typer.Option("--board", help="Board file (TOML) with the lane lengths.", metavar="FILE"),
+        typer.Option(
+            "--board",
+            help="Board file (TOML) with the lane lengths.",
+            metavar="FILE",
+            show_default="the printed board",
+        ),
     ] = None,
     scratched: Annotated[
         str,
         typer.Option(
-            "--scratched", metavar="HORSES", help="Scratched horses, e.g. 3,5,7,9 (at most 4)."
+            "--scratched",
+            metavar="HORSES",
+            help="Scratched horses, e.g. 3,5,7,9 (at most 4).",
+            show_default="none",
         ),
     ] = "",
     positions: Annotated[
@@ -41,14 +49,24 @@ def odds_board(
             "--positions",
             metavar="HORSE=SLOTS,...",
             help="Slots advanced from the gate, e.g. 2=1,12=2 (others at 0).",
+            show_default="every horse at the gate",
         ),
     ] = "",
-    exact: Annotated[bool, typer.Option("--exact", help="Exact arithmetic (fractions).")] = False,
+    exact: Annotated[
+        bool, typer.Option("--exact", help="Exact arithmetic (fractions).", show_default="off")
+    ] = False,
     plot: Annotated[
         Path | None,
-        typer.Option("--plot", metavar="FILE.png", help="Draw the chances and positions."),
+        typer.Option(
+            "--plot",
+            metavar="FILE.png",
+            help="Draw the chances and positions.",
+            show_default="no drawing",
+        ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object.", show_default="off")
+    ] = False,
 ) -> None:
     """Win chances of the running horses and the expected number of rolls left."""
     if ctx.invoked_subcommand is not None:

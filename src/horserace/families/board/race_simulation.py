@@ -22,7 +22,13 @@ if TYPE_CHECKING:
 
 
 race_options = declared(
-    Opt("--board FILE", Path | None, None, "Board file (TOML); the printed board if none."),
+    Opt(
+        "--board FILE",
+        Path | None,
+        None,
+        "Board file (TOML).",
+        shown="the printed board",
+    ),
     Opt("--scratched HORSES", str, "", "Scratched horses on lines 1.., e.g. 3,5,7,9."),
     Opt("--positions HORSE=SLOTS,...", str, "", "Slots advanced, e.g. 2=1,12=2."),
     Opt("--method", str, "table", "table (exact shortcut) or rolls (roll by roll)."),

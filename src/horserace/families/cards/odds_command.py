@@ -49,25 +49,51 @@ def odds_cards(
             help='The course, link 1 first, e.g. "2C 9H KD 5S 7H JC 3D"; ?? = face down;'
             " a joker among them: the one discarded while dealing it (or, with --course-joker"
             " stays, lying on its link).",
+            show_default="none: give --course-length for a face-down course",
         ),
     ] = None,
     turned: Annotated[
         str,
-        typer.Option("--turned", metavar="CARDS", help="Race cards turned so far, in order."),
+        typer.Option(
+            "--turned",
+            metavar="CARDS",
+            help="Race cards turned so far, in order.",
+            show_default="none",
+        ),
     ] = "",
     course_length: Annotated[
         int | None,
-        typer.Option("--course-length", metavar="N", help="Links (all face down if no --course)."),
+        typer.Option(
+            "--course-length",
+            metavar="N",
+            help="Links (all face down if no --course).",
+            show_default="the --course's cards",
+        ),
     ] = None,
     need: Annotated[
         int | None,
-        typer.Option("--need", metavar="N", help="Cards a horse needs to finish (links + 1)."),
+        typer.Option(
+            "--need",
+            metavar="N",
+            help="Cards a horse needs to finish.",
+            show_default="links + 1",
+        ),
     ] = None,
     faltering: Annotated[
-        bool, typer.Option("--faltering", help="Face-down course; first arrival turns a link.")
+        bool,
+        typer.Option(
+            "--faltering",
+            help="Face-down course; first arrival turns a link.",
+            show_default="off",
+        ),
     ] = False,
     stumbling: Annotated[
-        bool, typer.Option("--stumbling", help="A joker in the deck lifts all but the leaders.")
+        bool,
+        typer.Option(
+            "--stumbling",
+            help="A joker in the deck lifts all but the leaders.",
+            show_default="off",
+        ),
     ] = False,
     course_joker: Annotated[
         str | None,
@@ -76,6 +102,7 @@ def odds_cards(
             metavar="WHERE",
             help="Stumbling: a joker dealt to the course is discarded (discard) or stays on"
             " its link (stays).",
+            show_default="discard",
         ),
     ] = None,
     ranks: Annotated[
@@ -83,25 +110,37 @@ def odds_cards(
     ] = MAX_RANKS,
     book_file: Annotated[
         Path | None,
-        typer.Option("--book", metavar="FILE", help="The dealer's price list (TOML)."),
+        typer.Option(
+            "--book",
+            metavar="FILE",
+            help="The dealer's price list (TOML).",
+            show_default="the traditional odds",
+        ),
     ] = None,
     redeal: Annotated[
         bool | None,
         typer.Option(
             "--redeal/--no-redeal",
-            help="The average's courses follow the redeal rule (default: where it can hold).",
+            help="The average's courses follow the redeal rule.",
+            show_default="on where it can hold",
         ),
     ] = None,
     average: Annotated[
         bool | None,
         typer.Option(
             "--average/--no-average",
-            help="The book's edge over every legal course (default: on, off with the joker).",
+            help="The book's edge over every legal course.",
+            show_default="on, off with the joker",
         ),
     ] = None,
     max_states: Annotated[
         int | None,
-        typer.Option("--max-states", metavar="N", help="Give up past N states."),
+        typer.Option(
+            "--max-states",
+            metavar="N",
+            help="Give up past N states.",
+            show_default=f"no limit; {FALTERING_BUDGET:,} when faltering",
+        ),
     ] = None,
     stake: Annotated[
         int,
@@ -112,8 +151,12 @@ def odds_cards(
             help="The bet the house edge is for (fractional odds pay whole chips, rounded down).",
         ),
     ] = 1,
-    exact: Annotated[bool, typer.Option("--exact", help="Exact arithmetic (fractions).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    exact: Annotated[
+        bool, typer.Option("--exact", help="Exact arithmetic (fractions).", show_default="off")
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object.", show_default="off")
+    ] = False,
 ) -> None:
     """Every bet's exact chance from a course and the cards turned so far, with the fair price
     beside the dealer's price and the house edge of each."""
