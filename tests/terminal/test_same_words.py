@@ -26,6 +26,7 @@ from horserace.engine import replay as engine_replay
 from horserace.families import family_of_preset
 from horserace.families.presets import get_preset
 from horserace.terminal.choices import Choice
+from horserace.terminal.screen import words_of
 from horserace.terminal.session import in_lines
 from horserace.terminal.tui.pacer import Pacer
 from horserace.terminal.tui.replay import Playback
@@ -49,14 +50,14 @@ MATRIX: dict[str, tuple[str, dict[str, Any]]] = {
 
 
 class LogKept:
-    """The full screen as its play loop sees it, keeping the log's lines (what is not a line,
-    such as a table of silks, is left out, as the log's words leave it out)."""
+    """The full screen as its play loop sees it, keeping the log's words (a table's lines as
+    printed, as the log's words have them)."""
 
     def __init__(self) -> None:
         self.said: list[str] = []
 
     def log(self, lines: Sequence[RenderableType]) -> None:
-        self.said.extend(line.plain for line in lines if isinstance(line, Text))
+        self.said.extend(word for line in lines for word in words_of(line))
 
     def tell(self, text: Text) -> None:
         self.said.append(text.plain)

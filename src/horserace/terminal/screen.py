@@ -113,6 +113,16 @@ def to_plain(renderable: RenderableType, width: int = 80) -> str:
     return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
 
 
+WORDS_WIDTH = 100  # columns a table is laid out in when it is said as lines of words
+
+
+def words_of(renderable: RenderableType) -> list[str]:
+    """What a log line says, as plain words: a line of text, or a table's lines as printed."""
+    if isinstance(renderable, Text):
+        return [renderable.plain]
+    return to_plain(renderable, WORDS_WIDTH).splitlines()
+
+
 class Display(Protocol):
     """The full-screen table as the play loop's thread sees it: every call returns once the
     screen has it (or, for `ask` and `hold`, once the person has answered)."""
@@ -303,13 +313,18 @@ class TableScreen:
         title: str,
         money: RenderableType | None = None,
     ) -> None:
-        """A race's end: printed (the board), or on the full screen the board with the result
-        over it (and `money`, a table of each seat's), held until Enter (a table of bots only
-        goes on after `auto_continue` seconds, if given: a demo)."""
+        """A race's end: printed (the board, then `money`, a table of each seat's), or on the
+        full screen the board with the result and `money` over it, held until Enter (a table of
+        bots only goes on after `auto_continue` seconds, if given: a demo); `money` stays in the
+        log after the result closes, as the printed lines keep it."""
         if self.display is None:
             self.show(board)
+            if money is not None:
+                self.show(money)
             return
         self.display.board(board)
+        if money is not None:
+            self.display.log([money])
         lines: list[RenderableType] = [item.styled() for item in items if item.notable]
         if money is not None:
             lines += [Text(""), money]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from rich.console import RenderableType
-from rich.text import Text
 from textual.events import Resize
 from textual.widgets import RichLog
+
+from horserace.terminal.screen import words_of
 
 
 class GameLog(RichLog):
@@ -21,8 +22,7 @@ class GameLog(RichLog):
 
     def add(self, lines: list[RenderableType]) -> None:
         for line in lines:
-            if isinstance(line, Text):
-                self.said.append(line.plain)
+            self.said.extend(words_of(line))
             self.kept.append(line)
             self.write(line)
 
