@@ -10,7 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -103,7 +104,12 @@ def _odds_text(chance: float) -> Text:
 
 
 def _lane(
-    view: BoardView, horse: int, odds: Mapping[int, float] | None, leader: int | None, width: int
+    view: BoardView,
+    horse: int,
+    odds: Mapping[int, float] | None,
+    leader: int | None,
+    width: int,
+    short: bool = False,
 ) -> Text:
     colour = HORSE_COLOURS.get(horse, "white")
     line = line_of(view, horse)
@@ -141,7 +147,8 @@ def _lane(
     row.append(" " * ((max(view.board.slots) - slots) * width + 2))
     if line:
         owed = view.config.scratch_values[line - 1] * view.config.penalty_unit
-        row.append(f"scratched (pays {money(view, owed)})", style="dim")
+        said = f"pays {money(view, owed)}" if short else f"scratched (pays {money(view, owed)})"
+        row.append(said, style="dim")
     elif finished:
         row.append("WINNER", style=f"bold reverse {colour}")
     elif odds is not None and horse in odds:
@@ -151,12 +158,21 @@ def _lane(
     return row
 
 
-def board_lanes(view: BoardView, odds: Mapping[int, float] | None, *, header: bool = True) -> Text:
+def board_lanes(
+    view: BoardView,
+    odds: Mapping[int, float] | None,
+    *,
+    header: bool = True,
+    width: int | None = None,
+    short: bool = False,
+) -> Text:
     """The eleven lanes as in the seed's diagram: scratch zone, lane, gate, slots, finish, odds
-    (under a row that names the columns, unless the screen is short of lines)."""
-    width = 2 if max(view.board.slots) <= 20 else 1
+    (under a row that names the columns, unless the screen is short of lines); a slot `width`
+    cells wide (two where the track allows), a scratched lane's words `short` ('pays 3')."""
+    if width is None:
+        width = 2 if max(view.board.slots) <= 20 else 1
     leader = favourite(view, odds)
-    lanes = [_lane(view, horse, odds, leader, width) for horse in HORSES]
+    lanes = [_lane(view, horse, odds, leader, width, short) for horse in HORSES]
     if not header:
         return Text("\n", no_wrap=True, overflow="crop").join(lanes)
     names = Text(no_wrap=True, overflow="crop", style="bold")
@@ -167,6 +183,42 @@ def board_lanes(view: BoardView, odds: Mapping[int, float] | None, *, header: bo
     names.append("fin  ")
     names.append("win" if odds is not None else "")
     return Text("\n", no_wrap=True, overflow="crop").join([names, *lanes])
+
+
+@dataclass(frozen=True)
+class FittedLanes:
+    """The lanes drawn to the columns they are given: in full where that fits, else with a
+    scratched lane's words short ('pays 3'), else a cell a slot, so that what a lane says (its
+    chance, what its scratch costs) is never cut; only a chance's bar may be."""
+
+    view: BoardView
+    odds: Mapping[int, float] | None
+    header: bool = True
+
+    def forms(self) -> list[tuple[int, bool]]:
+        wide = 2 if max(self.view.board.slots) <= 20 else 1
+        return [(wide, False), (wide, True), (1, False), (1, True)]
+
+    def needs(self, width: int, short: bool) -> int:
+        """The columns the lanes take in a form, a chance's bar aside."""
+        lanes = board_lanes(self.view, None, header=self.header, width=width, short=short)
+        said = max(line.cell_len for line in lanes.split())
+        if self.odds is None:
+            return said
+        # a lane's chance begins past the longest track and its finish: '30.0%' (six cells)
+        return max(said, 2 * SCRATCH_LINES + 17 + max(self.view.board.slots) * width + 6)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        forms = self.forms()
+        width, short = next(
+            (form for form in forms if self.needs(*form) <= options.max_width), forms[-1]
+        )
+        yield board_lanes(self.view, self.odds, header=self.header, width=width, short=short)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        forms = self.forms()
+        full = board_lanes(self.view, self.odds, header=self.header, width=forms[0][0])
+        return Measurement(self.needs(*forms[-1]), max(line.cell_len for line in full.split()))
 
 
 def money(view: BoardView, amount: int) -> str:
@@ -282,7 +334,7 @@ def render_board(view: BoardView, info: BoardInfo, *, news_lines: int = 5) -> Re
     """The whole screen: status, lanes, players and the last few notable announcements."""
     parts: list[RenderableType] = [
         status_line(view, info),
-        board_lanes(view, info.odds),
+        FittedLanes(view, info.odds),
         players_table(view, info),
     ]
     shown = [item for item in info.news if item.notable][-news_lines:]
@@ -333,7 +385,7 @@ def render_compact(view: BoardView, info: BoardInfo) -> RenderableType:
     on a line or two, the seat's own hand."""
     parts: list[RenderableType] = [
         status_line(view, info),
-        board_lanes(view, info.odds, header=False),
+        FittedLanes(view, info.odds, header=False),
         seats_strip(view, info),
     ]
     hand = own_hand(view, info)
