@@ -122,7 +122,7 @@ def test_the_full_screen_asks_before_a_calcutta_bid_well_over_its_worth() -> Non
             await until(pilot, lambda: question(app).startswith(f"bid {amount} "))
             assert question(app) == (
                 f"bid {amount} costs {amount} chips and returns {returns:.1f} on average by the"
-                " odds: sure?"
+                " odds, the bids to come guessed at 10% of the table's chips: sure?"
             )
             await pilot.press("n", "enter")
             await until(pilot, lambda: question(app) == asked)

@@ -196,9 +196,11 @@ def over_its_worth(
     cost: Callable[[Action], int | None],
     worth: Callable[[Action], float | None],
     unit: str = "chips",
+    guessed: str = "",
 ) -> Doubt:
     """Doubts an answer that pays more than WELL_OVER times what it is worth by the odds:
-    `worth` is what the bet or bid returns on average (None where the odds say nothing)."""
+    `worth` is what the bet or bid returns on average (None where the odds say nothing);
+    `guessed` says what in it is not the odds' but a guess (said after the figure)."""
 
     def doubt(action: Action) -> str | None:
         amount = cost(action)
@@ -207,7 +209,8 @@ def over_its_worth(
         value = worth(action)
         if value is None or amount <= WELL_OVER * value:
             return None
-        return f"{action.text} costs {amount} {unit} and returns {value:.1f} on average by the odds"
+        said = f"{action.text} costs {amount} {unit} and returns {value:.1f} on average by the odds"
+        return f"{said}, {guessed}" if guessed else said
 
     return doubt
 

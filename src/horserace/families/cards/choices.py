@@ -28,7 +28,7 @@ from horserace.families.cards.rules.events import horse_name
 from horserace.families.cards.rules.rules import STYLES
 from horserace.families.cards.rules.state import CardsView
 from horserace.families.cards.rules.track import RACING_SUITS
-from horserace.families.cards.worth import worth
+from horserace.families.cards.worth import calcutta_guessed, worth
 from horserace.terminal.choices import (
     Choice,
     Doubt,
@@ -193,7 +193,11 @@ def _doubt(view: CardsView, seat: int) -> Doubt:
     """Over a quarter of the seat's chips, or well over what the odds say it returns."""
     return any_of(
         over_a_quarter(view.chips[seat], _cost),
-        over_its_worth(_cost, lambda action: worth(view, action)),
+        over_its_worth(
+            _cost,
+            lambda action: worth(view, action),
+            guessed=calcutta_guessed(view),
+        ),
     )
 
 

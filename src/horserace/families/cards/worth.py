@@ -13,6 +13,7 @@ from horserace.families.cards.rules.state import CardsView
 from horserace.families.cards.rules.tote_bets import winning_selections
 
 BOARD_KINDS = ("win", "place", "show")
+CALCUTTA_GUESS = f"the bids to come guessed at {CALCUTTA_SPEND:.0%} of the table's chips"
 
 
 def worth(view: CardsView, action: Action) -> float | None:
@@ -47,10 +48,22 @@ def tote_worth(view: CardsView, bet: ToteBet) -> float:
     return total
 
 
+def calcutta_guessed(view: CardsView) -> str:
+    """What a Calcutta bid's worth guesses (the bids for the horses still to sell after this
+    one), or '' where it guesses nothing (no auction, or the last lot)."""
+    auction = view.auction
+    return (
+        CALCUTTA_GUESS if auction.horse is not None and auction.lot + 1 < len(auction.lots) else ""
+    )
+
+
 def calcutta_worth(view: CardsView, bid: Bid) -> float | None:
     """The horse's share of the pool (2/3 of it for 1st, 1/3 for 2nd) times the pool: what is
     in it, this bid, and for each horse still to sell its share of CALCUTTA_SPEND of the
-    table's chips (what the value bots expect a table to spend)."""
+    table's chips (what the value bots expect a table to spend). Only the share is exact: the
+    bids still to come are the other bidders' choices, not chance, so no odds can say them and
+    the pool they make is a guess (`calcutta_guessed`, said with the figure); a bid for the last
+    horse is valued against the pool as it will stand, exactly."""
     suit = view.auction.horse
     if suit is None:
         return None
