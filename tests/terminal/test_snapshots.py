@@ -36,6 +36,19 @@ def test_family_screen(snap_compare: Any, preset: str, size: tuple[int, int], th
     assert snap_compare(app, terminal_size=size, run_before=settle)
 
 
+@pytest.mark.parametrize("preset", ["classic", "northwoods"])
+def test_a_dice_board_mid_race_at_60x20(snap_compare: Any, preset: str) -> None:
+    """The smallest screen with no question open: the board drawn compact, a scratched lane
+    saying what it pays ('pays 3'), each running lane its chance."""
+    app, there = still_table(preset, TABLES[preset])
+
+    async def settle(pilot: Pilot[Any]) -> None:
+        await until(pilot, there.is_set)
+        await pilot.pause(0.1)
+
+    assert snap_compare(app, terminal_size=(60, 20), run_before=settle)
+
+
 @pytest.mark.parametrize("theme", ["dark", "light"])
 def test_a_derby_of_20_horses_at_80x24(snap_compare: Any, theme: str) -> None:
     """Two columns of horses, each lane drawn to the columns left (mid-race, its fourth turn)."""

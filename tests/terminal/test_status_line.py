@@ -7,6 +7,7 @@ import contextlib
 
 from horserace.components.cards import hand_text
 from horserace.core.chance import SeededChance
+from horserace.core.types import TERMINAL
 from horserace.engine import Step, play
 from horserace.families.board.render import BoardInfo, render_board
 from horserace.families.board.rules.view import BoardView
@@ -57,3 +58,21 @@ def test_the_market_and_the_last_dice_show_whole_at_80_columns() -> None:
     shown = to_plain(render_board(view, info), BOARD)
     assert view.market is not None
     assert "dice 2+3=5" in shown and f"market {hand_text(view.market)}" in shown, shown
+
+
+def test_between_two_rounds_the_status_says_the_race_is_paid_not_the_game_over() -> None:
+    """The status said 'round 2/8 · game over' between two rounds (the payout's phase); it says
+    'race won, paying out' there, and 'game over' only once the game is."""
+    t = Table("classic", options={"rounds": 2})
+    game = t.new_game()
+    said: list[tuple[bool, str]] = []
+
+    def status(step: Step) -> None:
+        view: BoardView = game.rules.view(step.after, None)
+        text = to_plain(render_board(view, BoardInfo(names=t.setup.names)), 200).splitlines()[0]
+        said.append((game.rules.actor(step.after) is TERMINAL, text))
+
+    play(game, t.agents, SeededChance(t.setup.seed), observe=status)
+    paying = [text for over, text in said if "race won, paying out" in text]
+    assert paying and not [text for over, text in said if "game over" in text and not over]
+    assert said[-1][0] and "game over" in said[-1][1]
