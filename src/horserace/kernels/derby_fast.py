@@ -224,8 +224,8 @@ def _races(  # type: ignore[no-untyped-def]
         z = game_state(base, 2 * index + 1)
         played = 0
         if mid_turn:  # the start and the turn under way, on the reference
-            _, played, z_d20, z = race(
-                horses, pending, scratches, track, z_d20, z, NO_TAPE, at, w, moves, 1
+            _, played, z_d20, z = race(  # (int64 arguments: a literal compiles `race` anew)
+                horses, pending, scratches, track, z_d20, z, NO_TAPE, at, w, moves, np.int64(1)
             )
         elif row == 0 or scratches:  # the horses' rows, then the runners scratched, as `race`
             runners = 0
@@ -378,8 +378,8 @@ def _races(  # type: ignore[no-untyped-def]
                 for r in range(rows.SETTLED + 1):
                     start[r, h] = w[r, h]
             _, more, _, _ = race(
-                start, scratch[NO_PENDING, : rows.QUEUE], 0, track, z_d20, z, NO_TAPE, at, w,
-                moves, MAX_TURNS - played,
+                start, scratch[NO_PENDING, : rows.QUEUE], np.int64(0), track, z_d20, z, NO_TAPE,
+                at, w, moves, MAX_TURNS - played,
             )  # fmt: skip
             played += more
             for place in range(PODIUM):

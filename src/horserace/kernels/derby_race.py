@@ -350,8 +350,8 @@ def _run(horses, pending, scratches, track, base, first, podium, turns):  # type
         index = first + row
         z_d20 = game_state(base, 2 * index)
         z = game_state(base, 2 * index + 1)
-        code, turns[row], _, _ = race(
-            horses, pending, scratches, track, z_d20, z, NO_TAPE, at, w, moves, MAX_TURNS
+        code, turns[row], _, _ = race(  # np.int64: a literal would compile `race` once more
+            horses, pending, scratches, track, z_d20, z, NO_TAPE, at, w, moves, np.int64(MAX_TURNS)
         )
         for place in range(PODIUM):
             podium[row, place] = code % 32
