@@ -7,7 +7,7 @@ time for, a batch of each row in turn (so a stop leaves every row with about as 
 what each row has checked in a results file, so a later run goes on from there:
 
     nice -n 19 .venv/bin/python -m tools.kernel_equality run --batch 50 [--workers 2]
-    .venv/bin/python -m tools.kernel_equality status
+    .venv/bin/python -m tools.kernel_equality status    # or markdown: the docs' table
 
 A table is the row's house rules with the rest drawn at random: players (the row's own for the
 rows of one table size), rounds, purses, ante, repeat rule, race start, dealer, scratch values,
@@ -203,6 +203,24 @@ def run(path: Path, batch: int, workers: int, only: str | None) -> None:
             status(path)
 
 
+def markdown(path: Path) -> None:
+    """The figures as the docs' table: a row's tables, decisions compared and mismatches."""
+    held = load(path)
+    print("| matrix row | tables | decisions compared | mismatches |")
+    print("|---|---|---|---|")
+    for row in decided_rows():
+        done = held.get(row.name, _empty())
+        first = done["first_mismatch"]
+        wrong = f"{done['mismatches']:,}" + (
+            "" if first is None else f" (first: seed {first['seed']})"
+        )
+        print(f"| {row.name} | {done['tables']:,} | {done['decisions']:,} | {wrong} |")
+    tables = sum(done["tables"] for done in held.values())
+    decisions = sum(done["decisions"] for done in held.values())
+    wrong_all = sum(done["mismatches"] for done in held.values())
+    print(f"| all {len(decided_rows())} rows | {tables:,} | {decisions:,} | {wrong_all:,} |")
+
+
 def status(path: Path) -> None:
     held = load(path)
     print(f"{'row':40} {'tables':>7} {'decisions':>10} {'mismatches':>10}  first mismatch")
@@ -220,7 +238,7 @@ def status(path: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("what", choices=("run", "status"))
+    parser.add_argument("what", choices=("run", "status", "markdown"))
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--batch", type=int, default=50, help="tables of a row in turn")
     parser.add_argument("--workers", type=int, default=2)
@@ -228,6 +246,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.what == "run":
         run(args.results, args.batch, args.workers, args.only)
+    elif args.what == "markdown":
+        markdown(args.results)
     else:
         status(args.results)
 
