@@ -41,7 +41,7 @@ from tests.kernels.advanced_tape import decided_game
 from tests.kernels.test_board_game_equality import SHIPPED, table_places
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = Path("/tmp/kernel_equality.json")
+RESULTS = ROOT / "docs" / "kernel_equality.json"
 FIRST_SEED = 1_000_000  # table k of a row is seeded FIRST_SEED + k (the suite's are below)
 KINDS = ("random", "heuristic", "ev")
 
