@@ -22,14 +22,25 @@ def pytest_configure(config: pytest.Config) -> None:
     """A worker of `pytest -n 2` compiles a kernel only when no other worker is compiling it
     (tests/compile_once.py): on a clean clone each kernel is compiled once, not once a worker.
 
-    And the workers are handed the tests one at a time (xdist's --maxschedchunk 1, unless set):
-    by default each first gets an eighth of the suite in one block, so that one worker took
-    every kernel test (the first block of tests/kernels tests/unit ...) and ran for a third
-    longer than the other, which sat idle at the end."""
+    And the workers are handed the tests one at a time: by default each first gets an eighth of
+    the suite in one block, so that one worker took every kernel test (the first block of
+    tests/kernels tests/unit ...) and ran for a third longer than the other, which sat idle at
+    the end. xdist's `loadgroup` hands out one test at a time (a worker holds three at most), in
+    the order collected, except that a file whose tests share a module's fixture (a browser, a
+    server, a cluster) goes to one worker whole (`shared_by_the_file`): handed out test by test,
+    such a file started its server or browser on both workers. An explicit --dist is kept."""
+    config.addinivalue_line("markers", "xdist_group(name): run by one worker (pytest-xdist)")
     if os.environ.get("PYTEST_XDIST_WORKER"):
         compile_once()
-    elif getattr(config.option, "maxschedchunk", 0) is None:
-        config.option.maxschedchunk = 1
+        if not _given(config, "--dist"):  # a worker reads its --dist from the command line
+            config.option.loadgroup = True  # so it names each test by its group, if any
+    elif getattr(config.option, "dist", "no") == "load" and not _given(config, "--dist"):
+        config.option.dist = "loadgroup"
+        config.option.loadscopereorder = False  # RUN_ORDER's order, not the largest group first
+
+
+def _given(config: pytest.Config, option: str) -> bool:
+    return any(str(given).startswith(option) for given in config.invocation_params.args)
 
 
 @pytest.fixture
@@ -62,6 +73,7 @@ RUN_ORDER = (
 )
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's worker names each test by its group
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Sort the tests by folder (RUN_ORDER), keeping each file's tests together and in order."""
     tests = Path(__file__).resolve().parent
@@ -72,3 +84,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return RUN_ORDER.index(folder) if folder in RUN_ORDER else len(RUN_ORDER)
 
     items.sort(key=rank)
+    for item in items:
+        if shared_by_the_file(item):
+            item.add_marker(pytest.mark.xdist_group(item.path.relative_to(tests).as_posix()))
+
+
+def shared_by_the_file(item: pytest.Item) -> bool:
+    """Whether the test takes a fixture made once per module (or class): the module's tests
+    are best run by one process, which makes it once."""
+    info = getattr(item, "_fixtureinfo", None)
+    definitions = getattr(info, "name2fixturedefs", {})
+    return any(defs[-1].scope in ("class", "module", "package") for defs in definitions.values())
