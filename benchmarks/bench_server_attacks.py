@@ -17,7 +17,9 @@ connection, one at the public port and one at `--health-port`. Each attack runs 
 loopback: 127.0.0.2 and up), after a window of the same length
 with no attack; each row gives both windows' p99 and their ratio (target: at most 2), and
 the slowest `/healthz` during the attack (target: 100 ms), on the public port and on the
-server's `--health-port` (answered off the event loop):
+server's `--health-port` (answered off the event loop), and the CPU the server process used
+in the window (all its threads: what the attack cost it, which the machine's load changes
+less than it changes the p99):
 
 - `heavy-get`: four loops GET the finished table's lobby line, record and check;
 - `flood`: one address creates twelve-bot tables as fast as it may;
@@ -342,8 +344,16 @@ def long_table(database: str, rounds: int, folder: Path) -> tuple[str, int]:
         stop_server(process)
 
 
-async def measure(args: argparse.Namespace, base: str, health_base: str, table: str) -> list[str]:
-    windows: list[tuple[str, str, float, float, list[Any]]] = []
+def server_cpu(pid: int) -> float:
+    """The CPU seconds a process has used so far, all its threads (Linux's /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure(
+    args: argparse.Namespace, base: str, health_base: str, table: str, pid: int
+) -> list[str]:
+    windows: list[tuple[str, str, float, float, list[Any], float]] = []
     outcomes: list[dict[str, int]] = []  # what the server's guard had closed after each attack
     total = (2 * args.seconds + SETTLE_SECONDS + 2) * len(args.only) + 2
     stop_at = time.monotonic() + total
@@ -357,13 +367,13 @@ async def measure(args: argparse.Namespace, base: str, health_base: str, table: 
     ]
     await asyncio.sleep(1.0)  # the tables under way
     for name in args.only:
-        start = time.monotonic()
+        start, cpu = time.monotonic(), server_cpu(pid)
         await asyncio.sleep(args.seconds)
-        windows.append((name, "no attack", start, time.monotonic(), []))
-        start = time.monotonic()
+        windows.append((name, "no attack", start, time.monotonic(), [], server_cpu(pid) - cpu))
+        start, cpu = time.monotonic(), server_cpu(pid)
         handles = start_attack(name, base, args.seconds, table, args.half_open, args.attack_nice)
         await asyncio.sleep(args.seconds)
-        windows.append((name, "attack", start, time.monotonic(), handles))
+        windows.append((name, "attack", start, time.monotonic(), handles, server_cpu(pid) - cpu))
         outcomes.append(await guard_closed(base))
         await asyncio.sleep(SETTLE_SECONDS)  # the attack's leftovers cleared before the next
     loads = os.getloadavg()
@@ -371,7 +381,7 @@ async def measure(args: argparse.Namespace, base: str, health_base: str, table: 
     checks, private = await asyncio.gather(*probes)
     rows = []
     baseline, closed_before = float("nan"), 0
-    for name, kind, start, end, handles in windows:
+    for name, kind, start, end, handles, cpu in windows:
         latencies = [took for sent, took in acts if start <= sent < end]
         health_times = [took for sent, took in checks if start <= sent < end]
         port_times = [took for sent, took in private if start <= sent < end]
@@ -387,8 +397,10 @@ async def measure(args: argparse.Namespace, base: str, health_base: str, table: 
             closed = sum(outcomes.pop(0).values())
             outcome["guard closed"], closed_before = closed - closed_before, closed
         rows.append(
-            f"{name:10} {kind:9} acts {len(latencies):5}  p99 {p99:7.1f} ms"
+            f"{name:10} {kind:9} acts {len(latencies):5}"
+            + f"  p50 {percentile(latencies, 0.5) * 1000:6.1f} ms  p99 {p99:7.1f} ms"
             + (f"  ({p99 / baseline:4.2f}x)" if kind == "attack" else "          ")
+            + f"  server CPU {cpu:5.2f} s"
             + f"  /healthz max {max(health_times, default=float('nan')) * 1000:7.1f} ms"
             + f"  health port max {max(port_times, default=float('nan')) * 1000:6.1f} ms"
             + (f"  {outcome}" if outcome else "")
@@ -432,7 +444,7 @@ def main() -> None:
         )
         try:
             health_base = f"http://{HOST}:{health_port}"
-            for line in asyncio.run(measure(args, base, health_base, table)):
+            for line in asyncio.run(measure(args, base, health_base, table, process.pid)):
                 print(line, flush=True)
         finally:
             stop_server(process)

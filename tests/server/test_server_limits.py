@@ -271,12 +271,13 @@ def test_tables_of_bots_count_against_the_address_and_the_server(tmp_path: Path)
         assert refused.status_code == 429 and "runs all" in refused.json()["detail"]
 
 
-def test_a_table_of_bots_alone_pays_more_of_its_address_s_steps(tmp_path: Path) -> None:
-    """Nobody plays at a table of bots alone: each of its steps takes `bots_alone_step_cost`
-    of its address's budget, so the tables where somebody plays keep the larger share. On a
-    budget that allows one move and then almost nothing, what the table spent is its steps
-    times the cost; a table with a seat for a person pays one a step."""
-    limits = Limits(steps_per_address=0.01, tables_per_address=10)
+def test_tables_of_bots_alone_share_a_budget_of_their_own_with_no_burst(tmp_path: Path) -> None:
+    """Nobody plays at a table of bots alone: an address's such tables share a budget apart
+    from its tables with people (`bots_alone_steps_per_address`), which starts empty, so a
+    flood of them starts at that pace, with no burst: here, at 0.01 a second, one move
+    each and then a wait, while a table with a person's seat from the same address keeps
+    the address's own budget, full."""
+    limits = Limits(steps_per_address=200, bots_alone_steps_per_address=0.01)
     bots = CreateTable(preset="classic", options={"players": 4}, seats=["random"] * 4)
     people = CreateTable(preset="classic", options={"players": 2}, seats=["open", "random"])
 
@@ -284,14 +285,16 @@ def test_a_table_of_bots_alone_pays_more_of_its_address_s_steps(tmp_path: Path) 
         hub = Hub(SQLiteStorage(tmp_path / "t.db"), limits=limits)
         try:
             alone, _ = await hub.create(bots, "10.0.0.1")
-            budget = alone.pacer
-            assert budget is not None and alone.step_cost == limits.bots_alone_step_cost == 4
-            while alone.version == 0 or budget.wait_seconds() == 0:  # its one move, stored
+            seated, _ = await hub.create(people, "10.0.0.1")
+            again, _ = await hub.create(bots, "10.0.0.1")
+            assert alone.pacer is not None and alone.pacer is again.pacer
+            assert seated.pacer is not None and seated.pacer is not alone.pacer
+            assert (alone.pacer.rate, seated.pacer.rate) == (0.01, 200)
+            assert seated.pacer.wait_seconds() == 0 and seated.pacer.steps == 400
+            while alone.version == 0 or again.version == 0:  # each one move, then in debt
                 await asyncio.sleep(0.01)
-            spent = budget.burst - budget.steps  # less what 0.01 a second refilled meanwhile
-            assert abs(spent - 4 * alone.version) < 0.1, (spent, alone.version)
-            seated, _ = await hub.create(people, "10.0.0.2")
-            assert seated.step_cost == 1
+            assert alone.pacer.wait_seconds() > 60
+            assert alone.version + again.version <= 2 * CHANCE_RUN + 2
         finally:
             await hub.close()
 
@@ -299,11 +302,12 @@ def test_a_table_of_bots_alone_pays_more_of_its_address_s_steps(tmp_path: Path) 
 
 
 def test_one_address_s_tables_share_its_steps_a_second(tmp_path: Path) -> None:
-    """Three bot tables from one address share 20 steps a second (bursts of 40), while a
-    table from another address plays 100 steps on a budget of its own. What the three made
-    meanwhile stays within their one budget (a run of chance's moves, at most 64, may
-    overdraw it once per table): a third of what one table alone may make, each."""
-    limits = Limits(steps_per_address=20, tables_per_address=10, bots_alone_step_cost=1)
+    """Three bot tables from one address share 20 steps a second (its tables of bots alone's
+    budget), while a table from another address plays 100 steps on a budget of its own.
+    What the three made meanwhile stays within their one budget (a run of chance's moves,
+    at most 64, may overdraw it once per table): a third of what one table alone may make,
+    each."""
+    limits = Limits(bots_alone_steps_per_address=20, tables_per_address=10)
     bots = CreateTable(preset="classic", options={"players": 4, "rounds": 50}, seats=["random"] * 4)
 
     async def run() -> tuple[int, float]:

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -30,6 +30,7 @@ from horserace.drivers.server.storage import (
     PLAYING,
     WAITING,
     Page,
+    SeatRow,
     Storage,
     TableRow,
 )
@@ -259,9 +260,7 @@ class Hub:
 
     def _hold(self, table: TableMaster, budget: StepBudget | None = None) -> None:
         self.tables[table.id] = table
-        table.pacer = budget or self.steps_of(f"table {table.id}")
-        if all(seat.kind == BOT for seat in table.seats):  # nobody plays: it yields to those
-            table.step_cost = self.limits.bots_alone_step_cost  # where somebody does
+        table.pacer = budget or self.steps_of(f"table {table.id}", _bots_alone(table.seats))
         table.on_change = self._changed
         table.metrics = self.metrics
         table.writer = self.writer
@@ -347,15 +346,22 @@ class Hub:
             except Exception:  # the next sweep tries again; nothing is lost by waiting
                 log.exception("housekeeping failed")
 
-    def steps_of(self, address: str) -> StepBudget:
+    def steps_of(self, address: str, bots_alone: bool = False) -> StepBudget:
         """The steps a second every table `address` created shares (a table read back from
-        storage, whose creator is not kept, has a budget of its own)."""
-        budget = self.step_budgets.get(address)
+        storage, whose creator is not kept, has a budget of its own); its tables of bots
+        alone share a smaller one, which starts empty and saves up little."""
+        key = f"{address} bots alone" if bots_alone else address
+        budget = self.step_budgets.get(key)
         if budget is None:
             if len(self.step_budgets) > MAX_ADDRESSES:
                 self.step_budgets.clear()
-            rate = self.limits.steps_per_address
-            budget = self.step_budgets[address] = StepBudget(rate, 2 * rate)
+            if bots_alone:
+                rate = self.limits.bots_alone_steps_per_address
+                budget = StepBudget(rate, rate / 4, saved=0.0)
+            else:
+                rate = self.limits.steps_per_address
+                budget = StepBudget(rate, 2 * rate)
+            self.step_budgets[key] = budget
         return budget
 
     def _budget(self, address: str) -> None:
@@ -416,7 +422,7 @@ class Hub:
             created=now(),
             seats=tuple(seats),
         )
-        table = await self._open(row, self.steps_of(address))
+        table = await self._open(row, self.steps_of(address, _bots_alone(row.seats)))
         self.created_by[address].add(row.id)
         kinds = [seat.kind if seat.kind != "bot" else seat.bot for seat in row.seats]
         event(log, "table created", table=row.id, preset=row.preset, seats=kinds, by=address)
@@ -469,6 +475,11 @@ class Hub:
         self.storage.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _bots_alone(seats: Sequence[SeatRow]) -> bool:
+    """Nobody plays at this table: every seat is a bot's."""
+    return all(seat.kind == BOT for seat in seats)
 
 
 class TableElsewhere(HorseraceError):

@@ -122,10 +122,10 @@ class StepBudget:
     is counted). A move is made while the budget is not in debt, and its steps are then
     taken from it, so a run of chance's moves may put it into debt, which time pays off."""
 
-    def __init__(self, rate: float, burst: float) -> None:
+    def __init__(self, rate: float, burst: float, saved: float | None = None) -> None:
         self.rate = rate
         self.burst = burst
-        self.steps = burst  # what may still be spent now
+        self.steps = burst if saved is None else saved  # what may still be spent now
         self.stamp = time.monotonic()
 
     def _refill(self) -> None:
@@ -138,7 +138,7 @@ class StepBudget:
         self._refill()
         return 0.0 if self.steps >= 0 else -self.steps / self.rate
 
-    def spend(self, steps: float) -> None:
+    def spend(self, steps: int) -> None:
         self._refill()
         self.steps -= steps
 
@@ -157,9 +157,10 @@ class Limits:
     connections_per_address: int = 64  # HTTP connections at once, per address (guard.py)
     tables_per_address: int = 20  # tables an address created that are not over yet
     steps_per_address: float = 200.0  # steps a second of all the tables one address created
-    # a step of a table of bots alone takes this many of them: one address's tables of bots
-    # alone make 50 steps a second together, and leave the loop to the tables with people
-    bots_alone_step_cost: float = 4.0
+    # steps a second of the tables of bots alone one address created, on a budget of their
+    # own that starts empty and saves up a quarter of a second's: a flood of such tables
+    # starts at that pace, with no burst, and leaves the loop to the tables with people
+    bots_alone_steps_per_address: float = 50.0
     refusal_seconds: float = 0.5  # a 429 is answered this late (a client asking at once waits)
     tables_running: int = 5_000  # tables not over yet, held at once
     tables_total: int = 20_000  # tables held in memory at once

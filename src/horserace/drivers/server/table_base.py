@@ -155,7 +155,6 @@ class TableBase:
         self._archive: asyncio.Future[Archive] | None = None  # once over: record and check
         self.heavy: asyncio.Semaphore | None = None  # the hub's bound on replays at once
         self.pacer: StepBudget | None = None  # the steps a second its creator's tables share
-        self.step_cost = 1.0  # what each of its steps takes from the pacer's budget
         self.away: set[int] = set()
         self.stepped_away: set[int] = set()  # away by their own choice: a reload keeps it
         self.lock = asyncio.Lock()

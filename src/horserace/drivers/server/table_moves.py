@@ -123,7 +123,7 @@ class TableMoves(TableViews):
         finished = status != self.status
         self.last_active = time.monotonic()
         if self.pacer is not None:
-            self.pacer.spend(len(stored) * self.step_cost)
+            self.pacer.spend(len(stored))
         for (step, request), row in zip(steps, stored, strict=True):
             if self.metrics is not None:
                 self.metrics.actions.labels(self._made_by(step)).inc()
