@@ -159,8 +159,8 @@ class Limits:
     steps_per_address: float = 200.0  # steps a second of all the tables one address created
     # steps a second of the tables of bots alone one address created, on a budget of their
     # own that starts empty and saves up a quarter of a second's: a flood of such tables
-    # starts at that pace, with no burst, and leaves the loop to the tables with people
-    bots_alone_steps_per_address: float = 50.0
+    # starts at that pace, with no burst of steps the moment they are made
+    bots_alone_steps_per_address: float = 200.0
     refusal_seconds: float = 0.5  # a 429 is answered this late (a client asking at once waits)
     tables_running: int = 5_000  # tables not over yet, held at once
     tables_total: int = 20_000  # tables held in memory at once
