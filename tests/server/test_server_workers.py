@@ -133,7 +133,9 @@ def _one_cap_for_both_workers(base: str) -> None:
         for _ in range(Limits.connections_per_address + 1):
             connection = socket.create_connection((host, int(port)), timeout=10)
             held.append(connection)
-            connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            # the route's /healthz (the query keeps it from the front door's answer, which
+            # closes its connection): the connection stays open, held against the cap
+            connection.sendall(b"GET /healthz?held HTTP/1.1\r\nHost: x\r\n\r\n")
             answer = b""
             with contextlib.suppress(ConnectionResetError):
                 while not answer.endswith(b"}") and (chunk := connection.recv(65536)):
