@@ -135,7 +135,9 @@ def hand_value(
 
 
 @njit(cache=True)
-def _first_best(worths: Array, count: Word) -> Word:
+def first_best(worths: Array, count: Word) -> Word:
+    """The first of the `count` options whose worth is within TIE of the best, as the engine's
+    bots choose (`bot_values.first_best`); every compiled EV choice ends here."""
     top = worths[0]
     for k in range(1, count):
         top = max(top, worths[k])
@@ -173,7 +175,7 @@ def ev_keep(
             worth = gain - tables[RISK, rank] * (1 - scratched / 4) * mean
         worths[options] = worth
         options += 1
-    return _first_best(worths, options)
+    return first_best(worths, options)
 
 
 @njit(cache=True)
@@ -224,4 +226,4 @@ def ev_joker(
             race_odds(remaining, tables[DICE], work, win)
             worths[k] = hand_value(spec, hand, win, estimate, valued, in_hands)
         position[horse] -= step
-    return _first_best(worths, options)
+    return first_best(worths, options)

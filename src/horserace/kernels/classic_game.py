@@ -4,7 +4,8 @@ at run time (one compiled kernel plays them all). The round: the deal from the C
 (Husted's keeps the aces, kings and jokers in), the ante; under Husted's rule two betting rounds
 round a draw of up to two cards; the scratch phase, the race (under Husted's rule with a J, Q
 or K offered to each roller who pays for a scratched horse, and chips under a horse that stop
-its rolls), the payout to the cards of the players who did not fold, and the reset.
+its rolls), the payout to the cards of the players who did not fold, and the reset. Husted's
+betting rounds, draw and face cards are played by `husted_turns`.
 
 Chance comes from the game's own SplitMix64 stream, or, for the equality tests, from a tape of
 the engine's game in its order (dealt and drawn ranks, dice sums, and each seat's pick
@@ -20,14 +21,11 @@ import numpy as np
 from horserace.kernels import Array, Word
 from horserace.kernels.advanced_ev import DICE, ev_tables
 from horserace.kernels.advanced_numbers import (
-    ANTE,
     CHIPS,
     DEALER,
     DECK,
-    EV,
     FINISH,
     GATHER,
-    HEURISTIC,
     HUSTED,
     MARKET,
     PLAYERS,
@@ -45,12 +43,22 @@ from horserace.kernels.advanced_rules import (
     PAID,
     POT,
     antes,
-    decide,
     pay,
     share_pots,
 )
 from horserace.kernels.board_numbers import GameOutcomes
-from horserace.kernels.classic_numbers import JACK, QUEEN, ClassicSpec
+from horserace.kernels.classic_numbers import (
+    BUY_WORTHS,
+    BUYS,
+    REMAINING,
+    TABLES,
+    TRADE,
+    VALUED,
+    WIN,
+    WORK,
+    WORTHS,
+    ClassicSpec,
+)
 from horserace.kernels.compiled import njit
 from horserace.kernels.deck_game import (
     EMPTY_TAPE,
@@ -61,15 +69,7 @@ from horserace.kernels.deck_game import (
     run_in_blocks,
     take,
 )
-from horserace.kernels.husted_bots import (
-    draw_options,
-    ev_bet,
-    ev_draw,
-    ev_power,
-    heuristic_draw,
-    heuristic_power,
-    power_options,
-)
+from horserace.kernels.husted_turns import face_card, husted_betting
 from horserace.kernels.market import (
     MARKET_HAND,
     deal_to,
@@ -85,14 +85,6 @@ from horserace.kernels.trading import trade_space, trading_window
 from horserace.kernels.trading_numbers import AFTER, BEFORE, EACH
 
 __all__ = ["ClassicSpec", "bot_kinds", "replay_tape", "run_games"]
-
-MAX_WAGER, MAX_TOTAL = 2, 5  # in antes: one wager or raise, and a player's wagers in a round
-# The EV bot's arrays (`ev_space`): its tables, the odds' scratch, chances, advances to go,
-# cards valued, card values, the two rows of a choice's options, a hand's worth with a horse
-# held back, each option's worth; a market buy's ranks and each buy's worth; Perry's window's
-# arrays (`trading.trade_space`).
-TABLES, WORK, WIN, REMAINING, VALUED, VALUES_OF, FIRST, SECOND, HELD_BACK, WORTHS = range(10)
-BUYS, BUY_WORTHS, TRADE = 10, 11, 12
 
 
 @njit(cache=True)
@@ -120,101 +112,6 @@ def _deal(
             hands[seat, cards[index]] += 1
         deck[cards[index]] -= 1
     return z, to_deal, size
-
-
-@njit(cache=True)
-def _betting(
-    spec: Array, z: Word, tape: Array, at: Array, kinds: Array, dealer: Word, hands: Array,
-    deck: Array, discards: Array, chips: Array, money: Array, folded: Array, wagered: Array,
-    bets: Array, queue: Array, ev: Any,
-) -> Word:  # fmt: skip
-    """One betting round from the dealer's left: check or wager (1 to 2A); facing a wager,
-    meet, raise (1 to 2A) or fold; each player's wagers at most 5A. A player short of the
-    wager may only fold. It ends when everyone still in has answered the last wager."""
-    n, ante = spec[PLAYERS], spec[ANTE]
-    tail = 0
-    for k in range(n):
-        seat = (dealer + 1 + k) % n
-        if not folded[seat]:
-            queue[tail] = seat
-            tail += 1
-    if tail < 2:
-        return z
-    bets[:] = 0
-    level, head, still_in = 0, 0, tail
-    while head < tail:
-        seat = queue[head]
-        head += 1
-        owe = level - bets[seat]
-        room = MAX_TOTAL * ante - wagered[seat] - owe  # what a new wager may still add
-        top = max(0, min(MAX_WAGER * ante, room, chips[seat] - owe))
-        short = owe > chips[seat]
-        options = 1 if short else 1 + top if owe == 0 else 2 + top
-        own = 0
-        if kinds[seat] == EV and options > 1:
-            own = ev_bet(
-                spec, seat, hands, discards, deck.sum(), money[POT], folded, owe, top,
-                ev[TABLES], ev[VALUED],
-            )  # fmt: skip
-        z, index = decide(z, tape, at, kinds[seat], options, own)
-        if short or (owe > 0 and index == options - 1):
-            folded[seat] = 1
-            still_in -= 1
-        elif owe > 0 or index > 0:  # meet, wager or raise
-            added = owe + index
-            pay(chips, money, seat, added, POT)
-            bets[seat] += added
-            wagered[seat] += added
-            if index > 0:  # everyone else still in answers the new level, round from the seat
-                level = bets[seat]
-                head, tail = 0, 0
-                for k in range(1, n):
-                    other = (seat + k) % n
-                    if not folded[other]:
-                        queue[tail] = other
-                        tail += 1
-        if still_in < 2:
-            return z
-    return z
-
-
-@njit(cache=True)
-def _draw(
-    spec: Array, z: Word, tape: Array, at: Array, kinds: Array, dealer: Word, hands: Array,
-    deck: Array, discards: Array, cards: Array, dealt: Word, size: Word, money: Array,
-    folded: Array, ev: Any,
-) -> Word:  # fmt: skip
-    """Each player still in, from the dealer's left, discards up to two cards face up and
-    draws as many from the stub."""
-    n = spec[PLAYERS]
-    first, second = ev[FIRST], ev[SECOND]
-    for k in range(n):
-        seat = (dealer + 1 + k) % n
-        if folded[seat]:
-            continue
-        hand = hands[seat]
-        most = min(2, size - dealt, hand.sum())
-        count = draw_options(hand, most, first, second)
-        own = 0
-        if kinds[seat] == HEURISTIC:
-            own = heuristic_draw(first, second, count)
-        elif kinds[seat] == EV and count > 1:
-            own = ev_draw(
-                spec, seat, hands, discards, size - dealt, money[POT], ev[TABLES], ev[VALUED],
-                ev[VALUES_OF], first, second, count,
-            )  # fmt: skip
-        z, index = decide(z, tape, at, kinds[seat], count, own)
-        for rank in (first[index], second[index]):
-            if rank >= 0:
-                hand[rank] -= 1
-                discards[rank] += 1
-        for rank in (first[index], second[index]):
-            if rank >= 0:
-                z = take(z, tape, at, cards, dealt, size)
-                hand[cards[dealt]] += 1
-                deck[cards[dealt]] -= 1
-                dealt += 1
-    return z
 
 
 @njit(cache=True)
@@ -267,41 +164,6 @@ def _scratch(
 
 
 @njit(cache=True)
-def _face_card(
-    spec: Array, z: Word, tape: Array, at: Array, kind: Word, seat: Word, hands: Array,
-    deck: Array, discards: Array, chips: Array, money: Array, line_of: Array, position: Array,
-    blocks: Array, ev: Any,
-) -> Word:  # fmt: skip
-    """The roller who paid for a scratched horse may play a J (a horse back a slot), a Q (a
-    chip under a horse: its next roll does not move it) or a K (two chips, two rolls)."""
-    cards, horses = ev[FIRST], ev[SECOND]
-    hand = hands[seat]
-    count = power_options(hand, chips[seat], line_of, position, cards, horses)
-    own = 0
-    if kind == HEURISTIC:
-        own = heuristic_power(spec, hand, line_of, position, cards, horses, count)
-    elif kind == EV and count > 1:
-        own = ev_power(
-            spec, seat, hands, discards, deck.sum(), money[POT], line_of, position, cards,
-            horses, count, ev[TABLES], ev[WORK], ev[WIN], ev[REMAINING], ev[VALUED],
-            ev[HELD_BACK], ev[WORTHS],
-        )  # fmt: skip
-    z, index = decide(z, tape, at, kind, count, own)
-    if index == 0:
-        return z
-    card, horse = cards[index], horses[index]
-    hand[card] -= 1
-    discards[card] += 1
-    if card == JACK:
-        position[horse] -= 1
-    else:
-        held = 1 if card == QUEEN else 2
-        pay(chips, money, seat, held, POT)
-        blocks[horse] += held
-    return z
-
-
-@njit(cache=True)
 def _race(
     spec: Array, z: Word, tape: Array, at: Array, kinds: Array, roller: Word, hands: Array,
     deck: Array, discards: Array, chips: Array, money: Array, line_of: Array, position: Array,
@@ -330,7 +192,7 @@ def _race(
             if line:
                 pay(chips, money, roller, spec[VALUES + line - 1], POT)
                 if spec[HUSTED]:
-                    z = _face_card(
+                    z = face_card(
                         spec, z, tape, at, kinds[roller], roller, hands, deck, discards, chips,
                         money, line_of, position, blocks, ev,
                     )  # fmt: skip
@@ -348,29 +210,6 @@ def _race(
                 ev[WIN], ev[REMAINING], ev[VALUED],
             )  # fmt: skip
         roller = (roller + 1) % n
-
-
-@njit(cache=True)
-def _husted_betting(
-    spec: Array, z: Word, tape: Array, at: Array, kinds: Array, dealer: Word, hands: Array,
-    deck: Array, discards: Array, cards: Array, dealt: Word, size: Word, chips: Array,
-    money: Array, seats: Array, ev: Any,
-) -> Word:  # fmt: skip
-    """Husted's two betting rounds, and the draw between them when the deal left a stub."""
-    folded, wagered, bets, queue = seats[0], seats[1], seats[2], seats[3]
-    z = _betting(
-        spec, z, tape, at, kinds, dealer, hands, deck, discards, chips, money, folded,
-        wagered, bets, queue, ev,
-    )  # fmt: skip
-    if dealt < size:
-        z = _draw(
-            spec, z, tape, at, kinds, dealer, hands, deck, discards, cards, dealt, size,
-            money, folded, ev,
-        )  # fmt: skip
-    return _betting(
-        spec, z, tape, at, kinds, dealer, hands, deck, discards, chips, money, folded,
-        wagered, bets, queue, ev,
-    )  # fmt: skip
 
 
 @njit(cache=True)
@@ -397,7 +236,7 @@ def play_game(
         z, dealt, size = _deal(spec, z, tape, at, dealer, deck, cards, hands, market)
         antes(spec, dealer, chips, money)
         if spec[HUSTED]:
-            z = _husted_betting(
+            z = husted_betting(
                 spec, z, tape, at, kinds, dealer, hands, deck, discards, cards, dealt, size,
                 chips, money, seats, ev,
             )  # fmt: skip

@@ -13,6 +13,12 @@ from horserace.kernels.advanced_numbers import ACE, HUSTED, JOKER, KING, MARKET,
 from horserace.kernels.board_numbers import house_rule_on
 
 JACK, QUEEN = 11, 12  # Husted's face cards that are horse cards too
+# The EV bot's arrays (`classic_game.ev_space`): its tables, the odds' scratch, chances,
+# advances to go, cards valued, card values, the two rows of a choice's options, a hand's worth
+# with a horse held back, each option's worth; a market buy's ranks and each buy's worth;
+# Perry's window's arrays (`trading.trade_space`).
+TABLES, WORK, WIN, REMAINING, VALUED, VALUES_OF, FIRST, SECOND, HELD_BACK, WORTHS = range(10)
+BUYS, BUY_WORTHS, TRADE = 10, 11, 12
 
 
 def classic_deck(decks: int, husted: bool) -> tuple[int, ...]:

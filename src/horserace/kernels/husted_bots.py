@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from horserace.kernels import Array, Word
-from horserace.kernels.advanced_ev import DICE, GATE, TIE, _valuer, hand_value
+from horserace.kernels.advanced_ev import DICE, GATE, _valuer, first_best, hand_value
 from horserace.kernels.advanced_numbers import ACE, DECK, DECKS, FINISH, JOKER, KING, PLAYERS
 from horserace.kernels.advanced_numbers import VALUES as LINE_VALUES
 from horserace.kernels.classic_numbers import JACK, QUEEN
@@ -110,6 +110,7 @@ def heuristic_draw(first: Array, second: Array, count: Word) -> Word:
 def ev_draw(
     spec: Array, seat: Word, hands: Array, discards: Array, stub: Word, pot: Word,
     tables: Array, valued: Array, values: Array, first: Array, second: Array, count: Word,
+    worths: Array,
 ) -> Word:  # fmt: skip
     """The discard that gains the most: each card thrown away is worth a draw's mean value
     less its own marginal value (a J or Q one more for its power, a K as a Q and one more)."""
@@ -131,15 +132,10 @@ def ev_draw(
         weighed += values[rank] * weight
         total += weight
     draw_value = weighed / (total if total else 1)
-    top = 0.0  # no discard gains nothing
+    worths[0] = 0.0  # no discard gains nothing
     for k in range(1, count):
-        top = max(top, _discard_gain(draw_value, values, first[k], second[k]))
-    if top - TIE <= 0.0:
-        return 0  # no discard is within TIE of the best, and the first such action
-    for k in range(1, count):
-        if _discard_gain(draw_value, values, first[k], second[k]) >= top - TIE:
-            return k
-    return 0
+        worths[k] = _discard_gain(draw_value, values, first[k], second[k])
+    return first_best(worths, count)
 
 
 @njit(cache=True)
@@ -240,19 +236,13 @@ def ev_power(
     in_hands = _valuer(spec, seat, hands, discards, stub, valued)
     base = hand_value(spec, hand, win, estimate, valued, in_hands)
     held_back[:] = np.nan
-    top = 0.0  # passing keeps the hand as it is
+    worths[0] = 0.0  # passing keeps the hand as it is
     for k in range(1, count):
         worths[k] = _power_gain(
             spec, hand, line_of, position, cards[k], horses[k], base, estimate, valued, in_hands,
             tables, work, win, remaining, held_back,
         )  # fmt: skip
-        top = max(top, worths[k])
-    if top - TIE <= 0.0:
-        return 0  # passing is within TIE of the best, and the first such action
-    for k in range(1, count):
-        if worths[k] >= top - TIE:
-            return k
-    return 0
+    return first_best(worths, count)
 
 
 @njit(cache=True)

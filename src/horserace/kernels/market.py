@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from horserace.kernels import Array, Word
-from horserace.kernels.advanced_ev import KING_KEPT, _first_best, _valuer, hand_value
+from horserace.kernels.advanced_ev import KING_KEPT, _valuer, first_best, hand_value
 from horserace.kernels.advanced_numbers import ACE, EV, JOKER, KING, RANKS
 from horserace.kernels.advanced_numbers import VALUES as LINE_VALUES
 from horserace.kernels.advanced_rules import POT, decide, pay
@@ -114,7 +114,7 @@ def ev_buy(
         worths[k] = _worth(spec, hand, win, estimate, valued, in_hands, mean) - base - cost
         hand[take] -= 1
         hand[give] += 1
-    return _first_best(worths, count)
+    return first_best(worths, count)
 
 
 @njit(cache=True)

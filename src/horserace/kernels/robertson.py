@@ -9,7 +9,7 @@ penalties they cost, with the race's exact odds (the first within TIE of the bes
 from __future__ import annotations
 
 from horserace.kernels import Array, Word
-from horserace.kernels.advanced_ev import DICE, _first_best, _valuer, hand_value
+from horserace.kernels.advanced_ev import DICE, _valuer, first_best, hand_value
 from horserace.kernels.advanced_numbers import EV, FINISH, HEURISTIC, VALUES
 from horserace.kernels.advanced_rules import decide
 from horserace.kernels.compiled import njit
@@ -150,7 +150,7 @@ def _ev_pick(
             position[first] -= 1
         if moved & 2:
             position[second] -= 1
-    return _first_best(worths, count)
+    return first_best(worths, count)
 
 
 @njit(cache=True)
