@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 import horserace
 import horserace.kernels.classic_game as classic_game
@@ -30,12 +31,26 @@ import control
 print(probe.layout(), control.layout(), sum(probe.layout.stats.cache_hits.values()))
 """
 
+# an installed copy whose folder cannot be written: numba turns to the user's cache folder
+UNWRITABLE = """
+from numba.core.caching import InTreeCacheLocator
 
-def test_a_constant_changed_in_another_module_compiles_its_reader_anew(tmp_path: Path) -> None:
+def refuse(self):
+    raise OSError("read-only")
+
+InTreeCacheLocator.ensure_cache_path = refuse
+"""
+
+
+@pytest.mark.parametrize("folder", ["beside the modules", "the user's cache folder"])
+def test_a_constant_changed_in_another_module_compiles_its_reader_anew(
+    tmp_path: Path, folder: str
+) -> None:
     """numba keys a cached function on its own file only: a constant it imports from another
     module stays frozen in the machine code it saved (`control`, outside the package, shows
     numba's own cache replaying the old value). A kernel's cache is keyed on the modules it
-    imports too: changed, it compiles anew; unchanged, it loads what it saved."""
+    imports too: changed, it compiles anew; unchanged, it loads what it saved. So also where
+    numba keeps it when the package's folder cannot be written (an installed copy)."""
     copy = tmp_path / "horserace"
     (copy / "kernels").mkdir(parents=True)
     shutil.copy(PACKAGE / "__init__.py", copy / "__init__.py")
@@ -55,10 +70,12 @@ def test_a_constant_changed_in_another_module_compiles_its_reader_anew(tmp_path:
     )
     env = {key: value for key, value in os.environ.items() if not key.startswith("NUMBA_")}
     env["PYTHONPATH"] = str(tmp_path)
+    env["XDG_CACHE_HOME"] = str(tmp_path / "user-cache")
+    script = RUN if folder == "beside the modules" else UNWRITABLE + RUN
 
     def run() -> list[int]:
         done = subprocess.run(
-            [sys.executable, "-c", RUN], cwd=tmp_path, env=env, capture_output=True, text=True
+            [sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True
         )
         assert done.returncode == 0, done.stderr[-3000:]
         return [int(word) for word in done.stdout.split()]
@@ -67,6 +84,10 @@ def test_a_constant_changed_in_another_module_compiles_its_reader_anew(tmp_path:
     numbers.write_text("LAYOUT = 4  # the layout changed\n")
     assert run() == [4, 3, 0]  # the kernel compiled anew; numba's own cache replays 3
     assert run() == [4, 3, 1]  # nothing changed: the kernel loads the code it saved
+    in_user_folder = {
+        path.is_relative_to(env["XDG_CACHE_HOME"]) for path in tmp_path.rglob("*.nbi")
+    }
+    assert in_user_folder == {folder != "beside the modules"}  # each where numba keeps it
 
 
 def test_every_kernel_module_takes_njit_with_the_keyed_cache() -> None:

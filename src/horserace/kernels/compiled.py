@@ -20,7 +20,12 @@ from typing import Any
 
 from numba import njit
 from numba.core import config
-from numba.core.caching import CacheImpl, InTreeCacheLocator, UserProvidedCacheLocator
+from numba.core.caching import (
+    CacheImpl,
+    InTreeCacheLocator,
+    UserProvidedCacheLocator,
+    UserWideCacheLocator,
+)
 
 __all__ = ["njit", "source_files", "sources_stamp"]
 
@@ -111,5 +116,11 @@ class KeyedInTreeCache(_KeyedOnSources, InTreeCacheLocator):
     """In the __pycache__ folder beside the module, as numba keeps it by default."""
 
 
+class KeyedUserWideCache(_KeyedOnSources, UserWideCacheLocator):
+    """In the user's cache folder, where numba turns when the package's folder cannot be
+    written (an installed copy): keyed too, or an upgrade would load the old code there."""
+
+
+KEYED = [KeyedUserCache, KeyedInTreeCache, KeyedUserWideCache]  # numba's order of preference
 if not any(locator.__name__ == "KeyedUserCache" for locator in CacheImpl._locator_classes):
-    CacheImpl._locator_classes[:0] = [KeyedUserCache, KeyedInTreeCache]
+    CacheImpl._locator_classes[:0] = KEYED
