@@ -148,7 +148,7 @@ def test_ctrl_c_at_a_prompt_saves_the_record_without_a_traceback(
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
     assert game.stdout is not None
-    shown = _read_until_quiet(game.stdout.fileno())  # the game waits for the person at seat 1
+    shown = _read_until_prompt(game.stdout.fileno())  # the game asks the person at seat 1
     assert game.poll() is None, shown.decode(errors="replace")[-2000:]
     game.send_signal(stop)
     out, err = game.communicate(timeout=60)
@@ -202,13 +202,12 @@ def _read_until(fd: int, seconds: float, enough: int = 0) -> bytes:
     return seen
 
 
-def _read_until_quiet(fd: int, quiet: float = 2.0, seconds: float = 60) -> bytes:
-    """What a program prints until it has printed something and then nothing for `quiet`
-    seconds (it waits for input), or `seconds` are up, or it ends."""
+def _read_until_prompt(fd: int, seconds: float = 60) -> bytes:
+    """What a program prints until it asks the person (its output ends with the prompt's
+    "> "), or `seconds` are up, or it ends."""
     seen = b""
     end = time.monotonic() + seconds
-    last = time.monotonic()
-    while time.monotonic() < end and not (seen and time.monotonic() - last > quiet):
+    while time.monotonic() < end and not seen.endswith(b"> "):
         ready, _, _ = select.select([fd], [], [], 0.1)
         if not ready:
             continue
@@ -216,7 +215,6 @@ def _read_until_quiet(fd: int, quiet: float = 2.0, seconds: float = 60) -> bytes
         if not chunk:
             break
         seen += chunk
-        last = time.monotonic()
     return seen
 
 

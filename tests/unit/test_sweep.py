@@ -15,6 +15,7 @@ from horserace.components.board import HORSES
 from horserace.core.chunks import RunReport
 from horserace.core.errors import ConfigError
 from horserace.drivers.cli.app import app
+from horserace.drivers.simulate import sweep_dask
 from horserace.drivers.simulate.sweep import (
     Point,
     Sweep,
@@ -141,7 +142,11 @@ def test_a_dask_cluster_gives_the_same_table_and_retries(
         assert failed[0].report is None and "cannot be played" in (failed[0].error or "")
 
 
-def test_an_unreachable_scheduler_is_one_line_and_exit_2() -> None:
+def test_an_unreachable_scheduler_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nobody listens on the port: the connection is tried until its timeout (10 s in the
+    command), here 0.2 s, which ends in the same one line."""
+    reach = sweep_dask.reach
+    monkeypatch.setattr(sweep_dask, "reach", lambda address, _: reach(address, 0.2))
     args = ["sweep", "classic", "--grid", "players=2", "--games", "5"]
     result = CliRunner().invoke(app, [*args, "--scheduler", "tcp://127.0.0.1:9"])
     assert result.exit_code == 2, result.output
