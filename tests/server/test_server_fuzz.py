@@ -110,6 +110,7 @@ def _player(ws: WebSocketTestSession, seat: int | None) -> Player:
     return Player(None, seat, recv_json=lambda: receive(ws, 10), send_json=ws.send_json)
 
 
+@pytest.mark.usefixtures("quick_derby_odds")  # the table, not its odds
 @pytest.mark.parametrize(("preset", "seats", "options"), FAMILIES)
 def test_random_and_mutated_messages_are_all_answered_and_change_nothing_wrong(
     tmp_path: Path, preset: str, seats: list[str], options: dict[str, Any]

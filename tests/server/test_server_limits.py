@@ -35,6 +35,7 @@ FAMILIES = [
 ]
 
 
+@pytest.mark.usefixtures("quick_derby_odds")  # the table, not its odds
 @pytest.mark.parametrize(("preset", "seats", "options"), FAMILIES)
 def test_unicode_digits_binary_frames_and_loose_types_get_typed_errors(
     tmp_path: Path, preset: str, seats: list[str], options: dict[str, object]

@@ -30,7 +30,7 @@ from horserace.families.cards.odds.race import (
 )
 from horserace.families.cards.rules.state import CardsPhase, CardsView
 from horserace.families.derby import live_odds as live_odds_module
-from horserace.families.derby.live_odds import LIVE, ODDS_SAMPLES, ODDS_SEED, odds_key, refined_odds
+from horserace.families.derby.live_odds import LIVE, ODDS_SAMPLES, ODDS_SEED, odds_key
 from horserace.families.derby.rules.model import DerbyPhase
 from horserace.families.derby.sampled_odds import (
     HALF_TENTH,
@@ -120,10 +120,17 @@ def _derby_late_race(rules: Any, state: Any) -> bool:
     return state.phase is DerbyPhase.RACE and state.race is not None and state.race.turn >= 8
 
 
-def test_a_derby_table_mid_race_sends_the_quick_estimate_then_the_precise_odds() -> None:
+def test_a_derby_table_mid_race_sends_the_quick_estimate_then_the_precise_odds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Every seat gets the odds module's estimate of the position at the turn's start: at once
     the quick one, and once the thread has worked it out and refined it, one within half a
-    tenth of a point."""
+    tenth of a point. The table's odds are a LiveOdds of the test's own: it waits for this
+    position's estimates alone, not for the other positions this process's tables queued.
+    (That a refinement gone on from the precise step is the estimate from scratch is
+    tests/unit/test_derby_live_odds.py's: the refined races are not played twice here.)"""
+    live = live_odds_module.LiveOdds()
+    monkeypatch.setattr(live_odds_module, "LIVE", live)
     rules, state = _play_until("derby", {}, 5, _derby_mid_race)
     key = odds_key(rules.view(state, None))
     assert key.race is not None and not key.race.dice  # the position before the turn's dice
@@ -134,9 +141,10 @@ def test_a_derby_table_mid_race_sends_the_quick_estimate_then_the_precise_odds()
         message = table_state(rules, state, seat, "playing", 5, moves=False)
         assert message.odds == {str(h): quick.win(h) for h in quick.horses}
         assert message.odds_rough and message.odds_decimals == dict.fromkeys(message.odds, 0)
-    LIVE.settle()
-    precise = refined_odds(key)  # worked out, then refined while nothing else waited
+    live.settle()
+    precise = live.odds(key)  # worked out, then refined while nothing else waited
     assert precise is not None and precise.samples > 100 * ODDS_SAMPLES
+    assert precise.all_to_a_tenth and not precise.rough
     counts = np.array([[round(p * precise.samples) for p in row] for row in precise.chances])
     assert widest_interval(counts, precise.samples) <= HALF_TENTH
     for seat in seats:
@@ -180,7 +188,15 @@ def test_exact_odds_are_sent_to_a_tenth() -> None:
     assert not message.odds_rough
 
 
-def test_the_dice_of_a_turn_falling_share_the_odds_of_the_turns_start() -> None:
+def test_the_dice_of_a_turn_falling_share_the_odds_of_the_turns_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The quick estimate of the turn's start is sent while its dice fall (the estimate of a
+    position with some dice known would differ). On a LiveOdds of the test's own, whose
+    precise step gives nothing: no precise estimate comes in between two of the messages, and
+    no work is left queued for the next test (a precise and a refined estimate, seconds)."""
+    monkeypatch.setattr(live_odds_module, "LIVE", live_odds_module.LiveOdds())
+    monkeypatch.setattr(live_odds_module, "precise_odds", lambda key: None)
     rules, state = _play_until("derby", {}, 11, _derby_mid_race)  # a table no other test uses
     while state.race.dice or state.race.waiting_for != "d20":  # to the start of a turn
         state, _ = rules.apply(state, SeededChance(1).choose(rules, state))
@@ -191,6 +207,7 @@ def test_the_dice_of_a_turn_falling_share_the_odds_of_the_turns_start() -> None:
     assert state.race.dice == (3, 9, 14, 20, 1)
     sent.append(table_state(rules, state, None, "playing", 5, moves=False).odds)
     assert all(odds == sent[0] for odds in sent)
+    live_odds_module.LIVE.settle()
 
 
 def test_only_the_newest_derby_positions_wait_for_their_precise_odds(

@@ -14,11 +14,21 @@ from horserace.families.presets import PRESETS, get_preset
 from tests.server.support import Player, create_table, serving
 
 FAMILIES = {"basic": "cards", "scarne": "cards", "calcutta": "cards", "derby": "derby"}
-# a Northwoods game goes on until one seat is left in (or 50 rounds): with 40 cents a seat
-# instead of 200 the same rules get there in fewer rounds
-SHORTER = {"northwoods": {"starting_chips": 40}}
+# the end of a game, and the way from one round or race to the next, in two of each (the
+# presets' 3 to 8 play the same steps again); a Northwoods game goes on until one seat is left
+# in (or 50 rounds): with 40 cents a seat instead of 200 the same rules get there in fewer rounds
+SHORTER = {
+    "advanced": {"rounds": 2},
+    "basic": {"races": 2},
+    "calcutta": {"races": 2},
+    "classic": {"rounds": 2},
+    "derby": {"races": 2},
+    "northwoods": {"starting_chips": 40},
+    "scarne": {"races": 2},
+}
 
 
+@pytest.mark.usefixtures("quick_derby_odds")  # the table, not its odds
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_an_all_bot_table_of_every_preset_plays_to_the_end(tmp_path: Path, name: str) -> None:
     preset = get_preset(name)

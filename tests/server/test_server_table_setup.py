@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.server.support import Player, create_table, join, serving
 
 
@@ -144,6 +146,7 @@ def test_chat_is_for_seats_rate_limited_and_sent_to_newcomers(tmp_path: Path) ->
                 assert watcher.until(lambda m: m["type"] == "error")["code"] == "not-seated"
 
 
+@pytest.mark.usefixtures("quick_derby_odds")  # the table, not its odds
 def test_a_spectator_skips_a_slow_bots_race_to_its_end(tmp_path: Path) -> None:
     with serving(tmp_path / "t.db", bot_delay=3600.0) as client:
         table, _, summary = create_table(client, "classic", ["random", "random"], {"rounds": 2})

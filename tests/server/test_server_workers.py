@@ -97,7 +97,14 @@ def test_every_worker_serves_every_table(cluster: Cluster) -> None:
     )
     table = made["table"]["id"]
     owner = owners(url)[table]
-    held = connect(f"ws://{live_workers(url)[owner]}/ws/tables/{table}", proxy=None, legacy=True)
+    # read without bound: with a full queue (16 unread updates) the client would stop reading
+    # and wait its close_timeout (10 s) for the server's answer to its close at the end
+    held = connect(
+        f"ws://{live_workers(url)[owner]}/ws/tables/{table}",
+        proxy=None,
+        legacy=True,
+        max_queue=None,
+    )
     held.send(json.dumps({"type": "hello"}))  # somebody is here: the table stays
     assert json.loads(held.recv(timeout=10))["type"] == "welcome"
     for worker, address in live_workers(url).items():  # the owner, and the other
