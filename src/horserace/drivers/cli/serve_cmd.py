@@ -233,7 +233,7 @@ def serve(
         ),
         host=host,
         port=port,
-        **uvicorn_options(log_level, trusted_proxies, connections_per_address),
+        **uvicorn_options(log_level, trusted_proxies, connections_per_address, door=True),
     )
 
 

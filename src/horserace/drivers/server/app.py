@@ -134,6 +134,7 @@ def create_app(
         # front door for the public /healthz, and on a port of its own (health.py)
         health = Health(lambda: stored.page_tables(Page(limit=1)))
         health.tables = lambda: len(hub.tables)
+        hub.tables.on_change = health.tables_changed
         if cluster is not None:
             health.details = {"worker": cluster.worker, "pid": os.getpid()}
         health.start()

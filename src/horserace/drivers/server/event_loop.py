@@ -174,6 +174,8 @@ class BoundedLoop(asyncio.SelectorEventLoop):
     def __init__(self) -> None:
         self.bounded: BoundedEpollSelector | None = None
         self.doors: dict[int, Any] = {}  # listening socket's descriptor -> its front door
+        self.door_process: Any = None  # the front door's process, if it has one
+        self._served: list[tuple[Any, Any]] = []  # its sockets': (protocol factory, server)
         if hasattr(selectors, "EpollSelector"):
             self.bounded = BoundedEpollSelector()
             super().__init__(self.bounded)
@@ -183,23 +185,35 @@ class BoundedLoop(asyncio.SelectorEventLoop):
     def _start_serving(
         self, protocol_factory: Any, sock: socket.socket, sslcontext: Any = None, *rest: Any
     ) -> None:
-        """A guarded HTTP server's socket is served by a front door (front_door.py): a thread
-        accepts and holds each connection until its request head has come. Otherwise the
-        listening socket counts as established: a flood's young sockets never hold back the
-        accepting of the connections behind them."""
-        from horserace.drivers.server.front_door import FrontDoor
-        from horserace.drivers.server.guard import FRONT_DOOR
+        """A guarded HTTP server's socket is served by a front door (door.py): in a process
+        of its own when the guard has a row for it to count in, else on a thread; it accepts
+        and holds each connection until its request head has come. Otherwise the listening
+        socket counts as established: a flood's young sockets never hold back the accepting
+        of the connections behind them."""
+        from horserace.drivers.server.front_door import DoorProcess, FrontDoor
+        from horserace.drivers.server.guard import COUNTED, FRONT_DOOR
 
         probe = protocol_factory()  # uvicorn's protocol, never connected: its guard and app
         guard = getattr(probe, "guard", None)
+        app = getattr(getattr(probe, "config", None), "app", None)
+        server = rest[0] if rest else None
+        if guard is not None and sslcontext is None and guard.door_row is not None:
+            if self.door_process is None:
+                self.door_process = DoorProcess(self, guard, self._handed, app)
+                guard.doors.append(self.door_process)
+            self._served.append((protocol_factory, server))
+            self.doors[sock.fileno()] = self.door_process
+            self.door_process.listen(sock)
+            return
         if guard is not None and sslcontext is None and hasattr(os, "eventfd"):
-            server = rest[0] if rest else None
             door = FrontDoor(
                 self,
                 sock,
                 guard,
-                lambda handed: self._set_up(protocol_factory, *handed, server, FRONT_DOOR),
-                getattr(getattr(probe, "config", None), "app", None),
+                lambda handed: self._set_up(
+                    protocol_factory, *handed[:3], server, FRONT_DOOR, COUNTED
+                ),
+                app,
             )
             self.doors[sock.fileno()] = door
             guard.doors.append(door)
@@ -210,14 +224,26 @@ class BoundedLoop(asyncio.SelectorEventLoop):
         start = super()._start_serving  # type: ignore[misc]  # asyncio's, not in its stubs
         start(protocol_factory, sock, sslcontext, *rest)
 
+    def _handed(self, handed: tuple[socket.socket, Any, bytes, int]) -> None:
+        """A connection the door's process handed over, set up for its listening socket."""
+        from horserace.drivers.server.guard import FRONT_DOOR, HANDED
+
+        protocol_factory, server = self._served[handed[3]]
+        self._set_up(protocol_factory, *handed[:3], server, FRONT_DOOR, HANDED)
+
     def _stop_serving(self, sock: socket.socket) -> None:
         door = self.doors.pop(sock.fileno(), None)
         if door is None:
             stop = super()._stop_serving  # type: ignore[misc]  # asyncio's, not in its stubs
             stop(sock)
             return
-        door.stop()
-        door.guard.doors.remove(door)
+        if door is self.door_process:
+            if not any(other is door for other in self.doors.values()):
+                door.stop()  # the last of its sockets
+                door.guard.doors.remove(door)
+        else:
+            door.stop()
+            door.guard.doors.remove(door)
         sock.close()
 
     def _accept_connection(
@@ -261,15 +287,16 @@ class BoundedLoop(asyncio.SelectorEventLoop):
         head: bytes,
         server: Any,
         mark: str = "",
+        door: str = "",
     ) -> None:
         """A transport and a protocol for a connection accepted; `head`: what a front door
         read of it (given to the protocol once it is made), `mark`: the transport's extra
-        that says it came through one."""
+        that says it came through one, `door`: its value (guard.COUNTED or HANDED)."""
         try:
             protocol = protocol_factory()
             extra: dict[str, Any] = {"peername": address}
             if mark:
-                extra[mark] = True
+                extra[mark] = door
             self._make_socket_transport(  # type: ignore[attr-defined]  # asyncio's
                 conn, protocol, extra=extra, server=server
             )

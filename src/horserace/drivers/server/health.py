@@ -21,9 +21,11 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
-BEAT_SECONDS = 0.5  # how often the event loop stamps its heartbeat
+from horserace.drivers.server.door import BEAT_SECONDS, STALE_SECONDS, health_response
+
+__all__ = ["BEAT_SECONDS", "STALE_SECONDS", "Health"]
+
 PROBE_SECONDS = 1.0  # how often the database is asked
-STALE_SECONDS = 5.0  # a heartbeat or an answer older than this: unhealthy
 READ_SECONDS = 2.0  # a health checker that sends nothing for this long is dropped
 
 
@@ -39,7 +41,13 @@ class Health:
         self.error = ""  # the last probe's failure, if it failed
         self.details: dict[str, Any] = {}  # added to a healthy answer (the worker, say)
         self.tables: Callable[[], int] = lambda: 0  # the tables held (the public answer's)
+        self.watchers: list[Callable[[], None]] = []  # told when the tables held change
         self._stop = threading.Event()
+
+    def tables_changed(self) -> None:
+        """A table came into memory or left it (on the loop): the watchers are told."""
+        for watcher in self.watchers:
+            watcher()
 
     async def heartbeat(self) -> None:
         """Stamp the heartbeat while the loop turns (a chore of the server's loop)."""
@@ -87,14 +95,10 @@ class Health:
 
     def public_bytes(self) -> bytes:
         """`public` as a whole HTTP/1.1 response that closes its connection."""
-        status, body = self.public()
-        data = json.dumps(body, separators=(",", ":")).encode()
-        reason = "OK" if status == 200 else "Service Unavailable"
-        head = (
-            f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
-            f"content-length: {len(data)}\r\nconnection: close\r\n\r\n"
+        details = self.details
+        return health_response(
+            self.beat, self.answered, self.error, self.tables(), details, self.clock()
         )
-        return head.encode() + data
 
     def start(self) -> None:
         """Start the database's prober (a thread); `stop` stops it."""

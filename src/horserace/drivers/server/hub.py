@@ -45,6 +45,23 @@ log = logging.getLogger("horserace.drivers.server")
 REBUILDS = 2  # tables replayed (read back, or their records checked) off the loop at once
 
 
+class HeldTables(dict[str, TableMaster]):
+    """The tables held in memory, by id; `on_change` is called when one comes or goes (the
+    front door's `/healthz` counts them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.on_change: Callable[[], None] = lambda: None
+
+    def __setitem__(self, key: str, value: TableMaster) -> None:
+        super().__setitem__(key, value)
+        self.on_change()
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        self.on_change()
+
+
 class Hub:
     def __init__(
         self,
@@ -63,7 +80,7 @@ class Hub:
         self.bot_delay = bot_delay
         self.seeds = seeds
         self.limits = limits or Limits()
-        self.tables: dict[str, TableMaster] = {}
+        self.tables = HeldTables()
         self.created_by: dict[str, set[str]] = {}  # address -> its tables not over yet
         self.step_budgets: dict[str, StepBudget] = {}
         self.heavy = asyncio.Semaphore(REBUILDS)  # replays off the loop at once

@@ -62,6 +62,7 @@ def uvicorn_options(
     connections_per_address: int = Limits.connections_per_address,
     peers_port: str = "",
     shared: SharedCounts | None = None,
+    door: bool = False,
 ) -> dict[str, Any]:
     """How every server process runs uvicorn (one process or many). `X-Forwarded-For` and
     `X-Forwarded-Proto` are believed only from `trusted_proxies` (addresses or networks,
@@ -69,9 +70,21 @@ def uvicorn_options(
     is the address the connection comes from. HTTP connections are guarded (guard.py):
     timeouts for heads and bodies, `connections_per_address` at once (but on `peers_port`,
     HOST:PORT, where the other workers forward their clients; counted with the host's other
-    workers when `shared`), descriptors kept."""
+    workers when `shared`), descriptors kept. `door`: each connection waits for its request
+    head at a front door in a process of its own (door.py), which counts in the row of
+    `shared` half its rows after the worker's own (made here, of two rows, if none is given);
+    else on a thread of this process."""
+    door_row = None
+    if door:
+        if shared is None:
+            shared = SharedCounts(SharedCounts.make(2), 2, 0)
+        door_row = shared.row + shared.rows // 2
     guard = Guard(
-        connections_per_address, trusted=trusted_proxies, peers_port=peers_port, shared=shared
+        connections_per_address,
+        trusted=trusted_proxies,
+        peers_port=peers_port,
+        shared=shared,
+        door_row=door_row,
     )
     return {
         "http": guarded_protocol(guard),
@@ -92,7 +105,7 @@ def serve_workers(count: int, host: str, port: int, settings: WorkerSettings) ->
     key = open_key(settings.database, settings.key_file)  # made once, before workers race to
     listener = socket.create_server((host, port), backlog=4096)
     listener.set_inheritable(True)
-    counts = SharedCounts.make(count)
+    counts = SharedCounts.make(2 * count)  # a row for each worker, and one for its door
     own = {"secret": key.peer_secret(), "listener": listener.fileno()}
     own |= {"counts": counts, "workers": count}
     shared = WorkerSettings(**{**asdict(settings), **own})
@@ -173,13 +186,14 @@ def run_worker(settings: WorkerSettings) -> None:
     )
     counts = None
     if settings.counts >= 0:
-        counts = SharedCounts(settings.counts, settings.workers, settings.index)
+        counts = SharedCounts(settings.counts, 2 * settings.workers, settings.index)
     options = uvicorn_options(
         settings.log_level,
         settings.trusted_proxies,
         limits.connections_per_address,
         address,
         counts,
+        door=True,
     )
     server = uvicorn.Server(uvicorn.Config(app, **options))
     parent = os.getppid()
