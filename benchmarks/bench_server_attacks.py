@@ -56,7 +56,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
-from benchmarks.server_probe import start_server, stop_server
+from benchmarks.server_probe import hold, start_server, stop_server
 from tests.server.serve_process import HOST, METRICS_TOKEN, free_port, start_serve
 
 ATTACK_NICE = 10
@@ -436,7 +436,7 @@ def main() -> None:
         arguments += ["--health-port", str(health_port), *args.serve.split()]
         process, base = start_serve(arguments, Path(folder) / "serve.log")
         if args.server_nice:  # a machine of its own, on a shared one: the server goes first
-            os.setpriority(os.PRIO_PROCESS, process.pid, args.server_nice)
+            hold(process.pid, args.server_nice)  # all its threads, and its door's process
             os.setpriority(os.PRIO_PROCESS, 0, args.server_nice)  # and the measuring clients
         print(
             f"the server and measuring clients at nice {args.server_nice},"

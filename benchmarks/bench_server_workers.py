@@ -42,10 +42,7 @@ from benchmarks.bench_server import (
     row,
     run_load,
 )
-from benchmarks.server_probe import (
-    start_server,
-    stop_server,
-)
+from benchmarks.server_probe import hold, start_server, stop_server
 from tests.server.postgres import new_database, throwaway_postgres
 
 SETTINGS = "-c max_connections=200 -c shared_buffers=128MB"
@@ -139,16 +136,10 @@ def measure_hosts(server: str, name: str, hosts: int, args: argparse.Namespace) 
 
 
 def _pin(pid: int, host: int, nice: int) -> None:
-    """Hold a server process, its workers and all their threads to one core of those this
-    process may use (the host's `host`-th), at `nice`."""
+    """Hold a server process, its workers, their doors and all their threads to one core of
+    those this process may use (the host's `host`-th), at `nice`."""
     cores = sorted(os.sched_getaffinity(0))
-    core = cores[host % len(cores)]
-    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    for process in [pid, *map(int, children)]:
-        for thread in os.listdir(f"/proc/{process}/task"):
-            os.sched_setaffinity(int(thread), {core})
-            if nice:
-                os.setpriority(os.PRIO_PROCESS, int(thread), nice)
+    hold(pid, nice, cores[host % len(cores)])
 
 
 def main() -> None:

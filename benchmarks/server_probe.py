@@ -4,6 +4,7 @@ loop-turn histograms). Shared by the server benchmarks so that each measures the
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -26,6 +27,31 @@ def cpu_seconds(pid: int) -> float | None:
         return None
     own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return own + sum(cpu_seconds(int(child)) or 0.0 for child in children)
+
+
+def descendants(pid: int) -> list[int]:
+    """A process and every process it started, theirs too (a supervisor's workers and each
+    worker's front door; Linux's /proc)."""
+    found = [pid]
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(OSError):
+            children = Path(f"/proc/{pid}/task/{task}/children").read_text().split()
+            for child in children:
+                found += descendants(int(child))
+    return found
+
+
+def hold(pid: int, nice: int, core: int | None = None) -> None:
+    """Every thread of a server process and of the processes it started at `nice` (0: left
+    as it is), and on `core` if given. On Linux a niceness set by pid is one thread's: the
+    process's other threads, and processes it started before, keep theirs."""
+    for process in descendants(pid):
+        with contextlib.suppress(OSError):  # a thread or process that ended meanwhile
+            for thread in os.listdir(f"/proc/{process}/task"):
+                if core is not None:
+                    os.sched_setaffinity(int(thread), {core})
+                if nice:
+                    os.setpriority(os.PRIO_PROCESS, int(thread), nice)
 
 
 def machine_busy() -> float | None:

@@ -33,6 +33,7 @@ log = logging.getLogger("horserace.drivers.server")
 ENVIRONMENT = "HORSERACE_WORKER"  # a worker's settings, as JSON
 RESTART_SECONDS = 0.5
 STOP_SECONDS = 10.0
+LISTEN_BACKLOG = 4096
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,9 @@ def uvicorn_options(
         "ws_max_size": MAX_FRAME,  # a larger frame closes the socket with 1009
         "ws_per_message_deflate": False,  # compressing every frame costs more CPU than it saves
         "loop": "horserace.drivers.server.event_loop:BoundedLoop",  # a burst served in slices
+        # connections not yet accepted that the kernel queues (at most net.core.somaxconn):
+        # a full queue drops a new connection's first packet, and its client waits a second
+        "backlog": LISTEN_BACKLOG,
     }
 
 
@@ -103,7 +107,7 @@ def serve_workers(count: int, host: str, port: int, settings: WorkerSettings) ->
     from horserace.drivers.server.app import open_key
 
     key = open_key(settings.database, settings.key_file)  # made once, before workers race to
-    listener = socket.create_server((host, port), backlog=4096)
+    listener = socket.create_server((host, port), backlog=LISTEN_BACKLOG)
     listener.set_inheritable(True)
     counts = SharedCounts.make(2 * count)  # a row for each worker, and one for its door
     own = {"secret": key.peer_secret(), "listener": listener.fileno()}
