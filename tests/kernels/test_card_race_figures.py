@@ -18,6 +18,7 @@ from horserace.families.cards.rules.track import CardTrack
 from horserace.families.presets import get_preset
 from horserace.kernels.card_race import CardGames, card_spec, run_games
 from tests.kernels.card_exact import face_up_race_cards, stepped_cards
+from tests.kernels.test_card_race_kernel import STUMBLING_ODDS
 
 CHI2_P001 = {3: 16.266, 23: 49.728}  # the chi-square distribution's 0.999 quantiles by df
 CHI2_BY_CELLS_P001 = {8: 26.124, 12: 32.909, 16: 39.252, 20: 45.315, 24: 51.179, 28: 56.892}
@@ -196,6 +197,7 @@ def test_the_party_pays_the_exact_prizes_on_average(prizes: list[int]) -> None:
 CHI2_BY_DF_P001 = {5: 20.515, 6: 22.458, 7: 24.322, 8: 26.124, 9: 27.877, 10: 29.588}
 
 
+@STUMBLING_ODDS
 def test_a_stumbling_table_wins_as_the_exact_odds_say_with_the_joker_discarded_or_not() -> None:
     """The joker is turned while dealing 7 links from 48 suit cards and itself with chance
     7/49, and then discarded; a horse showing c course cards wins with the exact chance of a
