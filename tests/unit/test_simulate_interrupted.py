@@ -5,6 +5,10 @@ are, and the command ends with exit code 130; without asking for it, a run still
 from __future__ import annotations
 
 import json
+import os
+import pty
+import re
+import select
 import signal
 import subprocess
 import sys
@@ -72,6 +76,11 @@ def test_simulate_prints_the_figures_so_far(monkeypatch: pytest.MonkeyPatch) -> 
         f"interrupted: the figures are those of the first {2 * board_sim.CHUNK_GAMES} of 64 games"
     )
     assert "Traceback" not in result.stderr
+    calls = 0
+    result = CliRunner().invoke(app, [*command, "--json"])  # the figures so far as JSON
+    assert result.exit_code == 130
+    shown = json.loads(result.stdout)
+    assert shown["preset"] == "advanced" and shown["games"] == 2 * board_sim.CHUNK_GAMES
 
 
 @pytest.mark.parametrize(
@@ -83,18 +92,44 @@ def test_simulate_prints_the_figures_so_far(monkeypatch: pytest.MonkeyPatch) -> 
     ids=["engine", "kernel-on-threads"],
 )
 def test_ctrl_c_to_a_running_simulation(preset: str, games: str, more: list[str]) -> None:
-    command: list[str | Path] = [HORSERACE, "simulate", preset, "-n", games, "--seed", "3"]
-    command += ["--json", *more]
-    simulation = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(8)  # start-up, then chunks (16 games on the engine, 2,000 a thread on the kernel)
+    """A simulation on a terminal draws its progress: Ctrl-C is sent once the bar counts a
+    chunk done (16 games on the engine, 2,000 a thread on the kernel), so figures are in; the
+    report goes to stdout, its games those the last line names."""
+    command: list[str | Path] = [HORSERACE, "simulate", preset, "-n", games, "--seed", "3", *more]
+    terminal, child = pty.openpty()
+    environment = {**os.environ, "COLUMNS": "200"}  # the last line on one line
+    simulation = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=child, env=environment)
+    os.close(child)
+    counted = re.compile(rb"[1-9][0-9]*/" + games.encode())  # the bar's "done/total"
+    shown = _read_terminal(terminal, until=counted)
+    assert counted.search(shown), shown.decode(errors="replace")[-2000:]
     simulation.send_signal(signal.SIGINT)
-    out, err = simulation.communicate(timeout=120)
-    assert simulation.returncode == 130, err
-    assert b"Traceback" not in err
-    last = err.decode().strip().splitlines()[-1]
-    if last == "interrupted before any figures were in":  # a machine too busy to start in time
-        assert out == b""
-        return
-    assert last.startswith("interrupted: the figures are those of the first ")
+    out, _ = simulation.communicate(timeout=120)
+    shown += _read_terminal(terminal)
+    os.close(terminal)
+    err = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown.decode(errors="replace"))
+    assert simulation.returncode == 130, err[-2000:]
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1].strip()
+    assert last.startswith("interrupted: the figures are those of the first "), last
     assert last.endswith(f" of {games} games")
-    assert json.loads(out)["preset"] == preset
+    done = last.split()[-4]
+    assert out.decode().startswith(f"{preset}: {done} games ("), out.decode()[:200]
+
+
+def _read_terminal(fd: int, until: re.Pattern[bytes] | None = None, seconds: float = 120) -> bytes:
+    """What a program shows on a terminal until `until` is in it, or it ends, or `seconds`."""
+    seen = b""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and not (until and until.search(seen)):
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # the program ended: its side of the terminal is closed
+            break
+        if not chunk:
+            break
+        seen += chunk
+    return seen

@@ -70,12 +70,6 @@ ALLOWED: list[tuple[str, str, str]] = [
     ("tests/terminal/test_snapshots.py", "test_a_derby_of_20_horses_at_80x24.settle", AT_REST),
     ("tests/terminal/test_snapshots.py", "test_a_dice_board_mid_race_at_60x20.settle", AT_REST),
     ("tests/web/support.py", "snap", AT_REST),  # after a resize
-    (
-        "tests/unit/test_simulate_interrupted.py",
-        "test_ctrl_c_to_a_running_simulation",
-        "a simulation into a pipe says nothing until it ends: no event from outside the process"
-        " marks its first figures in",
-    ),
 ]
 
 
