@@ -12,14 +12,15 @@ Each round measures every worker count once, in turn (so a
 change in the machine's load touches both alike), each on a fresh database: N Classic tables
 of 4, seat 0 a person over a real WebSocket acting as soon as allowed, the others `random`
 bots that move at once (as `bench_server.py` without `--pace`). Actions are counted in the
-database (every worker's), the server's CPU is the supervisor's and its workers'. It prints
-one row per run and the ratio of each worker count's median actions/s to the first's.
+database (every worker's), the server's CPU is the supervisor's and its workers' (and their
+front doors'), of every host. It prints one row per run and the ratio of each worker count's median actions/s to the first's.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import os
 import statistics
@@ -129,7 +130,10 @@ def measure_hosts(server: str, name: str, hosts: int, args: argparse.Namespace) 
 
             with ThreadPoolExecutor(hosts) as pool:
                 found = list(pool.map(clients, started))
-            return found[0]
+            # the actions are every host's (the database's): so is the CPU that made them
+            shares = [figures.server_cpu for figures in found]
+            total = None if None in shares else sum(share or 0.0 for share in shares)
+            return dataclasses.replace(found[0], server_cpu=total)
         finally:
             for process, _ in started:
                 stop_server(process)
