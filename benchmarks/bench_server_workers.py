@@ -13,7 +13,8 @@ change in the machine's load touches both alike), each on a fresh database: N Cl
 of 4, seat 0 a person over a real WebSocket acting as soon as allowed, the others `random`
 bots that move at once (as `bench_server.py` without `--pace`). Actions are counted in the
 database (every worker's), the server's CPU is the supervisor's and its workers' (and their
-front doors'), of every host. It prints one row per run and the ratio of each worker count's median actions/s to the first's.
+front doors'), of every host. It prints one row per run and the ratio of each worker
+count's median actions/s to the first's.
 """
 
 from __future__ import annotations
