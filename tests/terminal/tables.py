@@ -8,11 +8,10 @@ import contextlib
 import io
 import math
 import threading
-import time
 from collections.abc import Iterable
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 
 from horserace.core.chance import ChanceSource, SeededChance
 from horserace.core.rules import Result
@@ -25,7 +24,7 @@ from horserace.families.presets import get_preset
 from horserace.families.texts import rules_markdown
 from horserace.terminal.screen import RESULT_PAUSE, Display, TableScreen
 from horserace.terminal.table import TableSetup, TableTerminal
-from horserace.terminal.tui.app import FINISHED, FRAME, TableApp, TableHelp
+from horserace.terminal.tui.app import FINISHED, TableApp, TableHelp
 from horserace.terminal.tui.replay import ReplayApp, replay_app
 from horserace.terminal.tui.run import table_app
 
@@ -110,6 +109,24 @@ class _Enough(Exception):
     """The still table has played the steps it shows."""
 
 
+class _LogOnly:
+    """The display while a still table plays up to its step: every line goes to the log (and
+    every result is held and closed as at the table), no board in between is drawn -- the
+    picture is of the last one, and drawing each of a Derby's boards cost seconds."""
+
+    def __init__(self, display: Display) -> None:
+        self.display = display
+
+    def board(self, renderable: RenderableType) -> None:
+        """Not drawn: a later board stands in for it."""
+
+    def redraw(self, renderable: RenderableType) -> None:
+        """Not drawn (a figure worked out in the background): the last board is drawn anew."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.display, name)
+
+
 def still_table(
     preset_name: str,
     steps: int,
@@ -128,12 +145,12 @@ def still_table(
             raise _Enough
 
     def work(display: Display) -> str:
-        screen.display = display
+        screen.display = _LogOnly(display)
         screen.start(game)
         with contextlib.suppress(_Enough):
             play(game, t.agents, SeededChance(seed), observe=observe)
-        time.sleep(2 * FRAME)  # so that the last board is drawn, not put off
-        display.board(screen.current())
+        screen.display = display
+        display.redraw(screen.current())  # at once: no board was drawn a frame before
         screen.settle()  # the odds worked out in the background are in
         there.set()
         display.pause(math.inf)  # until the test ends the app
