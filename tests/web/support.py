@@ -107,7 +107,10 @@ def wait_text(page: Page, selector: str, pattern: str) -> None:
 
 
 def play_until(pages: list[Page], done: Any, seconds: float = 120.0) -> int:
-    """Click each page's first move whenever it has one, until `done()`; the clicks made."""
+    """Click each page's first move whenever it has one, until `done()`; the clicks made.
+    The page is brought to the front before its click, as a person switches to its tab:
+    Chromium draws a tab behind another of its window (and so meets Playwright's checks
+    before a click) about once a second."""
     deadline = time.monotonic() + seconds
     clicks = 0
     while not done():
@@ -117,6 +120,7 @@ def play_until(pages: list[Page], done: Any, seconds: float = 120.0) -> int:
             first = page.locator("#actions button[data-action]").first
             if bar.is_visible() and first.count() and first.is_enabled():
                 version = page.locator("#version").text_content()
+                page.bring_to_front()
                 try:
                     first.click(timeout=2_000)
                 except PlaywrightError:  # redrawn under the click: try again next time round

@@ -10,21 +10,13 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser
 
-from tests.web.support import CHROMIUM, DESKTOP, PHONE, api, new_page, page_errors, serious, serve
+from tests.web.support import CHROMIUM, DESKTOP, PHONE, api, new_page, page_errors, serious
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("axe")
-    with serve(folder / "t.db", folder / "server.log", bot_delay=0.0) as url:
-        yield url
 
 
 def _bots_game(base: str, preset: str, players: int, options: dict[str, int]) -> str:

@@ -11,7 +11,6 @@ import json
 import re
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -26,7 +25,6 @@ from tests.web.support import (
     moved_on,
     new_page,
     page_errors,
-    serve,
     snap,
     wait_text,
 )
@@ -92,128 +90,133 @@ def test_a_companion_table_from_the_form_starts_enters_and_undoes(
     assert page_errors(host) == [] and page_errors(watcher) == []
 
 
-def test_bots_alone_skip_and_northwoods_money_then_a_calcutta_bid_rules_and_chat(
-    browser: Browser, tmp_path: Path
-) -> None:
-    with serve(tmp_path / "t.db", tmp_path / "server.log", bot_delay=0.8) as base:
-        created_body = {
-            "preset": "northwoods",
-            "title": "bots only",
-            "options": {"players": 4, "rounds": 3, "starting_chips": 30},
-            "seats": ["random", "heuristic", "random", "heuristic"],
-            "pace": "natural",
-        }
-        created = api(base, "POST", "/api/tables", created_body)
-        table = created["table"]["id"]
-        watcher = new_page(browser, PHONE)
-        watcher.goto(base + "/")
-        line = watcher.locator(f'li[data-table="{table}"]')
-        line.wait_for()
-        assert re.search(r"playing, round \d+ of 3", line.inner_text())
-        assert "Ada (bot), Bram (bot), Cleo (bot), Dex (bot)" in line.inner_text()
-        watcher.select_option("#filter-preset", "derby")
-        line.wait_for(state="detached")
-        watcher.select_option("#filter-preset", "northwoods")
-        line.wait_for()
-        snap(watcher, "12-lobby-filtered")
-        pushed = api(base, "POST", "/api/tables", {**created_body, "title": "pushed"})
-        watcher.locator(f'li[data-table="{pushed["table"]["id"]}"]').wait_for()  # no reload
-        line.get_by_role("link", name="Watch").click()
-        skip = watcher.get_by_role("button", name="Skip to the end of this race")
-        deadline = time.monotonic() + 60
-        while not watcher.locator("#end").is_visible():
-            assert time.monotonic() < deadline, "skipping did not reach the end"
-            if skip.is_visible():
-                with contextlib.suppress(PlaywrightError):  # the race may end under the click
-                    skip.click(timeout=1_000)
-            watcher.wait_for_timeout(300)
-        rows = watcher.locator("#standings tr").all_inner_texts()
-        assert len(rows) == 4 and all(re.search(r"\$\d+\.\d\d", row) for row in rows), rows
-        view = json.loads(watcher.locator("#view").text_content() or "{}")
-        for seat, went in enumerate(view["out"]):  # Northwoods: who went out, from the view
-            row = watcher.locator(f'#standings tr[data-seat="{seat}"]').inner_text()
-            assert ("went out" in row) == went, (row, view["out"])
-        wait_text(watcher, "#left-over", r"Left in the pot: \$\d+\.\d\d|Nothing is left")
-        snap(watcher, "13-northwoods-standings")
+def test_bots_alone_a_spectators_skip_and_northwoods_money(browser: Browser, base: str) -> None:
+    # the bots' tables move at the natural pace (0.8 s a move) on the shared server: the
+    # watcher finds the first one playing and has its race to skip
+    created_body = {
+        "preset": "northwoods",
+        "title": "bots only",
+        "options": {"players": 4, "rounds": 1, "starting_chips": 30},
+        "seats": ["random", "heuristic", "random", "heuristic"],
+        "pace": "natural",
+    }
+    created = api(base, "POST", "/api/tables", created_body)
+    table = created["table"]["id"]
+    watcher = new_page(browser, PHONE)
+    watcher.goto(base + "/")
+    line = watcher.locator(f'li[data-table="{table}"]')
+    line.wait_for()
+    assert re.search(r"playing, round 1 of 1", line.inner_text())
+    assert "Ada (bot), Bram (bot), Cleo (bot), Dex (bot)" in line.inner_text()
+    watcher.select_option("#filter-preset", "derby")
+    line.wait_for(state="detached")
+    watcher.select_option("#filter-preset", "northwoods")
+    line.wait_for()
+    snap(watcher, "12-lobby-filtered")
+    pushed = api(base, "POST", "/api/tables", {**created_body, "title": "pushed"})
+    watcher.locator(f'li[data-table="{pushed["table"]["id"]}"]').wait_for()  # no reload
+    line.get_by_role("link", name="Watch").click()
+    skip = watcher.get_by_role("button", name="Skip to the end of this race")
+    deadline = time.monotonic() + 60
+    while not watcher.locator("#end").is_visible():
+        assert time.monotonic() < deadline, "skipping did not reach the end"
+        if skip.is_visible():
+            with contextlib.suppress(PlaywrightError):  # the race may end under the click
+                skip.click(timeout=1_000)
+        watcher.wait_for_timeout(300)
+    rows = watcher.locator("#standings tr").all_inner_texts()
+    assert len(rows) == 4 and all(re.search(r"\$\d+\.\d\d", row) for row in rows), rows
+    view = json.loads(watcher.locator("#view").text_content() or "{}")
+    for seat, went in enumerate(view["out"]):  # Northwoods: who went out, from the view
+        row = watcher.locator(f'#standings tr[data-seat="{seat}"]').inner_text()
+        assert ("went out" in row) == went, (row, view["out"])
+    wait_text(watcher, "#left-over", r"Left in the pot: \$\d+\.\d\d|Nothing is left")
+    snap(watcher, "13-northwoods-standings")
+    assert page_errors(watcher) == []
 
-        auction = api(
+
+def test_a_calcutta_bid_the_rules_chat_and_the_card_race_and_derby_boards(
+    browser: Browser, base: str
+) -> None:
+    auction = api(
+        base,
+        "POST",
+        "/api/tables",
+        {"preset": "calcutta", "options": {"players": 3}, "seats": ["open", "value", "value"]},
+    )
+    player = new_page(browser, PHONE)
+    player.goto(f"{base}/table/{auction['table']['id']}")
+    player.fill("#join-name", "Cy")
+    player.get_by_role("button", name="Join seat 1").click()
+    player.wait_for_url("**?seat=0")
+    bid = player.locator("#amount-bid")
+    bid.wait_for()
+    wait_text(player, "#log", r"cut the highest card \(\w+\) and deals first")
+    wait_text(player, ".player", r"dealer \(highest cut\)")
+    wait_text(player, ".note", "Under the hammer")
+    assert player.locator("#actions button").count() < 12  # not a button per amount
+    assert player.locator("#action-bar").is_visible()
+    box = player.locator("#action-bar").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"]  # in view
+    low, high = int(bid.get_attribute("min") or 0), int(bid.get_attribute("max") or 0)
+    bid.fill(str(high + 5))
+    # news that leaves the moves as they were (a seat's name, say) keeps what was typed
+    player.evaluate("() => showState(lastState)")
+    assert bid.input_value() == str(high + 5)
+    player.get_by_role("button", name="Bid", exact=True).click()
+    wait_text(player, "#error", f"Choose an amount the rules allow: {low} to {high}")
+    snap(player, "14-calcutta-bid")
+    player.get_by_role("button", name="more").click()
+    player.get_by_role("button", name=str(low), exact=True).click()
+    assert bid.input_value() == str(low)
+    version = player.locator("#version").text_content()
+    player.get_by_role("button", name="Bid", exact=True).click()
+    moved_on(player, version)
+    assert re.search(rf"Cy bids {low}\b", player.locator("#log").inner_text())
+
+    player.get_by_role("button", name="Rules").click()
+    panel = player.locator("#rules-text")
+    panel.locator("h3, h4").first.wait_for()
+    printed = subprocess.run(
+        [str(HORSERACE), "rules", "calcutta", "--markdown"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    printed = plain_rules(printed)  # the panel leaves the command line out
+    assert "--" not in panel.inner_text()
+    first_heading = re.search(r"^#+\s+(.*)$", printed, re.M)
+    assert first_heading is not None
+    assert panel.locator("h3, h4").first.inner_text() == first_heading.group(1).replace("`", "")
+    shown = re.sub(r"\s+", " ", panel.inner_text())
+    for sentence in re.findall(r"^[A-Z][^`*|\n]{40,}?\.", printed, re.M)[:5]:
+        assert sentence in shown, sentence  # the same text, not a summary of it
+    snap(player, "15-rules-panel")
+    player.get_by_role("button", name="Close").click()
+
+    player.fill("#chat-text", "<img src=x onerror=alert(1)> good luck")
+    player.get_by_role("button", name="Send").click()
+    wait_text(player, "#chat", "good luck")
+    assert player.locator("#chat img").count() == 0
+    assert "<img src=x" in player.locator("#chat").inner_text()
+    watcher = new_page(browser, PHONE)
+    for preset, options, words in (
+        ("basic", {"players": 3, "races": 1}, "Dealer's book"),
+        (
+            "basic",
+            {"players": 3, "races": 1, "faltering": True, "redeal": False, "betting": "tote"},
+            "the dealer's book is closed: bets go on the tote",
+        ),
+        ("derby", {"players": 3, "races": 1}, r"left in the pot \(the bank's\) \$\d+"),
+    ):
+        seats = ["random"] * 3
+        made = api(
             base,
             "POST",
             "/api/tables",
-            {"preset": "calcutta", "options": {"players": 3}, "seats": ["open", "value", "value"]},
+            {"preset": preset, "options": options, "seats": seats, "pace": "natural"},
         )
-        player = new_page(browser, PHONE)
-        player.goto(f"{base}/table/{auction['table']['id']}")
-        player.fill("#join-name", "Cy")
-        player.get_by_role("button", name="Join seat 1").click()
-        player.wait_for_url("**?seat=0")
-        bid = player.locator("#amount-bid")
-        bid.wait_for()
-        wait_text(player, "#log", r"cut the highest card \(\w+\) and deals first")
-        wait_text(player, ".player", r"dealer \(highest cut\)")
-        wait_text(player, ".note", "Under the hammer")
-        assert player.locator("#actions button").count() < 12  # not a button per amount
-        assert player.locator("#action-bar").is_visible()
-        box = player.locator("#action-bar").bounding_box()
-        assert box is not None and box["y"] + box["height"] <= PHONE["height"]  # in view
-        low, high = int(bid.get_attribute("min") or 0), int(bid.get_attribute("max") or 0)
-        bid.fill(str(high + 5))
-        # news that leaves the moves as they were (a seat's name, say) keeps what was typed
-        player.evaluate("() => showState(lastState)")
-        assert bid.input_value() == str(high + 5)
-        player.get_by_role("button", name="Bid", exact=True).click()
-        wait_text(player, "#error", f"Choose an amount the rules allow: {low} to {high}")
-        snap(player, "14-calcutta-bid")
-        player.get_by_role("button", name="more").click()
-        player.get_by_role("button", name=str(low), exact=True).click()
-        assert bid.input_value() == str(low)
-        version = player.locator("#version").text_content()
-        player.get_by_role("button", name="Bid", exact=True).click()
-        moved_on(player, version)
-        assert re.search(rf"Cy bids {low}\b", player.locator("#log").inner_text())
-
-        player.get_by_role("button", name="Rules").click()
-        panel = player.locator("#rules-text")
-        panel.locator("h3, h4").first.wait_for()
-        printed = subprocess.run(
-            [str(HORSERACE), "rules", "calcutta", "--markdown"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        printed = plain_rules(printed)  # the panel leaves the command line out
-        assert "--" not in panel.inner_text()
-        first_heading = re.search(r"^#+\s+(.*)$", printed, re.M)
-        assert first_heading is not None
-        assert panel.locator("h3, h4").first.inner_text() == first_heading.group(1).replace("`", "")
-        shown = re.sub(r"\s+", " ", panel.inner_text())
-        for sentence in re.findall(r"^[A-Z][^`*|\n]{40,}?\.", printed, re.M)[:5]:
-            assert sentence in shown, sentence  # the same text, not a summary of it
-        snap(player, "15-rules-panel")
-        player.get_by_role("button", name="Close").click()
-
-        player.fill("#chat-text", "<img src=x onerror=alert(1)> good luck")
-        player.get_by_role("button", name="Send").click()
-        wait_text(player, "#chat", "good luck")
-        assert player.locator("#chat img").count() == 0
-        assert "<img src=x" in player.locator("#chat").inner_text()
-        for preset, options, words in (
-            ("basic", {"players": 3, "races": 1}, "Dealer's book"),
-            (
-                "basic",
-                {"players": 3, "races": 1, "faltering": True, "redeal": False, "betting": "tote"},
-                "the dealer's book is closed: bets go on the tote",
-            ),
-            ("derby", {"players": 3, "races": 1}, r"left in the pot \(the bank's\) \$\d+"),
-        ):
-            seats = ["random"] * 3
-            made = api(
-                base,
-                "POST",
-                "/api/tables",
-                {"preset": preset, "options": options, "seats": seats, "pace": "natural"},
-            )
-            watcher.goto(f"{base}/table/{made['table']['id']}")
-            wait_text(watcher, "#board", words)
-        snap(watcher, "16-faltering-tote-or-derby")
-        assert page_errors(watcher) == [] and page_errors(player) == []
+        watcher.goto(f"{base}/table/{made['table']['id']}")
+        wait_text(watcher, "#board", words)
+    snap(watcher, "16-faltering-tote-or-derby")
+    assert page_errors(watcher) == [] and page_errors(player) == []
