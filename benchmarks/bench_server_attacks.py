@@ -403,10 +403,21 @@ async def measure(
             + f"  server CPU {cpu:5.2f} s"
             + f"  /healthz max {max(health_times, default=float('nan')) * 1000:7.1f} ms"
             + f"  health port max {max(port_times, default=float('nan')) * 1000:6.1f} ms"
+            + f"  /healthz over 100 ms: public {_late(checks, start, end)},"
+            + f" health port {_late(private, start, end)}"
             + (f"  {outcome}" if outcome else "")
         )
     rows.append(f"load average at the end: {loads[0]:.1f} {loads[1]:.1f} {loads[2]:.1f}")
     return rows
+
+
+def _late(samples: Samples, start: float, end: float) -> str:
+    """How many of `/healthz`'s answers in a window took over 100 ms, of how many, and when
+    (seconds into the window)."""
+    window = [(sent - start, took) for sent, took in samples if start <= sent < end]
+    late = [when for when, took in window if took > 0.1]
+    during = f" ({late[0]:.1f}-{late[-1]:.1f} s in)" if late else ""
+    return f"{len(late)} of {len(window)}{during}"
 
 
 def main() -> None:

@@ -38,7 +38,13 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from horserace.drivers.server.tally import CLOSED, SharedCounts, Tally
+from horserace.drivers.server.tally import (
+    CLOSED,
+    RESERVE_AT_LEAST,
+    SharedCounts,
+    Tally,
+    raise_descriptor_limit,
+)
 
 HEALTH = b"GET /healthz HTTP/1."  # answered at the door
 HEAD_END = re.compile(rb"\n\r?\n")  # the blank line that ends a request head (h11 reads both)
@@ -84,7 +90,7 @@ class _Held:
     """A connection waiting for its head: its socket, its address, the listening socket it
     came to, what it sent so far and when its head's time runs out."""
 
-    __slots__ = ("address", "deadline", "head", "index", "sock")
+    __slots__ = ("address", "deadline", "head", "index", "sock", "waiting")
 
     def __init__(self, sock: socket.socket, address: Any, index: int, deadline: float) -> None:
         self.sock = sock
@@ -92,6 +98,7 @@ class _Held:
         self.index = index
         self.deadline = deadline
         self.head = b""
+        self.waiting = True  # False once closed or handed on
 
 
 class Door:
@@ -114,7 +121,12 @@ class Door:
         self.most_wait = header_seconds  # a turn waits at most this long
         self._watched: dict[int, Callable[[int], None]] = {}  # descriptor -> on its events
         self._listeners: dict[int, tuple[socket.socket, str, int]] = {}  # (it, HOST:PORT, index)
-        self._held: dict[int, _Held] = {}  # by descriptor, oldest first (one clock for all)
+        self._held: dict[int, _Held] = {}  # by descriptor
+        # the same, oldest first (one clock for all), with those gone since not yet dropped: a
+        # dict's first item is found past every item deleted before it (until it is resized),
+        # so asking a dict of 20,000 held connections for its oldest as they time out one by
+        # one took time that grew with the square of their number
+        self._order: deque[_Held] = deque()
         self._paused_until = 0.0
 
     @property
@@ -135,8 +147,8 @@ class Door:
     def turn(self) -> None:
         now = time.monotonic()
         wait = self.most_wait
-        if self._held:
-            wait = min(wait, max(0.0, next(iter(self._held.values())).deadline - now))
+        if (oldest := self._oldest()) is not None:
+            wait = min(wait, max(0.0, oldest.deadline - now))
         if self._paused_until:
             wait = min(wait, max(0.0, self._paused_until - now))
         for fd, events in self.poll.poll(wait, 1024):
@@ -161,11 +173,18 @@ class Door:
 
     def evict_oldest(self) -> bool:
         """Close the oldest connection waiting for its head, to make room (False: none)."""
-        if not self._held:
+        oldest = self._oldest()
+        if oldest is None:
             return False
         self.tally.closed("evicted")
-        self._close(next(iter(self._held.values())))
+        self._close(oldest)
         return True
+
+    def _oldest(self) -> _Held | None:
+        order = self._order
+        while order and not order[0].waiting:
+            order.popleft()
+        return order[0] if order else None
 
     def _accept(self, fd: int) -> None:
         listener, local, index = self._listeners[fd]
@@ -191,7 +210,9 @@ class Door:
                 sock.close()
                 continue
             sock.setblocking(False)
-            self._held[sock.fileno()] = _Held(sock, address, index, deadline)
+            held = _Held(sock, address, index, deadline)
+            self._held[sock.fileno()] = held
+            self._order.append(held)
             self.poll.register(sock.fileno(), select.EPOLLIN | select.EPOLLRDHUP)
 
     def _pause(self) -> None:
@@ -217,6 +238,7 @@ class Door:
             fd = held.sock.fileno()
             self.poll.unregister(fd)
             del self._held[fd]
+            held.waiting = False
             self.hand((held.sock, held.address, held.head, held.index))
 
     def _answer_health(self, held: _Held) -> bool:
@@ -231,8 +253,7 @@ class Door:
         return True
 
     def _expire(self, now: float) -> None:
-        while self._held:
-            oldest = next(iter(self._held.values()))
+        while (oldest := self._oldest()) is not None:
             if oldest.deadline > now:
                 return
             self.tally.closed("header-timeout")
@@ -240,6 +261,7 @@ class Door:
 
     def _close(self, held: _Held) -> None:
         del self._held[held.sock.fileno()]
+        held.waiting = False
         held.sock.close()  # closing leaves the epoll too
         self.tally.count_out(_host(held.address))
 
@@ -374,8 +396,11 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the worker stops first: then its door
     settings = json.loads(sys.argv[1])
     shared = SharedCounts(settings["counts"], settings["rows"], settings["row"])
+    # no sockets, database or files here: every descriptor but a few can hold a connection
+    # (the worker keeps its own limit, and its reserve, for those)
     tally = Tally(
         settings["per_address"],
+        raise_descriptor_limit() - RESERVE_AT_LEAST,
         trusted=settings["trusted"],
         peers_port=settings["peers_port"],
         shared=shared,
