@@ -39,10 +39,10 @@ ODD_VALUES: list[Any] = [
     {"type": "ping"},
     float("inf"),
 ]
-FAMILIES = [
+FAMILIES = [  # Classic and Derby in one round or race, played to its end after the messages
     ("classic", ["open", "random"], {"rounds": 1}),
-    ("derby", ["open", "random"], {}),
-    ("basic", ["open", "random", "random"], {}),
+    ("derby", ["open", "random"], {"races": 1}),
+    ("basic", ["open", "random", "random"], {}),  # its 4 races: in 1, no move of the seat acked
 ]
 
 

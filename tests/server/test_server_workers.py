@@ -189,16 +189,17 @@ def test_a_killed_workers_tables_move_on_and_nothing_is_lost(cluster: Cluster) -
     """The module's last test (it kills a worker). Tables of the earlier tests left on the
     victim are not this test's: only its own tables are followed and checked."""
     url, base = cluster.url, cluster.base
+    # games of one round: the kill comes after the person's third move, long before they end
     person = post(
         base,
         "/api/tables",
-        {"preset": "classic", "options": {"players": 2, "rounds": 2}, "seats": ["open", "ev"]},
+        {"preset": "classic", "options": {"players": 2, "rounds": 1}, "seats": ["open", "ev"]},
     )["table"]["id"]
     bots = [
         post(
             base,
             "/api/tables",
-            {"preset": "classic", "options": {"players": 3, "rounds": 2}, "seats": ["random"] * 3},
+            {"preset": "classic", "options": {"players": 3, "rounds": 1}, "seats": ["random"] * 3},
         )["table"]["id"]
         for _ in range(BOT_TABLES)
     ]
