@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import psycopg
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
 from horserace.drivers.server.records import check_published
@@ -74,7 +74,8 @@ class Follower:
                 ws.send(json.dumps(hello))
                 self.reconnects += 1
                 return ws
-            except (OSError, ConnectionClosed):
+            except (OSError, ConnectionClosed, InvalidHandshake):  # InvalidHandshake: a
+                # connection closed before its answer (sent to the worker just killed)
                 time.sleep(0.2)
 
     def pump(self, seconds: float = 0.2) -> None:

@@ -58,18 +58,24 @@ def _current(player: Player) -> Message:
 
 def _play_out(client: TestClient, table: str, *players: Player) -> str:
     """Every seated player moves whenever it may, until the game is over; the record. A
-    ping reads everything queued before its answer, so each player's state is current."""
+    ping reads everything queued before its answer, so each player's state is current; when
+    none of them may move, the next step the table sends is waited for (pinging on, a loaded
+    machine's chance steps outlasted 20,000 pings)."""
     for _ in range(20_000):
         for player in players:
             player.ping()
         latest = _current(players[0])
         if latest["state"]["status"] == "over":
             return str(client.get(f"/api/tables/{table}/record").text)
+        moved = False
         for player in players:
             mine = _current(player)
             if mine["state"]["legal"] and mine["version"] == latest["version"]:
                 player.send_act(mine["state"]["legal"][0], mine["version"])
                 player.reply()
+                moved = True
+        if not moved:
+            players[0].state()
     raise AssertionError("the game did not end")
 
 
