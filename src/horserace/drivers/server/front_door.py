@@ -145,6 +145,7 @@ class DoorProcess:
         self._beat: asyncio.TimerHandle | None = None
         self._stopping = False
         self._start()
+        self._tell_health()  # every BEAT_SECONDS from now on, to whichever door runs
 
     @property
     def held_apart(self) -> int:
@@ -198,7 +199,7 @@ class DoorProcess:
         self.loop.add_reader(ours.fileno(), self._receive)
         for index in range(len(self.listeners)):
             self._send_listener(index)
-        self._tell_health()
+        self._tell()
         health = getattr(getattr(self.app, "state", None), "health", None)
         if health is not None and self._tell not in health.watchers:
             health.watchers.append(self._tell)  # its count of tables kept exact
