@@ -85,10 +85,12 @@ def _trade(
     spec: Array, z: Word, tape: Array, at: Array, kinds: Array, dealer: Word, hands: Array,
     discards: Array, money: Array, line_of: Array, moment: Word, rolls_left: Word, ev: Any,
 ) -> Word:  # fmt: skip
-    """Perry's window, when the table trades at `moment` (`trading_numbers.WINDOWS`)."""
+    """Perry's window, when the table trades at `moment` (`trading_numbers.WINDOWS`). The
+    moment and the rolls left are passed on as int64, not as the constants a caller gives: numba
+    would compile the window once for each constant."""
     return trading_window(
-        moment, spec, ev[TRADE], z, tape, at, kinds, dealer, hands, discards, ev[STUB][0],
-        money[POT], line_of, rolls_left, ev[TABLES][DICE],
+        np.int64(moment), spec, ev[TRADE], z, tape, at, kinds, dealer, hands, discards,
+        ev[STUB][0], money[POT], line_of, np.int64(rolls_left), ev[TABLES][DICE],
     )  # fmt: skip
 
 

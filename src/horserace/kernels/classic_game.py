@@ -157,8 +157,8 @@ def _scratch(
             return z, roller
         if repeat == MOVE or not earlier:  # a new line: the window after each scratch
             z = trading_window(
-                EACH, spec, ev[TRADE], z, tape, at, kinds, dealer, hands, discards, deck.sum(),
-                money[POT], line_of, left, ev[TABLES][DICE],
+                np.int64(EACH), spec, ev[TRADE], z, tape, at, kinds, dealer, hands, discards,
+                deck.sum(), money[POT], line_of, left, ev[TABLES][DICE],
             )  # fmt: skip
         roller = (roller + 1) % n
 
@@ -179,8 +179,8 @@ def _race(
     while True:
         rolls += 1
         if spec[ROBERTSON]:
-            z, horse, then = pair_dice(
-                spec, z, tape, at, kinds[roller], 1, roller, hands, discards, deck.sum(),
+            z, horse, then = pair_dice(  # the unit an int64, as the Advanced kernel's: one compile
+                spec, z, tape, at, kinds[roller], np.int64(1), roller, hands, discards, deck.sum(),
                 money[POT], line_of, position, four, ev[TABLES], ev[WORK], ev[WIN],
                 ev[REMAINING], ev[VALUED], ev[WORTHS],
             )  # fmt: skip
@@ -240,9 +240,10 @@ def play_game(
                 spec, z, tape, at, kinds, dealer, hands, deck, discards, cards, dealt, size,
                 chips, money, seats, ev,
             )  # fmt: skip
+        # int64 moments and rolls, not constants: numba would compile the window for each
         z = trading_window(
-            BEFORE, spec, ev[TRADE], z, tape, at, kinds, dealer, hands, discards, deck.sum(),
-            money[POT], line_of, 4, ev[TABLES][DICE],
+            np.int64(BEFORE), spec, ev[TRADE], z, tape, at, kinds, dealer, hands, discards,
+            deck.sum(), money[POT], line_of, np.int64(4), ev[TABLES][DICE],
         )  # fmt: skip
         z, last = _scratch(
             spec, z, tape, at, kinds, dealer, line_of, hands, deck, given_up, discards, chips,
@@ -252,7 +253,7 @@ def play_game(
         for moment in (EACH, AFTER):  # the last scratch's window opens with the market open
             z = trading_window(
                 moment, spec, ev[TRADE], z, tape, at, kinds, dealer, hands, discards, deck.sum(),
-                money[POT], line_of, 0, ev[TABLES][DICE],
+                money[POT], line_of, np.int64(0), ev[TABLES][DICE],
             )  # fmt: skip
         first = (
             (last + 1) % n if spec[START] == 0 else last if spec[START] == 1 else (dealer + 1) % n
