@@ -19,6 +19,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from horserace.drivers.server.door import Door, Handed
+from horserace.drivers.server.tally import Tally
 from tests.server.serve_process import METRICS_TOKEN, serve_running
 
 WAIT = 10.0  # the longest any wait here lasts (a failure, never a pass)
@@ -150,3 +152,50 @@ def test_a_door_ends_with_its_worker(served: tuple[subprocess.Popen[bytes], str]
     process.kill()  # kill -9: the worker closes nothing itself
     process.wait(WAIT)
     assert _ended(door)
+
+
+def test_the_oldest_connection_still_waiting_makes_room() -> None:
+    """The door's own turns, driven here: with room for three connections, the oldest gave
+    its place when a fourth came, but the oldest still waiting for its head, not one handed
+    on before (nor one closed meanwhile), and each closed connection is counted out."""
+    handed: list[Handed] = []
+    tally = Tally(per_address=100, total=3)
+    door = Door(tally, WAIT, handed.append, lambda: None)
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        door.listen(listener)
+        port = listener.getsockname()[1]
+
+        def arrive(head: bytes) -> socket.socket:
+            connection = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+            connection.sendall(head)
+
+            def seen() -> int:
+                return door.waiting + len(handed) + sum(tally.counts.values())
+
+            before = seen()
+            deadline = time.monotonic() + WAIT
+            while seen() == before:  # taken in (and read), one turn or two
+                assert time.monotonic() < deadline, "the door did not take it in"
+                door.turn()
+            return connection
+
+        first = arrive(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")  # complete: handed on at once
+        gone = arrive(b"GET / HTTP/1.1\r\n")
+        gone.close()
+        while door.waiting:  # its close seen
+            door.turn()
+        second = arrive(b"GET / HTTP/1.1\r\n")
+        third = arrive(b"GET / HTTP/1.1\r\n")
+        assert (len(handed), door.waiting, tally.open) == (1, 2, 3)
+        fourth = arrive(b"GET / HTTP/1.1\r\n")  # no room: the oldest waiting goes
+        assert second.recv(1) == b""
+        assert (door.waiting, tally.open, tally.counts["evicted"]) == (2, 3, 1)
+        third.sendall(b"Host: x\r\n\r\n")
+        while len(handed) < 2:
+            door.turn()
+        assert [index for *_, index in handed] == [0, 0] and handed[1][2].endswith(b"\r\n\r\n")
+        for connection in (first, third, fourth):
+            connection.close()
+        for sock, *_ in handed:
+            sock.close()
+        door.close()
