@@ -214,6 +214,10 @@ class Door:
             self._held[sock.fileno()] = held
             self._order.append(held)
             self.poll.register(sock.fileno(), select.EPOLLIN | select.EPOLLRDHUP)
+            # read at once: a client sends its request as soon as it connects, so by the time
+            # it is accepted from a queue its head is there, and a `/healthz` is answered
+            # now, not after the reads of every connection accepted before it
+            self._read(held)
 
     def _pause(self) -> None:
         self._paused_until = time.monotonic() + PAUSE_SECONDS
