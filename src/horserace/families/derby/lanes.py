@@ -4,6 +4,8 @@ mud or accelerator if one of them is, and the token sits in the cell of its hors
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rich.text import Text
 
 from horserace.families.derby.rules.model import DerbyView
@@ -73,16 +75,21 @@ def lane(view: DerbyView, race: RaceState | None, horse: int, cells: int | None 
     stuck = f" on {MUD_STYLE}" if race is not None and horse in race.stuck else ""
     scratched = horse in view.scratched
     row = Text(no_wrap=True, overflow="crop")
-    for cell in range(cells):
+    for cell, (glyph, style) in enumerate(_ground(track, cells)):
         if cell == at and not scratched:
             row.append(TOKEN, style=f"bold {horse_style(view, horse)}{stuck}")
             continue
-        if cell == cells - 1:
-            glyph, style = FINISH, FINISH_STYLE
-        else:
-            glyph, style = _glyph(track, span(track, cells, cell))
         row.append(glyph, style="dim" if scratched else style)
     return row
+
+
+@lru_cache(maxsize=64)
+def _ground(track: DerbyTrack, cells: int) -> tuple[tuple[str, str], ...]:
+    """Each cell of a lane with no horse on it, the finish the last: the same under every
+    horse, worked out once for a track and a width (a board draws it for every horse, at the
+    few widths it is measured at)."""
+    ground = [_glyph(track, span(track, cells, cell)) for cell in range(cells - 1)]
+    return (*ground, (FINISH, FINISH_STYLE))
 
 
 def _glyph(track: DerbyTrack, spaces: range) -> tuple[str, str]:

@@ -168,6 +168,11 @@ class Lanes:
 
     view: DerbyView
     info: DerbyInfo
+    # the columns beside the lanes, by (tight, the width measured in): a board is measured and
+    # drawn several times at one width (for the layout, the height, the picture)
+    _beside: dict[tuple[bool, int], int] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         full = full_width(self.view.track)
@@ -186,8 +191,11 @@ class Lanes:
     def beside(self, console: Console, options: ConsoleOptions, tight: bool = False) -> int:
         """The columns beside the lanes: the table's width with lanes of LEAST_LANE cells, less
         those."""
-        narrowest = lanes_table(self.view, self.info, LEAST_LANE, tight=tight)
-        return Measurement.get(console, options, narrowest).maximum - LEAST_LANE
+        key = (tight, options.max_width)
+        if key not in self._beside:
+            narrowest = lanes_table(self.view, self.info, LEAST_LANE, tight=tight)
+            self._beside[key] = Measurement.get(console, options, narrowest).maximum - LEAST_LANE
+        return self._beside[key]
 
 
 def lanes_table(
