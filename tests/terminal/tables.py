@@ -152,12 +152,16 @@ def still_table(
         screen.display = display
         display.redraw(screen.current())  # at once: no board was drawn a frame before
         screen.settle()  # the odds worked out in the background are in
+        # laid out for the last board: the app keeps a layout a while, and the one it made for
+        # no board at all, as it opened, may be fresh still
+        app.call_from_thread(app.fit)
         there.set()
         display.pause(math.inf)  # until the test ends the app
         return FINISHED
 
     there = threading.Event()
-    return TableApp(preset_name, work, TableHelp(), theme), there
+    app = TableApp(preset_name, work, TableHelp(), theme)
+    return app, there
 
 
 def replayed(preset_name: str, options: dict[str, object], seed: int = 7) -> ReplayApp:
