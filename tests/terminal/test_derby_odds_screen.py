@@ -154,9 +154,9 @@ def test_the_help_shows_each_live_chance_with_the_digits_it_has(
     tenths = {cell for cell in cells if "." in cell}
     assert tenths and len(tenths) < len(cells)  # some to a tenth, the others whole
     assert "whole % being refined" in plain and "~" not in plain
-    refined = live_odds.refined_odds(key, after=odds)
+    live_odds.LIVE.settle()  # the live odds worked out and refined, as the help asked
+    refined = live_odds.LIVE.odds(view)
     assert refined is not None and refined.all_to_a_tenth
     plain, cells = help_rows(refined)
     assert all("." in cell or cell == "<0.1" for cell in cells if cell != "-")
     assert "being refined" not in plain
-    live_odds.LIVE.settle()
