@@ -78,12 +78,11 @@ def test_a_game_to_its_end_in_words_and_without_violations(
     browser: Browser, base: str, preset: str, players: int, options: dict[str, int], said: str
 ) -> None:
     table = _bots_game(base, preset, players, options)
-    if preset == "derby":
-        # a Derby of bots on the default track is some 450 steps (each with its live odds),
-        # on the sprint track about 250: a page that followed them drew each one, for tens of
-        # seconds on a busy machine; here the page opens on the game the server has played
-        # to its end (test_tv follows a Derby step by step)
-        _played_out(base, table)
+    # the page opens on the game the server has played to its end: a page that followed the
+    # bots drew each of their steps (a Derby's some 250 on the sprint track, with their live
+    # odds; hundreds in Classic's two rounds), for tens of seconds on a busy machine. test_tv
+    # follows a Derby step by step, test_table_play a Classic round.
+    _played_out(base, table)
     page = new_page(browser, PHONE)
     page.goto(f"{base}/table/{table}")
     # bots at the instant pace: the game ends as soon as the server has played it, but a
