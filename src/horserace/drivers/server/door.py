@@ -67,16 +67,22 @@ CONNECTION, COUNTS, LISTEN, HEALTHY = b"H", b"C", b"L", b"B"
 Handed = tuple[socket.socket, Any, bytes, int]
 
 
+def public_health(
+    beat: float, answered: float, error: str, tables: int, details: dict[str, Any], now: float
+) -> tuple[int, dict[str, Any]]:
+    """(status, body) of the public `/healthz`: 200 while the loop's heartbeat and the
+    database's last answer are younger than STALE_SECONDS, with the tables held (and the
+    worker); else 503 (their ages stay the operator's, health.py)."""
+    if max(now - beat, now - answered) < STALE_SECONDS:
+        return 200, {"status": "ok", "tables": tables, **details}
+    return 503, {"status": "unavailable", "error": error or "stale"}
+
+
 def health_response(
     beat: float, answered: float, error: str, tables: int, details: dict[str, Any], now: float
 ) -> bytes:
-    """The public `/healthz` as a whole HTTP/1.1 response that closes its connection: 200 while
-    the loop's heartbeat and the database's last answer are younger than STALE_SECONDS, with
-    the tables held (and the worker); else 503 (their ages stay the operator's, health.py)."""
-    if max(now - beat, now - answered) < STALE_SECONDS:
-        status, body = 200, {"status": "ok", "tables": tables, **details}
-    else:
-        status, body = 503, {"status": "unavailable", "error": error or "stale"}
+    """`public_health` as a whole HTTP/1.1 response that closes its connection."""
+    status, body = public_health(beat, answered, error, tables, details, now)
     data = json.dumps(body, separators=(",", ":")).encode()
     reason = "OK" if status == 200 else "Service Unavailable"
     head = (
@@ -201,7 +207,7 @@ class Door:
                     continue
                 self._pause()
                 return
-            host = _host(address)
+            host = host_of(address)
             refused = tally.count_in(host, local)
             if refused == "full" and self.evict_oldest():
                 refused = tally.count_in(host, local)
@@ -267,10 +273,11 @@ class Door:
         del self._held[held.sock.fileno()]
         held.waiting = False
         held.sock.close()  # closing leaves the epoll too
-        self.tally.count_out(_host(held.address))
+        self.tally.count_out(host_of(held.address))
 
 
-def _host(address: Any) -> str:
+def host_of(address: Any) -> str:
+    """A connection's client address (peername) as the host its cap counts."""
     return str(address[0]) if isinstance(address, tuple) else ""
 
 
@@ -349,14 +356,14 @@ class Porter:
             sock, address, _, _ = self._outbox.popleft()
             self.tally.closed("evicted")
             sock.close()
-            self.tally.count_out(_host(address))
+            self.tally.count_out(host_of(address))
         if not self._writing:
             self._flush()
 
     def _flush(self) -> None:
         while self._outbox:
             sock, address, head, index = self._outbox[0]
-            host = _host(address)
+            host = host_of(address)
             header = json.dumps([index, host, address[1] if isinstance(address, tuple) else 0])
             try:
                 message = CONNECTION + header.encode() + b"\n" + head

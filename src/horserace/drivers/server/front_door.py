@@ -36,6 +36,7 @@ from horserace.drivers.server.door import (
     MESSAGE_AT_MOST,
     Door,
     Handed,
+    host_of,
 )
 from horserace.drivers.server.guard import Guard
 from horserace.drivers.server.tally import CLOSED
@@ -84,7 +85,7 @@ class FrontDoor:
         self._thread.join(STOP_SECONDS)
         while self._handed:
             sock, address, _, _ = self._handed.popleft()
-            self.guard.release(None, _host(address))
+            self.guard.release(None, host_of(address))
             sock.close()
 
     @property
@@ -92,7 +93,7 @@ class FrontDoor:
         return self._door.waiting
 
     def _health(self) -> bytes | None:
-        health = getattr(getattr(self.app, "state", None), "health", None)
+        health = _app_health(self.app)
         return None if health is None else bytes(health.public_bytes())
 
     def _run(self) -> None:
@@ -200,7 +201,7 @@ class DoorProcess:
         for index in range(len(self.listeners)):
             self._send_listener(index)
         self._tell()
-        health = getattr(getattr(self.app, "state", None), "health", None)
+        health = _app_health(self.app)
         if health is not None and self._tell not in health.watchers:
             health.watchers.append(self._tell)  # its count of tables kept exact
 
@@ -270,7 +271,7 @@ class DoorProcess:
     def _tell(self) -> None:
         """The loop's heartbeat (the time of this call), the database's last answer and the
         tables held, to the door."""
-        health = getattr(getattr(self.app, "state", None), "health", None)
+        health = _app_health(self.app)
         if self._channel is None or health is None:
             return
         state = {
@@ -284,5 +285,6 @@ class DoorProcess:
             self._channel.send(HEALTHY + json.dumps(state).encode())
 
 
-def _host(address: Any) -> str:
-    return str(address[0]) if isinstance(address, tuple) else ""
+def _app_health(app: Any) -> Any:
+    """The served app's `state.health` (health.Health), if it has one."""
+    return getattr(getattr(app, "state", None), "health", None)

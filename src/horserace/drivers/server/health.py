@@ -21,7 +21,12 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
-from horserace.drivers.server.door import BEAT_SECONDS, STALE_SECONDS, health_response
+from horserace.drivers.server.door import (
+    BEAT_SECONDS,
+    STALE_SECONDS,
+    health_response,
+    public_health,
+)
 
 __all__ = ["BEAT_SECONDS", "STALE_SECONDS", "Health"]
 
@@ -87,17 +92,14 @@ class Health:
         """(status, body) of the public port's `/healthz` as the front door answers it, off
         the loop: the route's answer (`status`, `tables`, the worker), from the heartbeat and
         the database's last answer (their ages stay the operator's, at the health port)."""
-        status, _ = self.answer()
-        if status != 200:
-            return status, {"status": "unavailable", "error": self.error or "stale"}
-        body = {"status": "ok", "tables": self.tables(), **self.details}
-        return status, body
+        return public_health(
+            self.beat, self.answered, self.error, self.tables(), self.details, self.clock()
+        )
 
     def public_bytes(self) -> bytes:
         """`public` as a whole HTTP/1.1 response that closes its connection."""
-        details = self.details
         return health_response(
-            self.beat, self.answered, self.error, self.tables(), details, self.clock()
+            self.beat, self.answered, self.error, self.tables(), self.details, self.clock()
         )
 
     def start(self) -> None:
