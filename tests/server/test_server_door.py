@@ -42,19 +42,24 @@ def _door(worker: int) -> int:
     while time.monotonic() < deadline:
         children = Path(f"/proc/{worker}/task/{worker}/children").read_text().split()
         for child in children:
-            if b"horserace.drivers.server.door" in Path(f"/proc/{child}/cmdline").read_bytes():
+            try:
+                command = Path(f"/proc/{child}/cmdline").read_bytes()
+            except (FileNotFoundError, ProcessLookupError):  # ended since it was listed
+                continue
+            if b"horserace.drivers.server.door" in command:
                 return int(child)
         time.sleep(0.05)
     raise AssertionError("no front door's process")
 
 
 def _ended(pid: int) -> bool:
-    """Wait (up to WAIT) until the process `pid` is gone or a zombie."""
+    """Wait (up to WAIT) until the process `pid` is gone or a zombie. A process reaped between
+    the open of its stat file and the read raises ProcessLookupError: it has ended too."""
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         try:
             state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except FileNotFoundError:
+        except (FileNotFoundError, ProcessLookupError):
             return True
         if state in ("Z", "X"):
             return True
