@@ -13,12 +13,14 @@ two to three seconds of every file's first test."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
-from tests.web.support import CHROMIUM, CHROMIUM_ARGS, Served, serve
+from tests.server.serve_process import start_serve, stop_process
+from tests.web.support import CHROMIUM, CHROMIUM_ARGS, Served, serve_arguments
 
 WEB = Path(__file__).resolve().parent
 
@@ -79,12 +81,26 @@ def browser(chromium: Browser) -> Iterator[Browser]:
 
 
 @pytest.fixture(scope="session")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """The shared server (bots move after 0.05 s) and the log it writes."""
+def served(
+    tmp_path_factory: pytest.TempPathFactory, _chromium_closed_at_the_end: None
+) -> Iterator[Served]:
+    """The shared server (bots move after 0.05 s) and the log it writes. Chromium is launched
+    while the server starts (a session's fixture is set up before a module's): each takes two
+    to three seconds, most of it spent waiting for a process."""
     folder = tmp_path_factory.mktemp("served")
     log = folder / "server.log"
-    with serve(folder / "t.db", log) as base:
+    with ThreadPoolExecutor(1) as pool:
+        starting = pool.submit(start_serve, serve_arguments(folder / "t.db"), log)
+        try:
+            _Kept.browser_now()
+        except BaseException:
+            stop_process(starting.result()[0], 10)
+            raise
+        process, base = starting.result()
+    try:
         yield Served(base, log)
+    finally:
+        stop_process(process, 10)
 
 
 @pytest.fixture(scope="module")

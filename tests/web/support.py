@@ -37,11 +37,16 @@ class Served:
     log: Path  # what it writes (a failed step quotes it)
 
 
+def serve_arguments(database: Path, bot_delay: float = 0.05) -> list[str]:
+    """`horserace serve`'s arguments for the browser tests' server (bots move after 0.05 s)."""
+    delay = ["--bot-delay", str(bot_delay)]
+    return ["--db", f"sqlite:///{database}", *delay, "--log-level", "warning"]
+
+
 @contextmanager
 def serve(database: Path, log: Path, bot_delay: float = 0.05) -> Iterator[str]:
-    """`horserace serve` on a free port; its base URL."""
-    arguments = ["--db", f"sqlite:///{database}", "--bot-delay", str(bot_delay)]
-    with serve_running([*arguments, "--log-level", "warning"], log) as (_, base):
+    """`horserace serve` on a free port; its base URL (benchmarks/bench_page_paint.py)."""
+    with serve_running(serve_arguments(database, bot_delay), log) as (_, base):
         yield base
 
 
