@@ -7,6 +7,7 @@ state cost the browser tests a tenth of their time and prove nothing."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import time
@@ -25,6 +26,7 @@ from tests.server.serve_process import serve_running
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+Stored = dict[str, str] | None  # a page's localStorage when it opens
 STEP_MS = 15_000  # any one page operation; a stuck page fails the test within this
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -58,9 +60,19 @@ def api(base: str, method: str, path: str, body: Any = None, token: str | None =
     return response.json()
 
 
-def new_page(browser: Browser, size: dict[str, int] = DESKTOP) -> Page:
-    """A page in a context of its own: its own localStorage, so one person (one browser)."""
-    context: BrowserContext = browser.new_context(viewport=size)  # type: ignore[arg-type]
+def new_page(
+    browser: Browser, size: dict[str, int] = DESKTOP, origin: str = "", stored: Stored = None
+) -> Page:
+    """A page in a context of its own: its own localStorage, so one person (one browser);
+    holding `stored` for `origin` from the start, as a browser that has been there before."""
+    state: Any = None
+    if stored:
+        kept = [{"name": name, "value": value} for name, value in stored.items()]
+        state = {"cookies": [], "origins": [{"origin": origin, "localStorage": kept}]}
+    context: BrowserContext = browser.new_context(
+        viewport=size,  # type: ignore[arg-type]
+        storage_state=state,
+    )
     return watched(context.new_page())
 
 
@@ -171,25 +183,15 @@ def seated(
     browser: Browser, base: str, table: str, seat: int, token: str, size: dict[str, int] = DESKTOP
 ) -> Page:
     """A browser holding `seat`'s token (as the lobby's Join leaves it), on the table page."""
-    page = new_page(browser, size)
-    page.goto(base + "/")
-    page.evaluate(
-        "([table, seat, token]) => localStorage.setItem("
-        "'horserace.seats.' + table, JSON.stringify({[seat]: token}))",
-        [table, str(seat), token],
-    )
+    seats = json.dumps({str(seat): token}, separators=(",", ":"))  # as JSON.stringify writes
+    page = new_page(browser, size, base, {f"horserace.seats.{table}": seats})
     page.goto(f"{base}/table/{table}?seat={seat}")
     return page
 
 
 def hosting(browser: Browser, base: str, table: str, token: str, size: dict[str, int]) -> Page:
     """A browser holding the host's token (as making the table leaves it), on the table page."""
-    page = new_page(browser, size)
-    page.goto(base + "/")
-    page.evaluate(
-        "([table, token]) => localStorage.setItem('horserace.host.' + table, token)",
-        [table, token],
-    )
+    page = new_page(browser, size, base, {f"horserace.host.{table}": token})
     page.goto(f"{base}/table/{table}")
     return page
 
