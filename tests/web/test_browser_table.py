@@ -24,8 +24,9 @@ PLAY_SECONDS = 90.0  # the whole round, a bound so a stuck table fails rather th
 MAX_CLICKS = 400
 RANK_NAMES = {0: "joker", 1: "A", 11: "J11", 12: "Q12", 13: "K"}  # J and Q say their horse
 PAYOUT = re.compile(r"\b(wins|collects)\b")
-# every lane two slots: the deal, the hidden hands, the scratches and the payout in a few rolls
-SHORT_BOARD = {"name": "short", "lanes": {str(horse): 2 for horse in range(2, 13)}}
+# every lane one slot: the deal, the hidden hands, the scratches and the payout in a few rolls
+# (the scratches, then the first horse rolled that is still in wins)
+SHORT_BOARD = {"name": "short", "lanes": {str(horse): 1 for horse in range(2, 13)}}
 
 
 def _join_from_lobby(page: Page, base: str, table: str, name: str) -> int:
