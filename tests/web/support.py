@@ -19,14 +19,13 @@ from typing import Any
 
 import httpx
 from axe_playwright_python.base import AXE_SCRIPT
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.server.serve_process import serve_running
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-Stored = dict[str, str] | None  # a page's localStorage when it opens
 STEP_MS = 15_000  # any one page operation; a stuck page fails the test within this
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -60,20 +59,21 @@ def api(base: str, method: str, path: str, body: Any = None, token: str | None =
     return response.json()
 
 
-def new_page(
-    browser: Browser, size: dict[str, int] = DESKTOP, origin: str = "", stored: Stored = None
-) -> Page:
-    """A page in a context of its own: its own localStorage, so one person (one browser);
-    holding `stored` for `origin` from the start, as a browser that has been there before."""
-    state: Any = None
-    if stored:
-        kept = [{"name": name, "value": value} for name, value in stored.items()]
-        state = {"cookies": [], "origins": [{"origin": origin, "localStorage": kept}]}
-    context: BrowserContext = browser.new_context(
-        viewport=size,  # type: ignore[arg-type]
-        storage_state=state,
-    )
+def new_page(browser: Browser, size: dict[str, int] = DESKTOP) -> Page:
+    """A page in a context of its own: its own localStorage, so one person (one browser)."""
+    context: BrowserContext = browser.new_context(viewport=size)  # type: ignore[arg-type]
     return watched(context.new_page())
+
+
+def holding(browser: Browser, base: str, size: dict[str, int], key: str, value: str) -> Page:
+    """A browser that holds `value` under `key` in the server's localStorage, written on a
+    page of the server's that loads nothing else (/healthz): the lobby's page, with its
+    scripts, its tables and its socket, took longer for the same (and Playwright's
+    storage_state longer still: it opens a page of the origin to write it)."""
+    page = new_page(browser, size)
+    page.goto(base + "/healthz")
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)", [key, value])
+    return page
 
 
 def watched(page: Page) -> Page:
@@ -81,9 +81,15 @@ def watched(page: Page) -> Page:
     page.set_default_timeout(STEP_MS)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("console", lambda m: errors.append(_said(m)) if m.type == "error" else None)
     page.errors = errors  # type: ignore[attr-defined]
     return page
+
+
+def _said(message: ConsoleMessage) -> str:
+    """A console error with the address it is about: Chromium's words for a missing resource
+    do not name it (a page that is not HTML, such as /healthz, asks for /favicon.ico)."""
+    return f"{message.text} ({message.location.get('url', '')})"
 
 
 def page_errors(page: Page) -> list[str]:
@@ -184,14 +190,14 @@ def seated(
 ) -> Page:
     """A browser holding `seat`'s token (as the lobby's Join leaves it), on the table page."""
     seats = json.dumps({str(seat): token}, separators=(",", ":"))  # as JSON.stringify writes
-    page = new_page(browser, size, base, {f"horserace.seats.{table}": seats})
+    page = holding(browser, base, size, f"horserace.seats.{table}", seats)
     page.goto(f"{base}/table/{table}?seat={seat}")
     return page
 
 
 def hosting(browser: Browser, base: str, table: str, token: str, size: dict[str, int]) -> Page:
     """A browser holding the host's token (as making the table leaves it), on the table page."""
-    page = new_page(browser, size, base, {f"horserace.host.{table}": token})
+    page = holding(browser, base, size, f"horserace.host.{table}", token)
     page.goto(f"{base}/table/{table}")
     return page
 
