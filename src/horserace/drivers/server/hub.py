@@ -6,16 +6,17 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from horserace.core.errors import ConfigError, HorseraceError
+from horserace.drivers.server.admission import Admission, bots_alone
 from horserace.drivers.server.bots import bot_family
 from horserace.drivers.server.catalogue import check_fields
 from horserace.drivers.server.cluster import Cluster
 from horserace.drivers.server.fair import FAIR, server_seed
-from horserace.drivers.server.limits import MAX_ADDRESSES, Limits, StepBudget
+from horserace.drivers.server.limits import Limits, StepBudget
 from horserace.drivers.server.lobby import PUSH_SECONDS, LobbyFeed, row_summary
 from horserace.drivers.server.ops import Metrics, event
 from horserace.drivers.server.protocol import CreateTable
@@ -24,13 +25,11 @@ from horserace.drivers.server.routing import CLOSE_MOVING
 from horserace.drivers.server.seating import TableRefusal, TableSettings, new_seats, now
 from horserace.drivers.server.signing import ServerKey
 from horserace.drivers.server.storage import (
-    BOT,
     OPEN,
     OVER,
     PLAYING,
     WAITING,
     Page,
-    SeatRow,
     Storage,
     TableRow,
 )
@@ -81,8 +80,7 @@ class Hub:
         self.seeds = seeds
         self.limits = limits or Limits()
         self.tables = HeldTables()
-        self.created_by: dict[str, set[str]] = {}  # address -> its tables not over yet
-        self.step_budgets: dict[str, StepBudget] = {}
+        self.admission = Admission(self.limits)
         self.heavy = asyncio.Semaphore(REBUILDS)  # replays off the loop at once
         self._loading: dict[str, asyncio.Future[TableMaster | None]] = {}
         self.lobby = LobbyFeed(self.summary_of)
@@ -277,7 +275,9 @@ class Hub:
 
     def _hold(self, table: TableMaster, budget: StepBudget | None = None) -> None:
         self.tables[table.id] = table
-        table.pacer = budget or self.steps_of(f"table {table.id}", _bots_alone(table.seats))
+        table.pacer = budget or self.admission.steps_of(
+            f"table {table.id}", bots_alone(table.seats)
+        )
         table.on_change = self._changed
         table.metrics = self.metrics
         table.writer = self.writer
@@ -363,48 +363,11 @@ class Hub:
             except Exception:  # the next sweep tries again; nothing is lost by waiting
                 log.exception("housekeeping failed")
 
-    def steps_of(self, address: str, bots_alone: bool = False) -> StepBudget:
-        """The steps a second every table `address` created shares (a table read back from
-        storage, whose creator is not kept, has a budget of its own); its tables of bots
-        alone share a smaller one, which starts empty and saves up little."""
-        key = f"{address} bots alone" if bots_alone else address
-        budget = self.step_budgets.get(key)
-        if budget is None:
-            if len(self.step_budgets) > MAX_ADDRESSES:
-                self.step_budgets.clear()
-            if bots_alone:
-                rate = self.limits.bots_alone_steps_per_address
-                budget = StepBudget(rate, rate / 4, saved=0.0)
-            else:
-                rate = self.limits.steps_per_address
-                budget = StepBudget(rate, 2 * rate)
-            self.step_budgets[key] = budget
-        return budget
-
-    def _budget(self, address: str) -> None:
-        """Refuse a new table past the address's share or the server's (429 `rate-limited`):
-        every table counts, one of bots alone too, until it is over."""
-        mine = self.created_by.setdefault(address, set())
-        for table_id in list(mine):
-            held = self.tables.get(table_id)
-            if held is None or held.status == OVER:
-                mine.discard(table_id)
-        if len(mine) >= self.limits.tables_per_address:
-            raise TableRefusal(
-                "rate-limited",
-                f"this address has {len(mine)} tables waiting or playing; finish one first",
-            )
-        running = sum(1 for table in self.tables.values() if table.status != OVER)
-        if running >= self.limits.tables_running:
-            raise TableRefusal("rate-limited", "the server runs all the tables it can")
-        if len(self.tables) >= self.limits.tables_total:
-            raise TableRefusal("rate-limited", "the server holds all the tables it can")
-
     async def create(self, request: CreateTable, address: str = "") -> tuple[TableMaster, str]:
         """A new table with a fresh seed (only its hash is shown until the end); returns the
         table and the host's token. An address may have a few tables not over at once,
         whose automatic moves share its steps a second, and the server a bounded number."""
-        self._budget(address)
+        self.admission.check(address, self.tables)
         preset = get_preset(request.preset)
         check_fields(preset.name, request.options)
         rules = preset.rules
@@ -439,8 +402,8 @@ class Hub:
             created=now(),
             seats=tuple(seats),
         )
-        table = await self._open(row, self.steps_of(address, _bots_alone(row.seats)))
-        self.created_by[address].add(row.id)
+        table = await self._open(row, self.admission.steps_of(address, bots_alone(row.seats)))
+        self.admission.created(address, row.id)
         kinds = [seat.kind if seat.kind != "bot" else seat.bot for seat in row.seats]
         event(log, "table created", table=row.id, preset=row.preset, seats=kinds, by=address)
         return table, host_token
@@ -492,11 +455,6 @@ class Hub:
         self.storage.close()
         if self.cluster is not None:
             self.cluster.close()
-
-
-def _bots_alone(seats: Sequence[SeatRow]) -> bool:
-    """Nobody plays at this table: every seat is a bot's."""
-    return all(seat.kind == BOT for seat in seats)
 
 
 class TableElsewhere(HorseraceError):
