@@ -23,7 +23,9 @@ from horserace.families.presets import get_preset
 from tests.board_positions import arrange
 from tests.conformance.board_matrix import ROWS, Row, play_row
 
-MIXES = (("random",), ("ev", "random"), ("ev", "heuristic", "random", "ev"))
+# every seat random, and a table seating every kind of bot (an EV seat beside random ones was a
+# third mix: the four-seat mix seats that too, so it proved nothing more)
+MIXES = (("random",), ("ev", "heuristic", "random", "ev"))
 SEEDS = (11, 12, 13)
 
 

@@ -1,8 +1,8 @@
 """The whole-game kernel of the dice board game against the reference engine, on the same chance
 tape: the same game seat by seat and chip by chip, the same players out, and the same final
 standings (the engine's places, and the winners the simulation report counts from the kernel's
-rows), over a thousand random Classic and six hundred random Northwoods tables, 2 to 12 players,
-on the standard board, on random lanes and on every board file the package ships."""
+rows), over five hundred random Classic and three hundred random Northwoods tables, 2 to 12
+players, on the standard board, on random lanes and on every board file the package ships."""
 
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ from horserace.families.board.tally import _kernel_span
 from horserace.kernels.board_game import BoardGameSpec, GameOutcomes, replay_tape
 from tests.kernels.engine_tape import EngineGame, engine_game
 
-BATCHES, SEEDS_PER_BATCH = 10, 100  # 1,000 Classic games against the engine (0.5 s a batch)
-# 600 Northwoods games (3.5 s of CPU a batch): each batch's players going out, shared places and
+BATCHES, SEEDS_PER_BATCH = 5, 100  # 500 Classic games against the engine (0.5 s a batch)
+# 300 Northwoods games (3.5 s of CPU a batch): each batch's players going out, shared places and
 # seat counts are checked below, so a batch less loses none of what a batch shows
-NORTHWOODS_BATCHES = 6
+NORTHWOODS_BATCHES = 3
 BOARD_FILES = sorted((Path(board_family.__file__).parent / "boards").glob("*.toml"))
 
 

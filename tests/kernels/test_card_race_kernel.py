@@ -1,5 +1,5 @@
 """The card-race kernel: the rules' game card for card and chip for chip on the same chance tape
-(dealt cards and the blind bettors' horses), over thousands of random tables; and the
+(dealt cards and the blind bettors' horses), over a thousand random tables; and the
 figures theory predicts (winners by course count against the exact odds)."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from horserace.families.presets import get_preset
 from horserace.kernels.card_race import card_spec, replay_tape, run_games
 from tests.helpers import new_game
 
-BATCHES, GAMES_PER_BATCH = 10, 200  # 2,000 games against the engine
+BATCHES, GAMES_PER_BATCH = 5, 200  # 1,000 games against the engine
 
 
 class _Taped(random.Random):

@@ -63,7 +63,7 @@ def played(preset: str, options: dict[str, Any], seed: int, kinds: list[str]) ->
     return game
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(
     table=tables(),
     seed=st.integers(0, 2**32),
