@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -19,7 +20,7 @@ from tests.web.support import CHROMIUM, DESKTOP, PHONE, api, new_page, page_erro
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 
 
-def _bots_game(base: str, preset: str, players: int, options: dict[str, int]) -> str:
+def _bots_game(base: str, preset: str, players: int, options: dict[str, Any]) -> str:
     created = api(
         base,
         "POST",
@@ -32,6 +33,24 @@ def _bots_game(base: str, preset: str, players: int, options: dict[str, int]) ->
         },
     )
     return str(created["table"]["id"])
+
+
+# each game: its preset, its players, its options and what the board says in words at its end
+GAMES: list[tuple[str, int, dict[str, Any], str]] = [
+    ("classic", 4, {"rounds": 1}, r"Scratched: \d+ on line \d"),
+    ("basic", 4, {"races": 1}, r"Course: .*(clubs|diamonds|hearts|spades)"),
+    ("derby", 3, {"races": 1, "track": "sprint"}, r"Race 1 of 1"),
+]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def bots_games(base: str) -> dict[str, str]:
+    """The games' tables, each preset's, all made before the file's first test: the server
+    plays them out together, and while the lobby is checked, instead of one at a time while a
+    test waits for it."""
+    return {
+        preset: _bots_game(base, preset, players, options) for preset, players, options, _ in GAMES
+    }
 
 
 def _played_out(base: str, table: str, seconds: float = 90.0) -> None:
@@ -73,18 +92,11 @@ def test_the_lobby_and_a_hosts_invite(browser: Browser, base: str) -> None:
     assert page_errors(page) == []
 
 
-@pytest.mark.parametrize(
-    ("preset", "players", "options", "said"),
-    [
-        ("classic", 4, {"rounds": 1}, r"Scratched: \d+ on line \d"),
-        ("basic", 4, {"races": 1}, r"Course: .*(clubs|diamonds|hearts|spades)"),
-        ("derby", 3, {"races": 1, "track": "sprint"}, r"Race 1 of 1"),
-    ],
-)
+@pytest.mark.parametrize(("preset", "said"), [(game[0], game[3]) for game in GAMES])
 def test_a_game_to_its_end_in_words_and_without_violations(
-    browser: Browser, base: str, preset: str, players: int, options: dict[str, int], said: str
+    browser: Browser, base: str, bots_games: dict[str, str], preset: str, said: str
 ) -> None:
-    table = _bots_game(base, preset, players, options)
+    table = bots_games[preset]
     # the page opens on the game the server has played to its end: a page that followed the
     # bots drew each of their steps (a Derby's some 250 on the sprint track, with their live
     # odds; each of a Classic round's), for tens of seconds on a busy machine. test_tv
