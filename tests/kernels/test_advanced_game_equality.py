@@ -19,8 +19,8 @@ from horserace.kernels.advanced_game import AdvancedSpec
 from tests.kernels.advanced_tape import KernelGames
 from tests.kernels.test_board_game_equality import SHIPPED
 
-BATCHES, SEEDS_PER_BATCH = 4, 60  # tables of random and heuristic bots (about 5 s a batch)
-EV_BATCHES, EV_SEEDS = 4, 25  # tables with EV bots at about half the seats (about 5 s)
+BATCHES, SEEDS_PER_BATCH = 2, 60  # tables of random and heuristic bots (about 5 s a batch)
+EV_BATCHES, EV_SEEDS = 2, 25  # tables with EV bots at about half the seats (about 5 s)
 PLAIN_BOTS, EV_BOTS = ("random", "heuristic"), ("random", "heuristic", "ev", "ev")
 
 

@@ -17,8 +17,8 @@ from horserace.kernels.classic_game import ClassicSpec
 from tests.kernels.advanced_tape import KernelGames
 from tests.kernels.classic_tables import classic_table
 
-BATCHES, SEEDS_PER_BATCH = 3, 50  # tables of random and heuristic bots
-EV_BATCHES, EV_SEEDS = 3, 25  # tables with EV bots at about half the seats
+BATCHES, SEEDS_PER_BATCH = 2, 50  # tables of random and heuristic bots
+EV_BATCHES, EV_SEEDS = 2, 25  # tables with EV bots at about half the seats
 PLAIN_BOTS, EV_BOTS = ("random", "heuristic"), ("random", "heuristic", "ev", "ev")
 
 

@@ -20,7 +20,7 @@ from horserace.families.derby.rules.track import DerbyTrack, Zone, packaged_trac
 from horserace.kernels.derby_fast import run_races
 from horserace.kernels.derby_race import dice_draw, misses_of, race_start, replay_tape
 
-BATCHES, RACES_PER_BATCH = 8, 250  # 2,000 races against the rules
+BATCHES, RACES_PER_BATCH = 4, 250  # 1,000 races against the rules
 
 
 def random_track(pick: random.Random) -> DerbyTrack:

@@ -21,7 +21,7 @@ from tests.kernels.test_derby_race_kernel import CHI2_DF_P001, play_cut
 TRACK_FILES = sorted((Path(derby_family.__file__).parent / "tracks").glob("*.toml"))
 TRACKS = [load_track(path) for path in TRACK_FILES]
 NAMES = [track.name for track in TRACKS]
-BATCHES, RACES_PER_BATCH = 4, 250  # 1,000 races against the rules on each shipped track
+BATCHES, RACES_PER_BATCH = 2, 250  # 500 races against the rules on each shipped track
 
 
 def test_the_package_ships_the_default_track_and_another() -> None:

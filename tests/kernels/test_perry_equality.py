@@ -26,8 +26,8 @@ from tests.kernels.test_advanced_game_equality import advanced_table
 from tests.kernels.test_classic_game_equality import husted_table
 
 WINDOWS = ("before-scratch", "after-each-scratch", "after-scratch")
-BATCHES, SEEDS_PER_BATCH = 2, 20  # tables of random and heuristic bots (about 6 s a batch)
-EV_BATCHES, EV_SEEDS = 2, 8  # tables with EV bots at about half the seats (about 5 s)
+BATCHES, SEEDS_PER_BATCH = 1, 20  # tables of random and heuristic bots (about 6 s a batch)
+EV_BATCHES, EV_SEEDS = 1, 8  # tables with EV bots at about half the seats (about 5 s)
 PLAIN_BOTS, EV_BOTS = ("random", "heuristic"), ("random", "heuristic", "ev", "ev")
 
 

@@ -25,8 +25,8 @@ from tests.conformance.board_matrix import GOLDEN_BOTS, GOLDEN_SEED, ROWS
 from tests.kernels.advanced_tape import KernelGames, decided_game
 from tests.kernels.classic_tables import classic_table
 
-BATCHES, SEEDS_PER_BATCH = 2, 60  # tables of random and heuristic bots
-EV_BATCHES, EV_SEEDS = 2, 40  # tables with EV bots at about half the seats
+BATCHES, SEEDS_PER_BATCH = 1, 60  # tables of random and heuristic bots
+EV_BATCHES, EV_SEEDS = 1, 40  # tables with EV bots at about half the seats
 PLAIN_BOTS, EV_BOTS = ("random", "heuristic"), ("random", "heuristic", "ev", "ev")
 
 
