@@ -79,18 +79,24 @@ class Follower:
                 time.sleep(0.2)
 
     def pump(self, seconds: float = 0.2) -> None:
-        """Read what arrives for `seconds` (reconnecting if the socket closes)."""
+        """Wait up to `seconds` for a message, then read every one already come (reconnecting
+        if the socket closes). One message a call fell behind a bot table's pace (with two
+        followers pumped in turn, at most one message each per wait): a socket moved or
+        reconnected more than a catch-up's worth of steps behind was told to resync."""
+        timeout = seconds
         if self._socket is None:
             self._socket = self._open()
-        try:
-            message = json.loads(self._socket.recv(timeout=seconds))
-        except TimeoutError:
-            return
-        except ConnectionClosed:
-            self._socket = None
-            self._sent = None
-            return
-        self._take(message)
+        while self._socket is not None:
+            try:
+                message = json.loads(self._socket.recv(timeout=timeout))
+            except TimeoutError:
+                return
+            except ConnectionClosed:
+                self._socket = None
+                self._sent = None
+                return
+            self._take(message)
+            timeout = 0  # what has come already, without waiting
 
     def _take(self, message: dict[str, Any]) -> None:
         kind = message["type"]
