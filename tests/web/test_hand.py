@@ -27,7 +27,6 @@ from tests.web.support import (
 )
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
-HAND = ".player.me .hand"
 
 
 def _table(
@@ -52,27 +51,43 @@ def _view(page: Page) -> dict[str, Any]:
     return view
 
 
+# the move bar's box and each hand's (the hand, and the draft's packet) where the page is now,
+# after scrolling to `y` or, with `hand` given, bringing that hand into view: one call a place
+BOXES = """([y, hand]) => {
+    const hands = [...document.querySelectorAll(".player.me .hand")];
+    if (hand === null) window.scrollTo(0, y);
+    else if (hands[hand]) hands[hand].scrollIntoView({ block: "nearest", inline: "nearest" });
+    const box = (element) => {
+        const r = element.getBoundingClientRect();
+        return r.width || r.height ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
+    };
+    const bar = document.getElementById("action-bar");
+    return { bar: bar && box(bar), hands: hands.map(box), count: hands.length };
+}"""
+
+
 def _never_covered(page: Page) -> None:
-    """At both sizes and at the top, the middle and the bottom of the page, and with the hand
-    scrolled into view: the hand's box and the move bar's box do not meet."""
+    """At both sizes and at the top, the middle and the bottom of the page, and with each hand
+    scrolled into view (at the nearest edge, where a bar would cover it): the hand's box and
+    the move bar's box do not meet."""
     for size in (PHONE, DESKTOP):
         page.set_viewport_size(size)  # type: ignore[arg-type]
         height = page.evaluate("document.documentElement.scrollHeight")
+        count = 0
         for y in (0, height // 3, height // 2, height):
-            page.evaluate(f"window.scrollTo(0, {y})")
-            _apart(page, size)
-        for hand in page.locator(HAND).all():
-            hand.scroll_into_view_if_needed()
-            _apart(page, size)
+            count = _apart(page, size, [y, None])
+        for hand in range(count):
+            _apart(page, size, [0, hand])
     page.set_viewport_size(PHONE)  # type: ignore[arg-type]
 
 
-def _apart(page: Page, size: dict[str, int]) -> None:
-    bar = page.locator("#action-bar").bounding_box()
-    assert bar
-    for cards in page.locator(HAND).all():  # the hand, and the draft's packet
-        hand = cards.bounding_box()
-        if hand is None:  # drawn anew (a bot's move) between listing and measuring: not shown
+def _apart(page: Page, size: dict[str, int], where: list[int | None]) -> int:
+    """The bar and every hand shown apart, at `where` (BOXES); the number of hands."""
+    boxes = page.evaluate(BOXES, where)
+    bar = boxes["bar"]
+    assert bar, boxes
+    for hand in boxes["hands"]:
+        if hand is None:  # not shown
             continue
         apart = (
             hand["y"] + hand["height"] <= bar["y"]
@@ -81,6 +96,7 @@ def _apart(page: Page, size: dict[str, int]) -> None:
             or bar["x"] + bar["width"] <= hand["x"]
         )
         assert apart, (size, hand, bar)
+    return int(boxes["count"])
 
 
 def test_an_advanced_draft_by_tapping_a_card(browser: Browser, base: str) -> None:
