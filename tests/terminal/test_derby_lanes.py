@@ -103,7 +103,6 @@ def test_the_packaged_track_keeps_a_cell_a_space_at_80() -> None:
     rows(view, render_table(view, info), scaled=False)
 
 
-@pytest.mark.usefixtures("quick_derby_odds")  # what fits, not the odds
 def test_a_long_track_fits_80x24_with_a_question_open() -> None:
     """A person wagering at a table of twelve on 120 spaces: every lane, seat and its money in
     view with the question, the lanes scaled."""

@@ -26,6 +26,8 @@ from horserace.families.derby.screen import DerbyScreen
 from horserace.terminal.tui.overlays import HelpScreen
 from tests.terminal.tables import Table
 
+pytestmark = pytest.mark.precise_derby_odds
+
 
 class _There(Exception):
     """The game is where the test looks."""

@@ -34,7 +34,6 @@ from tests.terminal.pilot import (
 )
 from tests.terminal.tables import table
 
-pytestmark = pytest.mark.usefixtures("quick_derby_odds")  # what fits, not the odds
 # the table, and how many questions are answered (each with its first option) before looking
 TABLES: dict[str, tuple[dict[str, Any], int]] = {
     "classic": ({"companion": True}, 0),  # no decisions: the dice typed in are the question

@@ -58,7 +58,6 @@ def lines(texts: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("preset", sorted(GAMES))
-@pytest.mark.usefixtures("quick_derby_odds")  # the lines, not the odds
 def test_the_log_and_plain_say_the_same_lines(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
     app, _, screen = table(preset, options=GAMES[preset])
     boards_blank(screen, monkeypatch)  # as printed: only the board is not a line of the log

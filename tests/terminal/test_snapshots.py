@@ -26,6 +26,7 @@ TABLES = {"classic": 150, "northwoods": 120, "basic": 60, "calcutta": 75, "derby
 SIZES = {"60x20": (60, 20), "80x24": (80, 24), "120x40": (120, 40), "160x48": (160, 48)}
 # the Derby's pictures share their positions' odds: run by one worker, each is worked out once
 DERBY_ODDS = pytest.mark.xdist_group("the Derby's snapshots")
+pytestmark = pytest.mark.precise_derby_odds  # the Derby's pictures show them
 
 
 class LastBoardOdds(live_odds.LiveOdds):

@@ -238,7 +238,6 @@ def test_the_footer_offers_the_pace_keys_only_while_no_answer_is_typed() -> None
     run(scenario)
 
 
-@pytest.mark.usefixtures("quick_derby_odds")  # the result, not the odds
 def test_a_derby_race_result_stays_until_enter_and_in_the_log() -> None:
     """A person at a Derby table: the race's result (its places and payouts) is held over the
     board until Enter, and stays in the log after."""
