@@ -5,8 +5,6 @@ test_server_storage.py.)"""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import replace
@@ -14,8 +12,11 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from typer.testing import CliRunner
 
 from horserace.core.errors import ConfigError
+from horserace.drivers.cli.app import app
+from horserace.drivers.server import workers
 from horserace.drivers.server.app import Peers, create_app
 from horserace.drivers.server.cluster import Cluster
 from horserace.drivers.server.database_url import postgres_conninfo
@@ -24,7 +25,6 @@ from horserace.drivers.server.sql_storage import PostgresStorage, TableMoved
 from horserace.drivers.server.storage import OPEN, OVER, PLAYING, SeatRow, StoredStep, TableRow
 from tests.server.support import Player, TestClient, create_table, game_of, serving
 
-HORSERACE = str(Path(sys.executable).parent / "horserace")
 ROW = TableRow(
     id="t1",
     preset="classic",
@@ -166,15 +166,19 @@ def test_a_table_has_one_owner_and_moves_when_its_owner_leaves(postgres_url: str
         closing.close()
 
 
-def test_more_than_one_worker_needs_postgres(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [HORSERACE, "serve", "--workers", "2", "--db", f"sqlite:///{tmp_path / 'x.db'}"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 2 and "error: --workers above 1" in done.stdout + done.stderr
+def test_more_than_one_worker_needs_postgres(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`serve` refuses before it starts anything (run in this process: were the workers
+    started instead, the stand-in below fails the test rather than serving)."""
+
+    def started(*_: object) -> None:
+        raise AssertionError("the workers were started")
+
+    monkeypatch.setattr(workers, "serve_workers", started)
+    arguments = ["serve", "--workers", "2", "--db", f"sqlite:///{tmp_path / 'x.db'}"]
+    done = CliRunner().invoke(app, arguments)
+    assert done.exit_code == 2 and "error: --workers above 1" in done.output, done.output
 
 
 def test_only_a_worker_that_knows_the_secret_speaks_for_a_client(
