@@ -175,12 +175,12 @@ def ev_keep(
             worth = gain - tables[RISK, rank] * (1 - scratched / 4) * mean
         worths[options] = worth
         options += 1
-    return first_best(worths, options)
+    return first_best(worths, np.int64(options))
 
 
 @njit(cache=True)
 def future_penalty(
-    spec: Array, racing: bool, line_of: Array, position: Array, tables: Array,
+    spec: Array, racing: bool | np.bool_, line_of: Array, position: Array, tables: Array,
     work: Array, win: Array, remaining: Array,
 ) -> float:  # fmt: skip
     """What an Ace kept now is expected to cancel later."""
@@ -226,4 +226,4 @@ def ev_joker(
             race_odds(remaining, tables[DICE], work, win)
             worths[k] = hand_value(spec, hand, win, estimate, valued, in_hands)
         position[horse] -= step
-    return first_best(worths, options)
+    return first_best(worths, np.int64(options))

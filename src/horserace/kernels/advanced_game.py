@@ -120,9 +120,9 @@ def _scratch(
             for k in range(n):
                 seat = (roller + k) % n
                 if given_up[seat, horse]:
-                    waiting = owe(queue, waiting, seat, value * given_up[seat, horse])
+                    waiting = owe(queue, np.int64(waiting), seat, value * given_up[seat, horse])
         elif earlier:  # chain: the roller pays the horse's position
-            waiting = owe(queue, waiting, roller, spec[VALUES + earlier - 1] * unit)
+            waiting = owe(queue, np.int64(waiting), roller, spec[VALUES + earlier - 1] * unit)
         else:
             scratched += 1
             line = rolls + 1 if repeat == MOVE else scratched
@@ -135,11 +135,11 @@ def _scratch(
                     hands[seat, horse] = 0
                     given_up[seat, horse] += held
                     discards[horse] += held
-                    waiting = owe(queue, waiting, seat, value * held)
+                    waiting = owe(queue, np.int64(waiting), seat, value * held)
         rolls += 1
         z = answer_penalties(
             spec, z, tape, at, kinds, queue, waiting, hands, discards, chips, money, line_of,
-            position, False, ev,
+            position, np.bool_(False), ev,
         )  # fmt: skip
         done = (rolls if repeat == MOVE else scratched) == 4
         if new_line:  # the window after each scratch (the race is next after the last)
@@ -175,10 +175,10 @@ def _joker(
     if kind == EV:
         own = ev_joker(
             spec, seat, hands, discards, ev[STUB][0], money[POT], money[JOCKEY_POT], line_of,
-            position, moves, options, ev[TABLES], ev[WORK], ev[WIN], ev[REMAINING], ev[VALUED],
-            ev[WORTHS],
+            position, moves, np.int64(options), ev[TABLES], ev[WORK], ev[WIN], ev[REMAINING],
+            ev[VALUED], ev[WORTHS],
         )  # fmt: skip
-    z, index = decide(z, tape, at, kind, options, own)
+    z, index = decide(z, tape, at, kind, np.int64(options), np.int64(own))
     if index == 0:
         return z, 0
     hand[JOKER] -= 1
@@ -218,10 +218,10 @@ def _race(
         while horse:
             line = line_of[horse]
             if line:
-                waiting = owe(queue, 0, roller, spec[VALUES + line - 1] * unit)
+                waiting = owe(queue, np.int64(0), roller, spec[VALUES + line - 1] * unit)
                 z = answer_penalties(
                     spec, z, tape, at, kinds, queue, waiting, hands, discards, chips, money,
-                    line_of, position, True, ev,
+                    line_of, position, np.bool_(True), ev,
                 )  # fmt: skip
             else:
                 position[horse] += 1
@@ -250,7 +250,7 @@ def _payout(
         seat = (dealer + 1 + k) % n
         for rank, times in FEES:
             if hands[seat, rank]:
-                pay(chips, money, seat, hands[seat, rank] * times * ante, POT)
+                pay(chips, money, seat, hands[seat, rank] * times * ante, np.int64(POT))
     share_pots(spec, horse, mover, hands, folded, chips, money)
 
 
@@ -283,7 +283,9 @@ def play_game(
         discards[:] = 0
         line_of[:] = 0
         position[:] = 0
-        z = deal(spec, DECK, z, tape, at, dealer, cards, packets if spec[DRAFT] else hands)
+        z = deal(
+            spec, np.int64(DECK), z, tape, at, dealer, cards, packets if spec[DRAFT] else hands
+        )
         if spec[DRAFT]:
             z = draft(spec, z, tape, at, kinds, dealer, hands, packets, passed, discards, money, ev)
         antes(spec, dealer, chips, money)

@@ -77,7 +77,7 @@ def decide(
             raise ValueError("the kernel's bot chose another action than the engine's")
         return z, index
     if kind == RANDOM:
-        return bounded(z, options)
+        return bounded(z, np.int64(options))
     return z, own
 
 
@@ -109,7 +109,7 @@ def deal(
     size = fill_deck(spec, deck_at, cards)
     seat = (dealer + 1) % n
     for index in range(spec[HAND] * n):
-        z = take(z, tape, at, cards, index, size)
+        z = take(z, tape, at, cards, index, np.int64(size))
         to[seat, cards[index]] += 1
         seat = (seat + 1) % n
     return z
@@ -138,7 +138,7 @@ def draft(
                     spec, seat, hands, packets[seat], discards, stub[0], money[POT], 0,
                     ev[TABLES], ev[VALUED], ev[WORTHS],
                 )  # fmt: skip
-            z, index = decide(z, tape, at, kinds[seat], options, own)
+            z, index = decide(z, tape, at, kinds[seat], np.int64(options), np.int64(own))
             for rank in range(RANKS):
                 if packets[seat, rank]:
                     if index == 0:
@@ -161,9 +161,9 @@ def antes(spec: Array, dealer: Word, chips: Array, money: Array) -> None:
         return
     for k in range(n):
         seat = (dealer + 1 + k) % n
-        pay(chips, money, seat, ante, POT)
+        pay(chips, money, seat, ante, np.int64(POT))
         if spec[JOCKEY]:
-            pay(chips, money, seat, 2 * ante, JOCKEY_POT)
+            pay(chips, money, seat, 2 * ante, np.int64(JOCKEY_POT))
 
 
 @njit(cache=True)
@@ -195,7 +195,7 @@ def share_pots(
 def answer_penalties(
     spec: Array, z: Word, tape: Array, at: Array, kinds: Array, queue: Array, waiting: Word,
     hands: Array, discards: Array, chips: Array, money: Array, line_of: Array, position: Array,
-    racing: bool, ev: Any,
+    racing: bool | np.bool_, ev: Any,
 ) -> Word:  # fmt: skip
     """The waiting penalties, in order: each debtor pays, cancels it with an Ace, or passes it
     to a neighbour with a King (doubled first when a King brought it); legal actions are pay,
@@ -223,9 +223,9 @@ def answer_penalties(
             own = 1
         elif king:
             own = 1 + ace
-        z, index = decide(z, tape, at, kinds[debtor], options, own)
+        z, index = decide(z, tape, at, kinds[debtor], np.int64(options), np.int64(own))
         if index == 0:
-            pay(chips, money, debtor, amount, POT)
+            pay(chips, money, debtor, amount, np.int64(POT))
             head += 1
         elif ace and index == 1:
             hands[debtor, ACE] -= 1

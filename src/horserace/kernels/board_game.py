@@ -283,7 +283,7 @@ def play_game(
             advance[horse] = runs
             fields += (LANE - spec[FINISH + horse]) * runs
         if short and not taped:
-            z, horse, race_rolls = race_fields(z, advance, cost, owed, active, fields)
+            z, horse, race_rolls = race_fields(z, advance, cost, owed, active, np.int64(fields))
         else:
             z, horse, race_rolls = _race(z, tape, at, to_go, cost, owed, active)
         for k in range(min(race_rolls, active)):  # a seat short of chips pays what it has

@@ -174,12 +174,12 @@ def _races_by_table(  # type: ignore[no-untyped-def]
     share = line_of_weight.shape[0]
     for index in range(winner.shape[0]):
         z = game_state(base, start + index)
-        z, column = bounded(z, columns)
+        z, column = bounded(z, np.int64(columns))
         z, coin = unit(z)
         entry = column if coin < keep[column] else alias[column]
         others = scratched[entry]
         for _ in range(others):
-            z, weight = bounded(z, share)
+            z, weight = bounded(z, np.int64(share))
             hits[index, line_of_weight[weight]] += 1
         winner[index] = winners[entry]
         rolls[index] = running[entry] + others

@@ -85,7 +85,7 @@ def _deal(z: Word, tape: Array, at: Array, deck: Array, size: Word) -> tuple[Wor
         while deck[index] != suit:
             index += 1
     else:
-        z, index = bounded(z, size)
+        z, index = bounded(z, np.int64(size))
     suit = deck[index]
     deck[index] = deck[size - 1]
     deck[size - 1] = suit
@@ -322,7 +322,7 @@ def play_game(  # type: ignore[no-untyped-def]
             if held == 0:  # nobody backed the winner: the net pool goes back by stake
                 for b in range(nbets):
                     weights[b] = row[b, 2]
-                kept += split(net, weights, nbets, shares)  # the odd chips: the house's
+                kept += split(net, weights, np.int64(nbets), shares)  # the odd chips: the house's
                 for b in range(nbets):
                     chips[row[b, 0]] += shares[b]
             elif net < backing:  # a minus pool: the house makes every winning stake whole
@@ -331,7 +331,7 @@ def play_game(  # type: ignore[no-untyped-def]
                     if row[b, 1] == winner:
                         chips[row[b, 0]] += row[b, 2]
             else:  # stakes back and the profit by stake, rounded down
-                kept += split(net - backing, weights, held, shares)
+                kept += split(net - backing, weights, np.int64(held), shares)
                 k = 0
                 for b in range(nbets):
                     if row[b, 1] == winner:

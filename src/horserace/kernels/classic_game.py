@@ -104,7 +104,7 @@ def _deal(
     round_of = hands_dealt(n, spec[MARKET])
     to_deal = size // round_of * round_of
     for index in range(to_deal):
-        z = take(z, tape, at, cards, index, size)
+        z = take(z, tape, at, cards, index, np.int64(size))
         seat = deal_to(index, dealer, n, spec[MARKET])
         if seat == MARKET_HAND:
             market[cards[index]] += 1
@@ -136,9 +136,15 @@ def _scratch(
             for k in range(n):
                 seat = (roller + k) % n
                 if given_up[seat, horse]:
-                    pay(chips, money, seat, spec[VALUES + rolls] * given_up[seat, horse], POT)
+                    pay(
+                        chips,
+                        money,
+                        seat,
+                        spec[VALUES + rolls] * given_up[seat, horse],
+                        np.int64(POT),
+                    )
         elif earlier:  # chain: the roller pays the horse's position
-            pay(chips, money, roller, spec[VALUES + earlier - 1], POT)
+            pay(chips, money, roller, spec[VALUES + earlier - 1], np.int64(POT))
         else:
             scratched += 1
             line = rolls + 1 if repeat == MOVE else scratched
@@ -150,7 +156,7 @@ def _scratch(
                     hands[seat, horse] = 0
                     given_up[seat, horse] += held
                     discards[horse] += held
-                    pay(chips, money, seat, spec[VALUES + line - 1] * held, POT)
+                    pay(chips, money, seat, spec[VALUES + line - 1] * held, np.int64(POT))
         rolls += 1
         left = 4 - (rolls if repeat == MOVE else scratched)
         if not left:  # (the last scratch's window follows the market's opening)
@@ -190,7 +196,7 @@ def _race(
         while horse:
             line = line_of[horse]
             if line:
-                pay(chips, money, roller, spec[VALUES + line - 1], POT)
+                pay(chips, money, roller, spec[VALUES + line - 1], np.int64(POT))
                 if spec[HUSTED]:
                     z = face_card(
                         spec, z, tape, at, kinds[roller], roller, hands, deck, discards, chips,

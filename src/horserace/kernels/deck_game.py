@@ -47,7 +47,7 @@ def take(z: Word, tape: Array, at: Array, cards: Array, index: Word, size: Word)
             if pick >= size:
                 raise ValueError("the tape deals a card the deck does not hold")
     else:
-        z, drawn = bounded(z, size - index)
+        z, drawn = bounded(z, np.int64(size - index))
         pick = index + drawn
     rank = cards[pick]
     cards[pick] = cards[index]

@@ -75,7 +75,7 @@ def exact(z: Word, now: Word, spaces: Word, shift: Word, off: Word, track) -> tu
     land = space + spaces
     if stuck or accel[min(land, finish)]:
         draw = dice_draw(shoe, blank, faces.shape[0])
-        z, moved, face = roll_dice(z, shoe, blank, draw, spaces * stuck)
+        z, moved, face = roll_dice(z, shoe, blank, draw, np.int64(spaces * stuck))
         if stuck:
             if moved == 0:
                 return z, now

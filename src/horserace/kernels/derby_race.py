@@ -96,7 +96,7 @@ def roll_dice(
     again for the rest."""
     tries, mud, outcomes = draw
     while True:
-        z, code = bounded(z, outcomes)
+        z, code = bounded(z, np.int64(outcomes))
         face, misses = code // mud, misses_of(code % mud, shoe, blank, mud, tries)
         if misses < called:
             return z, called - misses, face
@@ -163,7 +163,7 @@ def scratch_runners(z: Word, runner: Array, runners: Word, scratches: Word) -> W
     """A uniform choice of `scratches` of the `runners` horses marked in `runner`, unmarked one
     by one; returns the stream's state."""
     for out in range(scratches):
-        z, pick = bounded(z, runners - out)
+        z, pick = bounded(z, np.int64(runners - out))
         for h in range(1, FIELD + 1):
             if runner[h]:
                 if pick == 0:
@@ -236,7 +236,7 @@ def race(  # type: ignore[no-untyped-def]
     resolving = down == TURN_DICE
     if resolving:
         down = 0
-    over = _over(w, ids, field, needed)
+    over = _over(w, ids, np.int64(field), needed)
     turns = 0
     while not over and turns < limit:
         if not resolving:
@@ -246,7 +246,7 @@ def race(  # type: ignore[no-untyped-def]
                     if taped:
                         dice[j] = read_tape(tape, at)
                     else:
-                        z_d20, face = bounded(z_d20, FIELD)
+                        z_d20, face = bounded(z_d20, np.int64(FIELD))
                         dice[j] = face + 1
                 down = 0
                 a, b, c, d, e, f = dice[0], dice[1], dice[2], dice[3], dice[4], dice[5]
@@ -293,7 +293,7 @@ def race(  # type: ignore[no-untyped-def]
                     if taped:
                         spaces = read_tape(tape, at)
                     else:
-                        z, _, face = roll_dice(z, shoe, blank, draw, 0)
+                        z, _, face = roll_dice(z, shoe, blank, draw, np.int64(0))
                         spaces = faces[face]
                 elif stuck[h]:  # one try per space called; a horseshoe on try i moves the rest
                     called, spaces = spaces, 0
@@ -305,7 +305,7 @@ def race(  # type: ignore[no-untyped-def]
                                 break
                     else:  # the tries that remain (from the one under way), in one draw
                         left = called - moves[index, 2] + 1
-                        z, spaces, face = roll_dice(z, shoe, blank, draw, left)
+                        z, spaces, face = roll_dice(z, shoe, blank, draw, np.int64(left))
                         stuck[h] = spaces == 0
                 if spaces > 0:
                     pos[h] += spaces
@@ -317,7 +317,7 @@ def race(  # type: ignore[no-untyped-def]
                             pos[h] += read_tape(tape, at)
                         else:
                             if face < 0:
-                                z, _, face = roll_dice(z, shoe, blank, draw, 0)
+                                z, _, face = roll_dice(z, shoe, blank, draw, np.int64(0))
                             pos[h] += faces[face]
                         if mud[min(pos[h], finish)]:
                             stuck[h] = 1
@@ -327,8 +327,8 @@ def race(  # type: ignore[no-untyped-def]
         if under_way:  # from now on every movement starts with its first mud try
             moves[:, 2] = 1
         if crossed:
-            tied = _finish_check(w, ids, field, finish)
-            over = _over(w, ids, field, needed)
+            tied = _finish_check(w, ids, np.int64(field), finish)
+            over = _over(w, ids, np.int64(field), needed)
             for i in range(field):
                 active[ids[i]] = not settled[ids[i]]
         turns += 1

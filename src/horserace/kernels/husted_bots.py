@@ -135,7 +135,7 @@ def ev_draw(
     worths[0] = 0.0  # no discard gains nothing
     for k in range(1, count):
         worths[k] = _discard_gain(draw_value, values, first[k], second[k])
-    return first_best(worths, count)
+    return first_best(worths, np.int64(count))
 
 
 @njit(cache=True)
@@ -242,7 +242,7 @@ def ev_power(
             spec, hand, line_of, position, cards[k], horses[k], base, estimate, valued, in_hands,
             tables, work, win, remaining, held_back,
         )  # fmt: skip
-    return first_best(worths, count)
+    return first_best(worths, np.int64(count))
 
 
 @njit(cache=True)

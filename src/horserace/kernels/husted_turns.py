@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from horserace.kernels import Array, Word
 from horserace.kernels.advanced_numbers import ANTE, EV, HEURISTIC, PLAYERS
 from horserace.kernels.advanced_rules import POT, decide, pay
@@ -74,13 +76,13 @@ def _betting(
                 spec, seat, hands, discards, deck.sum(), money[POT], folded, owe, top,
                 ev[TABLES], ev[VALUED],
             )  # fmt: skip
-        z, index = decide(z, tape, at, kinds[seat], options, own)
+        z, index = decide(z, tape, at, kinds[seat], np.int64(options), np.int64(own))
         if short or (owe > 0 and index == options - 1):
             folded[seat] = 1
             still_in -= 1
         elif owe > 0 or index > 0:  # meet, wager or raise
             added = owe + index
-            pay(chips, money, seat, added, POT)
+            pay(chips, money, seat, added, np.int64(POT))
             bets[seat] += added
             wagered[seat] += added
             if index > 0:  # everyone else still in answers the new level, round from the seat
@@ -121,14 +123,14 @@ def _draw(
                 spec, seat, hands, discards, size - dealt, money[POT], ev[TABLES], ev[VALUED],
                 ev[VALUES_OF], first, second, count, ev[WORTHS],
             )  # fmt: skip
-        z, index = decide(z, tape, at, kinds[seat], count, own)
+        z, index = decide(z, tape, at, kinds[seat], np.int64(count), np.int64(own))
         for rank in (first[index], second[index]):
             if rank >= 0:
                 hand[rank] -= 1
                 discards[rank] += 1
         for rank in (first[index], second[index]):
             if rank >= 0:
-                z = take(z, tape, at, cards, dealt, size)
+                z = take(z, tape, at, cards, dealt, np.int64(size))
                 hand[cards[dealt]] += 1
                 deck[cards[dealt]] -= 1
                 dealt += 1
@@ -155,7 +157,7 @@ def face_card(
             horses, count, ev[TABLES], ev[WORK], ev[WIN], ev[REMAINING], ev[VALUED],
             ev[HELD_BACK], ev[WORTHS],
         )  # fmt: skip
-    z, index = decide(z, tape, at, kind, count, own)
+    z, index = decide(z, tape, at, kind, np.int64(count), np.int64(own))
     if index == 0:
         return z
     card, horse = cards[index], horses[index]
@@ -165,7 +167,7 @@ def face_card(
         position[horse] -= 1
     else:
         held = 1 if card == QUEEN else 2
-        pay(chips, money, seat, held, POT)
+        pay(chips, money, seat, held, np.int64(POT))
         blocks[horse] += held
     return z
 

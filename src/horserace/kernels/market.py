@@ -114,7 +114,7 @@ def ev_buy(
         worths[k] = _worth(spec, hand, win, estimate, valued, in_hands, mean) - base - cost
         hand[take] -= 1
         hand[give] += 1
-    return first_best(worths, count)
+    return first_best(worths, np.int64(count))
 
 
 @njit(cache=True)
@@ -137,10 +137,10 @@ def market_turn(
             spec, seat, hands, discards, stub, money[POT], line_of, position, cost, options,
             worths, count, tables, work, win, remaining, valued,
         )  # fmt: skip
-    z, index = decide(z, tape, at, kind, count, own)
+    z, index = decide(z, tape, at, kind, np.int64(count), np.int64(own))
     if index:
         take, give = options[TAKES, index], options[GIVES, index]
-        pay(chips, money, seat, cost, POT)
+        pay(chips, money, seat, cost, np.int64(POT))
         hand[give] -= 1
         hand[take] += 1
         market[take] -= 1

@@ -71,7 +71,7 @@ def unit(z: Word) -> tuple[Word, Word]:
 @njit(cache=True)
 def dice(z: Word) -> tuple[Word, Word]:
     """The sum of two fair six-sided dice."""
-    z, pair = bounded(z, 36)
+    z, pair = bounded(z, np.int64(36))
     return z, DICE_SUM[pair]
 
 
@@ -99,5 +99,5 @@ def read_tape(tape: Array, at: Array) -> Word:
 def next_outcome(z: Word, tape: Array, at: Array, bound: Word) -> tuple[Word, Word]:
     """The tape's next outcome, or with no tape a uniform 0..bound-1 from the stream."""
     if tape.shape[0] == 0:
-        return bounded(z, bound)
+        return bounded(z, np.int64(bound))
     return z, read_tape(tape, at)

@@ -8,6 +8,8 @@ penalties they cost, with the race's exact odds (the first within TIE of the bes
 
 from __future__ import annotations
 
+import numpy as np
+
 from horserace.kernels import Array, Word
 from horserace.kernels.advanced_ev import DICE, _valuer, first_best, hand_value
 from horserace.kernels.advanced_numbers import EV, FINISH, HEURISTIC, VALUES
@@ -40,7 +42,7 @@ def _roll_four(z: Word, tape: Array, at: Array, four: Array) -> Word:
             four[DIE + 3 - k] = entry % 10
             entry //= 10
         return z
-    z, drawn = bounded(z, 1296)
+    z, drawn = bounded(z, np.int64(1296))
     for k in range(4):
         four[DIE + k] = drawn % 6 + 1
         drawn //= 6
@@ -150,7 +152,7 @@ def _ev_pick(
             position[first] -= 1
         if moved & 2:
             position[second] -= 1
-    return first_best(worths, count)
+    return first_best(worths, np.int64(count))
 
 
 @njit(cache=True)
@@ -171,5 +173,5 @@ def pair_dice(
             spec, unit, seat, hands, discards, stub, pot, line_of, position, four, count,
             tables, work, win, remaining, valued, worths,
         )  # fmt: skip
-    z, index = decide(z, tape, at, kind, count, own)
+    z, index = decide(z, tape, at, kind, np.int64(count), np.int64(own))
     return z, four[FIRST + index], four[SECOND + index]

@@ -184,7 +184,7 @@ def _ev_offer(
         give_a, give_b = gives[0, g], gives[1, g]
         if np.isnan(gains[g, take]):
             gains[g, take] = _swap_gain(
-                spec, hand, give_a, give_b, take, -1, odds, estimate, mind, base
+                spec, hand, give_a, give_b, take, np.int64(-1), odds, estimate, mind, base
             )
         theirs = worths[give_a] + (worths[give_b] if give_b >= 0 else 0.0) - worths[take]
         if gains[g, take] > best_gain and theirs > 0:
@@ -230,7 +230,7 @@ def answer_offer(
     _reckon(spec, target, hands, discards, stub, trade[WORTHS], mind)
     hand = hands[target]
     base = _worth(spec, hand, odds, estimate, mind)
-    gain = _swap_gain(spec, hand, take, -1, give_a, give_b, odds, estimate, mind, base)
+    gain = _swap_gain(spec, hand, take, np.int64(-1), give_a, give_b, odds, estimate, mind, base)
     return 0 if gain > 0 else 1
 
 
@@ -303,7 +303,7 @@ def trading_window(
         own = 0
         if kinds[seat] == EV and count:
             own = ev_offer(spec, trade, seat, hands, discards, stub, odds, estimate, count)
-        z, index = decide(z, tape, at, kinds[seat], count + 1, own)
+        z, index = decide(z, tape, at, kinds[seat], np.int64(count + 1), np.int64(own))
         if index == 0:
             continue  # a pass: the seat is done for this window
         left[seat] -= 1
@@ -316,7 +316,9 @@ def trading_window(
                 spec, trade, kinds[target], hands, target, give_a, give_b, take, odds, estimate,
                 discards, stub,
             )  # fmt: skip
-        z, answer = decide(z, tape, at, kinds[target], 2 if can_give else 1, own)
+        z, answer = decide(
+            z, tape, at, kinds[target], np.int64(2 if can_give else 1), np.int64(own)
+        )
         if can_give and answer == 0:  # (a seat that cannot give may only decline)
             for rank, step in ((give_a, -1), (give_b, -1), (take, 1)):
                 if rank >= 0:
