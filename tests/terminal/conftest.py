@@ -29,13 +29,4 @@ def _derby_odds_of_its_own(
     else:
         monkeypatch.setattr(live_odds, "LIVE", live_odds.LiveOdds())
     yield
-    drop_waiting(live_odds.LIVE)  # the test's own, or one it set itself
-
-
-def drop_waiting(live: live_odds.LiveOdds) -> None:
-    """Nothing more worked out for `live`: its thread finishes the position under way (a few
-    milliseconds at the quick sample sizes) and then waits."""
-    with live._lock:
-        live._waiting.clear()
-        live._refining.clear()
-        live._ready.clear()
+    live_odds.LIVE.forget_waiting()  # the test's own, or one it set itself

@@ -197,6 +197,14 @@ class LiveOdds:
                 lambda: not self._waiting and not self._refining and self._working is None
             )
 
+    def forget_waiting(self) -> None:
+        """Work nothing more out for the positions asked so far (their screens are gone): the
+        thread finishes the position under way and then waits."""
+        with self._lock:
+            self._waiting.clear()
+            self._refining.clear()
+            self._ready.clear()
+
     def _none_waiting(self) -> bool:
         """A refinement goes on while no position waits for its precise odds."""
         with self._lock:
