@@ -128,3 +128,33 @@ def test_a_refinement_gives_way_to_a_newer_position(fake_estimates: dict[str, An
     assert kept is not None and kept.samples == 1_000_000 and not kept.all_to_a_tenth
     newest = live.odds(newer)  # refined, with nothing newer waiting
     assert newest is not None and newest.samples == 4_000_000
+
+
+def test_odds_whose_races_are_all_run_are_not_asked_for_again(
+    monkeypatch: pytest.MonkeyPatch, fake_estimates: dict[str, Any]
+) -> None:
+    """A board asks again each time it is told its odds are in: once the refinement has run all
+    its races (here too few for every tenth), asking again works nothing more out, so the odds'
+    thread does not go round redrawing the board for ever."""
+    monkeypatch.setattr(live_odds, "REFINED_SAMPLES", 2_000_000)
+    refined: list[int] = []
+
+    def capped(key: DerbyView, going: Any = None, after: Any = None) -> PlaceOdds:
+        refined.append(len(refined))
+        return odds((0.05, 0.3, 0.25, 0.4), 2_000_000)  # all the races, a chance still wide
+
+    monkeypatch.setattr(live_odds, "refined_odds", capped)
+    live, view = live_odds.LiveOdds(), view_of({1: 4, 2: 5, 3: 8, 4: 0})
+    told: list[str] = []
+
+    def ready() -> None:  # as a board does: drawn again, so asked again
+        told.append("in")
+        live.odds(view, ready=ready)
+
+    live.odds(view, ready=ready)
+    live.settle()  # the precise odds, then the refined ones (their board asked again)
+    last = live.odds(view, ready=ready)
+    live.settle()
+    assert last is not None and last.samples == 2_000_000 and not last.all_to_a_tenth
+    assert refined == [0]  # refined once, never again
+    assert told == ["in", "in"]

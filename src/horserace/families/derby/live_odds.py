@@ -70,6 +70,13 @@ def odds_key(view: DerbyView) -> DerbyView:
     )
 
 
+def final(odds: PlaceOdds) -> bool:
+    """Nothing more to work out: every chance prints to a tenth, or the refinement's races are
+    all run (asked again, it would return the same estimate and, on a screen that asks again
+    when told, go round for ever)."""
+    return odds.all_to_a_tenth or odds.samples >= REFINED_SAMPLES
+
+
 def wins(odds: PlaceOdds) -> Wins:
     return tuple((str(horse), odds.win(horse)) for horse in odds.horses)
 
@@ -129,7 +136,7 @@ class LiveOdds:
         is in."""
         key = odds_key(view)
         found = self._looked_up(key)
-        if found is None or found.all_to_a_tenth:
+        if found is None or final(found):
             return found
         with self._lock:
             if self._done.get(key, found) is not found:  # in since it was looked up
@@ -163,7 +170,7 @@ class LiveOdds:
     def _precise_now(self, view: DerbyView) -> PlaceOdds | None:
         key = odds_key(view)
         found = self._looked_up(key)
-        if found is None or found.all_to_a_tenth:
+        if found is None or final(found):
             return found
         odds = refined_odds(key, after=found) or found
         with self._lock:
@@ -227,7 +234,7 @@ class LiveOdds:
                 if odds is not None:
                     self._keep(key, odds)
                 self._working = None
-                if not refine and odds is not None and not odds.all_to_a_tenth:
+                if not refine and odds is not None and not final(odds):
                     self._queue(key, self._refining)  # refined next, unless a newer one waits
                 ready = self._ready.pop(key, [])
                 self._lock.notify_all()
