@@ -134,6 +134,13 @@ def _asked_of(player: Player, seat: int, beyond: int) -> Message:
     )
 
 
+def _answer(player: Player, beyond: int = -1) -> None:
+    """The player's next turn past version `beyond`, answered with its first move."""
+    asked = player.settled(beyond, people={player.seat})
+    player.send_act(asked["state"]["legal"][0], asked["version"])
+    assert player.reply()["type"] == "ack", player.received[-1]
+
+
 def test_a_persons_clock_runs_out_and_a_bot_plays_that_one_turn_for_them(tmp_path: Path) -> None:
     database = tmp_path / "t.db"
     with serving(database) as client:
@@ -151,6 +158,7 @@ def test_a_persons_clock_runs_out_and_a_bot_plays_that_one_turn_for_them(tmp_pat
             ann.hello(token=token_a)
             bob.hello(token=token_b)
             watcher.hello()
+            _answer(bob)  # Bob plays first, and at once: his clock is not the one that runs out
             asked = _asked_of(ann, 0, -1)
             deadline = asked["state"]["deadline"]
             assert deadline is not None  # everyone is shown when her clock runs out
@@ -165,6 +173,7 @@ def test_a_persons_clock_runs_out_and_a_bot_plays_that_one_turn_for_them(tmp_pat
             told = [m for m in ann.received if m["type"] == "seats"]
             assert all(m["seats"][0]["kind"] == "human" for m in told)
             assert not any(m["seats"][0]["away"] for m in told)
+            _answer(bob, timed_out["version"])
             # her next turn is hers again, on a fresh clock
             mine = _asked_of(ann, 0, timed_out["version"])
             assert mine["state"]["deadline"] > deadline

@@ -22,7 +22,7 @@ SHORTER = {
     "basic": {"races": 2},
     "calcutta": {"races": 2},
     "classic": {"rounds": 2},
-    "derby": {"races": 2},
+    "derby": {"races": 2, "track": "sprint"},
     "northwoods": {"starting_chips": 40},
     "scarne": {"races": 2},
 }
