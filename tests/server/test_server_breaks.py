@@ -8,11 +8,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
+import pytest
+
+from horserace.drivers.server.seating import PACES
+from horserace.families.cards.family import CardsFamily
 from tests.server.support import Message, Player, join, serving
 
 SHORT_RACES = {"players": 3, "races": 2, "course_length": 1, "need": 2, "ranks": 4}
+QUICK_BEATS = {kind: 0.05 for kind in CardsFamily.race_beats}
 
 
 def _table(client: Any, pace: str) -> tuple[str, str]:
@@ -63,7 +69,13 @@ def _ann_at(client: Any, pace: str) -> Iterator[tuple[Player, str]]:
         yield ann, table
 
 
-def test_the_results_wait_for_the_person_here(tmp_path: Path) -> None:
+def test_the_results_wait_for_the_person_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each card still stops the run and is watched, and each bot still pauses before it
+    # moves, for 0.05 s instead of the natural pace's 0.7 s and 0.8 s
+    monkeypatch.setattr(CardsFamily, "race_beats", MappingProxyType(QUICK_BEATS))
+    monkeypatch.setitem(PACES, "natural", 0.05)
     with serving(tmp_path / "t.db") as client, _ann_at(client, "natural") as (ann, table):
         shown, updates = _play_until_break(ann)
         assert shown["type"] == "break", shown
