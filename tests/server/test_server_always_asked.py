@@ -136,6 +136,7 @@ def _asked_of(player: Player, seat: int, beyond: int) -> Message:
 
 def _answer(player: Player, beyond: int = -1) -> None:
     """The player's next turn past version `beyond`, answered with its first move."""
+    assert player.seat is not None
     asked = player.settled(beyond, people={player.seat})
     player.send_act(asked["state"]["legal"][0], asked["version"])
     assert player.reply()["type"] == "ack", player.received[-1]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ FAMILIES = {"basic": "cards", "scarne": "cards", "calcutta": "cards", "derby": "
 # the end of a game, and the way from one round or race to the next, in two of each (the
 # presets' 3 to 8 play the same steps again); a Northwoods game goes on until one seat is left
 # in (or 50 rounds): with 40 cents a seat instead of 200 the same rules get there in fewer rounds
-SHORTER = {
+SHORTER: dict[str, dict[str, Any]] = {
     "advanced": {"rounds": 2},
     "basic": {"races": 2},
     "calcutta": {"races": 2},
