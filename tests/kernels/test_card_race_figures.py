@@ -18,7 +18,7 @@ from horserace.families.cards.rules.track import CardTrack
 from horserace.families.presets import get_preset
 from horserace.kernels.card_race import CardGames, card_spec, run_games
 from tests.kernels.card_exact import face_up_race_cards, stepped_cards
-from tests.kernels.test_card_race_kernel import STUMBLING_ODDS
+from tests.kernels.test_card_race_kernel import STUMBLING_ODDS, STUMBLING_PACK
 
 CHI2_P001 = {3: 16.266, 23: 49.728}  # the chi-square distribution's 0.999 quantiles by df
 CHI2_BY_CELLS_P001 = {8: 26.124, 12: 32.909, 16: 39.252, 20: 45.315, 24: 51.179, 28: 56.892}
@@ -199,17 +199,21 @@ CHI2_BY_DF_P001 = {5: 20.515, 6: 22.458, 7: 24.322, 8: 26.124, 9: 27.877, 10: 29
 
 @STUMBLING_ODDS
 def test_a_stumbling_table_wins_as_the_exact_odds_say_with_the_joker_discarded_or_not() -> None:
-    """The joker is turned while dealing 7 links from 48 suit cards and itself with chance
-    7/49, and then discarded; a horse showing c course cards wins with the exact chance of a
+    """On a short pack (STUMBLING_PACK: its exact odds take half a second, the Basic pack's
+    seven) the joker is turned while dealing 5 links from 32 suit cards and itself with chance
+    5/33, and then discarded; a horse showing c course cards wins with the exact chance of a
     race with no joker (discarded) or with the joker in the deck, each cell apart (chi-square
     at p = 0.001, 100,000 races). The chance with the joker in the deck is the odds module's
-    stumbling average less its share of discarded courses. A joker left lying on a link, or a
-    discarded joker still in the deck, fails."""
+    stumbling average less its share of discarded courses. A joker left lying on a link (no
+    discard), or a discarded joker still in the deck (the discarded cells then win as the
+    others do: a chi-square about 200 on average, against 22.5), fails."""
     options = {"races": 10, "players": 4, "betting": "tote"}
-    config, out = _play("basic", {**options, "stumbling": True}, 10_000, 12)
-    plain = win_by_count(get_preset("basic").config(options))
+    config, out = _play("basic", {**options, **STUMBLING_PACK}, 10_000, 12)
+    plain = win_by_count(
+        get_preset("basic").config({**options, **STUMBLING_PACK, "stumbling": False})
+    )
     mixed = win_by_count(config)
-    p = Fraction(7, 49)
+    p = Fraction(5, 33)
     exact = {
         (c, True): plain[c] for c in plain
     } | {(c, False): (mixed[c] - p * plain[c]) / (1 - p) for c in mixed}  # fmt: skip
