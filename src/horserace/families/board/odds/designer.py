@@ -39,6 +39,7 @@ OBJECTIVES = {
 SCRATCH_ROLLS = 4
 MAX_RACES_KEPT = 20_000  # races an Evaluator remembers (some 20 MB), then it starts afresh
 _WAYS = {h: int(p * 36) for h, p in two_dice_sum_probabilities().items()}  # of 36
+_BY_WAYS = {w: tuple(h for h in HORSES if _WAYS[h] == w) for w in set(_WAYS.values())}
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ class Evaluator:
     seen: dict[tuple[int, ...], BoardFigures] = field(default_factory=dict)
     races: dict[tuple[tuple[int, int], ...], tuple[list[float], float, float]] = field(
         default_factory=dict
-    )
+    )  # by field: (dice ways, lane) per runner
 
     def __post_init__(self) -> None:
         if self.objective not in OBJECTIVES:
@@ -84,25 +85,25 @@ class Evaluator:
                 f"--max-rolls must be a number of rolls above 0, not {self.max_rolls:g}"
             )
         self.sets = scratch_set_chances(SCRATCH_ROLLS, reroll_repeats=self.reroll_repeats)
+        self._sets = [  # (chance, the horses left running) per scratched set
+            (chance, tuple(h for h in HORSES if h not in scratched))
+            for scratched, chance in self.sets.items()
+        ]
 
     def figures(self, slots: tuple[int, ...]) -> BoardFigures:
         known = self.seen.get(slots)
         if known is not None:
             return known
         lanes = dict(zip(HORSES, slots, strict=True))
-        races: dict[tuple[tuple[int, int], ...], tuple[list[float], float, float]] = {}
+        # Horses with the same dice chance and lane are interchangeable (h and 14 - h on a
+        # mirrored board): a race depends on its field, the (ways, lane) of each runner.
+        entry = {h: (_WAYS[h], lanes[h]) for h in HORSES}
+        order = {h: (*entry[h], h) for h in HORSES}
         win = dict.fromkeys(HORSES, 0.0)
         rolls = per_scratch = 0.0
-        for scratched, chance in self.sets.items():
-            # Horses with the same dice chance and lane are interchangeable (h and 14 - h on
-            # a mirrored board): scratched sets that leave the same field race it once.
-            running = sorted(
-                (h for h in HORSES if h not in scratched), key=lambda h: (_WAYS[h], lanes[h], h)
-            )
-            field = tuple((_WAYS[h], lanes[h]) for h in running)
-            if field not in races:
-                races[field] = self._race(tuple((h, lanes[h]) for h in running))
-            wins, expected, square = races[field]
+        for chance, field_of_all in self._sets:
+            running = sorted(field_of_all, key=order.__getitem__)
+            wins, expected, square = self._race(tuple(entry[h] for h in running))
             per_scratch += chance * square
             rolls += chance * expected
             for horse, p in zip(running, wins, strict=True):
@@ -112,20 +113,22 @@ class Evaluator:
         self.seen[slots] = figures
         return figures
 
-    def _race(self, running: tuple[tuple[int, int], ...]) -> tuple[list[float], float, float]:
-        """The race of these horses on these lanes: each one's chance (in this order), the
-        expected rolls and the mean square of the chances' distance from fair. Remembered: a
-        board the search tries next differs from the last in a lane or two, so every scratched
-        set that takes those horses out runs a race already worked out."""
-        known = self.races.get(running)
+    def _race(self, field: tuple[tuple[int, int], ...]) -> tuple[list[float], float, float]:
+        """The race of this field (each runner's dice ways of 36 and lane, sorted): each one's
+        chance (in this order), the expected rolls and the mean square of the chances' distance
+        from fair. Remembered: a board the search tries next differs from the last in a lane or
+        two, so every scratched set that takes those horses out runs a race already worked out,
+        and so does a set leaving the same field of other horses (a horse and its mirror)."""
+        known = self.races.get(field)
         if known is None:
             if len(self.races) >= MAX_RACES_KEPT:
                 self.races.clear()
-            odds = race_odds({h: lane + 1 for h, lane in running})
-            wins = [odds.win[h] for h, _ in running]
-            fair = 1 / len(running)
-            square = sum((p - fair) ** 2 for p in wins) / len(running)
-            known = self.races[running] = (wins, odds.expected_rolls, square)
+            runners = _runners(field)
+            odds = race_odds({h: lane + 1 for h, (_, lane) in zip(runners, field, strict=True)})
+            wins = [odds.win[h] for h in runners]
+            fair = 1 / len(field)
+            square = sum((p - fair) ** 2 for p in wins) / len(field)
+            known = self.races[field] = (wins, odds.expected_rolls, square)
         return known
 
     def score(self, slots: tuple[int, ...]) -> tuple[float, float]:
@@ -146,6 +149,18 @@ class Evaluator:
 
     def within_bound(self, figures: BoardFigures) -> bool:
         return self.max_rolls is None or figures.expected_rolls <= self.max_rolls
+
+
+def _runners(field: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """Horses to race a field as: for each entry the lower-numbered horse with its dice ways
+    not yet taken (h, then 14 - h), so a field is raced alike whichever horses make it up."""
+    taken: set[int] = set()
+    runners = []
+    for ways, _ in field:
+        horse = next(h for h in _BY_WAYS[ways] if h not in taken)
+        taken.add(horse)
+        runners.append(horse)
+    return tuple(runners)
 
 
 def neighbours(slots: tuple[int, ...], low: int, high: int) -> list[tuple[int, ...]]:
