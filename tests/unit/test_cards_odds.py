@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from horserace.components.french_deck import is_joker, parse_card, parse_cards
+from horserace.components.french_deck import Card, is_joker, parse_card, parse_cards, suit_of
 from horserace.core.errors import ConfigError
 from horserace.core.types import CHANCE
 from horserace.families.cards.odds.book import average_book_edge, joker_discarded, legal_courses
@@ -45,7 +45,7 @@ def enumerate_orders(options: dict[str, Any], forced: Sequence[str | None]) -> d
     memo: dict[Any, dict[Any, Fraction]] = {}
 
     def walk(state: CardsState, step: int) -> dict[Any, Fraction]:
-        key = (state.phase, state.deck, state.course, state.track, min(step, len(forced)))
+        key = _memo_key(state, step, len(forced))
         known = memo.get(key)
         if known is not None:
             return known
@@ -75,6 +75,20 @@ def enumerate_orders(options: dict[str, Any], forced: Sequence[str | None]) -> d
     dist = walk(RULES.initial_state(config), 0)
     total = sum(dist.values(), Fraction(0))
     return {order: p / total for order, p in dist.items()}
+
+
+def _memo_key(state: CardsState, step: int, named: int) -> tuple[Any, ...]:
+    """What the rest of the walk depends on. While named cards are still to come, the cards
+    themselves; past them, only their suits: no rule of a race reads a card's rank (only the
+    cut for the deal does, and a party table never cuts), so two states whose cards differ by
+    ranks within suits lead to the same orders, and walking them once costs a tenth as much."""
+    if step < named:
+        return (state.phase, state.deck, state.course, state.track, step)
+    return (state.phase, _suits(state.deck), _suits(state.course), state.track, named)
+
+
+def _suits(cards: tuple[Card, ...]) -> tuple[int, ...]:
+    return tuple(-1 if is_joker(card) else suit_of(card) for card in cards)
 
 
 SHORT = {"ranks": 3, "course_length": 2, "need": 3}
