@@ -9,9 +9,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from horserace.drivers.cli.app import app
@@ -27,6 +29,20 @@ from tests.server.support import (
 
 runner = CliRunner()
 SEED = 4_242_424_242
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, Path]]:
+    """One server for the module (every table's seed SEED) and its database's path."""
+    database = tmp_path_factory.mktemp("fair") / "t.db"
+    with serving(database, seed=SEED) as client:
+        yield client, database
+
+
+@pytest.fixture(scope="module")
+def finished(served: tuple[TestClient, Path]) -> tuple[str, str, str]:
+    """A game of one round, played once for the tests that change or strip its record."""
+    return _finished(served[0], ["random", "ev"])
 
 
 def test_seed_hash_is_sha256_of_the_decimal_seed() -> None:
@@ -88,11 +104,13 @@ def _resigned(key: ServerKey, rows: list[dict[str, Any]]) -> str:
     return _text(key.sign(bare))
 
 
-def test_a_published_record_verifies_with_the_servers_key(tmp_path: Path) -> None:
-    with serving(tmp_path / "t.db", seed=SEED) as client:
-        table, published, record = _finished(client, ["random", "ev"], rounds=2)
-        key = client.get("/api/server-key").json()["server_key"]
-        page = client.get(f"/api/tables/{table}/verify").json()
+def test_a_published_record_verifies_with_the_servers_key(
+    tmp_path: Path, served: tuple[TestClient, Path]
+) -> None:
+    client = served[0]
+    table, published, record = _finished(client, ["random", "ev"], rounds=2)
+    key = client.get("/api/server-key").json()["server_key"]
+    page = client.get(f"/api/tables/{table}/verify").json()
     assert page["verified"] and page["server_key"] == key and page["draws"] > 40
     header = _rows(record)[0]
     assert header["table"] == table and header["seed_hash"] == published
@@ -105,11 +123,13 @@ def test_a_published_record_verifies_with_the_servers_key(tmp_path: Path) -> Non
     assert wrong.exit_code == 1 and "published SHA-256" in wrong.output
 
 
-def test_changed_cut_spliced_foreign_and_re_signed_records_are_rejected(tmp_path: Path) -> None:
-    with serving(tmp_path / "t.db", seed=SEED) as client:
-        table, _, record = _finished(client, ["random", "ev"])
-        other, _, other_record = _finished(client, ["ev", "random"])
-        key = client.get("/api/server-key").json()["server_key"]
+def test_changed_cut_spliced_foreign_and_re_signed_records_are_rejected(
+    tmp_path: Path, served: tuple[TestClient, Path], finished: tuple[str, str, str]
+) -> None:
+    client = served[0]
+    table, _, record = finished
+    other, _, other_record = _finished(client, ["ev", "random"])
+    key = client.get("/api/server-key").json()["server_key"]
     rows, others = _rows(record), _rows(other_record)
 
     def refused(text: str, reason: str, *options: str) -> None:
@@ -134,12 +154,11 @@ def test_changed_cut_spliced_foreign_and_re_signed_records_are_rejected(tmp_path
 
 
 def test_a_valid_signature_does_not_excuse_wrong_dice_options_or_standings(
-    tmp_path: Path,
+    served: tuple[TestClient, Path], finished: tuple[str, str, str]
 ) -> None:
     """Even the server's own key cannot make a wrong record verify."""
-    with serving(tmp_path / "t.db", seed=SEED) as client:
-        _, _, record = _finished(client, ["random", "ev"])
-    server = ServerKey.load_or_create(str(tmp_path / "t.db") + ".key")
+    record = finished[2]
+    server = ServerKey.load_or_create(str(served[1]) + ".key")
     rows = _rows(record)
     assert check_published(_resigned(server, rows), server_key=server.public_hex).verified
     rolls = [i for i, row in enumerate(rows) if row.get("action", "").count("+") == 1]
@@ -165,10 +184,10 @@ def test_a_valid_signature_does_not_excuse_wrong_dice_options_or_standings(
     assert not found.verified and "options" in found.problems[0], found.problems
 
 
-def test_an_old_unsigned_record_is_not_verified(tmp_path: Path) -> None:
-    with serving(tmp_path / "t.db", seed=SEED) as client:
-        _, _, record = _finished(client, ["random", "ev"])
-    rows = _rows(record)
+def test_an_old_unsigned_record_is_not_verified(
+    tmp_path: Path, finished: tuple[str, str, str]
+) -> None:
+    rows = _rows(finished[2])
     bare = [{k: v for k, v in row.items() if k not in ("chain", "signature")} for row in rows]
     bare[0] = {
         k: v for k, v in bare[0].items() if k in ("format", "version", "preset", "config", "seed")

@@ -170,8 +170,9 @@ def test_a_precise_derby_estimate_sends_a_tenth_only_for_the_chances_sure_to_a_t
     table_state(rules, state, None, "playing", 7, moves=False)  # the quick one, precise queued
     live.settle()
     message = table_state(rules, state, None, "playing", 7, moves=False)
-    precise = live_odds_module.precise_odds(odds_key(rules.view(state, None)))
-    assert precise is not None and not precise.all_to_a_tenth
+    precise = live.odds(odds_key(rules.view(state, None)))  # the thread's, not run again
+    assert precise is not None and not precise.rough and not precise.all_to_a_tenth
+    assert precise.samples >= live_odds_module.PRECISE_SAMPLES
     assert message.odds == {str(h): precise.win(h) for h in precise.horses}
     sure = {str(h): int(precise.to_a_tenth(h, 1)) for h in precise.horses}
     assert not message.odds_rough and message.odds_decimals == sure
