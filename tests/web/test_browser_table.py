@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page
 
 from horserace.drivers.server.records import check_published
 from tests.server.test_server_crash import _player, _ws
-from tests.web.support import CHROMIUM, Served, new_table
+from tests.web.support import CHROMIUM, Served, new_table, snap
 
 STEP_MS = 10_000  # any one page operation; a stuck page fails the test within this
 PLAY_SECONDS = 90.0  # the whole round, a bound so a stuck table fails rather than hangs
@@ -120,7 +120,7 @@ def _play(pages: dict[int, Page], tokens: dict[int, str], base: str, table: str,
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
 def test_two_people_play_a_round_in_the_browser_each_seeing_only_their_hand(
-    browser: Browser, served: Served, tmp_path: Path
+    browser: Browser, served: Served
 ) -> None:
     base, log = served.base, served.log
     table, host_token = new_table(
@@ -166,6 +166,4 @@ def test_two_people_play_a_round_in_the_browser_each_seeing_only_their_hand(
     assert check_published(record, table=table).verified
     for seat, page in pages.items():
         assert PAYOUT.search(page.locator("#log").inner_text())
-        shot = tmp_path / f"table-P{seat + 1}.png"
-        page.screenshot(path=str(shot), full_page=True, animations="disabled")
-        print(f"screenshot of P{seat + 1}'s page: {shot}")
+        snap(page, f"45-payout-seen-by-P{seat + 1}")  # in the gallery, when one is asked for

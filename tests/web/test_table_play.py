@@ -102,7 +102,7 @@ def test_two_seats_one_browser_a_double_click_the_end_and_the_next_game(
     assert "Your turn" not in (watcher.locator("#notice").text_content() or "")
     snap(watcher, "07-spectator")
 
-    watcher.evaluate("retry = 1000; socket.close()")
+    watcher.evaluate("retry = 300; socket.close()")  # the banner shows until it reconnects
     watcher.locator("#banner").wait_for(state="visible")
     assert watcher.locator("#banner").inner_text() == "Reconnecting…"
     snap(watcher, "08-reconnecting")
