@@ -24,7 +24,7 @@ from tests.web.support import (
 )
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
-SHORT_RACES = {"players": 3, "races": 2, "course_length": 1, "need": 2, "ranks": 4}
+SHORT_RACES = {"players": 3, "races": 2, "course_length": 1, "need": 1, "ranks": 4}
 
 
 def test_the_results_screen_waits_for_every_tap(browser: Browser, base: str) -> None:
