@@ -25,6 +25,7 @@ from tests.server.serve_process import METRICS_TOKEN
 
 __all__ = [
     "METRICS_TOKEN",
+    "UNHELD",
     "Message",
     "Player",
     "TestClient",
@@ -52,6 +53,11 @@ SHAPES: dict[str, type[BaseModel]] = {
     "pong": protocol.Pong,
 }
 RECEIVE_SECONDS = 30.0
+# The server holds the tables of bots alone one address made to 200 steps a second, and every
+# request of a TestClient comes from one address: a game of bots took seconds of waiting for
+# that budget in each test that plays one. The tests not about it play theirs unheld
+# (test_server_limits keeps the budget and checks it).
+UNHELD = Limits(bots_alone_steps_per_address=1_000_000.0)
 STATE_TYPES = ("welcome", "update", "undone")
 Message = dict[str, Any]
 
@@ -61,12 +67,13 @@ def serving(
     database: Path, *, seed: int = 20240601, bot_delay: float = 0.0, limits: Limits | None = None
 ) -> Iterator[TestClient]:
     """The app on `database` with every new table's seed fixed (tables made in one test
-    share it); `limits` are the server's defaults unless a test lowers or raises them."""
+    share it); `limits` are the server's defaults, tables of bots alone unheld (UNHELD),
+    unless a test lowers or raises them."""
     app = create_app(
         f"sqlite:///{database}",
         bot_delay=bot_delay,
         seeds=lambda: seed,
-        limits=limits,
+        limits=UNHELD if limits is None else limits,
         metrics_token=METRICS_TOKEN,
     )
     with TestClient(app) as client:

@@ -23,7 +23,7 @@ from horserace.drivers.server.database_url import postgres_conninfo
 from horserace.drivers.server.signing import ServerKey
 from horserace.drivers.server.sql_storage import PostgresStorage, TableMoved
 from horserace.drivers.server.storage import OPEN, OVER, PLAYING, SeatRow, StoredStep, TableRow
-from tests.server.support import Player, TestClient, create_table, game_of, serving
+from tests.server.support import UNHELD, Player, TestClient, create_table, game_of, serving
 
 ROW = TableRow(
     id="t1",
@@ -127,7 +127,8 @@ def test_a_server_on_postgres_resumes_a_stopped_table(postgres_url: str, tmp_pat
     with psycopg.connect(postgres_url) as db:
         row = db.execute("SELECT status, version FROM tables WHERE id = %s", (table,)).fetchone()
     assert row is not None and row[0] == PLAYING and row[1] < len(whole.splitlines()) - 2
-    with TestClient(create_app(postgres_url, seeds=lambda: 99, key_file=key)) as client:
+    resumed = create_app(postgres_url, seeds=lambda: 99, key_file=key, limits=UNHELD)
+    with TestClient(resumed) as client:
         assert _finish(client, table) == whole
 
 

@@ -5,13 +5,14 @@ and come back from storage, and the lobby is paged, filtered and pushed."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from horserace.drivers.server.hub import Hub
-from horserace.drivers.server.limits import Limits
 from horserace.drivers.server.table_views import MAX_MISSED
 from tests.server.support import (
+    UNHELD,
     Player,
     TestClient,
     WebSocketTestSession,
@@ -96,7 +97,7 @@ def test_a_seat_connecting_is_one_coalesced_seat_list(tmp_path: Path) -> None:
 
 
 def test_idle_and_finished_tables_leave_memory_and_come_back(tmp_path: Path) -> None:
-    limits = Limits(idle_seconds=0.2, over_seconds=0.2, sweep_seconds=0.05)
+    limits = replace(UNHELD, idle_seconds=0.2, over_seconds=0.2, sweep_seconds=0.05)
     with serving(tmp_path / "t.db", limits=limits) as client:
         hub = _hub(client)
         finished, version = _finished_table(client)
