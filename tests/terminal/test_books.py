@@ -13,7 +13,7 @@ from horserace.drivers.cli.resume import Resumable, catch_up
 from horserace.engine import UNDO, Game
 from horserace.terminal.tui.app import QUIT, TableApp
 from horserace.terminal.tui.run import table_app
-from tests.terminal.pilot import asking, enter, on_screen, question, run, said, until
+from tests.terminal.pilot import asking, enter, on_screen, press, question, run, said, until
 from tests.terminal.tables import Table
 
 
@@ -36,7 +36,7 @@ def test_ctrl_z_withdraws_the_last_card_typed_in_as_a_new_line_of_the_record() -
             await enter(pilot, app, game, "deal 2")
             await enter(pilot, app, game, "deal 5")
             await asked(pilot, app, "P4's hand, 14 cards (card 3/84 next)")
-            await pilot.press("ctrl+z")
+            await press(pilot, "ctrl+z")
             await asked(pilot, app, "P3's hand, 14 cards (card 2/84 next)")
             assert "undone: deal 5; type it again" in said(app)
             actions = [step.action for step in game.record().steps]
@@ -44,7 +44,7 @@ def test_ctrl_z_withdraws_the_last_card_typed_in_as_a_new_line_of_the_record() -
             assert [sum(hand) for hand in game.state.cards.hands][:3] == [0, 1, 0]  # the 5 is back
             await enter(pilot, app, game, "deal 7")
             await asked(pilot, app, "P4's hand, 14 cards (card 3/84 next)")
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
         assert app.return_value == QUIT
 
     run(scenario)
@@ -61,7 +61,7 @@ def test_a_stopped_record_goes_on_on_the_full_screen_numbering_its_deal_on(
             await asked(pilot, app, "card 1/84 next")
             for card in ("deal 2", "deal 3", "deal 4"):
                 await enter(pilot, app, game, card)
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(typing)
     path = tmp_path / "books.jsonl"
@@ -81,11 +81,11 @@ def test_a_stopped_record_goes_on_on_the_full_screen_numbering_its_deal_on(
         async with app.run_test(size=(80, 24)) as pilot:
             await asked(pilot, app, "P5's hand, 14 cards (card 4/84 next)")
             assert not any("deals 84 cards" in line for line in said(app))  # not dealt again
-            await pilot.press("ctrl+z")
+            await press(pilot, "ctrl+z")
             await asked(pilot, app, "P4's hand, 14 cards (card 3/84 next)")
             await enter(pilot, app, resumed, "deal 9")
             await asked(pilot, app, "P5's hand, 14 cards (card 4/84 next)")
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(going_on)
     assert [step.action for step in resumed.record().steps] == [

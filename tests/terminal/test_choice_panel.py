@@ -14,7 +14,7 @@ from horserace.terminal.choices import Choice, NumberField, Option
 from horserace.terminal.screen import Display
 from horserace.terminal.tui.app import FINISHED, TableApp, TableHelp
 from horserace.terminal.tui.choice_panel import ChoicePanel
-from tests.terminal.pilot import asking, run, until
+from tests.terminal.pilot import asking, press, run, until
 from tests.terminal.tables import table
 
 
@@ -55,7 +55,7 @@ def test_a_card_name_typed_is_that_card_not_the_third_option() -> None:
             await until(pilot, lambda: asking(app))
             listed = app.query_one("#options", OptionList)
             assert listed.option_count == 4
-            await pilot.press("3", "enter")
+            await press(pilot, "3", "enter")
             await until(pilot, lambda: not app.is_running)
 
     run(scenario)
@@ -69,14 +69,14 @@ def test_a_refused_answer_says_the_rule_and_what_is_allowed_and_asks_again() -> 
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: asking(app))
-            await pilot.press("q", "enter")  # q is no card: refused, not a quit while typing
+            await press(pilot, "q", "enter")  # q is no card: refused, not a quit while typing
             await until(pilot, lambda: "'q' is not a choice here" in _shown(app, "#feedback"))
             feedback = _shown(app, "#feedback")
             assert "allowed: 2: keep the 2; 3: keep the 3; 10: keep the 10" in feedback
-            await pilot.press("enter")  # no default: Enter alone chooses nothing
+            await press(pilot, "enter")  # no default: Enter alone chooses nothing
             await until(pilot, lambda: "Enter alone chooses nothing" in _shown(app, "#feedback"))
             assert asking(app) and not chosen
-            await pilot.press("j", "enter")
+            await press(pilot, "j", "enter")
             await until(pilot, lambda: not app.is_running)
 
     run(scenario)
@@ -98,9 +98,9 @@ def test_typing_words_narrows_a_long_list_and_the_arrows_pick_from_it() -> None:
             await until(pilot, lambda: asking(app))
             listed = app.query_one("#options", OptionList)
             assert listed.option_count == 36 + 4  # the options and their four headings
-            await pilot.press(*"7 of hearts")
+            await press(pilot, *"7 of hearts")
             await until(pilot, lambda: listed.option_count == 2)  # the heading and the one card
-            await pilot.press("down", "enter")
+            await press(pilot, "down", "enter")
             await until(pilot, lambda: not app.is_running)
 
     run(scenario)
@@ -119,7 +119,7 @@ def test_the_bid_field_takes_its_step_keys_and_refuses_what_is_over_the_limit() 
             buttons = {str(b.label): b for b in app.query("#steps Button").results(Button)}
             assert list(buttons) == ["+1", "+5", "+10"]
             assert "bid 11 to 40 chips (+1 = 11, +5 = 15, +10 = 20)" in _shown(app, "#field")
-            await pilot.press(*"99", "enter")
+            await press(pilot, *"99", "enter")
             over = "99 is over the limit: a bid is at most 40 chips"
             await until(pilot, lambda: over in _shown(app, "#feedback"))
             await pilot.click(buttons["+5"])
@@ -145,11 +145,11 @@ def test_a_step_leads_to_the_next_choice_and_back_goes_to_the_one_before() -> No
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: asking(app))
-            await pilot.press("t", "enter")
+            await press(pilot, "t", "enter")
             await until(pilot, lambda: "to whom" in _shown(app, "#question"))
-            await pilot.press("<", "enter")
+            await press(pilot, "<", "enter")
             await until(pilot, lambda: "which trade" in _shown(app, "#question"))
-            await pilot.press("t", "enter", "b", "enter")
+            await press(pilot, "t", "enter", "b", "enter")
             await until(pilot, lambda: not app.is_running)
 
     run(scenario)
@@ -170,14 +170,14 @@ def test_typing_3_at_the_advanced_draft_keeps_the_card_3_on_the_full_screen() ->
                 if keeps:
                     assert keeps[0].key == "3"
                     steps = len(game.steps)
-                    await pilot.press("3", "enter")
+                    await press(pilot, "3", "enter")
                     await until(pilot, lambda n=steps: len(game.steps) > n)  # type: ignore[misc]
                     assert game.steps[steps].action == Keep(3).text == "keep 3"
-                    await pilot.press("ctrl+c")
+                    await press(pilot, "ctrl+c")
                     return
                 steps = len(game.steps)
                 app.query_one("#answer", Input).value = choice.options[0].key
-                await pilot.press("enter")
+                await press(pilot, "enter")
                 await until(pilot, lambda n=steps: len(game.steps) > n)  # type: ignore[misc]
             raise AssertionError("no draft with a 3 to keep in 40 questions")
 

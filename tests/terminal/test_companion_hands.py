@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 
 from horserace.engine import UNDO
 from horserace.terminal.tui.choice_panel import AnswerField
-from tests.terminal.pilot import asking, on_screen, question, run, said, until
+from tests.terminal.pilot import asking, on_screen, press, question, run, said, until
 from tests.terminal.tables import Table
 from tests.terminal.test_books import asked, books
 from tests.unit.test_play_cli import invoke, standings
@@ -26,18 +26,20 @@ def test_a_deal_typed_a_hand_a_line_and_the_scratch_by_its_sums() -> None:
     app, game = books(t, t.game), t.game
 
     async def line(pilot: Pilot[str], text: str) -> None:
-        await pilot.press(*text, "enter")
+        await press(pilot, *text, "enter")
 
     async def pasted(pilot: Pilot[str], text: str) -> None:
         """A long line put in the answer field at once, as pasted."""
         app.query_one(AnswerField).value = text
-        await pilot.press("enter")
+        await press(pilot, "enter")
 
     async def scenario() -> None:
         async with app.run_test(size=(80, 30)) as pilot:
             await asked(pilot, app, "P2's hand, 14 cards (card 1/42 next)")
             await pasted(pilot, "2 2 2 2 3 3 3 3 4 4 4 4 5 5 6")  # one card too many
-            await until(pilot, lambda: any("P2 gets 14 more cards" in s for s in said(app)))
+            await until(
+                pilot, lambda: asking(app) and any("P2 gets 14 more" in s for s in said(app))
+            )
             await pasted(pilot, P2)
             await asked(pilot, app, "P3's hand, 14 cards (card 2/42 next)")
             assert P2 in on_screen(app)  # shown as typed, 13 of its cards not dealt yet
@@ -47,7 +49,7 @@ def test_a_deal_typed_a_hand_a_line_and_the_scratch_by_its_sums() -> None:
             await pasted(pilot, P2)
             await asked(pilot, app, "P3's hand, 14 cards (card 2/42 next)")
             await line(pilot, "q 2 5")  # q is the Queen here; the pack has no 2 left
-            await until(pilot, lambda: any("no 2 is left in the pack" in s for s in said(app)))
+            await until(pilot, lambda: asking(app) and any("no 2 is left" in s for s in said(app)))
             await pasted(pilot, P3.replace("5 5", "5h 5c"))  # a suit is read and ignored
             await asked(pilot, app, "P1's hand, 14 cards (card 3/42 next)")
             await pasted(pilot, P1)
@@ -55,7 +57,7 @@ def test_a_deal_typed_a_hand_a_line_and_the_scratch_by_its_sums() -> None:
                 await until(pilot, lambda: asking(app) and "rolls" in question(app))
                 await line(pilot, total)
             await until(pilot, lambda: asking(app) and "P3 rolls" in question(app))
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)
     # 7, 8, 6 scratched to lines 1-3 cost P3 4, 8 and 12; 5 to line 4 costs P2 and P3 2 x 4

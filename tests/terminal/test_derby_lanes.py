@@ -18,7 +18,7 @@ from horserace.families.derby.lanes import track_header
 from horserace.families.derby.render import DerbyInfo, render_table, to_plain
 from horserace.families.derby.rules.model import DerbyPhase, DerbyView
 from horserace.families.derby.sampled_odds import table_odds
-from tests.terminal.pilot import asking, pick_first, run, until
+from tests.terminal.pilot import asking, pick_first, press, run, until
 from tests.terminal.tables import Table, table
 from tests.terminal.test_layout import fits
 
@@ -116,6 +116,6 @@ def test_a_long_track_fits_80x24_with_a_question_open() -> None:
                 await pick_first(pilot, app, game)
             await until(pilot, lambda: asking(app))
             await fits(pilot, app, game)
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)

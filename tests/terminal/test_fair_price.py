@@ -24,7 +24,7 @@ from horserace.terminal.keyboard import KeyboardAgent
 from horserace.terminal.plain import PlainPresenter
 from horserace.terminal.session import in_lines
 from horserace.terminal.tui.choice_panel import ChoicePanel
-from tests.terminal.pilot import asking, question, run, until
+from tests.terminal.pilot import asking, press, question, run, until
 from tests.terminal.tables import Table, table
 
 
@@ -118,15 +118,15 @@ def test_the_full_screen_asks_before_a_calcutta_bid_well_over_its_worth() -> Non
             )
             returns = calcutta_worth(view, Bid(amount))
             steps = len(game.steps)
-            await pilot.press(*str(amount), "enter")
+            await press(pilot, *str(amount), "enter")
             await until(pilot, lambda: question(app).startswith(f"bid {amount} "))
             assert question(app) == (
                 f"bid {amount} costs {amount} chips and returns {returns:.1f} on average by the"
                 " odds, the bids to come guessed at 10% of the table's chips: sure?"
             )
-            await pilot.press("n", "enter")
+            await press(pilot, "n", "enter")
             await until(pilot, lambda: question(app) == asked)
             assert len(game.steps) == steps
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from horserace.terminal.tui.app import PAUSE_NOTICE, QUIT
 from horserace.terminal.tui.overlays import HelpScreen, LeaveScreen
-from tests.terminal.pilot import run, until
+from tests.terminal.pilot import press, run, until
 from tests.terminal.tables import table
 
 
@@ -17,25 +17,25 @@ def test_the_help_pauses_the_table_and_a_pause_is_said_until_it_ends() -> None:
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: len(game.steps) > 5)
-            await pilot.press("question_mark")
+            await press(pilot, "question_mark")
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))
             assert app.pacer.paused
-            await pilot.press("escape")
+            await press(pilot, "escape")
             await until(pilot, lambda: not app.pacer.paused)  # closed: the table goes on
             assert not isinstance(app.screen, HelpScreen)
-            await pilot.press("space")
+            await press(pilot, "space")
             assert app.pacer.paused
             notices = [n for n in app._notifications if n.message == "paused: space goes on"]
             assert [n.timeout for n in notices] == [PAUSE_NOTICE]
-            await pilot.press("question_mark")
+            await press(pilot, "question_mark")
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))
-            await pilot.press("escape")
+            await press(pilot, "escape")
             await until(pilot, lambda: not isinstance(app.screen, HelpScreen))
             assert app.pacer.paused  # paused before the help: still paused
-            await pilot.press("space")
+            await press(pilot, "space")
             assert not app.pacer.paused
             assert "paused: space goes on" not in [n.message for n in app._notifications]
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)
 
@@ -48,14 +48,14 @@ def test_q_asks_before_the_table_is_left() -> None:
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: len(game.steps) > 5)
-            await pilot.press("q")
+            await press(pilot, "q")
             await until(pilot, lambda: isinstance(app.screen, LeaveScreen))
-            await pilot.press("n")
+            await press(pilot, "n")
             await until(pilot, lambda: not isinstance(app.screen, LeaveScreen))
             assert app.is_running
-            await pilot.press("q")
+            await press(pilot, "q")
             await until(pilot, lambda: isinstance(app.screen, LeaveScreen))
-            await pilot.press("y")
+            await press(pilot, "y")
             await until(pilot, lambda: not app.is_running)
 
     run(scenario)

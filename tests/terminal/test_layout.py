@@ -27,6 +27,7 @@ from tests.terminal.pilot import (
     holding,
     on_screen,
     pick_first,
+    press,
     question,
     run,
     settled,
@@ -153,7 +154,7 @@ def test_80x24_shows_a_derby_race_of_20_horses_with_its_dice_typed_in() -> None:
                 await enter(pilot, app, game, typed())
             await until(pilot, lambda: asking(app))
             await fits(pilot, app, game)
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)
 
@@ -171,7 +172,7 @@ def at_80x24(played: tuple[TableApp, Game], answers: int, size: tuple[int, int] 
                 if _ < answers:
                     await pick_first(pilot, app, game)
             await fits(pilot, app, game)
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)
 
@@ -197,6 +198,6 @@ def test_a_resize_to_80x24_and_back_lays_the_screen_out_anew() -> None:
             again = on_screen(app)
             diff = difflib.unified_diff(roomy.splitlines(), again.splitlines(), lineterm="")
             assert again == roomy, "\n".join(diff)
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)

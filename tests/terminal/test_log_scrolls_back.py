@@ -5,7 +5,7 @@ deal, then forward again with PageDown to the last line."""
 from __future__ import annotations
 
 from horserace.terminal.tui.panels import GameLog
-from tests.terminal.pilot import on_screen, run, said, until
+from tests.terminal.pilot import on_screen, press, run, said, until
 from tests.terminal.tables import still_table
 
 STEPS = 700  # into the second round of a four-seat Advanced table
@@ -27,15 +27,15 @@ def test_page_up_reaches_the_first_line_of_a_long_game() -> None:
             for _ in range(2 * len(lines)):
                 if log.scroll_y == 0:
                     break
-                await pilot.press("pageup")
+                await press(pilot, "pageup")
             await pilot.pause()
             assert log.scroll_y == 0 and first in on_screen(app)
             for _ in range(2 * len(lines)):
                 if log.scroll_y >= log.max_scroll_y:
                     break
-                await pilot.press("pagedown")
+                await press(pilot, "pagedown")
             await pilot.pause()
             assert last[:60] in on_screen(app)
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)

@@ -16,7 +16,7 @@ from horserace.engine import Agent
 from horserace.families.board.rules.actions import DECLINE
 from horserace.terminal.tui.choice_panel import ChoicePanel
 from horserace.terminal.tui.run import table_app
-from tests.terminal.pilot import asking, holding, question, run, said, until
+from tests.terminal.pilot import asking, holding, press, question, run, said, until
 from tests.terminal.tables import Table, table
 
 TRADING = {"players": 3, "trade_window": "before-scratch", "rounds": 1}
@@ -49,7 +49,7 @@ def test_a_stray_enter_neither_before_nor_at_the_question_accepts_a_perry_trade(
     async def held(pilot: Pilot[str], *stray: str) -> None:
         """Once the seat is about to be asked: the stray keys, then the question."""
         await until(pilot, lambda: gate.arrived.acquire(blocking=False))
-        await pilot.press(*stray)
+        await press(pilot, *stray)
         gate.go.release()
         await until(pilot, lambda: asking(app))
 
@@ -59,11 +59,11 @@ def test_a_stray_enter_neither_before_nor_at_the_question_accepts_a_perry_trade(
         panel = app.query_one(ChoicePanel)
         assert panel.query_one("#answer", Input).value == ""  # nothing typed before counts
         steps = len(game.steps)
-        await pilot.press("enter")
+        await press(pilot, "enter")
         feedback = panel.query_one("#feedback", Static)
         await until(pilot, lambda: "Enter alone chooses nothing" in str(feedback.render()))
         assert asking(app) and len(game.steps) == steps and game.actor == PERSON
-        await pilot.press("n", "enter")
+        await press(pilot, "n", "enter")
         await until(pilot, lambda: len(game.steps) > steps)
         assert game.steps[steps].action == DECLINE.text
 
@@ -74,10 +74,10 @@ def test_a_stray_enter_neither_before_nor_at_the_question_accepts_a_perry_trade(
                 await held(pilot, "y", "enter")
                 assert question(app).startswith("P3, trade?")
                 steps = len(game.steps)
-                await pilot.press("p", "enter")  # no offer of P3's own
+                await press(pilot, "p", "enter")  # no offer of P3's own
                 await until(pilot, lambda: len(game.steps) > steps)
                 await offered(pilot)  # P1's offer
-                await pilot.press("ctrl+c")
+                await press(pilot, "ctrl+c")
             finally:
                 gate.go.release()
 
@@ -95,6 +95,6 @@ def test_a_move_with_one_legal_answer_is_taken_at_once_and_said_in_the_log() -> 
             rolls = sum(step.actor == "0" for step in game.steps)
             assert rolls >= 1
             assert said(app).count("P1: roll the dice (the only move)") == rolls
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)

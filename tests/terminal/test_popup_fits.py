@@ -8,7 +8,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from horserace.terminal.tui.overlays import ResultScreen
-from tests.terminal.pilot import holding, on_screen, run, until
+from tests.terminal.pilot import holding, on_screen, press, run, until
 from tests.terminal.tables import table
 
 
@@ -34,7 +34,7 @@ def test_the_tote_result_fits_80x24() -> None:
             hint = result.query_one(".hint", Static).region
             assert box.y >= 0 and box.bottom <= 24, box
             assert hint.height == 1 and hint.bottom < box.bottom, (hint, box)
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)
 
@@ -52,6 +52,6 @@ def test_a_tote_lanes_bettors_are_not_cut_at_80_columns() -> None:
             at = next(i for i, line in enumerate(lines) if line.startswith("♣ clubs"))
             assert lines[at].split()[-6:] == ["P1", "2,", "P3", "5,", "P4", "1,"]
             assert lines[at + 1].split() == ["P7", "1"], lines[at : at + 2]
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)

@@ -18,7 +18,7 @@ from horserace.engine import replay
 from horserace.families.derby import live_odds
 from horserace.families.presets import get_preset
 from horserace.terminal.tui.app import QUIT
-from tests.terminal.pilot import run, until
+from tests.terminal.pilot import press, run, until
 from tests.terminal.tables import table
 
 HORSERACE = str(Path(sys.executable).with_name("horserace"))
@@ -43,7 +43,7 @@ def test_ctrl_c_ends_the_table_while_its_odds_are_held_up(monkeypatch: pytest.Mo
         try:
             async with app.run_test(size=(80, 24)) as pilot:
                 await until(pilot, entered.is_set)
-                await pilot.press("ctrl+c")
+                await press(pilot, "ctrl+c")
                 await until(pilot, lambda: not app.is_running)
             assert not released.is_set()  # the play loop's thread is still held up
         finally:

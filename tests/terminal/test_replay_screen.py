@@ -14,7 +14,7 @@ from horserace.core.record import read_record
 from horserace.drivers.cli.app import app as cli
 from horserace.terminal.tui.app import FINISHED, TableApp
 from horserace.terminal.tui.overlays import ResultScreen
-from tests.terminal.pilot import asking, holding, run, said, until
+from tests.terminal.pilot import asking, holding, press, run, said, until
 from tests.terminal.tables import replayed
 
 
@@ -27,9 +27,9 @@ def over(result: ResultScreen | None) -> bool:
 
 
 async def go_to(pilot: Pilot[str], race: str) -> None:
-    await pilot.press("g")
+    await press(pilot, "g")
     await until(pilot, lambda: asking(pilot.app))  # type: ignore[arg-type]
-    await pilot.press(*race, "enter")
+    await press(pilot, *race, "enter")
 
 
 def test_going_to_a_race_shows_the_races_before_in_the_log_and_waits_there() -> None:
@@ -46,14 +46,14 @@ def test_going_to_a_race_shows_the_races_before_in_the_log_and_waits_there() -> 
             await until(pilot, lambda: app.pacer.paused and len(said(app)) < len(log))
             assert not any(" wins" in line for line in said(app))
             shown = len(said(app))
-            await pilot.press("period", "period", "period")
+            await press(pilot, "period", "period", "period")
             await until(pilot, lambda: len(said(app)) > shown)  # a step at a time
             await go_to(pilot, "9")
             feedback = app.query_one("#feedback", Static)
             assert "not a race here: '9'; type a number from 1 to 2" in str(feedback.render())
-            await pilot.press("escape", "space", "n")  # on to the end without pauses
+            await press(pilot, "escape", "space", "n")  # on to the end without pauses
             await until(pilot, lambda: over(holding(app)))
-            await pilot.press("enter")
+            await press(pilot, "enter")
             await until(pilot, lambda: not app.is_running)
         assert app.return_value == FINISHED
 

@@ -17,7 +17,7 @@ from horserace.engine import Step, play
 from horserace.families import family_of_preset
 from horserace.terminal.screen import TableScreen
 from horserace.terminal.session import in_lines
-from tests.terminal.pilot import holding, run, said, until
+from tests.terminal.pilot import holding, press, run, said, until
 from tests.terminal.tables import Table, table
 from tests.terminal.test_replay_screen import over
 
@@ -67,7 +67,7 @@ def test_the_log_and_plain_say_the_same_lines(preset: str, monkeypatch: pytest.M
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: over(holding(app)))  # the standings in the log too
             logged.extend(said(app))
-            await pilot.press("enter")
+            await press(pilot, "enter")
 
     run(scenario)
     plain = printed(preset, monkeypatch)

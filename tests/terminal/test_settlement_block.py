@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from horserace.terminal.screen import to_plain
-from tests.terminal.pilot import holding, run, until
+from tests.terminal.pilot import holding, press, run, until
 from tests.terminal.tables import table
 
 ROW = re.compile(r"^(P\d)\s+(-|\d+)\s+(\d+)\s+([+±-]\d+)$")
@@ -47,6 +47,6 @@ def test_the_race_is_held_with_its_payout_and_every_seats_money() -> None:
                 for seat in range(4)
             ]
             assert sum(collects) > 0
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)

@@ -14,7 +14,7 @@ from horserace.terminal.screen import Display
 from horserace.terminal.tui.app import FINISHED, TableApp, TableHelp
 from horserace.terminal.tui.choice_panel import AnswerField, ChoicePanel
 from horserace.terminal.tui.overlays import HelpScreen
-from tests.terminal.pilot import asking, question, run, until
+from tests.terminal.pilot import asking, press, question, run, until
 from tests.terminal.tables import table
 from tests.terminal.test_choice_panel import Pick
 
@@ -54,7 +54,7 @@ def test_keys_typed_before_the_question_is_drawn_answer_nothing() -> None:
                 app.post_message(early)
             await pilot.pause()
             assert field.value == "" and not chosen and asking(app)
-            await pilot.press("n", "enter")
+            await press(pilot, "n", "enter")
             await until(pilot, lambda: not app.is_running)
 
     run(scenario)
@@ -70,17 +70,17 @@ def test_the_table_keys_do_nothing_while_a_question_is_open_wherever_the_focus_i
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: asking(app))
-            await pilot.press("down")
+            await press(pilot, "down")
             assert isinstance(app.focused, OptionList)
-            await pilot.press("n", "space", "h", "plus", "minus")
+            await press(pilot, "n", "space", "h", "plus", "minus")
             assert not app.pacer.skipping and not app.pacer.paused and app.pacer.factor == 1
             assert not isinstance(app.screen, HelpScreen) and not chosen
-            await pilot.press("question_mark")  # the help has keys of its own
+            await press(pilot, "question_mark")  # the help has keys of its own
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))
-            await pilot.press("escape")
+            await press(pilot, "escape")
             await until(pilot, lambda: not isinstance(app.screen, HelpScreen))
             app.query_one(AnswerField).focus()
-            await pilot.press("y", "enter")
+            await press(pilot, "y", "enter")
             await until(pilot, lambda: not app.is_running)
 
     run(scenario)
@@ -96,10 +96,10 @@ def test_enter_alone_picks_no_derby_silk() -> None:
             await until(pilot, lambda: asking(app) and "your silk" in question(app))
             assert "Enter" not in question(app)
             steps = len(game.steps)
-            await pilot.press("enter")
+            await press(pilot, "enter")
             await until(pilot, lambda: "Enter alone chooses nothing" in _feedback(app))
             assert len(game.steps) == steps and asking(app)
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)
 
@@ -118,18 +118,18 @@ def test_a_calcutta_bid_over_a_quarter_of_ones_chips_is_asked_again() -> None:
             assert field is not None
             amount = max(field.minimum, chips // 4 + 1)
             assert amount <= field.maximum
-            await pilot.press(*str(amount), "enter")
+            await press(pilot, *str(amount), "enter")
             bid = f"bid {amount}"
             await until(pilot, lambda: question(app).startswith(bid))
             assert f"stakes {amount} of your {chips} chips, over a quarter: sure?" in question(app)
-            await pilot.press("n", "enter")
+            await press(pilot, "n", "enter")
             await until(pilot, lambda: question(app) == asked)
             assert len(game.steps) == steps
-            await pilot.press(*str(amount), "enter")
+            await press(pilot, *str(amount), "enter")
             await until(pilot, lambda: question(app).startswith(bid))
-            await pilot.press("y", "enter")
+            await press(pilot, "y", "enter")
             await until(pilot, lambda: len(game.steps) > steps)
             assert game.steps[steps].action == bid
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)

@@ -16,7 +16,7 @@ from horserace.families.derby import live_odds
 from horserace.families.derby.rules.model import DerbyView
 from horserace.families.derby.sampled_odds import PlaceOdds
 from horserace.terminal.tui.overlays import HelpScreen
-from tests.terminal.pilot import asking, enter, pick_first, settled, until
+from tests.terminal.pilot import asking, enter, pick_first, press, settled, until
 from tests.terminal.tables import still_table, table
 
 # each preset with a look of its own, as a table of bots stopped at a fixed step (Northwoods in
@@ -122,7 +122,7 @@ def asking_table(preset: str, theme: str, help: bool = False) -> tuple[Any, Any]
         await until(pilot, lambda: asking(app))
         app.query_one("#answer", Input).cursor_blink = False  # the same picture every time
         if help:
-            await pilot.press("?")
+            await press(pilot, "?")
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))
         await settled(pilot, app)
 

@@ -13,7 +13,7 @@ from horserace.terminal.tui.app import FINISHED, QUIT, TableApp
 from horserace.terminal.tui.choice_panel import ChoicePanel
 from horserace.terminal.tui.overlays import HelpScreen
 from horserace.terminal.tui.panels import GameLog
-from tests.terminal.pilot import asking, holding, on_screen, pick_all, run, said, until
+from tests.terminal.pilot import asking, holding, on_screen, pick_all, press, run, said, until
 from tests.terminal.tables import table
 
 
@@ -31,7 +31,7 @@ def test_a_table_of_bots_plays_to_the_end_and_the_standings_wait_for_enter() -> 
             log = said(app)
             assert sum("wins" in line for line in log) >= 2  # both races' results stay in the log
             assert any("Final standings" in line for line in log)
-            await pilot.press("enter")
+            await press(pilot, "enter")
             await until(pilot, lambda: not app.is_running)
         assert app.return_value == FINISHED
 
@@ -55,9 +55,9 @@ def test_a_race_result_waits_for_enter_when_a_person_plays(
             steps = len(game.steps)
             await pilot.pause(0.4)
             assert holding(app) is held and len(game.steps) == steps  # nobody pressed Enter
-            await pilot.press("enter")
+            await press(pilot, "enter")
             await until(pilot, lambda: len(game.steps) > steps)
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
             await until(pilot, lambda: not app.is_running)
         assert app.return_value == QUIT and not game.over
 
@@ -76,12 +76,12 @@ def test_a_race_result_stays_until_enter_where_only_bots_play() -> None:
             held = holding(app)
             assert held is not None and held.heading == "The race is run"
             steps = len(game.steps)
-            await pilot.press("n")
+            await press(pilot, "n")
             await pilot.pause(0.4)
             assert holding(app) is held and len(game.steps) == steps
-            await pilot.press("enter")
+            await press(pilot, "enter")
             await until(pilot, lambda: len(game.steps) > steps)
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)
 
@@ -93,19 +93,19 @@ def test_keys_typed_before_a_question_answer_nothing() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: asking(app))
             screen.speed = 5.0  # the bots wait long after each card, until `n` skips them
-            await pilot.press("d", "o", "n", "e", "enter")
+            await press(pilot, "d", "o", "n", "e", "enter")
             await until(pilot, lambda: not asking(app))
             steps = len(game.steps)
-            await pilot.press("x", "y", "enter", "z")  # the bots' turn: nothing is asked
+            await press(pilot, "x", "y", "enter", "z")  # the bots' turn: nothing is asked
             assert all(step.actor != "2" for step in game.steps[steps:])  # (the bots play on)
-            await pilot.press("n")
+            await press(pilot, "n")
             await until(pilot, lambda: holding(app) is not None or asking(app))
             if holding(app) is not None:  # the race's result waits for Enter
-                await pilot.press("enter")
+                await press(pilot, "enter")
             await until(pilot, lambda: asking(app))
             field = app.query_one(ChoicePanel).query_one("#answer", Input)
             assert field.value == ""
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)
 
@@ -117,12 +117,12 @@ def test_a_refused_answer_is_said_and_asked_again() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: asking(app))
             steps = len(game.steps)
-            await pilot.press("j", "u", "m", "p", "enter")
+            await press(pilot, "j", "u", "m", "p", "enter")
             feedback = app.query_one("#feedback", Static)
             await until(pilot, lambda: "'jump' is not a choice here" in str(feedback.render()))
             assert "allowed: " in str(feedback.render())
             assert asking(app) and len(game.steps) == steps
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)
 
@@ -133,7 +133,7 @@ def test_help_shows_the_keys_odds_and_rules_and_closes() -> None:
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: asking(app))
-            await pilot.press("?")
+            await press(pilot, "?")
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))
             help = app.screen
             assert isinstance(help, HelpScreen) and help.odds is not None
@@ -145,10 +145,10 @@ def test_help_shows_the_keys_odds_and_rules_and_closes() -> None:
             row = rf"^{favourite} +{odds[favourite] * 100:.1f}$"  # exact: to a tenth
             assert re.search(row, shown, re.MULTILINE), shown
             assert "being refined" not in shown
-            await pilot.press("escape")
+            await press(pilot, "escape")
             await until(pilot, lambda: not isinstance(app.screen, HelpScreen))
             assert asking(app)
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)
 
@@ -159,11 +159,11 @@ def test_h_opens_the_help_while_the_bots_play() -> None:
 
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.press("h")
+            await press(pilot, "h")
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))
-            await pilot.press("escape")
+            await press(pilot, "escape")
             await until(pilot, lambda: not isinstance(app.screen, HelpScreen))
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)
 
@@ -174,15 +174,15 @@ def test_pace_keys_and_pause() -> None:
 
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.press("plus", "plus")
+            await press(pilot, "plus", "plus")
             assert app.pacer.factor == 0.25
-            await pilot.press("minus")
+            await press(pilot, "minus")
             assert app.pacer.factor == 0.5
-            await pilot.press("space")
+            await press(pilot, "space")
             assert app.pacer.paused
-            await pilot.press("n")
+            await press(pilot, "n")
             assert app.pacer.skipping
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)
 
@@ -212,7 +212,7 @@ def test_the_board_fits_80x24_and_sits_beside_the_log_from_120_columns() -> None
             await pilot.resize_terminal(100, 40)
             await until(pilot, lambda: log.display and log.region.height >= 2)
             assert log.virtual_size.width <= log.scrollable_content_region.width  # wrapped anew
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)
 
@@ -231,9 +231,9 @@ def test_the_footer_offers_the_pace_keys_only_while_no_answer_is_typed() -> None
             assert "faster" not in shown and "slower" not in shown
             assert "undo" not in shown  # nothing is typed in from a real table here
             screen.speed = 5.0
-            await pilot.press("d", "o", "n", "e", "enter")
+            await press(pilot, "d", "o", "n", "e", "enter")
             await until(pilot, lambda: not asking(app) and "+ faster  - slower" in footer(app))
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
 
     run(scenario)
 
@@ -252,10 +252,10 @@ def test_a_derby_race_result_stays_until_enter_and_in_the_log() -> None:
             await until(pilot, lambda: "Race 1 over after" in on_screen(app))  # over the board
             await pilot.pause(0.4)
             assert holding(app) is held and len(game.steps) == steps  # nobody pressed Enter
-            await pilot.press("enter")
+            await press(pilot, "enter")
             await until(pilot, lambda: holding(app) is None)
             assert any("Race 1 over after" in line for line in said(app))  # and in the log
-            await pilot.press("ctrl+c")
+            await press(pilot, "ctrl+c")
             await until(pilot, lambda: not app.is_running)
         assert app.return_value == QUIT and not game.over
 

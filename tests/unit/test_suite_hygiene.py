@@ -129,6 +129,31 @@ def test_no_test_sleeps_where_it_could_wait() -> None:
     assert allowed - found == Counter(), "in ALLOWED but no longer there: take it out"
 
 
+def pilot_presses(source: str) -> int:
+    """The calls of Textual's `pilot.press` in `source`."""
+    return sum(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "press"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "pilot"
+        for node in ast.walk(ast.parse(source))
+    )
+
+
+def test_the_full_screen_tests_type_without_waiting_for_an_idle_process() -> None:
+    """Textual's `Pilot.press` waits after each key until the process is idle: 40 ms a key at
+    least, up to two seconds while a game's or the odds' thread works on; the full-screen
+    tests type with tests/terminal/pilot.py's `press`, and wait for what they need to see."""
+    found = {
+        path.relative_to(ROOT).as_posix(): count
+        for path in sorted((TESTS / "terminal").glob("*.py"))
+        if (count := pilot_presses(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}, "type with tests.terminal.pilot.press(pilot, ...)"
+    assert pilot_presses("async def f(pilot):\n    await pilot.press('a', 'enter')\n") == 1
+
+
 POLLS_AND_SLEEPS = """
 import asyncio, time
 from time import sleep
