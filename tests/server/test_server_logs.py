@@ -61,7 +61,7 @@ def test_every_line_is_json_and_a_vanished_socket_is_at_most_one_line(tmp_path: 
                     _vanish(small)
             version = http.get(f"/api/tables/{table}").json()["version"]
             deadline = time.monotonic() + 15
-            while http.get(f"/api/tables/{table}").json()["version"] < version + 300:
+            while http.get(f"/api/tables/{table}").json()["version"] < version + 100:
                 assert time.monotonic() < deadline, "the table stopped"
                 time.sleep(0.05)
         stop_process(process)
