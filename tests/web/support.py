@@ -65,15 +65,23 @@ def new_page(browser: Browser, size: dict[str, int] = DESKTOP) -> Page:
     return watched(context.new_page())
 
 
+# run before the page's own scripts on each document of the context: the value is written on
+# the tab's first page of the server's, not again (a reload keeps what the page made of it)
+HELD_FIRST = """(([origin, key, value]) => {
+    if (location.origin !== origin || sessionStorage.getItem("test.held")) return;
+    localStorage.setItem(key, value);
+    sessionStorage.setItem("test.held", "1");
+})(%s)"""
+
+
 def holding(browser: Browser, base: str, size: dict[str, int], key: str, value: str) -> Page:
-    """A browser that holds `value` under `key` in the server's localStorage, written on a
-    page of the server's that loads nothing else (/healthz): the lobby's page, with its
-    scripts, its tables and its socket, took longer for the same (and Playwright's
-    storage_state longer still: it opens a page of the origin to write it)."""
-    page = new_page(browser, size)
-    page.goto(base + "/healthz")
-    page.evaluate("([key, value]) => localStorage.setItem(key, value)", [key, value])
-    return page
+    """A browser that holds `value` under `key` in the server's localStorage from its first
+    page on, written by a script run before the page's own: a page of the server's loaded
+    only to write it (/healthz) cost a navigation more (the lobby's, with its scripts, its
+    tables and its socket, longer; Playwright's storage_state longer still)."""
+    context: BrowserContext = browser.new_context(viewport=size)  # type: ignore[arg-type]
+    context.add_init_script(HELD_FIRST % json.dumps([base, key, value]))
+    return watched(context.new_page())
 
 
 def watched(page: Page) -> Page:
