@@ -6,9 +6,12 @@ and look at the pictures it writes before committing them."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
+from pytest_textual_snapshot import SVGImageExtension  # type: ignore[import-untyped]
+from syrupy.assertion import SnapshotAssertion
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -16,7 +19,8 @@ from horserace.families.derby import live_odds
 from horserace.families.derby.rules.model import DerbyView
 from horserace.families.derby.sampled_odds import PlaceOdds
 from horserace.terminal.tui.overlays import HelpScreen
-from tests.terminal.pilot import asking, enter, pick_first, press, settled, until
+from horserace.terminal.tui.theme import theme_name
+from tests.terminal.pilot import asking, enter, pick_first, press, run, settled, until
 from tests.terminal.tables import still_table, table
 
 # each preset with a look of its own, as a table of bots stopped at a fixed step (Northwoods in
@@ -108,48 +112,84 @@ ASKING: dict[str, tuple[dict[str, Any], int]] = {
     "advanced": ({"humans": [0], "options": {"players": 4, "rounds": 1}}, 3),  # the draft
     "calcutta": ({"humans": [0]}, 0),  # the auction's bid field
 }
+# each table's question pictured at these sizes and themes (the first: the size it starts at):
+# every size, the smallest (the dice board drawn tight) and a wide one (the log beside)
+AT_A_QUESTION: dict[str, list[tuple[str, str]]] = {
+    "advanced": [
+        ("80x24", "dark"),
+        ("80x24", "light"),
+        ("120x40", "dark"),
+        ("120x40", "light"),
+        ("60x20", "dark"),
+        ("160x48", "dark"),
+    ],
+    "calcutta": [("80x24", "dark"), ("60x20", "dark"), ("160x48", "dark")],
+}
+HELP_OPEN = [("80x24", "dark"), ("120x40", "light")]  # over Advanced's question
+# the pictures of one table at its question: run by one worker, the table is played once
+ONE_TABLE = pytest.mark.xdist_group("a question's pictures")
 
 
-def asking_table(preset: str, theme: str, help: bool = False) -> tuple[Any, Any]:
-    """The app, and what brings it to a question (with the help open over it, if `help`)."""
+@functools.cache
+def pictures_at_a_question(preset: str) -> dict[tuple[str, str, bool], str]:
+    """`preset`'s table played once to its question, then pictured at each size and theme of
+    AT_A_QUESTION (and, for Advanced, with the help open over it: HELP_OPEN), the screen
+    resized and its theme changed between two pictures: each the same picture as an app
+    started at that size and theme (the snapshots were taken so), at one game's cost."""
     kwargs, answers = ASKING[preset]
-    app, game, _ = table(preset, theme=theme, **kwargs)
+    shots = AT_A_QUESTION[preset]
+    app, game, _ = table(preset, theme=shots[0][1], **kwargs)
+    pictures: dict[tuple[str, str, bool], str] = {}
 
-    async def settle(pilot: Pilot[Any]) -> None:
-        for _ in range(answers):
-            await until(pilot, lambda: asking(app))
-            await pick_first(pilot, app, game)
-        await until(pilot, lambda: asking(app))
-        app.query_one("#answer", Input).cursor_blink = False  # the same picture every time
-        if help:
-            await press(pilot, "?")
-            await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+    async def take(pilot: Pilot[Any], size: str, theme: str, help: bool) -> None:
+        app.theme = theme_name(theme)
+        await pilot.resize_terminal(*SIZES[size])
         await settled(pilot, app)
+        pictures[size, theme, help] = await screenshot(pilot)
 
-    return app, settle
+    async def scenario() -> None:
+        async with app.run_test(size=SIZES[shots[0][0]]) as pilot:
+            for _ in range(answers):
+                await until(pilot, lambda: asking(app))
+                await pick_first(pilot, app, game)
+            await until(pilot, lambda: asking(app))
+            app.query_one("#answer", Input).cursor_blink = False  # the same picture every time
+            for size, theme in shots:
+                await take(pilot, size, theme, False)
+            if preset == "advanced":
+                await press(pilot, "?")
+                await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+                for size, theme in HELP_OPEN:
+                    await take(pilot, size, theme, True)
+            await press(pilot, "ctrl+c")
+
+    run(scenario)
+    return pictures
 
 
+async def screenshot(pilot: Pilot[Any]) -> str:
+    """The picture as `snap_compare` takes it (textual._doc.take_svg_screenshot): once the
+    app's messages and animations are done."""
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    return pilot.app.export_screenshot(title=pilot.app.title, simplify=True)
+
+
+@ONE_TABLE
 @pytest.mark.parametrize(
     ("preset", "size", "theme"),
-    [
-        ("advanced", "80x24", "dark"),
-        ("advanced", "80x24", "light"),
-        ("advanced", "120x40", "dark"),
-        ("advanced", "120x40", "light"),
-        ("calcutta", "80x24", "dark"),
-        # every size: the smallest (the dice board drawn tight) and a wide one (the log beside)
-        ("advanced", "60x20", "dark"),
-        ("advanced", "160x48", "dark"),
-        ("calcutta", "60x20", "dark"),
-        ("calcutta", "160x48", "dark"),
-    ],
+    [(preset, size, theme) for preset, shots in AT_A_QUESTION.items() for size, theme in shots],
 )
-def test_a_question_open(snap_compare: Any, preset: str, size: str, theme: str) -> None:
-    app, settle = asking_table(preset, theme)
-    assert snap_compare(app, terminal_size=SIZES[size], run_before=settle)
+def test_a_question_open(snapshot: SnapshotAssertion, preset: str, size: str, theme: str) -> None:
+    picture = pictures_at_a_question(preset)[size, theme, False]
+    assert snapshot.use_extension(SVGImageExtension) == picture
 
 
-@pytest.mark.parametrize(("size", "theme"), [("80x24", "dark"), ("120x40", "light")])
-def test_the_help_open(snap_compare: Any, size: str, theme: str) -> None:
-    app, settle = asking_table("advanced", theme, help=True)
-    assert snap_compare(app, terminal_size=SIZES[size], run_before=settle)
+@ONE_TABLE
+@pytest.mark.parametrize(("size", "theme"), HELP_OPEN)
+def test_the_help_open(snapshot: SnapshotAssertion, size: str, theme: str) -> None:
+    picture = pictures_at_a_question("advanced")[size, theme, True]
+    assert snapshot.use_extension(SVGImageExtension) == picture
