@@ -28,8 +28,10 @@ from tests.terminal.tables import still_table, table
 # below, and Scarne draws Basic's course shorter
 TABLES = {"classic": 150, "northwoods": 120, "basic": 60, "calcutta": 75, "derby": 120}
 SIZES = {"60x20": (60, 20), "80x24": (80, 24), "120x40": (120, 40), "160x48": (160, 48)}
-# the Derby's pictures share their positions' odds: run by one worker, each is worked out once
-DERBY_ODDS = pytest.mark.xdist_group("the Derby's snapshots")
+# the pictures of a still table at each size and theme, and of a Derby of 20 horses
+STILL = [("80x24", "dark"), ("80x24", "light"), ("120x40", "dark"), ("120x40", "light")]
+SMALLEST = ("60x20", "dark")  # the dice boards' too
+BIG_DERBY = [("80x24", "dark"), ("80x24", "light")]
 pytestmark = pytest.mark.precise_derby_odds  # the Derby's pictures show them
 
 
@@ -50,45 +52,66 @@ def _last_board_odds(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(live_odds, "LIVE", LAST_BOARD_ODDS)
 
 
+def one_table(name: str) -> pytest.MarkDecorator:
+    """The tests of one table's pictures run by one worker, which plays the table once."""
+    return pytest.mark.xdist_group(f"the pictures of {name}")
+
+
+@functools.cache
+def still_pictures(
+    preset: str, steps: int, shots: tuple[tuple[str, str], ...], players: int | None = None
+) -> dict[tuple[str, str], str]:
+    """A table of bots stopped after `steps` steps (`still_table`), pictured at each size and
+    theme of `shots`, the terminal resized and the theme changed between two pictures: each
+    the same picture as an app started at that size and theme (the snapshots were taken so),
+    at one game's cost (a Derby's: its last board's odds worked out once)."""
+    options: dict[str, object] | None = None if players is None else {"players": players}
+    app, there = still_table(preset, steps, theme=shots[0][1], options=options)
+    pictures: dict[tuple[str, str], str] = {}
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZES[shots[0][0]]) as pilot:
+            await until(pilot, there.is_set)
+            for size, theme in shots:
+                app.theme = theme_name(theme)
+                await pilot.resize_terminal(*SIZES[size])
+                await settled(pilot, app)
+                pictures[size, theme] = await screenshot(pilot)
+            app.exit()
+
+    run(scenario)
+    return pictures
+
+
+def family_pictures(preset: str) -> dict[tuple[str, str], str]:
+    dice = preset in ("classic", "northwoods")
+    return still_pictures(preset, TABLES[preset], (*STILL, *([SMALLEST] if dice else [])))
+
+
 @pytest.mark.parametrize("theme", ["dark", "light"])
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("size", ["80x24", "120x40"])
+@pytest.mark.parametrize("preset", [pytest.param(p, marks=one_table(p)) for p in sorted(TABLES)])
+def test_family_screen(snapshot: SnapshotAssertion, preset: str, size: str, theme: str) -> None:
+    picture = family_pictures(preset)[size, theme]
+    assert snapshot.use_extension(SVGImageExtension) == picture
+
+
 @pytest.mark.parametrize(
-    "preset", [pytest.param(p, marks=DERBY_ODDS) if p == "derby" else p for p in sorted(TABLES)]
+    "preset", [pytest.param(p, marks=one_table(p)) for p in ("classic", "northwoods")]
 )
-def test_family_screen(snap_compare: Any, preset: str, size: tuple[int, int], theme: str) -> None:
-    app, there = still_table(preset, TABLES[preset], theme=theme)
-
-    async def settle(pilot: Pilot[Any]) -> None:
-        await until(pilot, there.is_set)
-        await pilot.pause(0.1)
-
-    assert snap_compare(app, terminal_size=size, run_before=settle)
-
-
-@pytest.mark.parametrize("preset", ["classic", "northwoods"])
-def test_a_dice_board_mid_race_at_60x20(snap_compare: Any, preset: str) -> None:
+def test_a_dice_board_mid_race_at_60x20(snapshot: SnapshotAssertion, preset: str) -> None:
     """The smallest screen with no question open: the board drawn compact, a scratched lane
     saying what it pays ('pays 3'), each running lane its chance."""
-    app, there = still_table(preset, TABLES[preset])
-
-    async def settle(pilot: Pilot[Any]) -> None:
-        await until(pilot, there.is_set)
-        await pilot.pause(0.1)
-
-    assert snap_compare(app, terminal_size=(60, 20), run_before=settle)
+    picture = family_pictures(preset)[SMALLEST]
+    assert snapshot.use_extension(SVGImageExtension) == picture
 
 
-@DERBY_ODDS
+@one_table("a Derby of 20 horses")
 @pytest.mark.parametrize("theme", ["dark", "light"])
-def test_a_derby_of_20_horses_at_80x24(snap_compare: Any, theme: str) -> None:
+def test_a_derby_of_20_horses_at_80x24(snapshot: SnapshotAssertion, theme: str) -> None:
     """Two columns of horses, each lane drawn to the columns left (mid-race, its fourth turn)."""
-    app, there = still_table("derby", 100, theme=theme, options={"players": 20})
-
-    async def settle(pilot: Pilot[Any]) -> None:
-        await until(pilot, there.is_set)
-        await pilot.pause(0.1)
-
-    assert snap_compare(app, terminal_size=(80, 24), run_before=settle)
+    picture = still_pictures("derby", 100, tuple(BIG_DERBY), players=20)["80x24", theme]
+    assert snapshot.use_extension(SVGImageExtension) == picture
 
 
 @pytest.mark.parametrize(("size", "theme"), [("80x24", "dark"), ("120x40", "light")])
@@ -127,7 +150,7 @@ AT_A_QUESTION: dict[str, list[tuple[str, str]]] = {
 }
 HELP_OPEN = [("80x24", "dark"), ("120x40", "light")]  # over Advanced's question
 # the pictures of one table at its question: run by one worker, the table is played once
-ONE_TABLE = pytest.mark.xdist_group("a question's pictures")
+ONE_TABLE = one_table("a question")
 
 
 @functools.cache

@@ -61,9 +61,6 @@ ALLOWED: list[tuple[str, str, str]] = [
         "test_watchers_coming_and_going_send_nobody_the_seat_list",
         "the server coalesces a table's news for a fixed time: it is sent once that has passed",
     ),
-    ("tests/terminal/test_snapshots.py", "test_family_screen.settle", AT_REST),
-    ("tests/terminal/test_snapshots.py", "test_a_derby_of_20_horses_at_80x24.settle", AT_REST),
-    ("tests/terminal/test_snapshots.py", "test_a_dice_board_mid_race_at_60x20.settle", AT_REST),
     ("tests/web/support.py", "snap", AT_REST),  # after a resize
 ]
 
