@@ -20,7 +20,7 @@ from horserace.engine import Step, play
 from horserace.families.derby import live_odds
 from horserace.families.derby.family import FAMILY
 from horserace.families.derby.render import percent, to_plain
-from horserace.families.derby.rules.model import DerbyPhase, DerbyState
+from horserace.families.derby.rules.model import DerbyPhase, DerbyState, DerbyView
 from horserace.families.derby.sampled_odds import HALF_TENTH, TENTH, PlaceOdds, widest_interval
 from horserace.families.derby.screen import DerbyScreen
 from horserace.terminal.tui.overlays import HelpScreen
@@ -135,6 +135,23 @@ def help_rows(odds: PlaceOdds) -> tuple[str, list[str]]:
     return plain, cells
 
 
+def precise_step(view: DerbyView) -> PlaceOdds | None:
+    """The live odds once their precise step is in (asked for already), before they are
+    refined: read on the odds' thread as it says they are in, before it goes on to refine."""
+    caught: list[PlaceOdds | None] = []
+    came = threading.Event()
+
+    def precise_in() -> None:
+        caught.append(live_odds.LIVE.odds(view))
+        came.set()
+
+    odds = live_odds.LIVE.odds(view, precise_in)
+    if odds is not None and odds.rough:
+        assert came.wait(300)
+        odds = caught[0]
+    return odds
+
+
 def test_the_help_shows_each_live_chance_with_the_digits_it_has(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -150,7 +167,7 @@ def test_the_help_shows_each_live_chance_with_the_digits_it_has(
     plain, cells = help_rows(quick)
     assert all(cell.startswith("~") and "." not in cell for cell in cells)
     assert "~ odds being refined" in plain
-    odds = live_odds.precise_odds(key)
+    odds = precise_step(view)  # the live odds' first step, as the help shows it
     assert odds is not None and not odds.all_to_a_tenth
     plain, cells = help_rows(odds)
     tenths = {cell for cell in cells if "." in cell}
