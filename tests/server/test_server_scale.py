@@ -9,6 +9,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from horserace.drivers.server import lobby as lobby_feed
 from horserace.drivers.server.hub import Hub
 from horserace.drivers.server.table_views import MAX_MISSED
 from tests.server.support import (
@@ -131,7 +134,11 @@ def test_idle_and_finished_tables_leave_memory_and_come_back(tmp_path: Path) -> 
             assert reply["type"] == "ack", reply
 
 
-def test_the_lobby_is_paged_filtered_and_pushed(tmp_path: Path) -> None:
+def test_the_lobby_is_paged_filtered_and_pushed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the lobby's changes still go out together, gathered for 0.05 s instead of a second
+    monkeypatch.setattr(lobby_feed, "PUSH_SECONDS", 0.05)
     with serving(tmp_path / "t.db") as client:
         made = []
         for seats in (["open", "open"], ["open", "random"], ["random", "random"]) * 2:
