@@ -7,6 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from horserace.drivers.server import table_driver
 from horserace.drivers.server.storage import Storage
 from tests.server.support import Player, TestClient, create_table, game_of, join, serving
 
@@ -40,7 +43,12 @@ def _play(client: TestClient, table: str, token: str) -> str:
     return game_of(client.get(f"/api/tables/{table}/record").text)
 
 
-def test_a_chance_step_that_cannot_be_stored_is_put_back_and_tried_again(tmp_path: Path) -> None:
+def test_a_chance_step_that_cannot_be_stored_is_put_back_and_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the table still waits before it tries again: 0.05 s here, not the server's second
+    monkeypatch.setattr(table_driver, "RETRY_SECONDS", 0.05)
+    monkeypatch.setattr(table_driver.TableDriver, "_retry_seconds", 0.05)
     with serving(tmp_path / "t.db") as client:
         tables = [create_table(client, "classic", ["open", "random"], {"rounds": 1})[0]]
         tables.append(create_table(client, "classic", ["open", "random"], {"rounds": 1})[0])
