@@ -149,26 +149,18 @@ AT_A_QUESTION: dict[str, list[tuple[str, str]]] = {
     "calcutta": [("80x24", "dark"), ("60x20", "dark"), ("160x48", "dark")],
 }
 HELP_OPEN = [("80x24", "dark"), ("120x40", "light")]  # over Advanced's question
-# the pictures of one table at its question: run by one worker, the table is played once
-ONE_TABLE = one_table("a question")
 
 
 @functools.cache
-def pictures_at_a_question(preset: str) -> dict[tuple[str, str, bool], str]:
+def pictures_at_a_question(preset: str, help: bool = False) -> dict[tuple[str, str], str]:
     """`preset`'s table played once to its question, then pictured at each size and theme of
-    AT_A_QUESTION (and, for Advanced, with the help open over it: HELP_OPEN), the screen
-    resized and its theme changed between two pictures: each the same picture as an app
-    started at that size and theme (the snapshots were taken so), at one game's cost."""
+    AT_A_QUESTION (with the help open over it, if `help`: HELP_OPEN), the screen resized and
+    its theme changed between two pictures: each the same picture as an app started at that
+    size and theme (the snapshots were taken so), at one game's cost."""
     kwargs, answers = ASKING[preset]
-    shots = AT_A_QUESTION[preset]
+    shots = HELP_OPEN if help else AT_A_QUESTION[preset]
     app, game, _ = table(preset, theme=shots[0][1], **kwargs)
-    pictures: dict[tuple[str, str, bool], str] = {}
-
-    async def take(pilot: Pilot[Any], size: str, theme: str, help: bool) -> None:
-        app.theme = theme_name(theme)
-        await pilot.resize_terminal(*SIZES[size])
-        await settled(pilot, app)
-        pictures[size, theme, help] = await screenshot(pilot)
+    pictures: dict[tuple[str, str], str] = {}
 
     async def scenario() -> None:
         async with app.run_test(size=SIZES[shots[0][0]]) as pilot:
@@ -177,13 +169,14 @@ def pictures_at_a_question(preset: str) -> dict[tuple[str, str, bool], str]:
                 await pick_first(pilot, app, game)
             await until(pilot, lambda: asking(app))
             app.query_one("#answer", Input).cursor_blink = False  # the same picture every time
-            for size, theme in shots:
-                await take(pilot, size, theme, False)
-            if preset == "advanced":
+            if help:
                 await press(pilot, "?")
                 await until(pilot, lambda: isinstance(app.screen, HelpScreen))
-                for size, theme in HELP_OPEN:
-                    await take(pilot, size, theme, True)
+            for size, theme in shots:
+                app.theme = theme_name(theme)
+                await pilot.resize_terminal(*SIZES[size])
+                await settled(pilot, app)
+                pictures[size, theme] = await screenshot(pilot)
             await press(pilot, "ctrl+c")
 
     run(scenario)
@@ -201,18 +194,21 @@ async def screenshot(pilot: Pilot[Any]) -> str:
     return pilot.app.export_screenshot(title=pilot.app.title, simplify=True)
 
 
-@ONE_TABLE
 @pytest.mark.parametrize(
     ("preset", "size", "theme"),
-    [(preset, size, theme) for preset, shots in AT_A_QUESTION.items() for size, theme in shots],
+    [
+        pytest.param(preset, size, theme, marks=one_table(f"{preset}'s question"))
+        for preset, shots in AT_A_QUESTION.items()
+        for size, theme in shots
+    ],
 )
 def test_a_question_open(snapshot: SnapshotAssertion, preset: str, size: str, theme: str) -> None:
-    picture = pictures_at_a_question(preset)[size, theme, False]
+    picture = pictures_at_a_question(preset)[size, theme]
     assert snapshot.use_extension(SVGImageExtension) == picture
 
 
-@ONE_TABLE
+@one_table("the help over a question")
 @pytest.mark.parametrize(("size", "theme"), HELP_OPEN)
 def test_the_help_open(snapshot: SnapshotAssertion, size: str, theme: str) -> None:
-    picture = pictures_at_a_question("advanced")[size, theme, True]
+    picture = pictures_at_a_question("advanced", help=True)[size, theme]
     assert snapshot.use_extension(SVGImageExtension) == picture
