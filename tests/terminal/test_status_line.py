@@ -9,7 +9,7 @@ from horserace.components.cards import hand_text
 from horserace.core.chance import SeededChance
 from horserace.core.types import TERMINAL
 from horserace.engine import Step, play
-from horserace.families.board.render import BoardInfo, render_board
+from horserace.families.board.render import BoardInfo, render_board, status_line
 from horserace.families.board.rules.view import BoardView
 from horserace.terminal.screen import status_parts, to_plain
 from tests.terminal.tables import Table
@@ -69,7 +69,7 @@ def test_between_two_rounds_the_status_says_the_race_is_paid_not_the_game_over()
 
     def status(step: Step) -> None:
         view: BoardView = game.rules.view(step.after, None)
-        text = to_plain(render_board(view, BoardInfo(names=t.setup.names)), 200).splitlines()[0]
+        text = to_plain(status_line(view, BoardInfo(names=t.setup.names)), 200)
         said.append((game.rules.actor(step.after) is TERMINAL, text))
 
     play(game, t.agents, SeededChance(t.setup.seed), observe=status)
