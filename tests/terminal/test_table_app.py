@@ -13,7 +13,17 @@ from horserace.terminal.tui.app import FINISHED, QUIT, TableApp
 from horserace.terminal.tui.choice_panel import ChoicePanel
 from horserace.terminal.tui.overlays import HelpScreen
 from horserace.terminal.tui.panels import GameLog
-from tests.terminal.pilot import asking, holding, on_screen, pick_all, press, run, said, until
+from tests.terminal.pilot import (
+    asking,
+    enter,
+    holding,
+    on_screen,
+    pick_all,
+    press,
+    run,
+    said,
+    until,
+)
 from tests.terminal.tables import table
 
 
@@ -93,7 +103,7 @@ def test_keys_typed_before_a_question_answer_nothing() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: asking(app))
             screen.speed = 5.0  # the bots wait long after each card, until `n` skips them
-            await press(pilot, "d", "o", "n", "e", "enter")
+            await enter(pilot, app, game, "done")  # played: what follows is the bots'
             await until(pilot, lambda: not asking(app))
             steps = len(game.steps)
             await press(pilot, "x", "y", "enter", "z")  # the bots' turn: nothing is asked
