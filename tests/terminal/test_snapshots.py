@@ -7,6 +7,7 @@ and look at the pictures it writes before committing them."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from textual.widgets import Input
 from horserace.families.derby import live_odds
 from horserace.families.derby.rules.model import DerbyView
 from horserace.families.derby.sampled_odds import PlaceOdds
+from horserace.terminal.tui.app import TableApp
 from horserace.terminal.tui.overlays import HelpScreen
 from horserace.terminal.tui.theme import theme_name
 from tests.terminal.pilot import asking, enter, pick_first, press, run, settled, until
@@ -72,11 +74,7 @@ def still_pictures(
     async def scenario() -> None:
         async with app.run_test(size=SIZES[shots[0][0]]) as pilot:
             await until(pilot, there.is_set)
-            for size, theme in shots:
-                app.theme = theme_name(theme)
-                await pilot.resize_terminal(*SIZES[size])
-                await settled(pilot, app)
-                pictures[size, theme] = await screenshot(pilot)
+            pictures.update(await pictured(pilot, app, shots))
             app.exit()
 
     run(scenario)
@@ -172,14 +170,24 @@ def pictures_at_a_question(preset: str, help: bool = False) -> dict[tuple[str, s
             if help:
                 await press(pilot, "?")
                 await until(pilot, lambda: isinstance(app.screen, HelpScreen))
-            for size, theme in shots:
-                app.theme = theme_name(theme)
-                await pilot.resize_terminal(*SIZES[size])
-                await settled(pilot, app)
-                pictures[size, theme] = await screenshot(pilot)
+            pictures.update(await pictured(pilot, app, shots))
             await press(pilot, "ctrl+c")
 
     run(scenario)
+    return pictures
+
+
+async def pictured(
+    pilot: Pilot[Any], app: TableApp, shots: Sequence[tuple[str, str]]
+) -> dict[tuple[str, str], str]:
+    """The screen at each size and theme of `shots`, resized and its theme changed between two
+    pictures."""
+    pictures: dict[tuple[str, str], str] = {}
+    for size, theme in shots:
+        app.theme = theme_name(theme)
+        await pilot.resize_terminal(*SIZES[size])
+        await settled(pilot, app)
+        pictures[size, theme] = await screenshot(pilot)
     return pictures
 
 
