@@ -79,9 +79,9 @@ def holding(browser: Browser, base: str, size: dict[str, int], key: str, value: 
     page on, written by a script run before the page's own: a page of the server's loaded
     only to write it (/healthz) cost a navigation more (the lobby's, with its scripts, its
     tables and its socket, longer; Playwright's storage_state longer still)."""
-    context: BrowserContext = browser.new_context(viewport=size)  # type: ignore[arg-type]
-    context.add_init_script(HELD_FIRST % json.dumps([base, key, value]))
-    return watched(context.new_page())
+    page = new_page(browser, size)  # nothing loaded yet: the script runs on its first page
+    page.context.add_init_script(HELD_FIRST % json.dumps([base, key, value]))
+    return page
 
 
 def watched(page: Page) -> Page:
