@@ -18,7 +18,22 @@ HORSERACE = str(Path(sys.executable).with_name("horserace"))
 SYNC_QUERY = "\x1b[?2026$p"
 SYNC_REPLY = "\x1b[?2026;2$y"  # the mode is known and reset: frames come wrapped in marks
 FRAME_BEGIN, FRAME_END = "\x1b[?2026h", "\x1b[?2026l"
+MARK = FRAME_BEGIN[:-1]  # what both marks begin with
 STYLE = re.compile(r"\x1b\[[0-9;:]*m")  # colours: most of what is written, and no words
+
+
+def whole_frames(text: str) -> tuple[str, str]:
+    """`text` cut where its whole frames end: what may be drawn, and what waits for the next
+    read (a frame begun and not ended, or a mark a read cut in two: the beginning of a frame
+    cut after `\\x1b[?20` is no mark, and the frame's first half would pass for a whole one)."""
+    begin, end = text.rfind(FRAME_BEGIN), text.rfind(FRAME_END)
+    if begin > end:  # the last frame is still being drawn
+        return text[:begin], text[begin:]
+    cut = next(
+        (size for size in range(len(FRAME_BEGIN) - 1, 0, -1) if text.endswith(MARK[:size])),
+        0,
+    )
+    return text[: len(text) - cut], text[len(text) - cut :]
 
 
 class Terminal:
@@ -58,15 +73,7 @@ class Terminal:
             self.output.append(chunk)
             if SYNC_QUERY in chunk:
                 self.child.send(SYNC_REPLY)
-            text = self._pending + chunk
-            end = text.rfind(FRAME_END)
-            if text.rfind(FRAME_BEGIN) > end:  # the last frame is still being drawn
-                done, self._pending = (
-                    text[: text.rfind(FRAME_BEGIN)],
-                    text[text.rfind(FRAME_BEGIN) :],
-                )
-            else:
-                done, self._pending = text, ""
+            done, self._pending = whole_frames(self._pending + chunk)
             if done or self.ended:
                 self.stream.feed(STYLE.sub("", done + (self._pending if self.ended else "")))
                 yield self.text

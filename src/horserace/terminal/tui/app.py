@@ -293,8 +293,16 @@ class TableApp(App[str]):
         (the result is in the log, and the keys must not go to it)."""
         if self._here is not None:
             return
-        self._result = ResultScreen(title, body, self.pacer.release)
-        self.push_screen(self._result)
+        result = self._result = ResultScreen(title, body, self.pacer.release)
+        self.call_after_refresh(self._push_result, result)
+
+    def _push_result(self, result: ResultScreen) -> None:
+        """Once the board as it stands is painted: pushed at once, a result's first frame
+        (its words, before its frame) came out over the board as last painted, which at a
+        shared keyboard still showed the hand of the person who had just answered, under
+        the words passing the keyboard to the next."""
+        if self._result is result:  # not closed meanwhile
+            self.push_screen(result)
 
     def close_result(self) -> AwaitComplete | None:
         """Take the result off the screen; the play loop's thread waits until it is gone, so
