@@ -117,6 +117,15 @@ def serve(
             help="Lobby requests that change something, per address (bursts of twice this).",
         ),
     ] = Limits.requests_per_second,
+    reads_per_second: Annotated[
+        float,
+        typer.Option(
+            "--reads-per-second",
+            min=0.1,
+            help="API reads (GETs) per address, bursts of twice this; each 256 KiB of an"
+            " answer (a long game's record) counts as one more.",
+        ),
+    ] = Limits.reads_per_second,
     messages_per_address: Annotated[
         float,
         typer.Option(
@@ -202,6 +211,7 @@ def serve(
         tables_per_address,
         steps_per_address,
         connections_per_address,
+        reads_per_second,
     )
     if workers > 1 or advertise_host is not None:
         settings = WorkerSettings(

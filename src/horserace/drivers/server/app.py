@@ -53,6 +53,7 @@ from horserace.drivers.server.protocol import (
     CreateTable,
     JoinTable,
 )
+from horserace.drivers.server.read_budget import ReadBudget
 from horserace.drivers.server.records import Archive
 from horserace.drivers.server.routing import HAND_OVER, PEER, Router
 from horserace.drivers.server.seating import TableRefusal
@@ -163,6 +164,7 @@ def create_app(
     app.state.limits = limits or Limits()
     app.state.addresses = AddressBook(app.state.limits)
     app.state.admission = asyncio.Semaphore(ADMITTING)
+    app.add_middleware(ReadBudget, addresses=app.state.addresses)  # inside the Router: where served
     if peers is not None:
         app.add_middleware(
             Router,

@@ -101,19 +101,27 @@ class TokenBucket:
 
     rate: float
     burst: float
-    tokens: float = -1.0
+    tokens: float | None = None  # full when first asked
     stamp: float = field(default_factory=time.monotonic)
 
-    def allow(self, cost: float = 1.0) -> bool:
+    def _refill(self) -> float:
         now = time.monotonic()
-        if self.tokens < 0:
-            self.tokens = self.burst
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        held = self.burst if self.tokens is None else self.tokens
+        self.tokens = min(self.burst, held + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens < cost:
+        return self.tokens
+
+    def allow(self, cost: float = 1.0) -> bool:
+        held = self._refill()
+        if held < cost:
             return False
-        self.tokens -= cost
+        self.tokens = held - cost
         return True
+
+    def charge(self, cost: float) -> None:
+        """Spend `cost` though the bucket may go into debt (what is known only once the work
+        is done, as the bytes of an answer); nothing more is allowed until time pays it off."""
+        self.tokens = self._refill() - cost
 
 
 class StepBudget:
@@ -153,6 +161,10 @@ class Limits:
     address_message_burst: float = 400.0
     requests_per_second: float = 20.0  # HTTP lobby requests that change something, per address
     request_burst: float = 40.0
+    # what one address may read of the API a second (GETs; read_budget.py): a request costs 1,
+    # and each READ_BYTES_PER_TOKEN of its answer 1 more
+    reads_per_second: float = 50.0
+    read_burst: float = 100.0
     sockets_per_address: int = 64
     connections_per_address: int = 64  # HTTP connections at once, per address (guard.py)
     tables_per_address: int = 20  # tables an address created that are not over yet
@@ -179,12 +191,15 @@ def serving_limits(
     tables_per_address: int = Limits.tables_per_address,
     steps_per_address: float = Limits.steps_per_address,
     connections_per_address: int = Limits.connections_per_address,
+    reads_per_second: float = Limits.reads_per_second,
 ) -> Limits:
     """The limits `serve` sets from its options (bursts of twice each rate)."""
     return Limits(
         sockets_per_address=sockets_per_address,
         requests_per_second=requests_per_second,
         request_burst=2 * requests_per_second,
+        reads_per_second=reads_per_second,
+        read_burst=2 * reads_per_second,
         address_messages_per_second=messages_per_address,
         address_message_burst=2 * messages_per_address,
         tables_per_address=tables_per_address,
@@ -194,14 +209,15 @@ def serving_limits(
 
 
 class AddressBook:
-    """Per-address counters: live sockets, a bucket of lobby requests and one of WebSocket
-    messages for each client address."""
+    """Per-address counters: live sockets, and buckets of lobby requests, of API reads and of
+    WebSocket messages for each client address."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.sockets: dict[str, int] = {}
         self.buckets: dict[str, TokenBucket] = {}
         self.message_buckets: dict[str, TokenBucket] = {}
+        self.read_buckets: dict[str, TokenBucket] = {}
 
     def open_socket(self, address: str) -> bool:
         held = self.sockets.get(address, 0)
@@ -221,6 +237,11 @@ class AddressBook:
         limits = self.limits
         bucket = _bucket(self.buckets, address, limits.requests_per_second, limits.request_burst)
         return bucket.allow()
+
+    def reads_of(self, address: str) -> TokenBucket:
+        """The address's bucket of API reads (read_budget.py)."""
+        limits = self.limits
+        return _bucket(self.read_buckets, address, limits.reads_per_second, limits.read_burst)
 
     def message_buckets_for(self, address: str) -> tuple[TokenBucket, TokenBucket]:
         """A new socket's message budgets: its own, and its address's, shared by every
