@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 
 from horserace.drivers.server.hub import REBUILDS, Hub
+from horserace.drivers.server.published import Published, Sendable
+from horserace.drivers.server.records import RecordCheck
 from horserace.drivers.server.signing import ServerKey
 from horserace.drivers.server.sql_storage import SQLiteStorage
 from horserace.drivers.server.storage import TableRow
@@ -125,3 +127,48 @@ def test_reading_back_is_off_the_loop_bounded_and_once_per_table(tmp_path: Path)
         assert all(table is found[0] for table in found[len(tables) :])
 
     asyncio.run(run())
+
+
+def test_a_record_is_encoded_and_compressed_once_and_sent_as_asked(tmp_path: Path) -> None:
+    """The record's bytes are kept once asked for: later requests read nothing from storage
+    (a record does not change once its game is over), a client that accepts gzip gets them
+    compressed, one that does not gets them plain, the same text either way."""
+    with serving(tmp_path / "t.db") as client:
+        (table,) = _play_out(client, 1)
+        storage = client.app.state.hub.storage  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 15
+        while not storage.load_published(table):
+            assert time.monotonic() < deadline, "the finished table's record was not kept"
+            time.sleep(0.02)
+        path = f"/api/tables/{table}/record"
+        plain = client.get(path, headers={"Accept-Encoding": "identity"})
+        stored_text = storage.load_published(table)[0]
+
+        def read(*args: Any, **kwargs: Any) -> None:
+            raise AssertionError("a record already sent was read from storage again")
+
+        storage.load_published = read
+        zipped = client.get(path, headers={"Accept-Encoding": "gzip, deflate"})
+        again = client.get(path, headers={"Accept-Encoding": "identity"})
+        checked = client.get(f"/api/tables/{table}/verify")
+    assert plain.status_code == zipped.status_code == again.status_code == 200
+    assert "content-encoding" not in plain.headers and "content-encoding" not in again.headers
+    assert zipped.headers["content-encoding"] == "gzip"
+    assert int(zipped.headers["content-length"]) * 2 < int(plain.headers["content-length"])
+    assert plain.text == zipped.text == again.text == stored_text
+    assert plain.headers["content-type"] == "application/x-ndjson"
+    assert checked.status_code == 200 and checked.json()["verified"]
+
+
+def test_the_records_kept_are_the_most_recently_asked_within_their_bytes() -> None:
+    def sendable(size: int) -> Sendable:
+        return Sendable(b"x" * size, b"", RecordCheck(()))
+
+    kept = Published(kept_bytes=250)
+    for table in ("a", "b"):
+        kept.keep(table, sendable(100))
+    assert kept.get("a") is not None  # asked again: now the most recent
+    kept.keep("c", sendable(100))  # over 250 bytes: the least recently asked goes
+    assert kept.get("b") is None and kept.get("a") is not None and kept.get("c") is not None
+    kept.keep("d", sendable(300))  # larger than all that may be kept: not kept
+    assert kept.get("d") is None and kept.get("a") is not None

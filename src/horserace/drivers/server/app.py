@@ -53,8 +53,8 @@ from horserace.drivers.server.protocol import (
     CreateTable,
     JoinTable,
 )
+from horserace.drivers.server.published import Sendable
 from horserace.drivers.server.read_budget import ReadBudget
-from horserace.drivers.server.records import Archive
 from horserace.drivers.server.routing import HAND_OVER, PEER, Router
 from horserace.drivers.server.seating import TableRefusal
 from horserace.drivers.server.signing import ServerKey
@@ -277,10 +277,10 @@ async def _table(app: FastAPI, table_id: str) -> TableMaster:
     return table
 
 
-async def _archive(app: FastAPI, table_id: str) -> Archive:
-    """A finished table's record and check, as stored when it ended."""
+async def _sendable(app: FastAPI, table_id: str) -> Sendable:
+    """A finished table's record and check, as stored when it ended, ready to send."""
     try:
-        found = await hub_of(app).archived(table_id)
+        found = await hub_of(app).sendable(table_id)
     except TableElsewhere as error:
         raise HTTPException(503, str(error)) from None
     except HorseraceError as error:
@@ -431,7 +431,7 @@ def _lobby(app: FastAPI) -> None:
     async def verify(table_id: str) -> dict[str, Any]:
         """The check of a finished table's published record, done by the server for the
         page's link (the same check as `horserace verify`) when the game ended."""
-        checked = (await _archive(app, table_id)).check
+        checked = (await _sendable(app, table_id)).check
         line = await hub_of(app).summary(table_id)
         return {
             "verified": checked.verified,
@@ -449,11 +449,15 @@ def _lobby(app: FastAPI) -> None:
         return {"algorithm": "Ed25519", "server_key": hub_of(app).key.public_hex}
 
     @app.get("/api/tables/{table_id}/record")
-    async def record(table_id: str) -> PlainTextResponse:
-        """The published record, as stored when the game ended."""
-        text = (await _archive(app, table_id)).record
-        return PlainTextResponse(
-            text,
-            media_type="application/x-ndjson",
-            headers={"Content-Disposition": f'attachment; filename="{table_id}.jsonl"'},
-        )
+    async def record(table_id: str, request: Request) -> Response:
+        """The published record, as stored when the game ended (gzipped for a client that
+        accepts it: a tenth of the bytes to write)."""
+        sendable = await _sendable(app, table_id)
+        headers = {
+            "Content-Disposition": f'attachment; filename="{table_id}.jsonl"',
+            "Vary": "Accept-Encoding",
+        }
+        body = sendable.record
+        if "gzip" in request.headers.get("accept-encoding", "").lower():
+            body, headers["Content-Encoding"] = sendable.gzipped, "gzip"
+        return Response(body, media_type="application/x-ndjson", headers=headers)

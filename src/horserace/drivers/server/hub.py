@@ -20,6 +20,7 @@ from horserace.drivers.server.limits import Limits, StepBudget
 from horserace.drivers.server.lobby import PUSH_SECONDS, LobbyFeed, row_summary
 from horserace.drivers.server.ops import Metrics, event
 from horserace.drivers.server.protocol import CreateTable
+from horserace.drivers.server.published import Published, Sendable
 from horserace.drivers.server.records import Archive, RecordCheck
 from horserace.drivers.server.routing import CLOSE_MOVING
 from horserace.drivers.server.seating import TableRefusal, TableSettings, new_seats, now
@@ -82,6 +83,7 @@ class Hub:
         self.tables = HeldTables()
         self.admission = Admission(self.limits)
         self.heavy = asyncio.Semaphore(REBUILDS)  # replays off the loop at once
+        self.published = Published()  # finished tables' records, ready to send
         self._loading: dict[str, asyncio.Future[TableMaster | None]] = {}
         self.lobby = LobbyFeed(self.summary_of)
         self.cluster = cluster  # one worker of several over PostgreSQL (cluster.py)
@@ -185,6 +187,19 @@ class Hub:
                 return Archive(stored[0], RecordCheck.from_dict(stored[1]))
             table = await self.load(table_id)
         return None if table is None else await table.archive(self.key)
+
+    async def sendable(self, table_id: str) -> Sendable | None:
+        """A finished table's record ready to send (published.py): kept from an earlier
+        request, else encoded and compressed off the event loop."""
+        kept = self.published.get(table_id)
+        if kept is not None:
+            return kept
+        archive = await self.archived(table_id)
+        if archive is None:
+            return None
+        made = await asyncio.to_thread(Sendable.of, archive)
+        self.published.keep(table_id, made)
+        return made
 
     async def route(self, table_id: str) -> str | None:
         """Where a table's requests are served: None here, else its owner's address."""
