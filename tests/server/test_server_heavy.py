@@ -164,7 +164,7 @@ def test_the_records_kept_are_the_most_recently_asked_within_their_bytes() -> No
     def sendable(size: int) -> Sendable:
         return Sendable(b"x" * size, b"", RecordCheck(()))
 
-    kept = Published(kept_bytes=250)
+    kept = Published(asyncio.Semaphore(1), kept_bytes=250)
     for table in ("a", "b"):
         kept.keep(table, sendable(100))
     assert kept.get("a") is not None  # asked again: now the most recent

@@ -53,7 +53,7 @@ from horserace.drivers.server.protocol import (
     CreateTable,
     JoinTable,
 )
-from horserace.drivers.server.published import Sendable
+from horserace.drivers.server.published import Sendable, Sliced
 from horserace.drivers.server.read_budget import ReadBudget
 from horserace.drivers.server.routing import HAND_OVER, PEER, Router
 from horserace.drivers.server.seating import TableRefusal
@@ -460,4 +460,4 @@ def _lobby(app: FastAPI) -> None:
         body = sendable.record
         if "gzip" in request.headers.get("accept-encoding", "").lower():
             body, headers["Content-Encoding"] = sendable.gzipped, "gzip"
-        return Response(body, media_type="application/x-ndjson", headers=headers)
+        return Sliced(body, media_type="application/x-ndjson", headers=headers)

@@ -83,7 +83,7 @@ class Hub:
         self.tables = HeldTables()
         self.admission = Admission(self.limits)
         self.heavy = asyncio.Semaphore(REBUILDS)  # replays off the loop at once
-        self.published = Published()  # finished tables' records, ready to send
+        self.published = Published(self.heavy)  # finished tables' records, ready to send
         self._loading: dict[str, asyncio.Future[TableMaster | None]] = {}
         self.lobby = LobbyFeed(self.summary_of)
         self.cluster = cluster  # one worker of several over PostgreSQL (cluster.py)
@@ -189,17 +189,8 @@ class Hub:
         return None if table is None else await table.archive(self.key)
 
     async def sendable(self, table_id: str) -> Sendable | None:
-        """A finished table's record ready to send (published.py): kept from an earlier
-        request, else encoded and compressed off the event loop."""
-        kept = self.published.get(table_id)
-        if kept is not None:
-            return kept
-        archive = await self.archived(table_id)
-        if archive is None:
-            return None
-        made = await asyncio.to_thread(Sendable.of, archive)
-        self.published.keep(table_id, made)
-        return made
+        """A finished table's record ready to send (published.py)."""
+        return await self.published.sendable(table_id, self.archived)
 
     async def route(self, table_id: str) -> str | None:
         """Where a table's requests are served: None here, else its owner's address."""

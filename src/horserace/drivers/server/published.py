@@ -7,13 +7,19 @@ does not change once its game is over, so what is kept is never stale."""
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
 
 from horserace.drivers.server.records import Archive, RecordCheck
 
 KEPT_BYTES = 64 * 1024 * 1024  # records kept ready to send, encoded and compressed
+SLICE = 64 * 1024  # bytes of a record written in one turn of the event loop
 
 
 @dataclass(frozen=True)
@@ -37,12 +43,42 @@ class Sendable:
 
 
 class Published:
-    """The sendable records most recently asked for, at most `kept_bytes` of them."""
+    """The sendable records most recently asked for, at most `kept_bytes` of them; each made
+    once however many ask for it at once, and at most as many at once as `heavy` lets (the
+    hub's bound on work off the loop): two loops asking for one long record while it was
+    being made each made it again, and the threads doing so held the interpreter from the
+    event loop for seconds."""
 
-    def __init__(self, kept_bytes: int = KEPT_BYTES) -> None:
+    def __init__(self, heavy: asyncio.Semaphore, kept_bytes: int = KEPT_BYTES) -> None:
+        self.heavy = heavy
         self.kept_bytes = kept_bytes
         self._kept: OrderedDict[str, Sendable] = OrderedDict()
         self._bytes = 0
+        self._making: dict[str, asyncio.Future[Sendable | None]] = {}
+
+    async def sendable(
+        self, table_id: str, archived: Callable[[str], Awaitable[Archive | None]]
+    ) -> Sendable | None:
+        """The table's record ready to send: kept, else made from `archived` off the loop."""
+        kept = self.get(table_id)
+        if kept is not None:
+            return kept
+        pending = self._making.get(table_id)
+        if pending is None:
+            pending = self._making[table_id] = asyncio.ensure_future(self._make(table_id, archived))
+            pending.add_done_callback(lambda _: self._making.pop(table_id, None))
+        return await asyncio.shield(pending)
+
+    async def _make(
+        self, table_id: str, archived: Callable[[str], Awaitable[Archive | None]]
+    ) -> Sendable | None:
+        archive = await archived(table_id)  # a replay, if one is needed, is bounded there
+        if archive is None:
+            return None
+        async with self.heavy:
+            made = await asyncio.to_thread(Sendable.of, archive)
+        self.keep(table_id, made)
+        return made
 
     def get(self, table_id: str) -> Sendable | None:
         found = self._kept.get(table_id)
@@ -58,3 +94,21 @@ class Published:
         while self._bytes > self.kept_bytes:
             _, gone = self._kept.popitem(last=False)
             self._bytes -= gone.size
+
+
+class Sliced(Response):
+    """A body of bytes written SLICE at a time, the event loop turning between two slices.
+    Written whole, a multi-megabyte record was one `send` into the socket of the length of
+    the record (on the loopback the kernel's whole path to the reader, in that one call):
+    the other tables' moves waited for it."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        start = {"type": "http.response.start", "status": self.status_code}
+        await send({**start, "headers": self.raw_headers})
+        body = self.body
+        for at in range(0, len(body), SLICE):
+            await send(
+                {"type": "http.response.body", "body": body[at : at + SLICE], "more_body": True}
+            )
+            await asyncio.sleep(0)  # the loop's other work between two slices
+        await send({"type": "http.response.body", "body": b""})

@@ -138,10 +138,12 @@ class Router:
                 break
         query = scope.get("query_string", b"").decode("latin-1")
         url = f"http://{address}{scope['path']}" + (f"?{query}" if query else "")
+        forwarder = self._forwarder()
+        asked = forwarder.build_request(
+            scope["method"], url, headers=self._headers(scope), content=body
+        )
         try:
-            answer = await self._forwarder().request(
-                scope["method"], url, headers=self._headers(scope), content=body
-            )
+            answer = await forwarder.send(asked, stream=True)
         except httpx.HTTPError as error:
             log.warning("forwarding to %s failed: %s", address, type(error).__name__)
             await _reply(send, 503, b'{"detail":"the table is moving to another worker; retry"}')
@@ -151,10 +153,17 @@ class Router:
             for name, value in answer.headers.multi_items()
             if name.encode("latin-1") not in HOP_BY_HOP | {b"content-length"}
         ]
-        await send(
-            {"type": "http.response.start", "status": answer.status_code, "headers": headers}
-        )
-        await send({"type": "http.response.body", "body": answer.content})
+        try:  # the owner's bytes as they come, as it sent them (a gzipped record stays so)
+            await send(
+                {"type": "http.response.start", "status": answer.status_code, "headers": headers}
+            )
+            async for piece in answer.aiter_raw():
+                await send({"type": "http.response.body", "body": piece, "more_body": True})
+            await send({"type": "http.response.body", "body": b""})
+        except httpx.HTTPError as error:  # the answer has begun: the client sees it cut
+            log.warning("forwarding from %s broke off: %s", address, type(error).__name__)
+        finally:
+            await answer.aclose()
 
     async def _socket(self, address: str, scope: Scope, receive: Receive, send: Send) -> None:
         first = await receive()
