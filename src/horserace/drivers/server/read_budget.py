@@ -4,10 +4,10 @@ read bucket, and each whole READ_BYTES_PER_TOKEN of its answer one more, taken a
 does not allow is answered 429, `refusal_seconds` late, before any work is done for it.
 
 Reads are cheap one at a time, but not free: one address asking in four loops for a finished
-table's lobby line, check and multi-megabyte record (546 answers a second, half of them
-records of 13,549 steps) kept the event loop busy enough to raise another table's p99 from
-4.8 to 50.7 ms on an idle machine. People read far less: the lobby and the table page are
-pushed their changes over WebSockets, so a page reads a few times as it opens.
+table's lobby line, check and multi-megabyte record got 546 answers a second, about a
+millisecond of the server's CPU each, and a record's megabytes to write. People read far
+less: the lobby and the table page are pushed their changes over WebSockets, so a page reads
+a few times as it opens.
 
 With `--workers N` each worker keeps its own buckets (a request is counted where it is
 served, under the client address a forwarding worker vouches for)."""
