@@ -451,7 +451,7 @@ def _lobby(app: FastAPI) -> None:
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str, request: Request) -> Response:
         """The published record, as stored when the game ended (gzipped for a client that
-        accepts it: a tenth of the bytes to write)."""
+        accepts it: about a quarter of the bytes to write), a slice a turn of the loop."""
         sendable = await _sendable(app, table_id)
         headers = {
             "Content-Disposition": f'attachment; filename="{table_id}.jsonl"',
