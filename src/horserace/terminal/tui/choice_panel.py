@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.events import Key
 from textual.message import Message
+from textual.strip import Strip
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option as ListEntry
 
@@ -28,9 +29,18 @@ class AnswerField(Input):
     dropped: nobody answers a question before seeing it."""
 
     shown_at = math.inf  # when the open question was first drawn (inf: not yet)
+    opening = False  # a question was opened and this field has not been drawn since
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         return character != "?" and super().check_consume_key(key, character)
+
+    def render_line(self, y: int) -> Strip:
+        """The first line drawn after a question opened is in the frame that shows it: keys
+        count from then. (Stamped once the screen had gone idle after that frame, a key typed
+        at once on a busy machine came before the stamp and was dropped: 'joker' read 'oker'.)"""
+        if self.opening:
+            self.opening, self.shown_at = False, time.monotonic()
+        return super().render_line(y)
 
     def on_key(self, event: Key) -> None:
         if event.time < self.shown_at:
@@ -95,7 +105,6 @@ class ChoicePanel(Vertical):
         self._question = Text("")
         self._feedback = Text("")
         self._shown: list[Option] = []  # the options listed now, by their index in the list
-        self._opened = 0  # questions opened so far
 
     def compose(self) -> ComposeResult:
         yield Static(id="question")
@@ -128,7 +137,7 @@ class ChoicePanel(Vertical):
         field = self.query_one(AnswerField)
         field.value = ""
         field.disabled = True
-        field.shown_at = math.inf
+        field.shown_at, field.opening = math.inf, False
         self.remove_class("-asking")
 
     def refuse(self, reason: Text) -> None:
@@ -173,16 +182,9 @@ class ChoicePanel(Vertical):
         field.value = ""  # nothing typed before the question counts
         field.placeholder = placeholder
         field.disabled = False
-        field.shown_at = math.inf
-        self._opened += 1
+        field.shown_at, field.opening = math.inf, True  # keys count once it is drawn
         self.add_class("-asking")
         field.focus()
-        self.call_after_refresh(self._drawn, self._opened)
-
-    def _drawn(self, opened: int) -> None:
-        """The question is on the screen: keys typed from now on answer it."""
-        if opened == self._opened and self.has_class("-asking"):
-            self.query_one(AnswerField).shown_at = time.monotonic()
 
     @property
     def ready(self) -> bool:
