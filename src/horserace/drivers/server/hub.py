@@ -18,6 +18,7 @@ from horserace.drivers.server.cluster import Cluster
 from horserace.drivers.server.fair import FAIR, server_seed
 from horserace.drivers.server.limits import Limits, StepBudget
 from horserace.drivers.server.lobby import PUSH_SECONDS, LobbyFeed, row_summary
+from horserace.drivers.server.once import Once
 from horserace.drivers.server.ops import Metrics, event
 from horserace.drivers.server.protocol import CreateTable
 from horserace.drivers.server.published import Published, Sendable
@@ -84,7 +85,7 @@ class Hub:
         self.admission = Admission(self.limits)
         self.heavy = asyncio.Semaphore(REBUILDS)  # replays off the loop at once
         self.published = Published(self.heavy)  # finished tables' records, ready to send
-        self._loading: dict[str, asyncio.Future[TableMaster | None]] = {}
+        self._loading: Once[TableMaster | None] = Once()  # tables being read back
         self.lobby = LobbyFeed(self.summary_of)
         self.cluster = cluster  # one worker of several over PostgreSQL (cluster.py)
         self._news: set[str] = set()
@@ -143,11 +144,7 @@ class Hub:
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        pending = self._loading.get(table_id)
-        if pending is None:
-            pending = self._loading[table_id] = asyncio.ensure_future(self._read_back(table_id))
-            pending.add_done_callback(lambda _: self._loading.pop(table_id, None))
-        return await asyncio.shield(pending)
+        return await self._loading.run(table_id, lambda: self._read_back(table_id))
 
     async def _read_back(self, table_id: str) -> TableMaster | None:
         async with self.heavy:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from horserace.drivers.server.once import Once
 from horserace.drivers.server.records import Archive, RecordCheck
 
 KEPT_BYTES = 64 * 1024 * 1024  # records kept ready to send, encoded and compressed
@@ -54,7 +55,7 @@ class Published:
         self.kept_bytes = kept_bytes
         self._kept: OrderedDict[str, Sendable] = OrderedDict()
         self._bytes = 0
-        self._making: dict[str, asyncio.Future[Sendable | None]] = {}
+        self._making: Once[Sendable | None] = Once()
 
     async def sendable(
         self, table_id: str, archived: Callable[[str], Awaitable[Archive | None]]
@@ -63,11 +64,7 @@ class Published:
         kept = self.get(table_id)
         if kept is not None:
             return kept
-        pending = self._making.get(table_id)
-        if pending is None:
-            pending = self._making[table_id] = asyncio.ensure_future(self._make(table_id, archived))
-            pending.add_done_callback(lambda _: self._making.pop(table_id, None))
-        return await asyncio.shield(pending)
+        return await self._making.run(table_id, lambda: self._make(table_id, archived))
 
     async def _make(
         self, table_id: str, archived: Callable[[str], Awaitable[Archive | None]]
@@ -103,8 +100,9 @@ class Sliced(Response):
     the other tables' moves waited for it."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        start = {"type": "http.response.start", "status": self.status_code}
-        await send({**start, "headers": self.raw_headers})
+        await send(
+            {"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers}
+        )
         body = self.body
         for at in range(0, len(body), SLICE):
             await send(
