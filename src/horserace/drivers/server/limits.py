@@ -85,13 +85,13 @@ class BodyLimit:
 
 async def _too_large(send: Send, limit: int) -> None:
     body = b'{"detail":"request body over %d bytes"}' % limit
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [(b"content-type", b"application/json"), (b"connection", b"close")],
-        }
-    )
+    await answer_json(send, 413, body, (b"connection", b"close"))
+
+
+async def answer_json(send: Send, status: int, body: bytes, *headers: tuple[bytes, bytes]) -> None:
+    """A whole JSON answer sent by a middleware itself, before or instead of the app."""
+    listed = [(b"content-type", b"application/json"), *headers]
+    await send({"type": "http.response.start", "status": status, "headers": listed})
     await send({"type": "http.response.body", "body": body})
 
 

@@ -23,11 +23,13 @@ from horserace.drivers.server.limits import (
     Receive,
     Scope,
     Send,
+    answer_json,
     client_address,
 )
 
 READ_BYTES_PER_TOKEN = 256 * 1024
 READ_METHODS = frozenset({"GET", "HEAD"})
+TOO_MANY = b'{"detail":"too many reads from this address; slow down"}'
 
 
 class ReadBudget:
@@ -48,7 +50,7 @@ class ReadBudget:
         bucket = self.addresses.reads_of(client_address(scope))
         if not bucket.allow():
             await asyncio.sleep(self.addresses.limits.refusal_seconds)
-            await _too_many(send)
+            await answer_json(send, 429, TOO_MANY, (b"retry-after", b"1"))
             return
 
         sent = 0  # bytes of the answer so far: each whole READ_BYTES_PER_TOKEN costs one
@@ -61,10 +63,3 @@ class ReadBudget:
             await send(message)
 
         await self.app(scope, receive, charged_send)
-
-
-async def _too_many(send: Send) -> None:
-    body = b'{"detail":"too many reads from this address; slow down"}'
-    headers = [(b"content-type", b"application/json"), (b"retry-after", b"1")]
-    await send({"type": "http.response.start", "status": 429, "headers": headers})
-    await send({"type": "http.response.body", "body": body})

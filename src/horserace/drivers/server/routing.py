@@ -32,9 +32,11 @@ from horserace.drivers.server.limits import (
     Receive,
     Scope,
     Send,
+    answer_json,
 )
 
 log = logging.getLogger("horserace.drivers.server")
+MOVING = b'{"detail":"the table is moving to another worker; retry"}'  # its owner did not answer
 PEER = b"x-horserace-peer"  # the cluster's secret: this request was forwarded by a worker
 CLIENT = b"x-horserace-client"  # the address of the client the request came from
 TABLE_PATH = re.compile(r"^/(?:api|ws)/tables/([^/]+)")
@@ -146,7 +148,7 @@ class Router:
             answer = await forwarder.send(asked, stream=True)
         except httpx.HTTPError as error:
             log.warning("forwarding to %s failed: %s", address, type(error).__name__)
-            await _reply(send, 503, b'{"detail":"the table is moving to another worker; retry"}')
+            await answer_json(send, 503, MOVING)
             return
         headers = [
             (name.encode("latin-1"), value.encode("latin-1"))
@@ -238,14 +240,3 @@ async def _owner_to_client(upstream: ClientConnection, send: Send) -> None:
         code = CLOSE_MOVING
     with contextlib.suppress(Exception):
         await send({"type": "websocket.close", "code": code})
-
-
-async def _reply(send: Send, status: int, body: bytes) -> None:
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [(b"content-type", b"application/json")],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
