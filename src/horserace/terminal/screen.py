@@ -82,6 +82,18 @@ class StatusLine:
         return Measurement(max([sum(widths[:2]), *widths[2:]]), whole)
 
 
+EIGHTHS = ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")  # a character's left eighths, none to seven
+
+
+def odds_text(chance: float, half: int, *, padded: bool = False) -> Text:
+    """'19.7% ██▊': a chance and its bar, `half` characters for 50% (longer chances capped
+    there), in eighths of a character; `padded` fills the bar out to that width, for a column."""
+    eighths = min(half * 8, round(chance * 2 * half * 8))
+    bar = "█" * (eighths // 8) + EIGHTHS[eighths % 8]
+    label = "<0.1%" if 0 < chance < 0.0005 else f"{chance * 100:.1f}%"
+    return Text(f"{label:>6} {bar:<{half if padded else 0}}")
+
+
 @dataclass(frozen=True)
 class Fitted:
     """A board drawn in full and compact: printed, it is the full one; the full screen shows

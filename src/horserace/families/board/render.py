@@ -27,7 +27,7 @@ from horserace.families.board.rules import events as ev
 from horserace.families.board.rules.config import SCRATCH_LINES
 from horserace.families.board.rules.state import Phase
 from horserace.families.board.rules.view import BoardView
-from horserace.terminal.screen import StatusLine, status_parts, to_plain
+from horserace.terminal.screen import StatusLine, odds_text, status_parts, to_plain
 from horserace.terminal.standings import standings_table as standings
 
 __all__ = ["News", "money_text", "step_news", "to_plain"]
@@ -95,14 +95,6 @@ def _cell(mark: str, width: int) -> str:
     return mark.rjust(width)
 
 
-def _odds_text(chance: float) -> Text:
-    """'19.7% ██▊': the bar is BAR_WIDTH characters for 50%, in eighths of a character."""
-    eighths = min(BAR_WIDTH * 8, round(chance * 2 * BAR_WIDTH * 8))
-    bar = "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
-    label = "<0.1%" if 0 < chance < 0.0005 else f"{chance * 100:.1f}%"
-    return Text(f"{label:>6} {bar}")
-
-
 def _lane(
     view: BoardView,
     horse: int,
@@ -152,7 +144,7 @@ def _lane(
     elif finished:
         row.append("WINNER", style=f"bold reverse {colour}")
     elif odds is not None and horse in odds:
-        text = _odds_text(odds[horse])
+        text = odds_text(odds[horse], BAR_WIDTH)
         text.stylize("bold " + colour if horse == leader else colour)
         row.append_text(text)
     return row

@@ -19,7 +19,7 @@ from horserace.families.cards.news import News
 from horserace.families.cards.odds.race import RacePosition, TooManyStates, card_odds, position_of
 from horserace.families.cards.rules.state import CardsPhase, CardsView
 from horserace.families.cards.rules.track import RACING_SUITS
-from horserace.terminal.screen import StatusLine, status_parts
+from horserace.terminal.screen import StatusLine, odds_text, status_parts
 from horserace.terminal.screen import to_plain as terminal_plain
 
 PLAIN_WIDTH = 100
@@ -55,13 +55,6 @@ def _card(value: Card | None) -> Text:
     if is_joker(value):
         return Text("Jo", style="bold magenta")
     return Text(card_text(value), style=SUIT_COLOURS[suit_of(value)])
-
-
-def _odds_text(chance: float) -> Text:
-    eighths = min(BAR_WIDTH * 8, round(chance * 2 * BAR_WIDTH * 8))
-    bar = "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
-    label = "<0.1%" if 0 < chance < 0.0005 else f"{chance * 100:.1f}%"
-    return Text(f"{label:>6} {bar:<{BAR_WIDTH}}")
 
 
 def _stakes(view: CardsView, suit: int, names: Sequence[str]) -> str:
@@ -118,7 +111,7 @@ def course_lanes(view: CardsView, info: BoardInfo, *, backers: bool = True) -> T
         if suit in places:
             row.append(Text(f"place {places[suit]}", style=f"bold reverse {colour}"))
         elif info.odds is not None and suit in info.odds:
-            row.append(_odds_text(info.odds[suit]))
+            row.append(odds_text(info.odds[suit], BAR_WIDTH, padded=True))
         else:
             row.append("")
         if backers:
