@@ -35,6 +35,24 @@ def first_best(actions: Sequence[Action], worths: Sequence[float]) -> Action:
 KING_KEPT = 0.75  # share of a penalty a King is expected to keep away (it may come back)
 
 
+def own_hand(view: BoardView) -> RankCounts:
+    """The hand of the seat the view is for (a seat's view always shows its own)."""
+    assert view.seat is not None
+    hand = view.hands[view.seat]
+    assert hand is not None
+    return hand
+
+
+def rolls_to_go(view: BoardView) -> float:
+    """The race rolls still expected, from the running horses' slots to go."""
+    running = {
+        h: view.board.advances_to_finish(h) - view.positions[h - 2]
+        for h in HORSES
+        if h not in view.lines
+    }
+    return race_odds(running).expected_rolls
+
+
 def penalty_per_line(view: BoardView, line: int) -> int:
     return view.config.scratch_values[line - 1] * view.config.penalty_unit
 
@@ -70,12 +88,7 @@ class HandValuer:
         view = self.view
         if view.phase is not Phase.RACE:
             return view.pot + mean_penalty(view) * len(view.chips)
-        running = {
-            h: view.board.advances_to_finish(h) - view.positions[h - 2]
-            for h in HORSES
-            if h not in view.lines
-        }
-        rolls = race_odds(running).expected_rolls
+        rolls = rolls_to_go(view)
         waste = sum(
             DICE[h] * penalty_per_line(view, line + 1) for line, h in enumerate(view.lines) if h
         )
@@ -131,13 +144,8 @@ def expected_future_penalty(view: BoardView) -> float:
     that one more comes this seat's way before the race ends."""
     if view.phase is not Phase.RACE:
         return mean_penalty(view)
-    running = {
-        h: view.board.advances_to_finish(h) - view.positions[h - 2]
-        for h in HORSES
-        if h not in view.lines
-    }
     seats = sum(1 for out in view.out if not out)
-    my_rolls = race_odds(running).expected_rolls / seats
+    my_rolls = rolls_to_go(view) / seats
     waste = sum(DICE[h] for h in view.lines if h)
     another = 1 - (1 - waste) ** my_rolls
     return float(another * mean_penalty(view))

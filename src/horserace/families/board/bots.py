@@ -22,6 +22,7 @@ from horserace.families.board.bot_values import (
     first_best,
     market_price_of,
     mean_penalty,
+    own_hand,
     penalty_per_line,
     scratch_risk,
 )
@@ -45,13 +46,6 @@ from horserace.families.board.rules.view import BoardView
 
 def _with(hand: RankCounts, rank: int, delta: int) -> RankCounts:
     return (*hand[:rank], hand[rank] + delta, *hand[rank + 1 :])
-
-
-def _own_hand(view: BoardView) -> RankCounts:
-    assert view.seat is not None
-    hand = view.hands[view.seat]
-    assert hand is not None
-    return hand
 
 
 class _BoardBot:
@@ -100,7 +94,7 @@ class EvBot(_BoardBot):
     def _keep(self, view: BoardView, legal: Sequence[Action]) -> Action:
         valuer = HandValuer(view)
         odds = win_odds(view)
-        hand = _own_hand(view)
+        hand = own_hand(view)
         base = valuer.value(hand, odds)
         unit = view.config.penalty_unit
 
@@ -177,9 +171,9 @@ class EvBot(_BoardBot):
 
     def _joker(self, view: BoardView, legal: Sequence[Action]) -> Action:
         valuer = HandValuer(view)
-        hand = _with(_own_hand(view), JOKER, -1)  # a played Joker escapes its 4A fee
+        hand = _with(own_hand(view), JOKER, -1)  # a played Joker escapes its 4A fee
         fee = 4 * view.config.penalty_unit
-        keep = valuer.value(_own_hand(view), win_odds(view)) - fee + view.config.penalty_unit
+        keep = valuer.value(own_hand(view), win_odds(view)) - fee + view.config.penalty_unit
 
         def worth(action: Action) -> float:
             if not isinstance(action, PlayJoker):
@@ -196,7 +190,7 @@ class EvBot(_BoardBot):
 
     def _pair(self, view: BoardView, legal: Sequence[Action]) -> Action:
         valuer = HandValuer(view)
-        hand = _own_hand(view)
+        hand = own_hand(view)
 
         def worth(action: Action) -> float:
             assert isinstance(action, Pair)
@@ -220,7 +214,7 @@ class Swaps:
     card's worth are worked out once, not once per candidate swap."""
 
     def __init__(self, view: BoardView) -> None:
-        self.valuer, self.odds, self.hand = HandValuer(view), win_odds(view), _own_hand(view)
+        self.valuer, self.odds, self.hand = HandValuer(view), win_odds(view), own_hand(view)
         self._view = view
         self._worths: dict[int, float] = {}
 
@@ -261,7 +255,7 @@ class HeuristicBot(_BoardBot):
     husted = staticmethod(_husted.heuristic_husted)
 
     def decide(self, view: BoardView, legal: Sequence[Action], first: Action) -> Action:
-        hand = _own_hand(view)
+        hand = own_hand(view)
         if isinstance(first, Keep):
             order = {ACE: 0, KING: 1, 2: 2, 12: 2, 3: 3, 11: 3, 4: 4, 10: 4, JOKER: 5}
             return min(legal, key=lambda a: order.get(a.rank, 6) if isinstance(a, Keep) else 9)

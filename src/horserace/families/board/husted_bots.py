@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from horserace.components.cards import ACE, JOKER, KING, RANKS, RankCounts, count_of
 from horserace.core.actions import Action
-from horserace.families.board.bot_values import HandValuer, first_best
+from horserace.families.board.bot_values import HandValuer, first_best, own_hand
 from horserace.families.board.odds.view import view_odds as win_odds
 from horserace.families.board.rules.actions import (
     JACK,
@@ -38,13 +38,6 @@ def is_husted_choice(view: BoardView, legal: Sequence[Action]) -> bool:
     )
 
 
-def _hand(view: BoardView) -> RankCounts:
-    assert view.seat is not None
-    hand = view.hands[view.seat]
-    assert hand is not None
-    return hand
-
-
 def chip_return(view: BoardView, hand: RankCounts) -> float:
     """What one chip added to the pot brings back to this hand: its winning cards' shares."""
     odds = win_odds(view)
@@ -53,7 +46,7 @@ def chip_return(view: BoardView, hand: RankCounts) -> float:
 
 
 def ev_husted(view: BoardView, legal: Sequence[Action]) -> Action:
-    hand = _hand(view)
+    hand = own_hand(view)
     first = legal[0]
     if isinstance(first, Fold):  # short of the wager: folding is all there is
         return first
@@ -124,7 +117,7 @@ def _best_power(view: BoardView, legal: Sequence[Action], hand: RankCounts) -> A
 
 def heuristic_husted(view: BoardView, legal: Sequence[Action]) -> Action:
     """Meet or check, never raise; throw away dead aces and jokers; hold back the leader."""
-    hand = _hand(view)
+    hand = own_hand(view)
     first = legal[0]
     if isinstance(first, Check | Meet | Fold):  # a lone fold: short of the wager
         return first
