@@ -62,8 +62,8 @@ def ev_tables(finish: tuple[int, ...], reroll: bool) -> Array:
 
 
 @njit(cache=True)
-def mean_penalty(spec: Array) -> float:
-    unit = max(spec[ANTE], 1)
+def mean_line(spec: Array, unit: Word) -> float:
+    """The scratch lines' average value, each line's value counting `unit` chips."""
     total = 0
     for line in range(4):
         total += spec[VALUES + line] * unit
@@ -71,21 +71,33 @@ def mean_penalty(spec: Array) -> float:
 
 
 @njit(cache=True)
-def _remaining(spec: Array, line_of: Array, position: Array, remaining: Array) -> None:
-    for horse in range(2, 13):
-        running = line_of[horse] == 0
-        remaining[horse] = (spec[FINISH + horse] - position[horse]) * running
+def mean_penalty(spec: Array) -> float:
+    return mean_line(spec, max(spec[ANTE], 1))
 
 
 @njit(cache=True)
-def _waste(spec: Array, line_of: Array, tables: Array) -> float:
-    """What a race roll is expected to pay for scratched horses, line by line."""
-    unit = max(spec[ANTE], 1)
+def odds_from(
+    spec: Array, line_of: Array, position: Array, dice: Array, work: Array, win: Array,
+    remaining: Array,
+) -> float:  # fmt: skip
+    """The race's exact odds from these positions into `win` (the advances each running horse
+    has to go into `remaining`), `dice` naming each horse's chance a roll; returns the rolls
+    expected."""
+    for horse in range(2, 13):
+        running = line_of[horse] == 0
+        remaining[horse] = (spec[FINISH + horse] - position[horse]) * running
+    return race_odds(remaining, dice, work, win)  # type: ignore[no-any-return]
+
+
+@njit(cache=True)
+def roll_waste(spec: Array, line_of: Array, dice: Array, unit: Word) -> float:
+    """What a race roll is expected to pay for scratched horses, line by line, each line's
+    value counting `unit` chips."""
     waste = 0.0
     for line in range(1, 5):
         for horse in range(2, 13):
             if line_of[horse] == line:
-                waste += tables[DICE, horse] * (spec[VALUES + line - 1] * unit)
+                waste += dice[horse] * (spec[VALUES + line - 1] * unit)
     return waste
 
 
@@ -187,8 +199,7 @@ def future_penalty(
     mean = mean_penalty(spec)
     if not racing:
         return mean
-    _remaining(spec, line_of, position, remaining)
-    rolls = race_odds(remaining, tables[DICE], work, win)
+    rolls = odds_from(spec, line_of, position, tables[DICE], work, win, remaining)
     waste = 0.0
     for line in range(1, 5):
         for horse in range(2, 13):
@@ -207,9 +218,8 @@ def ev_joker(
     """Pass, or the Joker move (moves[1:options], +horse forward, -horse back) that leaves the
     hand worth the most; a Joker that carries a horse across wins the Jockey Pot too."""
     unit = max(spec[ANTE], 1)
-    _remaining(spec, line_of, position, remaining)
-    rolls = race_odds(remaining, tables[DICE], work, win)
-    estimate = pot + rolls * _waste(spec, line_of, tables)
+    rolls = odds_from(spec, line_of, position, tables[DICE], work, win, remaining)
+    estimate = pot + rolls * roll_waste(spec, line_of, tables[DICE], unit)
     in_hands = _valuer(spec, seat, hands, discards, stub, valued)
     hand = hands[seat]
     worths[0] = hand_value(spec, hand, win, estimate, valued, in_hands) - 4 * unit + unit
@@ -222,8 +232,7 @@ def ev_joker(
             win[horse] = 1.0
             worths[k] = hand_value(spec, hand, win, estimate, valued, in_hands) + jockey
         else:
-            _remaining(spec, line_of, position, remaining)
-            race_odds(remaining, tables[DICE], work, win)
+            odds_from(spec, line_of, position, tables[DICE], work, win, remaining)
             worths[k] = hand_value(spec, hand, win, estimate, valued, in_hands)
         position[horse] -= step
     return first_best(worths, np.int64(options))

@@ -15,12 +15,19 @@ from __future__ import annotations
 import numpy as np
 
 from horserace.kernels import Array, Word
-from horserace.kernels.advanced_ev import DICE, GATE, _valuer, first_best, hand_value
+from horserace.kernels.advanced_ev import (
+    DICE,
+    GATE,
+    _valuer,
+    first_best,
+    hand_value,
+    mean_line,
+    odds_from,
+    roll_waste,
+)
 from horserace.kernels.advanced_numbers import ACE, DECK, DECKS, FINISH, JOKER, KING, PLAYERS
-from horserace.kernels.advanced_numbers import VALUES as LINE_VALUES
 from horserace.kernels.classic_numbers import JACK, QUEEN
 from horserace.kernels.compiled import njit
-from horserace.kernels.race_odds import race_odds
 
 NONE = -1  # no card in this place of a discard
 
@@ -28,10 +35,7 @@ NONE = -1  # no card in this place of a discard
 @njit(cache=True)
 def mean_penalty(spec: Array) -> float:
     """The mean scratch line's value (Husted's penalties are chips, whatever the ante)."""
-    total = 0
-    for line in range(4):
-        total += spec[LINE_VALUES + line]
-    return total / 4
+    return mean_line(spec, np.int64(1))
 
 
 @njit(cache=True)
@@ -193,17 +197,6 @@ def heuristic_power(
 
 
 @njit(cache=True)
-def _odds_at(
-    spec: Array, line_of: Array, position: Array, tables: Array, work: Array, win: Array,
-    remaining: Array,
-) -> Word:  # fmt: skip
-    """The race's exact odds from these positions into `win`; returns the rolls expected."""
-    for horse in range(2, 13):
-        remaining[horse] = (spec[FINISH + horse] - position[horse]) * (line_of[horse] == 0)
-    return race_odds(remaining, tables[DICE], work, win)
-
-
-@njit(cache=True)
 def race_pot(
     spec: Array, pot: Word, line_of: Array, position: Array, tables: Array, work: Array,
     win: Array, remaining: Array,
@@ -211,13 +204,8 @@ def race_pot(
     """The Main Pot and the penalties the race is still expected to bring in (the rolls to
     go times a roll's expected cost), as `bot_values.HandValuer` reckons it; the race's exact
     odds are left in `win`."""
-    rolls = _odds_at(spec, line_of, position, tables, work, win, remaining)
-    waste = 0.0
-    for line in range(1, 5):
-        for horse in range(2, 13):
-            if line_of[horse] == line:
-                waste += tables[DICE, horse] * spec[LINE_VALUES + line - 1]
-    return float(pot + rolls * waste)
+    rolls = odds_from(spec, line_of, position, tables[DICE], work, win, remaining)
+    return float(pot + rolls * roll_waste(spec, line_of, tables[DICE], np.int64(1)))
 
 
 @njit(cache=True)
@@ -259,7 +247,7 @@ def _power_gain(
         value = base
     elif np.isnan(held_back[slots - 1, horse]):
         position[horse] = held - slots
-        _odds_at(spec, line_of, position, tables, work, win, remaining)
+        odds_from(spec, line_of, position, tables[DICE], work, win, remaining)
         position[horse] = held
         value = hand_value(spec, hand, win, estimate, valued, in_hands)
         held_back[slots - 1, horse] = value

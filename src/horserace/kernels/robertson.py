@@ -11,11 +11,17 @@ from __future__ import annotations
 import numpy as np
 
 from horserace.kernels import Array, Word
-from horserace.kernels.advanced_ev import DICE, _valuer, first_best, hand_value
+from horserace.kernels.advanced_ev import (
+    DICE,
+    _valuer,
+    first_best,
+    hand_value,
+    odds_from,
+    roll_waste,
+)
 from horserace.kernels.advanced_numbers import EV, FINISH, HEURISTIC, VALUES
 from horserace.kernels.advanced_rules import decide
 from horserace.kernels.compiled import njit
-from horserace.kernels.race_odds import race_odds
 from horserace.kernels.rng import bounded, read_tape
 
 FOUR_DICE = 1 << 16  # a tape's four dice a <= b <= c <= d: FOUR_DICE + abcd in decimal digits
@@ -99,9 +105,7 @@ def _odds_from(
             win[:] = 0.0
             win[horse] = 1.0
             return 0.0
-    for horse in range(2, 13):
-        remaining[horse] = (spec[FINISH + horse] - position[horse]) * (line_of[horse] == 0)
-    return race_odds(remaining, p, work, win)  # type: ignore[no-any-return]
+    return odds_from(spec, line_of, position, p, work, win, remaining)
 
 
 @njit(cache=True)
@@ -114,12 +118,7 @@ def _ev_pick(
     first crosses the line), less what its scratched horses cost (`unit`: chips a line's
     value counts); the pot expected is the pot now and the penalties the race still brings."""
     rolls = _odds_from(spec, line_of, position, tables[DICE], work, win, remaining)
-    waste = 0.0
-    for line in range(1, 5):
-        for horse in range(2, 13):
-            if line_of[horse] == line:
-                waste += tables[DICE, horse] * (spec[VALUES + line - 1] * unit)
-    estimate = pot + rolls * waste
+    estimate = pot + rolls * roll_waste(spec, line_of, tables[DICE], unit)
     in_hands = _valuer(spec, seat, hands, discards, stub, valued)
     hand = hands[seat]
     for k in range(count):

@@ -22,9 +22,8 @@ from typing import Any
 import numpy as np
 
 from horserace.kernels import Array, Word
-from horserace.kernels.advanced_ev import _valuer, hand_value
+from horserace.kernels.advanced_ev import _valuer, hand_value, mean_line, roll_waste
 from horserace.kernels.advanced_numbers import ACE, DECK, EV, HEURISTIC, JOKER, KING, OPEN, PLAYERS
-from horserace.kernels.advanced_numbers import VALUES as LINE_VALUES
 from horserace.kernels.advanced_rules import decide
 from horserace.kernels.compiled import njit
 from horserace.kernels.trading_numbers import EVERY_RANK, OFFERS, UNIT, WINDOW, trade_tables
@@ -252,10 +251,7 @@ def window_odds(spec: Array, trade: Any, line_of: Array, rolls_left: Word) -> Wo
 @njit(cache=True)
 def estimate_mean(spec: Array, settings: Array) -> Word:
     """`bot_values.mean_penalty`: the scratch lines' average value."""
-    total = 0
-    for line in range(4):
-        total += spec[LINE_VALUES + line] * settings[UNIT]
-    return total / 4
+    return mean_line(spec, settings[UNIT])
 
 
 @njit(cache=True)
@@ -267,11 +263,7 @@ def pot_estimate(
     settings = trade[SETTINGS]
     if rolls_left:
         return pot + estimate_mean(spec, settings) * spec[PLAYERS]
-    waste = 0.0
-    for line in range(1, 5):
-        for horse in range(2, 13):
-            if line_of[horse] == line:
-                waste += dice[horse] * (spec[LINE_VALUES + line - 1] * settings[UNIT])
+    waste = roll_waste(spec, line_of, dice, settings[UNIT])
     return pot + trade[ROLLS][_scratched(line_of)] * waste
 
 
