@@ -220,9 +220,7 @@ def order_distribution(
     level: dict[State, Number] = {first: one}
     visited = 0
     while level:
-        visited += len(level)
-        if max_states is not None and visited > max_states:
-            raise TooManyStates(f"more than {max_states} states to visit")
+        visited = _count_visits(visited, len(level), max_states)
         following: dict[State, Number] = {}
         for state, mass in level.items():
             for after, weight, total in race.successors(state):
@@ -237,6 +235,14 @@ def order_distribution(
     return result
 
 
+def _count_visits(visited: int, level: int, max_states: int | None) -> int:
+    """The states visited once a level of `level` states is: TooManyStates past `max_states`."""
+    visited += level
+    if max_states is not None and visited > max_states:
+        raise TooManyStates(f"more than {max_states} states to visit")
+    return visited
+
+
 def _exact(race: _Race, first: State, max_states: int | None) -> dict[tuple[int, ...], Fraction]:
     """order_distribution in exact arithmetic: each level's masses are integer numerators over
     the level's one denominator `scale`, the next card's scale the product of this one and the
@@ -246,9 +252,7 @@ def _exact(race: _Race, first: State, max_states: int | None) -> dict[tuple[int,
     scale = 1
     visited = 0
     while level:
-        visited += len(level)
-        if max_states is not None and visited > max_states:
-            raise TooManyStates(f"more than {max_states} states to visit")
+        visited = _count_visits(visited, len(level), max_states)
         steps = [(mass, race.successors(state)) for state, mass in level.items()]
         common = lcm(*{total for _, moves in steps for _, _, total in moves})
         scale *= common
