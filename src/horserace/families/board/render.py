@@ -375,11 +375,12 @@ def own_hand(view: BoardView, info: BoardInfo) -> Text | None:
 def render_compact(view: BoardView, info: BoardInfo) -> RenderableType:
     """The board on a short screen: the status, a line per lane, the seats
     on a line or two, the seat's own hand."""
-    parts: list[RenderableType] = [
-        status_line(view, info),
-        FittedLanes(view, info.odds, header=False),
-        seats_strip(view, info),
-    ]
+    return _short_board(view, info, FittedLanes(view, info.odds, header=False))
+
+
+def _short_board(view: BoardView, info: BoardInfo, lanes: RenderableType) -> RenderableType:
+    """The status, the lanes as a short screen draws them, the seats, the seat's own hand."""
+    parts: list[RenderableType] = [status_line(view, info), lanes, seats_strip(view, info)]
     hand = own_hand(view, info)
     if hand is not None:
         parts.append(hand)
@@ -413,15 +414,7 @@ def render_tight(view: BoardView, info: BoardInfo) -> RenderableType:
     few to a line (slot and chance), the seats' money and the seat's own hand."""
     leader = favourite(view, info.odds)
     lanes = [lane_line(view, horse, info.odds, leader) for horse in HORSES]
-    parts: list[RenderableType] = [
-        status_line(view, info),
-        Columns(lanes, padding=(0, 2)),
-        seats_strip(view, info),
-    ]
-    hand = own_hand(view, info)
-    if hand is not None:
-        parts.append(hand)
-    return Group(*parts)
+    return _short_board(view, info, Columns(lanes, padding=(0, 2)))
 
 
 def plain_board(view: BoardView, info: BoardInfo, width: int = 80) -> str:
