@@ -57,6 +57,7 @@ from horserace.kernels.advanced_rules import (
     draft,
     owe,
     pay,
+    scratch_roll,
     share_pots,
 )
 from horserace.kernels.board_numbers import GameOutcomes
@@ -111,31 +112,11 @@ def _scratch(
         earlier = line_of[horse]
         if earlier and repeat == REROLL:
             continue  # the same seat rolls again
-        waiting = 0
         new_line = repeat == MOVE or not earlier
-        if earlier and repeat == MOVE:  # the horse moves down; its former holders pay again
-            line = rolls + 1
-            line_of[horse] = line
-            value = spec[VALUES + line - 1] * unit
-            for k in range(n):
-                seat = (roller + k) % n
-                if given_up[seat, horse]:
-                    waiting = owe(queue, np.int64(waiting), seat, value * given_up[seat, horse])
-        elif earlier:  # chain: the roller pays the horse's position
-            waiting = owe(queue, np.int64(waiting), roller, spec[VALUES + earlier - 1] * unit)
-        else:
-            scratched += 1
-            line = rolls + 1 if repeat == MOVE else scratched
-            line_of[horse] = line
-            value = spec[VALUES + line - 1] * unit
-            for k in range(n):
-                seat = (roller + k) % n
-                held = hands[seat, horse]
-                if held:
-                    hands[seat, horse] = 0
-                    given_up[seat, horse] += held
-                    discards[horse] += held
-                    waiting = owe(queue, np.int64(waiting), seat, value * held)
+        scratched, waiting = scratch_roll(
+            spec, horse, roller, np.int64(rolls), np.int64(scratched), unit, line_of, hands,
+            given_up, discards, queue,
+        )  # fmt: skip
         rolls += 1
         z = answer_penalties(
             spec, z, tape, at, kinds, queue, waiting, hands, discards, chips, money, line_of,

@@ -30,11 +30,13 @@ from horserace.kernels.advanced_numbers import (
     PLAYERS,
     RANDOM,
     RANKS,
+    REPEAT,
     SPAN,
     SPLIT,
+    VALUES,
 )
 from horserace.kernels.compiled import njit
-from horserace.kernels.deck_game import take
+from horserace.kernels.deck_game import MOVE, take
 from horserace.kernels.rng import bounded, read_tape
 
 # Rows of `money`: the Main Pot, the Jockey Pot, chips paid in since the last race was won.
@@ -251,6 +253,45 @@ def owe(queue: Array, waiting: Word, debtor: Word, amount: Word) -> Word:
     return waiting + 1
 
 
+@njit(cache=True)
+def scratch_roll(
+    spec: Array, horse: Word, roller: Word, rolls: Word, scratched: Word, unit: Word,
+    line_of: Array, hands: Array, given_up: Array, discards: Array, queue: Array,
+) -> tuple[Word, Word]:  # fmt: skip
+    """The scratch roll `rolls` + 1 naming `horse` (under the reroll rule a repeat is rolled
+    again before this): a new horse goes on the next line and every hand gives up its cards;
+    a repeat moves down to this roll's line, its former holders paying again (move), or costs
+    the roller its line (chain). Each line's value counts `unit` chips; the penalties are
+    queued from the roller round (`owe`); returns (horses scratched, the queue's length)."""
+    n, repeat = spec[PLAYERS], spec[REPEAT]
+    earlier = line_of[horse]
+    waiting = 0
+    if earlier and repeat == MOVE:
+        line = rolls + 1
+        line_of[horse] = line
+        value = spec[VALUES + line - 1] * unit
+        for k in range(n):
+            seat = (roller + k) % n
+            if given_up[seat, horse]:
+                waiting = owe(queue, np.int64(waiting), seat, value * given_up[seat, horse])
+    elif earlier:
+        waiting = owe(queue, np.int64(waiting), roller, spec[VALUES + earlier - 1] * unit)
+    else:
+        scratched += 1
+        line = rolls + 1 if repeat == MOVE else scratched
+        line_of[horse] = line
+        value = spec[VALUES + line - 1] * unit
+        for k in range(n):
+            seat = (roller + k) % n
+            held = hands[seat, horse]
+            if held:
+                hands[seat, horse] = 0
+                given_up[seat, horse] += held
+                discards[horse] += held
+                waiting = owe(queue, np.int64(waiting), seat, value * held)
+    return scratched, waiting
+
+
 __all__ = [
     "DRAFT",
     "answer_penalties",
@@ -260,5 +301,6 @@ __all__ = [
     "draft",
     "owe",
     "pay",
+    "scratch_roll",
     "share_pots",
 ]

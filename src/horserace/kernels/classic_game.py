@@ -39,11 +39,14 @@ from horserace.kernels.advanced_numbers import (
     bot_kinds,
 )
 from horserace.kernels.advanced_rules import (
+    AMOUNT,
+    DEBTOR,
     JOCKEY_POT,
     PAID,
     POT,
     antes,
     pay,
+    scratch_roll,
     share_pots,
 )
 from horserace.kernels.board_numbers import GameOutcomes
@@ -118,7 +121,7 @@ def _deal(
 def _scratch(
     spec: Array, z: Word, tape: Array, at: Array, kinds: Array, dealer: Word, line_of: Array,
     hands: Array, deck: Array, given_up: Array, discards: Array, chips: Array, money: Array,
-    ev: Any,
+    queue: Array, ev: Any,
 ) -> tuple[Word, Word]:  # fmt: skip
     """The scratch rolls from the dealer's left until four horses are scratched (four rolls
     under the move rule), each penalty paid at once, Perry's window after each if the table
@@ -131,32 +134,12 @@ def _scratch(
         earlier = line_of[horse]
         if earlier and repeat == REROLL:
             continue  # the same seat rolls again
-        if earlier and repeat == MOVE:  # the horse moves down; its former holders pay again
-            line_of[horse] = rolls + 1
-            for k in range(n):
-                seat = (roller + k) % n
-                if given_up[seat, horse]:
-                    pay(
-                        chips,
-                        money,
-                        seat,
-                        spec[VALUES + rolls] * given_up[seat, horse],
-                        np.int64(POT),
-                    )
-        elif earlier:  # chain: the roller pays the horse's position
-            pay(chips, money, roller, spec[VALUES + earlier - 1], np.int64(POT))
-        else:
-            scratched += 1
-            line = rolls + 1 if repeat == MOVE else scratched
-            line_of[horse] = line
-            for k in range(n):
-                seat = (roller + k) % n
-                held = hands[seat, horse]
-                if held:
-                    hands[seat, horse] = 0
-                    given_up[seat, horse] += held
-                    discards[horse] += held
-                    pay(chips, money, seat, spec[VALUES + line - 1] * held, np.int64(POT))
+        scratched, waiting = scratch_roll(
+            spec, horse, roller, np.int64(rolls), np.int64(scratched), np.int64(1), line_of,
+            hands, given_up, discards, queue,
+        )  # fmt: skip
+        for k in range(waiting):  # Classic penalties are paid at once, in chips
+            pay(chips, money, queue[DEBTOR, k], queue[AMOUNT, k], np.int64(POT))
         rolls += 1
         left = 4 - (rolls if repeat == MOVE else scratched)
         if not left:  # (the last scratch's window follows the market's opening)
@@ -235,6 +218,7 @@ def play_game(
     seats = np.zeros((4, n), dtype=np.int64)
     folded, wagered = seats[0], seats[1]
     money = np.zeros(3, dtype=np.int64)
+    queue = np.zeros((3, n + 1), dtype=np.int64)  # a scratch roll's penalties, in order
     four = np.zeros(FOUR_SPACE, dtype=np.int64)
     chips[:] = spec[CHIPS]
     dealer = spec[DEALER]
@@ -253,7 +237,7 @@ def play_game(
         )  # fmt: skip
         z, last = _scratch(
             spec, z, tape, at, kinds, dealer, line_of, hands, deck, given_up, discards, chips,
-            money, ev,
+            money, queue, ev,
         )  # fmt: skip
         open_market(line_of, market, discards)
         for moment in (EACH, AFTER):  # the last scratch's window opens with the market open
