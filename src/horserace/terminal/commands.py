@@ -15,6 +15,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from horserace.core.errors import HorseraceError
 from horserace.terminal.errors import INTERRUPTED, USAGE_ERROR, say_error
+from horserace.terminal.help_style import house_style
 
 
 class LazyGroup(TyperGroup):
@@ -38,7 +39,7 @@ class LazyGroup(TyperGroup):
             return TyperCommand(cmd_name, help=help_line, short_help=help_line)
         built: dict[str, click.Command] = self.__dict__.setdefault("_built", {})
         if cmd_name not in built:
-            built[cmd_name] = build()
+            built[cmd_name] = house_style(build())
         return built[cmd_name]
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -67,6 +68,7 @@ class LazyGroup(TyperGroup):
     ) -> Any:
         """Every mistake on the command line ends the same way: one line `error: ...` on
         stderr and exit code 2, click's own usage errors included, never a traceback."""
+        house_style(self)  # its own options (its subcommands are styled as they are built)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:

@@ -94,11 +94,11 @@ common_options = declared(
         shown="none: a new game",
     ),
     Opt(
-        "--theme auto|light|dark",
+        "--theme THEME",
         str,
         "auto",
-        "The full screen's colours; auto asks the terminal for its background colour"
-        " (else reads COLORFGBG, else dark).",
+        "The full screen's colours: auto, light or dark; auto asks the terminal for its"
+        " background colour (else reads COLORFGBG, else dark).",
     ),
 )
 

@@ -59,7 +59,10 @@ def register(app: typer.Typer) -> None:
             show_default="the game's own pace, as play has it",
         ),
         theme: str = typer.Option(
-            "auto", "--theme", metavar="auto|light|dark", help="The full screen's colours."
+            "auto",
+            "--theme",
+            metavar="THEME",
+            help="The full screen's colours: auto, light or dark.",
         ),
     ) -> None:
         """Re-run a game record, check every event and the dice against the seed, then show

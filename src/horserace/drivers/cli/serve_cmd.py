@@ -24,27 +24,35 @@ def register(app: typer.Typer) -> None:
 
 
 def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option("--host", metavar="ADDRESS", help="Address to listen on.")
+    ] = "127.0.0.1",
     port: Annotated[
-        int, typer.Option("--port", min=0, max=65535, help="Port to listen on.")
+        int, typer.Option("--port", metavar="PORT", min=0, max=65535, help="Port to listen on.")
     ] = 8000,
     db: Annotated[
-        str, typer.Option("--db", help="Where tables are kept: sqlite:///FILE or postgresql://...")
+        str,
+        typer.Option(
+            "--db", metavar="URL", help="Where tables are kept: sqlite:///FILE or postgresql://..."
+        ),
     ] = "sqlite:///horserace.db",
     bot_delay: Annotated[
         float,
-        typer.Option("--bot-delay", min=0.0, help="Seconds a bot waits before it moves."),
+        typer.Option(
+            "--bot-delay", metavar="SECONDS", min=0.0, help="Seconds a bot waits before it moves."
+        ),
     ] = 0.8,
     log_level: Annotated[
-        str, typer.Option("--log-level", help="debug, info, warning or error.")
+        str, typer.Option("--log-level", metavar="LEVEL", help="debug, info, warning or error.")
     ] = "info",
     key_file: Annotated[
         str | None,
         typer.Option(
             "--key-file",
+            metavar="FILE",
             help="The key that signs published records (made if missing, mode 0600).",
-            show_default="beside the SQLite file, or $XDG_STATE_HOME/horserace/drivers/server.key,"
-            " else ~/.local/state/horserace/drivers/server.key",
+            show_default="FILE.key beside an SQLite --db FILE; for PostgreSQL, server.key in"
+            " $XDG_STATE_HOME/horserace or else in ~/.local/state/horserace",
         ),
     ] = None,
     openapi: Annotated[
@@ -55,6 +63,7 @@ def serve(
         str | None,
         typer.Option(
             "--metrics-token",
+            metavar="TOKEN",
             envvar="HORSERACE_METRICS_TOKEN",
             help="/metrics answers only 'Authorization: Bearer TOKEN' (best given in the"
             " environment, where other users' ps cannot read it).",
@@ -75,6 +84,7 @@ def serve(
         str | None,
         typer.Option(
             "--advertise-host",
+            metavar="ADDRESS",
             help="Where the workers of other hosts reach this host's workers (each listens"
             " there on a port of its own; the hosts share the PostgreSQL --db and the --key-file)."
             " Given, serve is one host of several, even with --workers 1.",
@@ -85,6 +95,7 @@ def serve(
         int,
         typer.Option(
             "--peer-port",
+            metavar="PORT",
             min=0,
             max=65535,
             help="The first worker's port at --advertise-host (the next worker's is one more,"
@@ -95,6 +106,7 @@ def serve(
         int | None,
         typer.Option(
             "--health-port",
+            metavar="PORT",
             min=1,
             max=65535,
             help="Also answer /healthz at --host on this port (worker N's: this plus N), from a"

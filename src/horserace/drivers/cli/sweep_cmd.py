@@ -35,7 +35,7 @@ def register(app: typer.Typer) -> None:
             help="Values to try on one axis (repeat for more), named as simulate's options:"
             " preset=classic,northwoods; players=2,4,6; rounds=4,8; chips=50,100;"
             " repeat_scratch=move,reroll; ante=1,2; trade_window=...; board=a.toml,b.toml;"
-            " house=none,robertson,perry+robertson; bots=random,ev+random;"
+            " house=none,perry+robertson; bots=random,ev+random;"
             " engine=auto,kernel,reference. The card races and the Derby take the options of"
             " their simulate instead (betting=book,tote; money=8,12; paired=0 ...).",
             show_default="none: one point, the preset's own table",
