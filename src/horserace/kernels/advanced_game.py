@@ -33,7 +33,6 @@ from horserace.kernels.advanced_numbers import (
     ROBERTSON,
     ROTATE,
     ROUNDS,
-    START,
     VALUES,
     AdvancedSpec,
     bot_kinds,
@@ -57,6 +56,7 @@ from horserace.kernels.advanced_rules import (
     draft,
     owe,
     pay,
+    race_starter,
     scratch_roll,
     share_pots,
 )
@@ -276,9 +276,7 @@ def play_game(
             queue, position, ev,
         )  # fmt: skip
         z = _trade(spec, z, tape, at, kinds, dealer, hands, discards, money, line_of, AFTER, 0, ev)
-        first = (
-            (last + 1) % n if spec[START] == 0 else last if spec[START] == 1 else (dealer + 1) % n
-        )
+        first = race_starter(spec, last, dealer)
         z, horse, race_rolls, mover = _race(
             spec, z, tape, at, kinds, first, line_of, hands, discards, chips, money, queue, moves,
             position, four, ev,

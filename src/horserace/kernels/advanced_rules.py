@@ -33,6 +33,7 @@ from horserace.kernels.advanced_numbers import (
     REPEAT,
     SPAN,
     SPLIT,
+    START,
     VALUES,
 )
 from horserace.kernels.compiled import njit
@@ -292,6 +293,14 @@ def scratch_roll(
     return scratched, waiting
 
 
+@njit(cache=True)
+def race_starter(spec: Array, last: Word, dealer: Word) -> Word:
+    """The race's first roller (`board_numbers.RACE_STARTS`): the seat after the last scratch
+    roller, that roller, or the dealer's left."""
+    n = spec[PLAYERS]
+    return (last + 1) % n if spec[START] == 0 else last if spec[START] == 1 else (dealer + 1) % n
+
+
 __all__ = [
     "DRAFT",
     "answer_penalties",
@@ -301,6 +310,7 @@ __all__ = [
     "draft",
     "owe",
     "pay",
+    "race_starter",
     "scratch_roll",
     "share_pots",
 ]

@@ -34,7 +34,6 @@ from horserace.kernels.advanced_numbers import (
     ROBERTSON,
     ROTATE,
     ROUNDS,
-    START,
     VALUES,
     bot_kinds,
 )
@@ -46,6 +45,7 @@ from horserace.kernels.advanced_rules import (
     POT,
     antes,
     pay,
+    race_starter,
     scratch_roll,
     share_pots,
 )
@@ -245,9 +245,7 @@ def play_game(
                 moment, spec, ev[TRADE], z, tape, at, kinds, dealer, hands, discards, deck.sum(),
                 money[POT], line_of, np.int64(0), ev[TABLES][DICE],
             )  # fmt: skip
-        first = (
-            (last + 1) % n if spec[START] == 0 else last if spec[START] == 1 else (dealer + 1) % n
-        )
+        first = race_starter(spec, last, dealer)
         z, horse, race_rolls, mover = _race(
             spec, z, tape, at, kinds, first, hands, deck, discards, chips, money, line_of,
             position, blocks, four, market, ev,
