@@ -76,6 +76,15 @@ def check_run(count: int, seed: int, workers: int, what: str = "games") -> None:
             raise ConfigError(f"{name} must be at least {low}, not {value}")
 
 
+ENGINES = ("auto", "kernel", "reference")  # what plays a run's games, in every family's simulate
+
+
+def check_engine(engine: str) -> None:
+    """`engine` is one of ENGINES (a family may refuse one of them for its own reason)."""
+    if engine not in ENGINES:
+        raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+
+
 def check_threads(threads: int, workers: int) -> None:
     """Threads share one process; workers are processes: a run uses one or the other, so it
     never asks for more threads than the cores (a worker keeps to one thread)."""

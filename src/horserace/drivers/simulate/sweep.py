@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from horserace.components.board import load_board
-from horserace.core.chunks import RunReport
+from horserace.core.chunks import ENGINES, RunReport
 from horserace.core.errors import ConfigError, HorseraceError
 from horserace.drivers.simulate.runner import simulate_games, simulation_of
 from horserace.drivers.simulate.sweep_dask import on_dask
@@ -36,7 +36,7 @@ from horserace.families import families, family, family_of_preset
 from horserace.families.board.options import BOARD_NAMES
 from horserace.families.board.rules.config import BoardConfig
 from horserace.families.board.rules.house import house_options
-from horserace.families.board.tally import ENGINES, SimulationReport, plan_games
+from horserace.families.board.tally import SimulationReport, plan_games
 from horserace.families.presets import get_preset
 
 # The axes a user types, named as `simulate` names its options (--chips, --repeat-scratch...).

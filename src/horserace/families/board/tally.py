@@ -24,7 +24,15 @@ import numpy as np
 
 from horserace.components.board import HORSES
 from horserace.core.chance import SeededChance
-from horserace.core.chunks import GameTally, Plan, Planned, RunReport, Span, check_run
+from horserace.core.chunks import (
+    GameTally,
+    Plan,
+    Planned,
+    RunReport,
+    Span,
+    check_engine,
+    check_run,
+)
 from horserace.core.errors import ConfigError
 from horserace.core.events import Event
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
@@ -45,7 +53,6 @@ if TYPE_CHECKING:  # the kernels import numba: only a run that uses them loads i
 
 __all__ = [
     "CHUNK_GAMES",
-    "ENGINES",
     "KERNEL_CHUNK_GAMES",
     "SimulationReport",
     "exact_horse_odds",
@@ -57,7 +64,6 @@ CHUNK_GAMES = 16  # games per unit of work; fixed, so results never depend on th
 KERNEL_CHUNK_GAMES = 20_000  # the same for the compiled kernel, which plays far more a second
 ADVANCED_CHUNK_GAMES = 4_000  # the decision kernels' games (Advanced, Classic's) take longer
 KERNEL_STREAM = 4  # the kernel's games draw from this stream of the run's seed
-ENGINES = ("auto", "kernel", "reference")
 LONGEST = 400  # the race length histogram counts longer races in its last bin
 
 
@@ -295,8 +301,7 @@ def plan_games(
     """
     config = _board_config(preset_name, options)
     check_run(games, seed, workers)
-    if engine not in ENGINES:
-        raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    check_engine(engine)
     players = config.players
     mix = tuple(parse_bots(",".join(bots), players, "board"))
     spec = kernel_spec(config, mix) if engine != "reference" else None

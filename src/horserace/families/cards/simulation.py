@@ -20,7 +20,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from horserace.core.chunks import Plan, Planned, RunReport, check_run
+from horserace.core.chunks import Plan, Planned, RunReport, check_engine, check_run
 from horserace.core.errors import ConfigError
 from horserace.core.stats import Proportion, RunningStats, counts_by_value, merge_tally
 from horserace.core.words import counted
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHUNK_GAMES",
-    "ENGINES",
     "KERNEL_BOT",
     "KERNEL_CHUNK_GAMES",
     "SIMULATION",
@@ -45,7 +44,6 @@ __all__ = [
 
 CHUNK_GAMES = 8
 KERNEL_CHUNK_GAMES = 5_000
-ENGINES = ("auto", "kernel", "reference")
 KERNEL_BOT = "blind"  # every seat backs a random horse: the compiled kernel plays it
 
 
@@ -113,8 +111,7 @@ def plan_cards(
         raise ConfigError(f"{preset_name!r} is not a card-race preset")
     config: CardsConfig = preset.config(options)
     check_run(games, seed, workers)
-    if engine not in ENGINES:
-        raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    check_engine(engine)
     named = checked_bot_kinds(bots, "cards")
     kinds = tuple(named[seat % len(named)] for seat in range(config.players))
     kernel = engine != "reference" and set(kinds) == {KERNEL_BOT} and _kernel_plays(config)

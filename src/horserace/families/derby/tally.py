@@ -25,7 +25,16 @@ from typing import Any
 import numpy as np
 
 from horserace.core.chance import SeededChance
-from horserace.core.chunks import GameTally, Plan, Planned, RunReport, Span, Stage, check_run
+from horserace.core.chunks import (
+    GameTally,
+    Plan,
+    Planned,
+    RunReport,
+    Span,
+    Stage,
+    check_engine,
+    check_run,
+)
 from horserace.core.errors import ConfigError
 from horserace.core.rng import BOT_STREAM, GAME_STREAM, derive_seed
 from horserace.core.stats import Proportion, RunningStats, counts_by_value, merge_tally
@@ -53,7 +62,6 @@ CHUNK_GAMES = 8
 PAIRED_CHUNK = 2_500  # paired races a chunk: a few milliseconds of the kernel's, on 4 tracks
 PAVED = {"no mud": (True, False), "no accelerators": (False, True), "neither": (True, True)}
 PAIRED_STREAM = 3
-ENGINES = ("auto", "kernel", "reference")  # as every family's simulate takes them
 
 
 @dataclass
@@ -267,8 +275,7 @@ def plan_derby(
             " the rules engine does; use --engine auto or reference (the paired races run on the"
             " race kernel either way)"
         )
-    if engine not in ENGINES:
-        raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    check_engine(engine)
     if isinstance(paired, bool) or not isinstance(paired, int) or paired < 0:
         raise ConfigError(f"paired must be a whole number >= 0, not {paired!r}")
     checked_bot_kinds(bots, "derby")
