@@ -51,6 +51,12 @@ class News:
         return Text(self.text, style=self.STYLES.get(self.kind, ""), overflow="fold")
 
 
+def recent_news(news: Sequence[News], lines: int) -> list[Text]:
+    """The last `lines` notable announcements as one block under a board ([]: none to show)."""
+    shown = [item for item in news if item.notable][-lines:] if lines > 0 else []
+    return [Text("\n").join(item.styled() for item in shown)] if shown else []
+
+
 def status_parts(parts: list[tuple[str, str]]) -> StatusLine:
     """One status line of (text, style) parts: the first two side by side, the rest after a dot
     (on the next line where the width runs out, never cut in the middle of a part)."""

@@ -27,7 +27,13 @@ from horserace.families.board.rules import events as ev
 from horserace.families.board.rules.config import SCRATCH_LINES
 from horserace.families.board.rules.state import Phase
 from horserace.families.board.rules.view import BoardView
-from horserace.terminal.screen import StatusLine, odds_text, status_parts, to_plain
+from horserace.terminal.screen import (
+    StatusLine,
+    odds_text,
+    recent_news,
+    status_parts,
+    to_plain,
+)
 from horserace.terminal.standings import standings_table as standings
 
 __all__ = ["News", "money_text", "step_news", "to_plain"]
@@ -329,9 +335,7 @@ def render_board(view: BoardView, info: BoardInfo, *, news_lines: int = 5) -> Re
         FittedLanes(view, info.odds),
         players_table(view, info),
     ]
-    shown = [item for item in info.news if item.notable][-news_lines:]
-    if shown:
-        parts.append(Text("\n").join(item.styled() for item in shown))
+    parts += recent_news(info.news, news_lines)
     return Group(*parts)
 
 

@@ -19,7 +19,7 @@ from horserace.families.cards.news import News
 from horserace.families.cards.odds.race import RacePosition, TooManyStates, card_odds, position_of
 from horserace.families.cards.rules.state import CardsPhase, CardsView
 from horserace.families.cards.rules.track import RACING_SUITS
-from horserace.terminal.screen import StatusLine, odds_text, status_parts
+from horserace.terminal.screen import StatusLine, odds_text, recent_news, status_parts
 from horserace.terminal.screen import to_plain as terminal_plain
 
 PLAIN_WIDTH = 100
@@ -251,9 +251,7 @@ def render_board(
     if not compact:
         parts.append(turned_line(view))
     parts.append(players_line(view, info))
-    shown = [item for item in info.news if item.notable][-news_lines:]
-    if shown:
-        parts.append(Text("\n").join(item.styled() for item in shown))
+    parts += recent_news(info.news, news_lines)
     return Group(*parts)
 
 

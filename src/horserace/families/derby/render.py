@@ -37,7 +37,7 @@ from horserace.families.derby.rules.race import SINGLE_DICE, RaceState
 from horserace.families.derby.rules.silks import SILKS, silk
 from horserace.families.derby.rules.track import DerbyTrack
 from horserace.families.derby.sampled_odds import PlaceOdds
-from horserace.terminal.screen import StatusLine, status_parts, to_plain
+from horserace.terminal.screen import StatusLine, recent_news, status_parts, to_plain
 from horserace.terminal.standings import standings_table as standings
 
 __all__ = [
@@ -320,10 +320,7 @@ def render_table(view: DerbyView, info: DerbyInfo, *, compact: bool = False) -> 
             odds = info.odds
             rough = odds is not None and odds.rough
             parts.append(legend(view.track, rough, odds is not None and not odds.all_to_a_tenth))
-    notable = [item for item in info.news if item.notable]
-    shown = notable[-info.news_lines :] if info.news_lines > 0 else []
-    if shown:
-        parts.append(Text("\n").join(item.styled() for item in shown))
+    parts += recent_news(info.news, info.news_lines)
     return Group(*parts)
 
 
