@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
-from rich.console import Group
 from rich.text import Text
 from textual.binding import Binding, BindingType
 
 from horserace.core.rules import Result
 from horserace.engine import Game, Step
-from horserace.terminal.screen import Display, TableScreen, to_plain
+from horserace.terminal.screen import Display, TableScreen
 from horserace.terminal.tui.app import FINISHED, TableApp, TableHelp
+from horserace.terminal.tui.run import hold_standings
 
 
 def race_starts(steps: Sequence[Step], screen: TableScreen) -> list[int]:
@@ -79,12 +79,7 @@ class Playback:
             display.log([said])
             display.hold("The game stopped", said, until_enter=True, seconds=0)
             return self.wanted is None
-        screen.collected = []
-        self.finish(screen, game.rules.result(game.state))
-        standings, screen.collected = screen.collected, None
-        written = to_plain(Group(*standings), width=72).rstrip("\n").splitlines()
-        display.log([Text(line) for line in written])
-        display.hold("The game is over", Group(*standings), until_enter=True, seconds=0)
+        hold_standings(display, screen, lambda: self.finish(screen, game.rules.result(game.state)))
         return self.wanted is None
 
 

@@ -31,15 +31,21 @@ def table_app(
         screen.display = display
         screen.start(game)
         play_to_the_end(game, agents, chance, screen)
-        screen.collected = []
-        finish(game.rules.result(game.state))
-        standings, screen.collected = screen.collected, None
-        written = to_plain(Group(*standings), width=72).rstrip("\n").splitlines()
-        display.log([Text(line) for line in written])
-        display.hold("The game is over", Group(*standings), until_enter=True, seconds=0)
+        hold_standings(display, screen, lambda: finish(game.rules.result(game.state)))
         return FINISHED
 
     return TableApp(screen.title, work, help, theme, books=game.chance_mode == "typed")
+
+
+def hold_standings(display: Display, screen: TableScreen, finish: Callable[[], None]) -> None:
+    """The final standings `finish` shows, written to the log and held on the screen until
+    Enter (the screen collects them instead of printing them)."""
+    screen.collected = []
+    finish()
+    standings, screen.collected = screen.collected, None
+    written = to_plain(Group(*standings), width=72).rstrip("\n").splitlines()
+    display.log([Text(line) for line in written])
+    display.hold("The game is over", Group(*standings), until_enter=True, seconds=0)
 
 
 def play_on_screen(app: TableApp, screen: TableScreen) -> bool:
