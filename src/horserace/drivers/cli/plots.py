@@ -66,10 +66,7 @@ def plot_sweep(outcomes: Sequence[Outcome], path: Path) -> None:
     paid.set_title("paid into the pot per round")
     _wins(wins, outcomes)
     for axes in (length, paid, wins):
-        axes.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize="small")
-        for tick in failed:
-            axes.get_xticklabels()[tick].set_color(FAILED)
-        _mark_failed(axes, failed)
+        _name_points(axes, labels, failed)
     save(figure, path)
 
 
@@ -131,8 +128,12 @@ def _wins(axes: Axes, outcomes: Sequence[Outcome]) -> None:
     )
 
 
-def _mark_failed(axes: Axes, places: Sequence[int]) -> None:
-    """An x and "failed" at the bottom of each failed point's slot."""
+def _name_points(axes: Axes, labels: Sequence[str], places: Sequence[int]) -> None:
+    """Each point's name under its slot; the failed points' `places` in red, with an x and
+    "failed" at the bottom of their slots."""
+    axes.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize="small")
+    for tick in places:
+        axes.get_xticklabels()[tick].set_color(FAILED)
     if not places:
         return
     bottom = axes.get_ylim()[0]
@@ -184,10 +185,7 @@ def plot_families(outcomes: Sequence[Outcome], path: Path) -> None:
     _seat_money(money, outcomes, table)
     for axes in (length, money):
         axes.set_xlim(-0.6, len(labels) - 0.4)
-        axes.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize="small")
-        for tick in failed:
-            axes.get_xticklabels()[tick].set_color(FAILED)
-        _mark_failed(axes, failed)
+        _name_points(axes, labels, failed)
     length.tick_params(labelbottom=False)  # the points are named once, under the lower chart
     save(figure, path)
 
