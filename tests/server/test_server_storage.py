@@ -105,3 +105,5 @@ def test_database_urls() -> None:
         sqlite_path("postgresql://localhost/x")
     with pytest.raises(ConfigError):
         sqlite_path("sqlite:///")
+    with pytest.raises(ConfigError, match=r"SQLite \(sqlite:///FILE\) or PostgreSQL"):
+        sqlite_path("mysql://localhost/x")  # the refusal names both databases serve takes

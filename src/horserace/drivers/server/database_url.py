@@ -33,7 +33,10 @@ def sqlite_path(url: str) -> str:
     if url.startswith("sqlite:///"):
         path = url.removeprefix("sqlite:///")
     elif "://" in url:
-        raise ConfigError(f"{url!r}: this server keeps its tables in SQLite (sqlite:///FILE)")
+        raise ConfigError(
+            f"{url!r}: the tables are kept in SQLite (sqlite:///FILE) or PostgreSQL"
+            " (postgresql://USER@HOST:PORT/DB)"
+        )
     else:
         path = url
     if not path:
