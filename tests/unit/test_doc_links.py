@@ -33,3 +33,20 @@ def test_the_rules_pages_are_the_texts_the_rules_command_prints() -> None:
     assert [page.stem for page in pages] == sorted(preset_specs())
     for page in pages:
         assert page.read_text() == rules_markdown(page.stem)
+
+
+def test_the_server_pages_usage_names_every_serve_option() -> None:
+    """The synopsis at the top of docs/server.md lists each option `serve` takes, and a number
+    it shows is the option's default: an option added to the command shows there too."""
+    from horserace.drivers.cli.app import COMMANDS
+
+    serve = COMMANDS["serve"][1]()
+    usage = (ROOT / "docs" / "server.md").read_text().split("```")[1]
+    for option in serve.params:
+        name = option.opts[0]
+        if name == "--help":
+            continue
+        assert f"[{name}" in usage, f"docs/server.md's usage leaves out {name}"
+        shown = re.search(rf"\[{name} (\d+(?:\.\d+)?)\]", usage)
+        if shown is not None:
+            assert float(shown[1]) == option.default, f"{name}'s default is {option.default}"
