@@ -22,6 +22,7 @@ from horserace.drivers.server.limits import (
     CLOSE_TOO_SLOW,
     MAX_BODY,
     Limits,
+    serving_limits,
 )
 from horserace.drivers.server.protocol import CreateTable
 from horserace.drivers.server.sql_storage import SQLiteStorage
@@ -301,6 +302,16 @@ def test_tables_of_bots_alone_share_a_budget_of_their_own_with_no_burst(tmp_path
             await hub.close()
 
     asyncio.run(run())
+
+
+def test_serve_s_steps_per_address_paces_its_tables_of_bots_alone_too() -> None:
+    """`serve --steps-per-address 50` slows every table one address created to 50 steps a
+    second: the tables of bots alone, on their budget of their own, at that rate too (they
+    kept 200 whatever the option said)."""
+    limits = serving_limits(64, 20.0, 200.0, steps_per_address=50.0)
+    assert (limits.steps_per_address, limits.bots_alone_steps_per_address) == (50.0, 50.0)
+    default = serving_limits(64, 20.0, 200.0)
+    assert default.bots_alone_steps_per_address == Limits().bots_alone_steps_per_address
 
 
 def test_one_address_s_tables_share_its_steps_a_second(tmp_path: Path) -> None:

@@ -193,7 +193,8 @@ def serving_limits(
     connections_per_address: int = Limits.connections_per_address,
     reads_per_second: float = Limits.reads_per_second,
 ) -> Limits:
-    """The limits `serve` sets from its options (bursts of twice each rate)."""
+    """The limits `serve` sets from its options (bursts of twice each rate; the steps a second
+    hold for an address's tables of bots alone too, on their budget of their own)."""
     return Limits(
         sockets_per_address=sockets_per_address,
         requests_per_second=requests_per_second,
@@ -204,6 +205,7 @@ def serving_limits(
         address_message_burst=2 * messages_per_address,
         tables_per_address=tables_per_address,
         steps_per_address=steps_per_address,
+        bots_alone_steps_per_address=steps_per_address,
         connections_per_address=connections_per_address,
     )
 
