@@ -64,7 +64,10 @@ class Metrics:
             registry=registry,
         )
         self.refusals = Counter(
-            "horserace_refusals", "Typed errors sent, by code", ["code"], registry=registry
+            "horserace_refusals",
+            "A person's moves (act messages) refused, by the error's code",
+            ["code"],
+            registry=registry,
         )
         self.closed = Counter(
             "horserace_sockets_closed_by_limit",
