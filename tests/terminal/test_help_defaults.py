@@ -73,3 +73,17 @@ def test_a_default_said_in_words() -> None:
     speed = next(p for p in command.params if p.name == "speed")
     assert isinstance(speed, TyperOption)
     assert "[default: (the game's own pace, as play has it)]" in option_help(speed, context)
+
+
+def test_speed_says_it_paces_the_full_screen_alone() -> None:
+    """`--speed` waits between steps on the full screen only: printed lines (`--plain`,
+    `--no-animation`, a pipe) never wait, and its help says so rather than promise a pause."""
+    play = COMMANDS["play"][1]()
+    assert isinstance(play, TyperGroup)
+    context = click.Context(play)
+    classic = play.get_command(context, "classic")
+    assert classic is not None
+    speed = next(p for p in classic.params if p.opts[0] == "--speed")
+    assert isinstance(speed, TyperOption)
+    words = option_help(speed, click.Context(classic))
+    assert "on the full screen" in words and "never wait" in words, words

@@ -45,7 +45,8 @@ common_options = declared(
         "--speed SECONDS",
         float | None,
         None,
-        "Seconds between steps; 0 = no pause.",
+        "Seconds between steps on the full screen; 0 = no pause (printed lines, --plain,"
+        " --no-animation or piped, never wait).",
         shown="the game's pace",
     ),
     Opt("--no-animation", bool, False, "Print lines and a board now and then instead."),
