@@ -50,3 +50,13 @@ def test_the_server_pages_usage_names_every_serve_option() -> None:
         shown = re.search(rf"\[{name} (\d+(?:\.\d+)?)\]", usage)
         if shown is not None:
             assert float(shown[1]) == option.default, f"{name}'s default is {option.default}"
+
+
+def test_the_server_pages_table_of_modules_names_every_module() -> None:
+    """The table "How the server is built" in docs/server.md names each module of the
+    server's package, so a newcomer finds every file there."""
+    package = ROOT / "src" / "horserace" / "drivers" / "server"
+    page = (ROOT / "docs" / "server.md").read_text()
+    modules = sorted(path.name for path in package.glob("*.py") if path.name != "__init__.py")
+    missing = [name for name in modules if f"`{name}`" not in page]
+    assert not missing, f"docs/server.md's table of modules leaves out {missing}"

@@ -1,4 +1,4 @@
-"""Which database a `--database` URL names: a PostgreSQL server (postgresql://) or an SQLite
+"""Which database a `--db` URL names: a PostgreSQL server (postgresql://) or an SQLite
 file (sqlite:///FILE or a bare path), each checked into a one-line ConfigError."""
 
 from __future__ import annotations
