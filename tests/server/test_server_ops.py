@@ -8,8 +8,10 @@ import json
 import logging
 import subprocess
 import sys
+import traceback
 from pathlib import Path
 
+from horserace.core.errors import ConfigError
 from horserace.drivers.server.app import create_app
 from horserace.drivers.server.ops import COLLECTOR_THRESHOLDS, JsonLogFormatter, Metrics, event
 from tests.server.support import (
@@ -99,6 +101,35 @@ def test_log_lines_are_json_and_never_hold_a_token() -> None:
     line = json.loads(out.getvalue())
     assert line["message"] == "table created" and line["table"] == "abc" and line["seats"] == 2
     assert "SECRET" not in out.getvalue() and line["level"] == "info"
+
+
+def test_a_traceback_logged_as_text_is_one_line_with_its_error_and_where() -> None:
+    """A server that cannot start (a database sealed with another key) fails in starlette's
+    start-up, which logs the exception's traceback as the text of its message: that is one
+    line too, its error and where it was raised, as an exception logged with its info is."""
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(JsonLogFormatter())
+    logger = logging.getLogger("uvicorn.error")
+    logger.addHandler(handler)
+    try:
+        try:
+            raise ConfigError("table T's seed was sealed with another key (--key-file)")
+        except ConfigError:
+            logger.error(traceback.format_exc())  # what a failed start-up logs
+    finally:
+        logger.removeHandler(handler)
+    assert out.getvalue().count("\n") == 1 and "Traceback" not in out.getvalue()
+    line = json.loads(out.getvalue())
+    assert line["message"] == "exception" and line["level"] == "error"
+    assert line["error"] == "ConfigError: table T's seed was sealed with another key (--key-file)"
+    assert line["at"] == f"{__file__}:{_line_of('raise ConfigError')}"
+
+
+def _line_of(words: str) -> int:
+    """The number of the first line of this file that begins with `words`."""
+    lines = Path(__file__).read_text().splitlines()
+    return next(n for n, line in enumerate(lines, 1) if line.lstrip().startswith(words))
 
 
 CHECK_COLLECTOR = """

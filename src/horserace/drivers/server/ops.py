@@ -8,6 +8,7 @@ import gc
 import hmac
 import json
 import logging
+import re
 import sys
 import threading
 import time
@@ -197,6 +198,9 @@ class JsonLogFormatter(logging.Formatter):
         }
         access = _access_fields(record)
         data["message"] = "request" if access else record.getMessage().strip()
+        if data["message"].startswith(TRACEBACK) and not record.exc_info:
+            data["message"] = "exception"  # a traceback's text, as starlette's failed start-up
+            data.update(_traceback_fields(record.getMessage()))
         fields = getattr(record, "fields", None)
         for name, value in {**access, **(fields if isinstance(fields, dict) else {})}.items():
             if not any(word in str(name).lower() for word in SECRET_WORDS):
@@ -208,6 +212,22 @@ class JsonLogFormatter(logging.Formatter):
             if frames:
                 data["at"] = f"{frames[-1].filename}:{frames[-1].lineno}"
         return json.dumps(data, default=str)
+
+
+TRACEBACK = "Traceback (most recent call last):"
+FRAME_LINE = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)', re.MULTILINE)
+
+
+def _traceback_fields(text: str) -> dict[str, str]:
+    """A traceback logged as text, as the one line of an exception: its last line (`error`,
+    the exception's type without its module, and its text) and its last frame (`at`)."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    kind, _, words = lines[-1].partition(": ")
+    fields = {"error": f"{kind.rsplit('.', 1)[-1]}: {words}".removesuffix(": ")}
+    frames = FRAME_LINE.findall(text)
+    if frames:
+        fields["at"] = f"{frames[-1][0]}:{frames[-1][1]}"
+    return fields
 
 
 def _access_fields(record: logging.LogRecord) -> dict[str, Any]:
