@@ -123,6 +123,25 @@ def test_a_published_record_verifies_with_the_servers_key(
     assert wrong.exit_code == 1 and "published SHA-256" in wrong.output
 
 
+def test_a_record_checks_by_the_recipe_docs_server_md_gives(finished: tuple[str, str, str]) -> None:
+    """Anyone can check a record without horserace: each line's `chain` is the SHA-256 of
+    the previous line's chain, a newline and the line's canonical JSON (the first line's
+    previous chain the SHA-256 of "horserace signed record"); the last line signs
+    `horserace-record:CHAIN_END:LINES` with the key the header names."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    rows = _rows(finished[2])
+    chain = hashlib.sha256(b"horserace signed record").hexdigest()
+    for row in rows:
+        body = {k: v for k, v in row.items() if k not in ("chain", "signature")}
+        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
+        chain = hashlib.sha256(f"{chain}\n{canonical}".encode()).hexdigest()
+        assert row["chain"] == chain
+    key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(rows[0]["server_key"]))
+    message = f"horserace-record:{chain}:{len(rows)}".encode()
+    key.verify(bytes.fromhex(rows[-1]["signature"]), message)  # raises if it does not hold
+
+
 def test_changed_cut_spliced_foreign_and_re_signed_records_are_rejected(
     tmp_path: Path, served: tuple[TestClient, Path], finished: tuple[str, str, str]
 ) -> None:
