@@ -216,3 +216,20 @@ def test_an_old_unsigned_record_is_not_verified(
     assert result.exit_code == 1 and "not signed" in " ".join(result.output.split())
     broken = _verify(tmp_path, "not a record\n")
     assert broken.exit_code == 2 and "error:" in broken.output
+
+
+def test_verify_says_a_game_played_at_the_terminal_was_published_by_no_server(
+    tmp_path: Path,
+) -> None:
+    """`play --record` keeps an unsigned record: verify checks its dice and says it is not one
+    a server published (it called every unsigned record an older server's)."""
+    record = tmp_path / "game.jsonl"
+    game = ["play", "classic", "--players", "2", "--rounds", "1", "--seed", "3", "--plain"]
+    played = runner.invoke(
+        app, [*game, "--record", str(record)], env={"XDG_STATE_HOME": str(tmp_path)}
+    )
+    assert played.exit_code == 0, played.output
+    checked = runner.invoke(app, ["verify", str(record)])
+    words = " ".join(checked.output.split())
+    assert checked.exit_code == 1 and "not one a server published" in words, words
+    assert "nothing shows that it is whole" in words  # its dice are right, its origin unknown

@@ -211,7 +211,10 @@ def _unsigned(text: str, header: dict[str, Any], published_hash: str | None) -> 
     except HorseraceError as error:
         return RecordCheck((str(error),))
     verdict = verify_record(record, published_hash)
-    unsigned = "the record is not signed (an older server's): its dice follow from the seed"
+    unsigned = (
+        "the record is not signed (not one a server published, or an older server's):"
+        " its dice follow from the seed"
+    )
     if verdict.verified:
         unsigned += ", but nothing shows that it is whole or which table it is"
     return RecordCheck((*verdict.problems, unsigned), steps=verdict.steps, draws=verdict.draws)
