@@ -62,6 +62,9 @@ def test_flags_and_ranges_still_parse_and_are_checked() -> None:
     refused = runner.invoke(app, ["serve", "--port", "70000"], env=NARROW)
     assert refused.exit_code == 2 and "65535" in refused.output
     assert "Port to listen on (0 to 65535)." in " ".join(_help(["serve"]).split())
+    said = " ".join(_help(["serve"]).split()) + " ".join(_help(["verify"]).split())
+    for named in ("--trusted-proxies ADDRESSES", "--key HEX", "--seed-hash HEX", "--table ID"):
+        assert named in said, named  # as README.md and docs/server.md write them
     shown = runner.invoke(app, ["rules", "classic", "--markdown"], env=NARROW)
     assert shown.exit_code == 0 and shown.output.startswith("#")
 

@@ -178,6 +178,7 @@ def serve(
         str,
         typer.Option(
             "--trusted-proxies",
+            metavar="ADDRESSES",
             help="Addresses or networks (comma-separated, e.g. 127.0.0.1,10.0.0.0/8) of reverse"
             " proxies whose X-Forwarded-For names the client.",
             show_default="none",
@@ -265,6 +266,7 @@ def verify(
         str | None,
         typer.Option(
             "--seed-hash",
+            metavar="HEX",
             help="The SHA-256 the lobby showed before play.",
             show_default="none: not checked",
         ),
@@ -273,6 +275,7 @@ def verify(
         str | None,
         typer.Option(
             "--key",
+            metavar="HEX",
             help="The server's public key (GET /api/server-key), in hex.",
             show_default="none: the key the record names",
         ),
@@ -281,6 +284,7 @@ def verify(
         str | None,
         typer.Option(
             "--table",
+            metavar="ID",
             help="The id of the table the record must be of.",
             show_default="none: any table",
         ),
