@@ -65,6 +65,8 @@ def test_flags_and_ranges_still_parse_and_are_checked() -> None:
     said = " ".join(_help(["serve"]).split()) + " ".join(_help(["verify"]).split())
     for named in ("--trusted-proxies ADDRESSES", "--key HEX", "--seed-hash HEX", "--table ID"):
         assert named in said, named  # as README.md and docs/server.md write them
+    betting = " ".join(_help(["play", "basic"]).split())  # each style the option takes
+    assert "--betting STYLE book, tote, party or calcutta" in betting, betting
     shown = runner.invoke(app, ["rules", "classic", "--markdown"], env=NARROW)
     assert shown.exit_code == 0 and shown.output.startswith("#")
 

@@ -30,7 +30,7 @@ PLAIN_WIDTH = 100
 cards_options = declared(
     Opt("--races N", int | None, None, "Races (default: one per seat)."),
     Opt("--chips N", int | None, None, "Starting chips."),
-    Opt("--betting STYLE", str | None, None, "book, tote or party."),
+    Opt("--betting STYLE", str | None, None, "book, tote, party or calcutta (an auction)."),
     Opt("--limit N", int | None, None, "Chips a seat may stake a race."),
     Opt("--takeout PERCENT", int | None, None, "The tote's takeout."),
     Opt("--faltering", bool, False, "Face-down course: first arrival turns a link."),
