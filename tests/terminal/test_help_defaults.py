@@ -75,9 +75,10 @@ def test_a_default_said_in_words() -> None:
     assert "[default: (the game's own pace, as play has it)]" in option_help(speed, context)
 
 
-def test_speed_says_it_paces_the_full_screen_alone() -> None:
+def test_speed_and_record_say_what_they_do() -> None:
     """`--speed` waits between steps on the full screen only: printed lines (`--plain`,
-    `--no-animation`, a pipe) never wait, and its help says so rather than promise a pause."""
+    `--no-animation`, a pipe) never wait, and its help says so rather than promise a pause;
+    `--record`'s default names the state directory as it is found, XDG_STATE_HOME first."""
     play = COMMANDS["play"][1]()
     assert isinstance(play, TyperGroup)
     context = click.Context(play)
@@ -87,3 +88,7 @@ def test_speed_says_it_paces_the_full_screen_alone() -> None:
     assert isinstance(speed, TyperOption)
     words = option_help(speed, click.Context(classic))
     assert "on the full screen" in words and "never wait" in words, words
+    record = next(p for p in classic.params if p.opts[0] == "--record")
+    assert isinstance(record, TyperOption)  # where an unfinished game is kept, said whole
+    kept = option_help(record, click.Context(classic))
+    assert "a file in $XDG_STATE_HOME/horserace, else in ~/.local/state/horserace" in kept

@@ -62,7 +62,8 @@ common_options = declared(
         Path | None,
         None,
         "Write the game record to this file (as the game is played).",
-        shown="a file in ~/.local/state/horserace while the game is unfinished",
+        shown="a file in $XDG_STATE_HOME/horserace, else in ~/.local/state/horserace, while"
+        " the game is unfinished",
     ),
     Opt(
         "--human SEAT",
