@@ -67,6 +67,9 @@ def test_flags_and_ranges_still_parse_and_are_checked() -> None:
         assert named in said, named  # as README.md and docs/server.md write them
     betting = " ".join(_help(["play", "basic"]).split())  # each style the option takes
     assert "--betting STYLE book, tote, party or calcutta" in betting, betting
+    for odds in (["odds"], ["odds", "cards"]):  # the table shows no fraction, --json does
+        wide = runner.invoke(app, [*odds, "--help"], env={**NARROW, "COLUMNS": "300"}).output
+        assert "fractions, which --json prints; the table rounds them" in wide, odds
     shown = runner.invoke(app, ["rules", "classic", "--markdown"], env=NARROW)
     assert shown.exit_code == 0 and shown.output.startswith("#")
 

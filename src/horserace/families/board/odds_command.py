@@ -53,7 +53,12 @@ def odds_board(
         ),
     ] = "",
     exact: Annotated[
-        bool, typer.Option("--exact", help="Exact arithmetic (fractions).", show_default="off")
+        bool,
+        typer.Option(
+            "--exact",
+            help="Exact arithmetic (fractions, which --json prints; the table rounds them).",
+            show_default="off",
+        ),
     ] = False,
     plot: Annotated[
         Path | None,

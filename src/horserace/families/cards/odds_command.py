@@ -152,7 +152,12 @@ def odds_cards(
         ),
     ] = 1,
     exact: Annotated[
-        bool, typer.Option("--exact", help="Exact arithmetic (fractions).", show_default="off")
+        bool,
+        typer.Option(
+            "--exact",
+            help="Exact arithmetic (fractions, which --json prints; the table rounds them).",
+            show_default="off",
+        ),
     ] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object.", show_default="off")
