@@ -92,3 +92,18 @@ def test_speed_and_record_say_what_they_do() -> None:
     assert isinstance(record, TyperOption)  # where an unfinished game is kept, said whole
     kept = option_help(record, click.Context(classic))
     assert "a file in $XDG_STATE_HOME/horserace, else in ~/.local/state/horserace" in kept
+
+
+def test_a_seed_and_a_picture_are_no_presets_own() -> None:
+    """No preset holds a seed or a picture: every command's `--seed` left out is a fresh seed,
+    printed, and its `--plot` left out draws nothing (simulate said 'the preset's' of both)."""
+    wrong = []
+    for name, (_, build) in COMMANDS.items():
+        for path, command in commands(build(), (name,)):
+            context = click.Context(command, info_name=path)
+            for option in command.params:
+                if isinstance(option, TyperOption) and option.opts[0] in ("--seed", "--plot"):
+                    shown = option_help(option, context)
+                    if "the preset's" in shown:
+                        wrong.append(f"{path} {option.opts[0]}: {shown}")
+    assert not wrong, "\n".join(wrong)

@@ -50,7 +50,7 @@ def _run_options(counts: str, default: int | None, threads: bool) -> Callable[..
     count = REQUIRED if default is None else default
     return declared(
         Opt(f"--{counts} -n", int, count, f"How many {counts} to run."),
-        Opt("--seed N", int | None, None, "Table seed (drawn if omitted)."),
+        Opt("--seed N", int | None, None, "Table seed.", shown="a fresh one, printed"),
         Opt("--workers -w", int, 1, "Processes to run them in."),
         *((THREADS,) if threads else ()),
         Opt("--json", bool, False, "Print one JSON object.", name="as_json"),

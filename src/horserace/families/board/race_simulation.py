@@ -38,7 +38,13 @@ race_options = declared(
         "1,2,3,4",
         "What a roll of the horse on scratch line 1-4 costs (Northwoods: 20,15,10,5).",
     ),
-    Opt("--plot FILE.png", Path | None, None, "Draw win chances, rolls per line, lengths."),
+    Opt(
+        "--plot FILE.png",
+        Path | None,
+        None,
+        "Draw win chances, rolls per line, lengths.",
+        shown="no drawing",
+    ),
 )
 
 

@@ -41,7 +41,13 @@ simulate_options = declared(
         " the rules engine;"
         " kernel; reference: always the rules engine.",
     ),
-    Opt("--plot FILE.png", Path | None, None, "Draw win rates, money per seat, lengths."),
+    Opt(
+        "--plot FILE.png",
+        Path | None,
+        None,
+        "Draw win rates, money per seat, lengths.",
+        shown="no drawing",
+    ),
 )
 
 

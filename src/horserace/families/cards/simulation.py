@@ -181,6 +181,7 @@ simulate_options = declared(
         Path | None,
         None,
         "Draw win rates beside the exact odds, chips per seat, race lengths.",
+        shown="no drawing",
     ),
 )
 

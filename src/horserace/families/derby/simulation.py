@@ -41,6 +41,7 @@ simulate_options = declared(
         Path | None,
         None,
         "Draw win rates beside the exact odds, money per seat, race lengths.",
+        shown="no drawing",
     ),
 )
 
