@@ -96,7 +96,8 @@ def test_speed_and_record_say_what_they_do() -> None:
 
 def test_a_seed_and_a_picture_are_no_presets_own() -> None:
     """No preset holds a seed or a picture: every command's `--seed` left out is a fresh seed,
-    printed, and its `--plot` left out draws nothing (simulate said 'the preset's' of both)."""
+    printed, and its `--plot` left out draws nothing (simulate said 'the preset's' of both);
+    the card race's simulate says its bots, blind unless at a Calcutta, as its default."""
     wrong = []
     for name, (_, build) in COMMANDS.items():
         for path, command in commands(build(), (name,)):
@@ -107,3 +108,11 @@ def test_a_seed_and_a_picture_are_no_presets_own() -> None:
                     if "the preset's" in shown:
                         wrong.append(f"{path} {option.opts[0]}: {shown}")
     assert not wrong, "\n".join(wrong)
+    command = COMMANDS["simulate"][1]()
+    assert isinstance(command, TyperGroup)
+    basic = command.get_command(click.Context(command), "basic")
+    assert basic is not None
+    bots = next(p for p in basic.params if p.opts[0] == "--bots")
+    assert isinstance(bots, TyperOption)
+    shown = option_help(bots, click.Context(basic))
+    assert "[default: (blind; value,favourite,random at a Calcutta)]" in shown, shown

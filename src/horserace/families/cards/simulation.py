@@ -165,9 +165,9 @@ simulate_options = declared(
         "--bots KINDS",
         str | None,
         None,
-        "Bot kinds by seat, e.g. value,favourite,random; default: blind (every"
-        " seat backs a random horse; the compiled kernel plays it), value,favourite,"
-        "random at a Calcutta.",
+        "Bot kinds by seat, e.g. value,favourite,random (blind: every seat backs a random"
+        " horse; the compiled kernel plays it).",
+        shown="blind; value,favourite,random at a Calcutta",
     ),
     Opt(
         "--engine",
