@@ -94,6 +94,7 @@ def test_the_table_shows_prices_edges_and_the_average() -> None:
         (["--course", COURSE, "--turned", "2C"], "already seen"),
         (["--course", COURSE, "--course-length", "6"], "course has 7 cards"),
         (["--course-length", "7"], "face-up course needs its cards"),
+        ([], "for a face-down one, --faltering --course-length N"),  # both are needed
         (["--course", "?? ?? ??", "--need", "4"], "only a faltering course"),
         (["--course-length", "7", "--faltering", "--max-states", "100"], "too young"),
         (["--course", f"joker {COURSE}"], "needs stumbling"),

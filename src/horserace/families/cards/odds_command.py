@@ -66,7 +66,7 @@ def odds_cards(
         typer.Option(
             "--course-length",
             metavar="N",
-            help="Links (all face down if no --course).",
+            help="Links (all face down: with --faltering and no --course).",
             show_default="the --course's cards",
         ),
     ] = None,
@@ -263,7 +263,9 @@ def _course(
     then it is a link like any other card, and nothing was discarded)."""
     if text is None:
         if length is None:
-            raise ConfigError("give the --course (or, for a face-down one, --course-length)")
+            raise ConfigError(
+                "give the --course (or, for a face-down one, --faltering --course-length N)"
+            )
         if not faltering:
             raise ConfigError('a face-up course needs its cards: --course "2C 9H ..."')
         return [None] * length, False
