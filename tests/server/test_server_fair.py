@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -233,3 +234,17 @@ def test_verify_says_a_game_played_at_the_terminal_was_published_by_no_server(
     words = " ".join(checked.output.split())
     assert checked.exit_code == 1 and "not one a server published" in words, words
     assert "nothing shows that it is whole" in words  # its dice are right, its origin unknown
+
+
+def test_a_lobby_line_holds_the_fields_docs_server_md_names(
+    served: tuple[TestClient, Path], finished: tuple[str, str, str]
+) -> None:
+    """GET /api/tables gives each table's lobby line with the fields the page lists, and no
+    other (its options are `config`: the page said `options`, and left out eight more)."""
+    lines = served[0].get("/api/tables", params={"status": "finished"}).json()
+    line = next(found for found in lines if found["id"] == finished[0])
+    page = (Path(__file__).resolve().parents[2] / "docs" / "server.md").read_text()
+    listed = page.split("Each: ", 1)[1].split(" |", 1)[0]
+    named = [word.strip("`") for word in re.findall(r"`[a-z_]+`", listed)]
+    assert sorted(named) == sorted(line), (sorted(named), sorted(line))  # each, and no other
+    assert line["seed"] is not None and line["config"]["players"] == 2
