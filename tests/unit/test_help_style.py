@@ -67,6 +67,8 @@ def test_flags_and_ranges_still_parse_and_are_checked() -> None:
         assert named in said, named  # as README.md and docs/server.md write them
     betting = " ".join(_help(["play", "basic"]).split())  # each style the option takes
     assert "--betting STYLE book, tote, party or calcutta" in betting, betting
+    replay = runner.invoke(app, ["replay", "--help"], env={**NARROW, "COLUMNS": "300"}).output
+    assert "the verdict and the final standings, no play-back" in replay  # what --check prints
     for odds in (["odds"], ["odds", "cards"]):  # the table shows no fraction, --json does
         wide = runner.invoke(app, [*odds, "--help"], env={**NARROW, "COLUMNS": "300"}).output
         assert "fractions, which --json prints; the table rounds them" in wide, odds

@@ -48,7 +48,7 @@ def register(app: typer.Typer) -> None:
         check_only: bool = typer.Option(
             False,
             "--check",
-            help="Only check the record: show nothing of the game.",
+            help="Only check the record: the verdict and the final standings, no play-back.",
             show_default="off",
         ),
         speed: float | None = typer.Option(
