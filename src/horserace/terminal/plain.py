@@ -6,7 +6,8 @@ stray Enter pressed while the bots moved answers nothing."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 import typer
 from rich.console import Console
@@ -37,8 +38,16 @@ class InputEnded(typer.Abort):
 def read_line(prompt: str) -> str:
     """One line typed after `prompt`; Enter alone gives ''. Ctrl-D on a terminal ends the game
     as Ctrl-C does (typer.Abort); answers piped in that run out raise InputEnded."""
-    try:
+    with input_ended_said():
         return str(typer.prompt(prompt, default="", show_default=False, prompt_suffix=" "))
+
+
+@contextmanager
+def input_ended_said() -> Iterator[None]:
+    """A prompt whose input piped in has run out raises InputEnded, not an interruption;
+    Ctrl-D on a terminal stays one (typer.Abort)."""
+    try:
+        yield
     except typer.Abort as stop:
         if isinstance(stop.__context__, EOFError) and not _on_a_terminal():
             typer.echo()  # off the prompt's line

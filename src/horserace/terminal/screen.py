@@ -23,7 +23,12 @@ from horserace.core.events import Event, seat_name
 from horserace.core.rules import Rules
 from horserace.engine import CHANCE_TEXT, Game, Step
 from horserace.terminal.choices import Choice, Presenter
-from horserace.terminal.plain import PlainPresenter, discard_typeahead, read_line
+from horserace.terminal.plain import (
+    PlainPresenter,
+    discard_typeahead,
+    input_ended_said,
+    read_line,
+)
 
 NEWS_KEPT = 40
 DOT = " · "  # between two parts of a status line
@@ -389,7 +394,10 @@ class TableScreen:
     def prompt(self, text: str, default: str | None = None) -> str:
         if self.display is not None:
             return self.display.ask(text, default)
-        answer = typer.prompt(text, default=default) if default is not None else typer.prompt(text)
+        with input_ended_said():  # outcomes piped in that run out, as answers that do
+            answer = (
+                typer.prompt(text, default=default) if default is not None else typer.prompt(text)
+            )
         return str(answer)
 
     def close(self) -> None:
