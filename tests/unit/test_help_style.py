@@ -5,28 +5,15 @@ SECONDS...) and a number's range in words, and a long description wraps as parag
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
-from typer.core import TyperGroup
 from typer.testing import CliRunner
 
 from horserace.drivers.cli.app import COMMANDS, app
 from horserace.terminal.help_style import placeholder, reflowed
+from tests.terminal.test_help_defaults import commands
 
 NARROW = {"COLUMNS": "80", "LINES": None, "FORCE_COLOR": None, "TTY_COMPATIBLE": None}
-
-
-def _paths(name: str) -> Iterator[list[str]]:
-    """The command `name` and each of its subcommands, as the words that name them."""
-    if not name:
-        yield []
-        return
-    yield [name]
-    command = COMMANDS[name][1]()
-    if isinstance(command, TyperGroup):
-        for sub in command.commands:
-            yield [name, sub]
 
 
 def _help(path: list[str]) -> str:
@@ -37,8 +24,9 @@ def _help(path: list[str]) -> str:
 
 @pytest.mark.parametrize("name", ["", *COMMANDS], ids=lambda name: name or "horserace")
 def test_every_help_reads_whole_at_80_columns(name: str) -> None:
-    for path in _paths(name):
-        _reads_whole(_help(path))
+    walked = commands(COMMANDS[name][1](), (name,)) if name else [("", None)]
+    for path, _ in walked:
+        _reads_whole(_help(path.split()))
 
 
 def _reads_whole(shown: str) -> None:
